@@ -1,0 +1,49 @@
+"""Companion: a game-table server that turns every phone into part of the game."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from companion.config import ROOT, from_environment
+from companion.store import Store
+from companion.tables import Tables
+
+
+def _async_mode() -> str:
+    """gevent when the process was monkey-patched (app.py, gunicorn's gevent
+    worker); plain threads otherwise (tests with the Flask-SocketIO test client)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return "threading"
+    return "gevent" if monkey.is_module_patched("socket") else "threading"
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
+                instance_path=str(ROOT / "instance"))
+    app.config.update(from_environment())
+    app.config.update(config or {})
+
+    from companion.web import i18n, sockets
+    from companion.web.api import api
+    from companion.web.pages import pages
+    from companion.web.security import install_security
+
+    i18n.init_app(app)
+    install_security(app)
+    app.register_blueprint(pages)
+    app.register_blueprint(api)
+
+    socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE") or _async_mode(),
+                        message_queue=app.config["MESSAGE_QUEUE"], max_http_buffer_size=1_000_000,
+                        ping_interval=10, ping_timeout=10)
+    store = Store(app.config["DATABASE"])
+    hub = sockets.SocketHub(app, socketio)
+    app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
+                                                rate_capacity=app.config["RATE_BURST"],
+                                                rate_per_second=app.config["RATE_PER_SECOND"])
+    app.extensions["companion.socketio"] = socketio
+    hub.register()
+    return app

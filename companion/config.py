@@ -1,0 +1,48 @@
+"""Settings, with embedded defaults, read from COMPANION_* environment variables."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def _secret_key(instance: Path) -> str:
+    """A key kept under instance/ so that signed cookies survive restarts."""
+    explicit = os.environ.get("COMPANION_SECRET_KEY")
+    if explicit:
+        return explicit
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        instance.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+def from_environment() -> dict:
+    instance = Path(os.environ.get("COMPANION_INSTANCE", ROOT / "instance"))
+    return {
+        "HOST": os.environ.get("COMPANION_HOST", "0.0.0.0"),
+        "PORT": _int("COMPANION_PORT", 5000),
+        "DATABASE": os.environ.get("COMPANION_DATABASE", str(instance / "companion.sqlite3")),
+        "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
+        "SECRET_KEY": _secret_key(instance),
+        # Flood control per phone: a burst of RATE_BURST actions, then RATE_PER_SECOND.
+        "RATE_BURST": _int("COMPANION_RATE_BURST", 10),
+        "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
+        "MESSAGE_QUEUE": os.environ.get("COMPANION_MESSAGE_QUEUE") or None,
+        "MAX_CONTENT_LENGTH": 16 * 1024,
+        "BABEL_DEFAULT_LOCALE": "en",
+        "LANGUAGES": ("en", "fr"),
+    }

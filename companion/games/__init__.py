@@ -1,0 +1,10 @@
+"""Pure game rules, one module per game, and the registry the tables use."""
+
+from companion.games import dice  # noqa: F401  (registers the game)
+from companion.games.base import REGISTRY, Game, IllegalAction
+
+__all__ = ["REGISTRY", "Game", "IllegalAction", "get_game"]
+
+
+def get_game(game_id: str) -> Game | None:
+    return REGISTRY.get(game_id)

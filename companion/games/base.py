@@ -1,0 +1,139 @@
+"""The interface every game implements, in the style of boardgame.io.
+
+A game is pure: functions of JSON-serialisable data, randomness passed in as a
+`companion.fairness.TableRng`, no Flask, no I/O, no clock. The web shell calls
+
+* ``setup(options, seats, rng) -> state`` when the game starts,
+* ``apply(state, seat, action, rng) -> (state, events)`` for each action
+  (raising `IllegalAction` on a rule violation, never mutating ``state``),
+* ``view(state, seat) -> dict``: what that seat may see (``seat=None``: the
+  public view for the host screen and spectators).
+
+Seats are small integers given by the table; a seat list is a list of
+``{"id": int, "name": str}``. Events are public facts of an action (they go to
+the table log): never put a secret in one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+def N_(message: str) -> str:
+    """Marks a message for translation; the web shell translates it on the way out."""
+    return message
+
+
+class IllegalAction(Exception):
+    """A rule says no. ``message`` is an English msgid with ``%(name)s`` fields."""
+
+    def __init__(self, message: str, **params: Any):
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a game, shown on the host's create-table form."""
+
+    name: str
+    label: str
+    kind: str  # "choice", "int", "list"
+    default: Any
+    choices: tuple = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    max_items: int = 100
+    max_length: int = 24
+
+    def schema(self) -> dict:
+        """The option as JSON Schema, for the OpenAPI document and the form."""
+        if self.kind == "choice":
+            return {"type": "string", "enum": list(self.choices), "default": self.default}
+        if self.kind == "int":
+            return {"type": "integer", "minimum": self.minimum, "maximum": self.maximum, "default": self.default}
+        return {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": self.max_length},
+                "maxItems": self.max_items, "default": self.default}
+
+    def normalize(self, value: Any) -> Any:
+        if value is None:
+            return self.default
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise IllegalAction(N_("Option %(option)s must be one of %(choices)s."),
+                                    option=self.name, choices=", ".join(self.choices))
+            return value
+        if self.kind == "int":
+            if type(value) is not int or not self.minimum <= value <= self.maximum:
+                raise IllegalAction(N_("Option %(option)s must be a whole number from %(low)s to %(high)s."),
+                                    option=self.name, low=self.minimum, high=self.maximum)
+            return value
+        return self._normalize_list(value)
+
+    def _normalize_list(self, value: Any) -> list[str]:
+        if not isinstance(value, list) or len(value) > self.max_items:
+            raise IllegalAction(N_("Option %(option)s must be a list of at most %(count)s items."),
+                                option=self.name, count=self.max_items)
+        items = [item.strip() for item in value if isinstance(item, str)]
+        if len(items) != len(value) or not all(0 < len(item) <= self.max_length for item in items):
+            raise IllegalAction(N_("Each item of %(option)s must be text of 1 to %(length)s characters."),
+                                option=self.name, length=self.max_length)
+        return items
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the table sees it: its identity, options and pure rules."""
+
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+    setup: Callable[[dict, list[dict], Any], dict]
+    apply: Callable[[dict, int, dict, Any], tuple[dict, list[dict]]]
+    view: Callable[[dict, int | None], dict]
+    # Games such as the shared die start at once and take seats as they come;
+    # the others wait in the lobby until the host starts them with the seats present.
+    starts_at_once: bool = False
+    seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
+    check_options: Callable[[dict], None] = field(default=lambda options: None)
+
+    def normalize_options(self, raw: Any) -> dict:
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise IllegalAction(N_("Options must be a JSON object."))
+        unknown = sorted(set(raw) - {option.name for option in self.options})
+        if unknown:
+            raise IllegalAction(N_("Unknown option: %(option)s."), option=", ".join(unknown))
+        options = {option.name: option.normalize(raw.get(option.name)) for option in self.options}
+        self.check_options(options)
+        return options
+
+    def options_schema(self) -> dict:
+        return {"type": "object", "additionalProperties": False,
+                "properties": {option.name: option.schema() for option in self.options}}
+
+
+REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    REGISTRY[game.id] = game
+    return game
+
+
+def require_fields(action: dict, **types: type) -> None:
+    """Checks that an action carries each field with the right JSON type."""
+    for name, expected in types.items():
+        value = action.get(name)
+        wrong_bool = expected is int and isinstance(value, bool)
+        if name not in action or not isinstance(value, expected) or wrong_bool:
+            raise IllegalAction(N_("The action needs the field %(field)s (%(kind)s)."),
+                                field=name, kind=_JSON_TYPE_NAMES.get(expected, expected.__name__))
+
+
+_JSON_TYPE_NAMES = {int: "number", str: "text", bool: "true/false", list: "list", dict: "object"}

@@ -1,0 +1,205 @@
+"""Persistence: tables, seats, the table log and the action log, in SQLite.
+
+Every accepted action is written in one transaction (the new state, the draws
+it consumed, its public events and the action itself), so a `kill -9` or a
+power cut loses nothing that a phone was told about: the server only emits
+after the commit. WAL mode with ``synchronous=FULL`` makes a commit durable.
+
+One connection is shared by the process and guarded by a lock: SQLite
+serialises writers anyway, and a game action is a few small statements.
+``BEGIN IMMEDIATE`` takes SQLite's write lock at once, which also makes the
+transaction the table's lock when several processes share the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code            TEXT PRIMARY KEY,
+    game            TEXT NOT NULL,
+    options         TEXT NOT NULL,
+    state           TEXT,
+    status          TEXT NOT NULL,
+    joining_open    INTEGER NOT NULL,
+    host_token_hash TEXT NOT NULL UNIQUE,
+    seed            TEXT NOT NULL,
+    commitment      TEXT NOT NULL,
+    pool            TEXT NOT NULL,
+    next_draw       INTEGER NOT NULL,
+    version         INTEGER NOT NULL,
+    created_at      REAL NOT NULL,
+    updated_at      REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    colour      TEXT NOT NULL,
+    token_hash  TEXT NOT NULL UNIQUE,
+    removed     INTEGER NOT NULL DEFAULT 0,
+    joined_at   REAL NOT NULL,
+    PRIMARY KEY (table_code, seat)
+);
+CREATE TABLE IF NOT EXISTS log (
+    table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    idx         INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    data        TEXT NOT NULL,
+    at          REAL NOT NULL,
+    PRIMARY KEY (table_code, idx)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seq         INTEGER NOT NULL,
+    actor       TEXT NOT NULL,
+    action_key  TEXT,
+    action      TEXT NOT NULL,
+    result      TEXT NOT NULL,
+    at          REAL NOT NULL,
+    PRIMARY KEY (table_code, seq),
+    UNIQUE (table_code, actor, action_key)
+);
+"""
+
+TABLE_COLUMNS = ("code", "game", "options", "state", "status", "joining_open", "host_token_hash", "seed",
+                 "commitment", "pool", "next_draw", "version", "created_at", "updated_at")
+JSON_COLUMNS = {"options", "state"}
+
+
+def _encode(column: str, value: Any) -> Any:
+    return json.dumps(value, separators=(",", ":")) if column in JSON_COLUMNS else value
+
+
+def _decode_table(row: sqlite3.Row | None) -> dict | None:
+    if row is None:
+        return None
+    table = dict(row)
+    for column in JSON_COLUMNS:
+        table[column] = json.loads(table[column]) if table[column] is not None else None
+    table["joining_open"] = bool(table["joining_open"])
+    return table
+
+
+class Store:
+    def __init__(self, path: str):
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.path = path
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator["Transaction"]:
+        """A write transaction: everything inside commits together or not at all."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextmanager
+    def reading(self) -> Iterator["Transaction"]:
+        """A consistent read of several rows."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield Transaction(self._db)
+            finally:
+                self._db.execute("COMMIT")
+
+
+class Transaction:
+    """The queries of the store, run inside one transaction."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self._db = db
+
+    # Tables --------------------------------------------------------------
+    def insert_table(self, table: dict) -> None:
+        placeholders = ", ".join("?" for _ in TABLE_COLUMNS)
+        values = [_encode(column, table[column]) for column in TABLE_COLUMNS]
+        self._db.execute(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({placeholders})", values)
+
+    def table(self, code: str) -> dict | None:
+        return _decode_table(self._db.execute("SELECT * FROM tables WHERE code = ?", (code,)).fetchone())
+
+    def table_code_exists(self, code: str) -> bool:
+        return self._db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
+
+    def update_table(self, code: str, **fields: Any) -> None:
+        fields["updated_at"] = time.time()
+        assignments = ", ".join(f"{column} = ?" for column in fields)
+        values = [_encode(column, value) for column, value in fields.items()]
+        self._db.execute(f"UPDATE tables SET {assignments} WHERE code = ?", [*values, code])
+
+    # Seats ---------------------------------------------------------------
+    def seats(self, code: str, include_removed: bool = False) -> list[dict]:
+        query = "SELECT * FROM seats WHERE table_code = ?" + ("" if include_removed else " AND removed = 0")
+        return [dict(row) for row in self._db.execute(query + " ORDER BY seat", (code,))]
+
+    def seat_by_token_hash(self, token_hash: str) -> dict | None:
+        row = self._db.execute("SELECT * FROM seats WHERE token_hash = ?", (token_hash,)).fetchone()
+        return dict(row) if row else None
+
+    def insert_seat(self, code: str, name: str, colour: str, token_hash: str) -> int:
+        row = self._db.execute("SELECT COALESCE(MAX(seat), 0) + 1 FROM seats WHERE table_code = ?",
+                               (code,)).fetchone()
+        seat = row[0]
+        self._db.execute("INSERT INTO seats (table_code, seat, name, colour, token_hash, joined_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, time.time()))
+        return seat
+
+    def update_seat(self, code: str, seat: int, **fields: Any) -> None:
+        assignments = ", ".join(f"{column} = ?" for column in fields)
+        self._db.execute(f"UPDATE seats SET {assignments} WHERE table_code = ? AND seat = ?",
+                         [*fields.values(), code, seat])
+
+    # The public log ------------------------------------------------------
+    def append_log(self, code: str, entries: list[dict]) -> None:
+        row = self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
+                               (code,)).fetchone()
+        now = time.time()
+        self._db.executemany(
+            "INSERT INTO log (table_code, idx, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+            [(code, row[0] + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now)
+             for offset, entry in enumerate(entries)])
+
+    def log(self, code: str) -> list[dict]:
+        rows = self._db.execute("SELECT idx, data, at FROM log WHERE table_code = ? ORDER BY idx", (code,))
+        return [{"i": row["idx"], **json.loads(row["data"]), "at": row["at"]} for row in rows]
+
+    # The private action log ----------------------------------------------
+    def find_action(self, code: str, actor: str, key: str) -> dict | None:
+        row = self._db.execute("SELECT result FROM actions WHERE table_code = ? AND actor = ? AND action_key = ?",
+                               (code, actor, key)).fetchone()
+        return json.loads(row["result"]) if row else None
+
+    def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
+        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_code = ?",
+                               (code,)).fetchone()
+        self._db.execute("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (code, row[0], actor, key, json.dumps(action), json.dumps(result), time.time()))

@@ -1,0 +1,418 @@
+"""Table lifecycle and the single path every action takes.
+
+Phones and the host act over Socket.IO or the JSON API; both end in
+`Tables.act`, which
+
+1. checks the payload and authenticates the token (seat or host),
+2. answers a repeated action id with the first answer (a flaky phone's retry
+   never rolls twice), then applies the rate limit,
+3. inside one store transaction (the table's lock) loads the state, applies
+   the action with the table's randomness and writes the new state, the draws,
+   the public events and the action,
+4. only after the commit hands every viewer's new view to ``notify``.
+
+A rejected action raises `TableError` (or the game's `IllegalAction`) before
+anything is written: it changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from companion import fairness
+from companion.games import REGISTRY, IllegalAction
+from companion.games.base import N_
+from companion.store import Store, Transaction
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
+CODE_LENGTH = 4
+MAX_ACTION_BYTES = 16 * 1024
+MAX_NAME_LENGTH = 24
+ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+SEAT_COLOURS = ("#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8", "#ff922b",
+                "#22b8cf", "#f06595", "#94d82d", "#845ef7", "#20c997", "#e8590c")
+HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close"}
+
+
+class TableError(Exception):
+    """A refusal with an HTTP status and a translatable English message."""
+
+    def __init__(self, status: int, message: str, **params: Any):
+        super().__init__(message % params if params else message)
+        self.status = status
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is acting or watching: the host, a seat, or a spectator."""
+
+    code: str
+    role: str  # "host", "seat" or "spectator"
+    seat: int | None = None
+
+    @property
+    def actor(self) -> str:
+        return f"seat:{self.seat}" if self.role == "seat" else self.role
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalize_code(raw: Any) -> str | None:
+    """Table codes are case-insensitive; anything not shaped like one is None."""
+    if not isinstance(raw, str):
+        return None
+    code = raw.strip().upper()
+    if not 4 <= len(code) <= 5 or any(char not in CODE_ALPHABET for char in code):
+        return None
+    return code
+
+
+def clean_name(raw: Any) -> str:
+    """Trimmed, NFC, no control characters, 1 to 24 characters."""
+    if not isinstance(raw, str):
+        raise TableError(400, N_("A name is needed."))
+    name = unicodedata.normalize("NFC", raw).strip()
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+        raise TableError(400, N_("A name cannot contain control characters."))
+    if not name:
+        raise TableError(400, N_("A name is needed."))
+    if len(name) > MAX_NAME_LENGTH:
+        raise TableError(400, N_("A name has at most %(count)s characters."), count=MAX_NAME_LENGTH)
+    return name
+
+
+class RateLimiter:
+    """A token bucket per actor: bursts are fine, a flood is refused."""
+
+    def __init__(self, capacity: float, per_second: float, clock: Callable[[], float] = time.monotonic):
+        self.capacity, self.per_second, self.clock = capacity, per_second, clock
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: tuple[str, str]) -> bool:
+        with self._lock:
+            now = self.clock()
+            tokens, last = self._buckets.get(key, (self.capacity, now))
+            tokens = min(self.capacity, tokens + (now - last) * self.per_second)
+            if tokens < 1:
+                self._buckets[key] = (tokens, now)
+                return False
+            self._buckets[key] = (tokens - 1, now)
+            return True
+
+
+Notify = Callable[[str, dict], None]
+
+
+class Tables:
+    def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
+                 rate_per_second: float = 5):
+        self.store = store
+        self.notify = notify or (lambda code, views: None)
+        self.limiter = RateLimiter(rate_capacity, rate_per_second)
+
+    # Creation and joining ------------------------------------------------
+    def create(self, game_id: Any, raw_options: Any) -> dict:
+        game = REGISTRY.get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            raise TableError(400, N_("Unknown game: %(game)s."), game=str(game_id)[:40])
+        options = self._checked(lambda: game.normalize_options(raw_options))
+        host_token = secrets.token_urlsafe(24)
+        seed = fairness.new_seed()
+        now = time.time()
+        with self.store.transaction() as tx:
+            table = {"code": self._fresh_code(tx), "game": game.id, "options": options, "state": None,
+                     "status": "lobby", "joining_open": 1, "host_token_hash": hash_token(host_token),
+                     "seed": seed, "commitment": fairness.commitment_of(seed), "pool": fairness.EMPTY_POOL,
+                     "next_draw": 0, "version": 1, "created_at": now, "updated_at": now}
+            tx.insert_table(table)
+            tx.append_log(table["code"], [{"kind": "table", "type": "created", "game": game.id,
+                                           "options": options, "commitment": table["commitment"]}])
+            if game.starts_at_once:
+                rng = self._rng(table)
+                self._save(tx, table, rng, [], status="playing", state=game.setup(options, [], rng))
+        return {"code": table["code"], "host_token": host_token, "commitment": table["commitment"]}
+
+    @staticmethod
+    def _fresh_code(tx: Transaction) -> str:
+        for length in (CODE_LENGTH, CODE_LENGTH, CODE_LENGTH, CODE_LENGTH + 1, CODE_LENGTH + 1):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+            if not tx.table_code_exists(code):
+                return code
+        raise TableError(503, N_("No table code is free right now; try again."))
+
+    def join(self, raw_code: Any, raw_name: Any, entropy: Any = None) -> dict:
+        name = clean_name(raw_name)
+        if entropy is not None and not fairness.is_valid_entropy(entropy):
+            raise TableError(400, N_("The phone's random contribution is malformed."))
+        token = secrets.token_urlsafe(24)
+        with self.store.transaction() as tx:
+            table = self._open_table(tx, raw_code)
+            game = REGISTRY[table["game"]]
+            seats = tx.seats(table["code"])
+            if not table["joining_open"]:
+                raise TableError(403, N_("Joining is closed at this table: you can watch as a spectator."))
+            if table["status"] == "playing" and not game.starts_at_once:
+                raise TableError(403, N_("The game has started: you can watch as a spectator."))
+            if len(seats) >= game.max_seats:
+                raise TableError(403, N_("The table is full (%(count)s seats)."), count=game.max_seats)
+            used = {seat["colour"] for seat in seats}
+            colour = next((c for c in SEAT_COLOURS if c not in used), SEAT_COLOURS[len(seats) % len(SEAT_COLOURS)])
+            seat = tx.insert_seat(table["code"], name, colour, hash_token(token))
+            entries: list[dict] = [{"kind": "table", "type": "joined", "seat": seat, "name": name}]
+            fields: dict[str, Any] = {}
+            if entropy is not None:
+                pool = fairness.mix_pool(table["pool"], entropy.lower())
+                entries.append({"kind": "entropy", "seat": seat, "value": entropy.lower(), "pool": pool})
+                table["pool"] = fields["pool"] = pool
+            if table["status"] == "playing":
+                table["state"] = fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
+            self._save(tx, table, None, entries, **fields)
+        self._broadcast(table["code"])
+        return {"seat": seat, "token": token, "code": table["code"]}
+
+    # Who is who ----------------------------------------------------------
+    def authenticate(self, raw_code: Any, token: Any) -> Principal:
+        """The principal behind a token at a table; no token means a spectator."""
+        with self.store.reading() as tx:
+            table = self._existing_table(tx, raw_code)
+            return self._principal(tx, table, token)
+
+    def _principal(self, tx: Transaction, table: dict, token: Any) -> Principal:
+        code = table["code"]
+        if token is None or token == "":
+            return Principal(code, "spectator")
+        if not isinstance(token, str) or len(token) > 200:
+            raise TableError(401, N_("This token is not valid."))
+        token_hash = hash_token(token)
+        if secrets.compare_digest(token_hash, table["host_token_hash"]):
+            return Principal(code, "host")
+        seat = tx.seat_by_token_hash(token_hash)
+        if seat is None:
+            raise TableError(401, N_("This token is not valid."))
+        if seat["table_code"] != code:
+            raise TableError(401, N_("This token belongs to another table."))
+        if seat["removed"]:
+            raise TableError(401, N_("Your seat was removed by the host."))
+        return Principal(code, "seat", seat["seat"])
+
+    # The one path --------------------------------------------------------
+    def act(self, raw_code: Any, token: Any, action: Any) -> dict:
+        key = self._check_payload(action)
+        principal = self.authenticate(raw_code, token)
+        if principal.role == "spectator":
+            raise TableError(401, N_("A seat or host token is needed to act."))
+        self._check_actor(principal, action)
+        if key is not None:
+            with self.store.reading() as tx:
+                earlier = tx.find_action(principal.code, principal.actor, key)
+            if earlier is not None:
+                return {**earlier, "duplicate": True}
+        if not self.limiter.allow((principal.code, principal.actor)):
+            raise TableError(429, N_("Too many actions: wait a moment and try again."))
+        with self.store.transaction() as tx:
+            # Checked again under the lock: two copies of one action may race.
+            earlier = tx.find_action(principal.code, principal.actor, key) if key is not None else None
+            if earlier is not None:
+                return {**earlier, "duplicate": True}
+            table = self._open_table(tx, principal.code)
+            if table["status"] == "closed":
+                raise TableError(410, N_("This table is closed."))
+            events = self._dispatch(tx, table, principal, action)
+            result = {"ok": True, "events": events}
+            tx.insert_action(principal.code, principal.actor, key, action, result)
+        self._broadcast(principal.code)
+        return result
+
+    @staticmethod
+    def _check_payload(action: Any) -> str | None:
+        if not isinstance(action, dict):
+            raise TableError(400, N_("The action must be a JSON object."))
+        try:
+            size = len(json.dumps(action, separators=(",", ":")).encode())
+        except (TypeError, ValueError):
+            raise TableError(400, N_("The action must be a JSON object."))
+        if size > MAX_ACTION_BYTES:
+            raise TableError(413, N_("The action is too large (at most 16 KiB)."))
+        kind = action.get("type")
+        if not isinstance(kind, str) or not 0 < len(kind) <= 40:
+            raise TableError(400, N_("The action needs a type."))
+        key = action.get("id")
+        if key is not None and (not isinstance(key, str) or not ACTION_ID.match(key)):
+            raise TableError(400, N_("The action id must be 1 to 64 letters, digits or - _ . :"))
+        return key
+
+    @staticmethod
+    def _check_actor(principal: Principal, action: dict) -> None:
+        is_table_action = action["type"].startswith("table.")
+        if is_table_action and action["type"] not in HOST_ACTIONS:
+            raise TableError(400, N_("Unknown action: %(action)s."), action=action["type"])
+        if is_table_action and principal.role != "host":
+            raise TableError(403, N_("Only the host can do that."))
+        if not is_table_action and principal.role == "host":
+            raise TableError(403, N_("The host screen does not play: act from a seat."))
+        if principal.role == "seat" and "seat" in action and action["seat"] != principal.seat:
+            raise TableError(403, N_("You can only act for your own seat."))
+
+    def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> list[dict]:
+        kind = action["type"]
+        if kind.startswith("table."):
+            return getattr(self, "_host_" + kind.split(".", 1)[1])(tx, table, action)
+        if table["status"] != "playing":
+            raise TableError(409, N_("The game has not started yet."))
+        game = REGISTRY[table["game"]]
+        rng = self._rng(table)
+        state, events = self._checked(lambda: game.apply(table["state"], principal.seat, action, rng))
+        self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
+                   state=state)
+        return events
+
+    # Host actions ----------------------------------------------------------
+    def _host_joining(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        if not isinstance(action.get("open"), bool):
+            raise TableError(400, N_("The action needs the field %(field)s (%(kind)s)."), field="open",
+                             kind="true/false")
+        event = {"type": "joining", "open": action["open"]}
+        self._save(tx, table, None, [{"kind": "table", **event}], joining_open=int(action["open"]))
+        return [event]
+
+    def _target_seat(self, tx: Transaction, table: dict, action: dict) -> dict:
+        number = action.get("seat")
+        seat = next((s for s in tx.seats(table["code"]) if s["seat"] == number), None)
+        if type(number) is not int or seat is None:
+            raise TableError(404, N_("There is no such seat at this table."))
+        return seat
+
+    def _host_rename(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        seat = self._target_seat(tx, table, action)
+        name = clean_name(action.get("name"))
+        tx.update_seat(table["code"], seat["seat"], name=name)
+        event = {"type": "renamed", "seat": seat["seat"], "name": name}
+        self._save(tx, table, None, [{"kind": "table", **event}])
+        return [event]
+
+    def _host_remove(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        seat = self._target_seat(tx, table, action)
+        tx.update_seat(table["code"], seat["seat"], removed=1)
+        event = {"type": "removed", "seat": seat["seat"]}
+        self._save(tx, table, None, [{"kind": "table", **event}])
+        return [event]
+
+    def _host_start(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        if table["status"] != "lobby":
+            raise TableError(409, N_("The game has already started."))
+        game = REGISTRY[table["game"]]
+        seats = [{"id": s["seat"], "name": s["name"]} for s in tx.seats(table["code"])]
+        if not game.min_seats <= len(seats) <= game.max_seats:
+            raise TableError(409, N_("This game needs %(low)s to %(high)s players."),
+                             low=game.min_seats, high=game.max_seats)
+        rng = self._rng(table)
+        state = self._checked(lambda: game.setup(table["options"], seats, rng))
+        event = {"type": "started"}
+        self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state)
+        return [event]
+
+    def _host_close(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        event = {"type": "closed", "seed": table["seed"]}
+        self._save(tx, table, None, [{"kind": "table", **event}], status="closed", joining_open=0)
+        return [event]
+
+    # Views ---------------------------------------------------------------
+    def view_for(self, principal: Principal) -> dict:
+        with self.store.reading() as tx:
+            table = tx.table(principal.code)
+            seats = tx.seats(principal.code)
+        return self._envelope(table, seats, principal.seat if principal.role == "seat" else None,
+                              principal.role)
+
+    def views(self, code: str) -> dict:
+        """Every viewer's view: ``None`` for the public one, then one per seat."""
+        with self.store.reading() as tx:
+            table = tx.table(code)
+            seats = tx.seats(code)
+        views: dict[int | None, dict] = {None: self._envelope(table, seats, None, "public")}
+        for seat in seats:
+            views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat")
+        return views
+
+    @staticmethod
+    def _envelope(table: dict, seats: list[dict], seat: int | None, role: str) -> dict:
+        game = REGISTRY[table["game"]]
+        closed = table["status"] == "closed"
+        return {
+            "version": table["version"],
+            "table": {
+                "code": table["code"], "game": table["game"], "status": table["status"],
+                "joining_open": table["joining_open"], "commitment": table["commitment"],
+                "seed": table["seed"] if closed else None, "options": table["options"],
+                "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
+                "min_seats": game.min_seats, "max_seats": game.max_seats,
+            },
+            "you": {"role": role, "seat": seat},
+            "game": game.view(table["state"], seat) if table["state"] is not None else None,
+        }
+
+    def public_log(self, raw_code: Any) -> dict:
+        """The log anyone may read: secret draws stay sealed until the seed is revealed."""
+        with self.store.reading() as tx:
+            table = self._existing_table(tx, raw_code)
+            entries = tx.log(table["code"])
+        closed = table["status"] == "closed"
+        for entry in entries:
+            if entry["kind"] == "draw" and entry.get("secret") and not closed:
+                entry["result"] = None
+        return {"format": "companion-log/1", "code": table["code"], "game": table["game"],
+                "commitment": table["commitment"], "seed": table["seed"] if closed else None,
+                "status": table["status"], "entries": entries}
+
+    # Internals -----------------------------------------------------------
+    def _existing_table(self, tx: Transaction, raw_code: Any) -> dict:
+        code = normalize_code(raw_code)
+        table = tx.table(code) if code else None
+        if table is None:
+            raise TableError(404, N_("There is no table with the code %(code)s."), code=str(raw_code)[:12])
+        return table
+
+    def _open_table(self, tx: Transaction, raw_code: Any) -> dict:
+        table = self._existing_table(tx, raw_code)
+        if table["status"] == "closed":
+            raise TableError(410, N_("This table is closed."))
+        return table
+
+    @staticmethod
+    def _rng(table: dict) -> fairness.TableRng:
+        return fairness.TableRng(seed=table["seed"], pool=table["pool"], next_n=table["next_draw"])
+
+    @staticmethod
+    def _checked(rule: Callable[[], Any]) -> Any:
+        """Runs a game rule; a rule violation becomes a 400 with the game's message."""
+        try:
+            return rule()
+        except IllegalAction as error:
+            raise TableError(400, error.message, **error.params) from error
+
+    @staticmethod
+    def _save(tx: Transaction, table: dict, rng: fairness.TableRng | None, entries: list[dict],
+              **fields: Any) -> None:
+        """Writes the table's changes, its draws and its public entries; bumps the version."""
+        draws = [{"kind": "draw", **draw} for draw in rng.draws] if rng else []
+        if rng:
+            fields["next_draw"] = rng.next_n
+        table["version"] += 1
+        tx.update_table(table["code"], version=table["version"], **fields)
+        tx.append_log(table["code"], draws + entries)
+
+    def _broadcast(self, code: str) -> None:
+        self.notify(code, self.views(code))

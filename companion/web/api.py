@@ -1,0 +1,125 @@
+"""The JSON API: the same actions as Socket.IO, for scripts and tests.
+
+Every action goes through `Tables.act`, the one path. Errors are JSON
+``{"ok": false, "error": "<message in the caller's language>"}`` with a 4xx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.games import REGISTRY
+from companion.games.base import N_
+from companion.tables import TableError
+from companion.web import tables
+from companion.web.i18n import translate
+from companion.web.links import join_url, seat_cookie_name
+from companion.web.openapi import openapi_document
+from companion.web.security import is_cross_origin
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def failure(error: TableError):
+    return jsonify({"ok": False, "error": translate(error)}), error.status
+
+
+@api.errorhandler(TableError)
+def table_error(error: TableError):
+    return failure(error)
+
+
+@api.errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    messages = {
+        404: N_("There is nothing at this address."),
+        405: N_("This method is not allowed here."),
+        413: N_("The request is too large (at most 16 KiB)."),
+    }
+    message = messages.get(error.code, N_("The request is malformed."))
+    return failure(TableError(error.code or 400, message))
+
+
+@api.before_request
+def refuse_other_origins():
+    # Browsers on another site must not drive a table (CORS is never granted).
+    if is_cross_origin() or request.method == "OPTIONS":
+        raise TableError(403, N_("Requests from other sites are refused."))
+
+
+def json_body() -> dict:
+    body = request.get_json(silent=True)
+    if not request.is_json or not isinstance(body, dict):
+        raise TableError(400, N_("The body must be a JSON object."))
+    return body
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TableError(401, N_("Use the header Authorization: Bearer <token>."))
+    return token.strip()
+
+
+@api.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())
+
+
+@api.get("/games")
+def games():
+    return jsonify({"games": [{"id": game.id, "title": game.title, "min_seats": game.min_seats,
+                               "max_seats": game.max_seats, "options": game.options_schema()}
+                              for game in REGISTRY.values()]})
+
+
+@api.post("/tables")
+def create_table():
+    body = json_body()
+    created = tables().create(body.get("game"), body.get("options"))
+    return jsonify({**created, "join_url": join_url(created["code"])}), 201
+
+
+@api.post("/tables/<code>/seats")
+def take_seat(code: str):
+    body = json_body()
+    seat = tables().join(code, body.get("name"), body.get("entropy"))
+    response = jsonify(seat)
+    response.set_cookie(seat_cookie_name(seat["code"]), seat["token"], max_age=30 * 24 * 3600,
+                        httponly=True, samesite="Lax")
+    return response, 201
+
+
+@api.get("/tables/<code>")
+def table_view(code: str):
+    principal = tables().authenticate(code, bearer_token())
+    return jsonify(tables().view_for(principal))
+
+
+def act(code: str, action: Any):
+    token = bearer_token()
+    if token is None:
+        raise TableError(401, N_("A seat or host token is needed to act."))
+    return jsonify(tables().act(code, token, action))
+
+
+@api.post("/tables/<code>/actions")
+def table_action(code: str):
+    return act(code, json_body())
+
+
+@api.post("/tables/<code>/close")
+def close_table(code: str):
+    act(code, {"type": "table.close"})
+    return jsonify({"ok": True, "seed": tables().public_log(code)["seed"]})
+
+
+@api.get("/tables/<code>/log")
+def table_log(code: str):
+    return jsonify(tables().public_log(code))

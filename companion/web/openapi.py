@@ -1,0 +1,90 @@
+"""The OpenAPI 3.1 description of the JSON API, built from the game registry."""
+
+from __future__ import annotations
+
+from companion.games import REGISTRY
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _json(schema: dict) -> dict:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _responses(ok_status: str, ok_schema: dict, description: str, *errors: str) -> dict:
+    responses = {ok_status: {"description": description, **_json(ok_schema)}}
+    for status in errors:
+        responses[status] = {"description": "refused; nothing changed", **_json(ERROR)}
+    return responses
+
+
+CODE_PARAMETER = {"name": "code", "in": "path", "required": True,
+                  "description": "table code, 4–5 characters, case-insensitive",
+                  "schema": {"type": "string", "pattern": "^[A-HJ-KM-NP-Za-hj-km-np-z2-9]{4,5}$"}}
+
+
+def openapi_document() -> dict:
+    games = {game.id: game.options_schema() for game in REGISTRY.values()}
+    create_body = {"type": "object", "required": ["game"], "properties": {
+        "game": {"type": "string", "enum": sorted(games)},
+        "options": {"oneOf": list(games.values())}}}
+    created = {"type": "object", "properties": {k: {"type": "string"} for k in
+                                                ("code", "join_url", "host_token", "commitment")}}
+    seat_body = {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 24},
+        "entropy": {"type": "string", "description": "16–64 random bytes from the phone, as hex",
+                    "pattern": "^([0-9a-fA-F]{2}){16,64}$"}}}
+    action = {"type": "object", "required": ["type"], "properties": {
+        "type": {"type": "string", "description": "a game action such as 'roll', or a host action "
+                                                  "table.joining / table.rename / table.remove / "
+                                                  "table.start / table.close"},
+        "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
+               "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}, "additionalProperties": True,
+        "description": "at most 16 KiB"}
+    bearer = [{"bearer": []}]
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Companion", "version": "1",
+                 "description": "Tables, seats and actions of a Companion game-table server."},
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "a seat token or the host token"}},
+            "schemas": {"Error": {"type": "object", "required": ["ok", "error"], "properties": {
+                "ok": {"const": False}, "error": {"type": "string"}}},
+                "View": {"type": "object", "properties": {
+                    "version": {"type": "integer"}, "table": {"type": "object"},
+                    "you": {"type": "object"}, "game": {"type": ["object", "null"]}}}},
+        },
+        "paths": {
+            "/api/games": {"get": {"summary": "the games and their options",
+                                   "responses": _responses("200", {"type": "object"}, "games")}},
+            "/api/tables": {"post": {
+                "summary": "create a table", "requestBody": {"required": True, **_json(create_body)},
+                "responses": _responses("201", created, "created", "400", "403", "413")}},
+            "/api/tables/{code}": {"get": {
+                "summary": "the view of the token's holder (public view without a token)",
+                "parameters": [CODE_PARAMETER], "security": [*bearer, {}],
+                "responses": _responses("200", {"$ref": "#/components/schemas/View"}, "view", "401", "404")}},
+            "/api/tables/{code}/seats": {"post": {
+                "summary": "take a seat", "parameters": [CODE_PARAMETER],
+                "requestBody": {"required": True, **_json(seat_body)},
+                "responses": _responses("201", {"type": "object", "properties": {
+                    "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
+                    "seated", "400", "403", "404", "410")}},
+            "/api/tables/{code}/actions": {"post": {
+                "summary": "act (the same path as the Socket.IO event 'act')", "parameters": [CODE_PARAMETER],
+                "security": bearer, "requestBody": {"required": True, **_json(action)},
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "ok": {"const": True}, "events": {"type": "array"}, "duplicate": {"type": "boolean"}}},
+                    "accepted", "400", "401", "403", "404", "409", "410", "413", "429")}},
+            "/api/tables/{code}/close": {"post": {
+                "summary": "close the table and reveal its seed (host token)", "parameters": [CODE_PARAMETER],
+                "security": bearer,
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "ok": {"const": True}, "seed": {"type": "string"}}}, "closed", "401", "403", "404", "410")}},
+            "/api/tables/{code}/log": {"get": {
+                "summary": "the public log: commitment, entropy, every draw, events, the seed once closed",
+                "parameters": [CODE_PARAMETER],
+                "responses": _responses("200", {"type": "object"}, "log", "404")}},
+        },
+    }

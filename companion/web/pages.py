@@ -1,0 +1,93 @@
+"""Server-rendered pages: the host screen, the phone, the join card, verify."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+
+from companion.games import REGISTRY
+from companion.tables import TableError, normalize_code
+from companion.web import tables
+from companion.web.i18n import translate
+from companion.web.links import join_url, qr_svg
+
+pages = Blueprint("pages", __name__)
+
+
+def _table_or_error_page(raw_code: str, allow_closed: bool = False):
+    """The table's public log header, or a clear page saying why there is none."""
+    try:
+        log = tables().public_log(raw_code)
+    except TableError as error:
+        return None, (render_template("error.html", message=translate(error), code=raw_code), error.status)
+    if log["status"] == "closed" and not allow_closed:
+        message = gettext("This table is closed.")
+        return None, (render_template("closed.html", message=message, code=log["code"]), 410)
+    return log, None
+
+
+@pages.get("/")
+def home():
+    return render_template("home.html", games=list(REGISTRY.values()))
+
+
+@pages.get("/join")
+def join():
+    raw = request.args.get("code", "")
+    code = normalize_code(raw)
+    if code:
+        return redirect(url_for("pages.phone", code=code))
+    return render_template("join.html", attempted=raw.strip()[:12])
+
+
+@pages.get("/host/<code>")
+def host(code: str):
+    table, error = _table_or_error_page(code, allow_closed=True)
+    if error:
+        return error
+    return render_template("host.html", code=table["code"], game=table["game"],
+                           join_url=join_url(table["code"]), commitment=table["commitment"])
+
+
+@pages.get("/t/<code>")
+def phone(code: str):
+    table, error = _table_or_error_page(code)
+    if error:
+        return error
+    if code != table["code"]:
+        return redirect(url_for("pages.phone", code=table["code"]))
+    return render_template("phone.html", code=table["code"], game=table["game"])
+
+
+@pages.get("/t/<code>/card")
+def card(code: str):
+    table, error = _table_or_error_page(code)
+    if error:
+        return error
+    return render_template("card.html", code=table["code"], join_url=join_url(table["code"]),
+                           commitment=table["commitment"])
+
+
+@pages.get("/t/<code>/qr.svg")
+def qr(code: str):
+    normalized = normalize_code(code)
+    if normalized is None:
+        abort(404)
+    return Response(qr_svg(join_url(normalized)), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store"})
+
+
+@pages.get("/t/<code>/verify")
+def verify(code: str):
+    table, error = _table_or_error_page(code, allow_closed=True)
+    if error:
+        return error
+    return render_template("verify.html", code=table["code"])
+
+
+@pages.app_errorhandler(404)
+def not_found(error):
+    if request.path.startswith("/api/"):
+        from companion.web.api import http_error
+        return http_error(error)
+    return render_template("error.html", message=gettext("There is nothing at this address.")), 404

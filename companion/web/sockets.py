@@ -1,0 +1,137 @@
+"""Socket.IO: phones and the host screen connect, act, and receive their views.
+
+Rooms: ``<code>`` (everyone at the table: presence), ``<code>/host`` and
+``<code>/public`` (the public view) and ``<code>/seat/<n>`` (one seat's view).
+A seat is held by one connection at a time: a newer connection with the same
+token (a reload, a phone waking up) takes it over and the older one is told
+it was replaced, so two phones never hold one seat.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Flask, request
+from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
+
+from companion.tables import Principal, TableError
+from companion.web import tables
+from companion.web.i18n import translate
+
+
+def seat_room(code: str, seat: int) -> str:
+    return f"{code}/seat/{seat}"
+
+
+class Presence:
+    """Which connection holds which seat, in this process."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._by_sid: dict[str, tuple[Principal, str | None]] = {}
+        self._holder: dict[tuple[str, int], str] = {}
+
+    def attach(self, sid: str, principal: Principal, token: str | None) -> str | None:
+        """Records the connection; returns the connection it displaced, if any."""
+        with self._lock:
+            self._by_sid[sid] = (principal, token)
+            if principal.role != "seat":
+                return None
+            previous = self._holder.get((principal.code, principal.seat))
+            self._holder[(principal.code, principal.seat)] = sid
+            return previous if previous != sid else None
+
+    def detach(self, sid: str) -> Principal | None:
+        with self._lock:
+            principal, _ = self._by_sid.pop(sid, (None, None))
+            if principal and principal.role == "seat":
+                key = (principal.code, principal.seat)
+                if self._holder.get(key) == sid:
+                    del self._holder[key]
+            return principal
+
+    def of(self, sid: str) -> tuple[Principal, str | None] | tuple[None, None]:
+        with self._lock:
+            return self._by_sid.get(sid, (None, None))
+
+    def online(self, code: str) -> list[int]:
+        with self._lock:
+            return sorted(seat for (table, seat) in self._holder if table == code)
+
+    def holders(self, code: str) -> dict[int, str]:
+        with self._lock:
+            return {seat: sid for (table, seat), sid in self._holder.items() if table == code}
+
+
+class SocketHub:
+    def __init__(self, app: Flask, socketio: SocketIO):
+        self.app = app
+        self.socketio = socketio
+        self.presence = Presence()
+
+    # Outgoing ------------------------------------------------------------
+    def publish(self, code: str, views: dict) -> None:
+        """After a commit: every seat its own view, the host and spectators the public one."""
+        online = self.presence.online(code)
+        for seat, view in views.items():
+            view = {**view, "online": online}
+            if seat is None:
+                self.socketio.emit("view", view, to=f"{code}/host")
+                self.socketio.emit("view", view, to=f"{code}/public")
+            else:
+                self.socketio.emit("view", view, to=seat_room(code, seat))
+        self._evict_removed(code, views)
+
+    def _evict_removed(self, code: str, views: dict) -> None:
+        for seat, sid in self.presence.holders(code).items():
+            if seat not in views:
+                self.socketio.emit("removed", {"code": code}, to=sid)
+                self.presence.detach(sid)
+                self.socketio.server.disconnect(sid)
+
+    def _announce_presence(self, code: str) -> None:
+        self.socketio.emit("presence", {"online": self.presence.online(code)}, to=code)
+
+    # Incoming ------------------------------------------------------------
+    def register(self) -> None:
+        self.socketio.on_event("connect", self.on_connect)
+        self.socketio.on_event("disconnect", self.on_disconnect)
+        self.socketio.on_event("act", self.on_act)
+
+    def on_connect(self, auth: Any = None) -> None:
+        if not isinstance(auth, dict):
+            auth = {}
+        token = auth.get("token") or None
+        try:
+            principal = tables().authenticate(auth.get("table"), token)
+        except TableError as error:
+            raise ConnectionRefusedError(translate(error))
+        sid = request.sid
+        displaced = self.presence.attach(sid, principal, token)
+        if displaced:
+            self.socketio.emit("replaced", {"code": principal.code}, to=displaced)
+            self.presence.detach(displaced)
+            self.socketio.server.disconnect(displaced)
+        join_room(principal.code)
+        if principal.role == "seat":
+            join_room(seat_room(principal.code, principal.seat))
+        else:
+            join_room(f"{principal.code}/{'host' if principal.role == 'host' else 'public'}")
+        emit("view", {**tables().view_for(principal), "online": self.presence.online(principal.code)})
+        self._announce_presence(principal.code)
+
+    def on_disconnect(self, *args: Any) -> None:
+        principal = self.presence.detach(request.sid)
+        if principal is not None and principal.role == "seat":
+            self._announce_presence(principal.code)
+
+    def on_act(self, action: Any = None) -> dict:
+        principal, token = self.presence.of(request.sid)
+        if principal is None:
+            disconnect()
+            return {"ok": False, "error": translate(TableError(401, "This token is not valid."))}
+        try:
+            return tables().act(principal.code, token if principal.role != "spectator" else None, action)
+        except TableError as error:
+            return {"ok": False, "error": translate(error), "status": error.status}

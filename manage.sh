@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Set-up and everyday commands. Each one installs what it needs first and is
+# safe to run again:
+#   ./manage.sh serve   install the runtime, then start the server (embedded defaults)
+#   ./manage.sh test    install everything, then run every test
+#   ./manage.sh install-test   only the installation part of "test"
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+PY="$VENV/bin/python"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+  echo "need root to install system packages: $*" >&2; return 1; fi; }
+
+apt_install() {
+  local missing=()
+  for package in "$@"; do dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "Installing system packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install_runtime() {
+  command -v apt-get >/dev/null && apt_install libusb-1.0-0
+  [ -x "$PY" ] || python3 -m venv "$VENV"
+  "$PY" -m pip install -q --disable-pip-version-check -r requirements.txt
+  npm ci --no-audit --no-fund --loglevel=error
+  mkdir -p static/vendor
+  cp node_modules/socket.io-client/dist/socket.io.esm.min.js static/vendor/
+  "$VENV/bin/pybabel" compile -q -d companion/translations
+}
+
+install_test() {
+  install_runtime
+  command -v apt-get >/dev/null && apt_install chromium zbar-tools
+  "$PY" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+}
+
+case "${1:-}" in
+  serve) install_runtime; exec "$PY" app.py ;;
+  test) install_test; shift; exec "$PY" -m pytest "$@" ;;
+  install-test) install_test ;;
+  *) echo "usage: ./manage.sh serve | test [pytest args] | install-test" >&2; exit 2 ;;
+esac

@@ -1,0 +1,60 @@
+// The socket to a table: authenticates with the table code and a token, keeps
+// the newest view, reconnects by itself after a reload, a sleep or a Wi-Fi drop.
+import { io } from '/static/vendor/socket.io.esm.min.js';
+
+const ACK_TIMEOUT_MS = 8000;
+
+export function randomHex(bytes) {
+  const values = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function connectTable({ code, token, onView, onPresence, onStatus, onEnded }) {
+  const socket = io({ auth: { table: code, token }, transports: ['websocket', 'polling'] });
+  let version = 0;
+  socket.on('connect', () => onStatus?.('connected'));
+  socket.on('disconnect', () => onStatus?.('offline'));
+  socket.on('connect_error', (error) => {
+    // A refusal from the server (bad token, unknown table) is final; a network error is not.
+    if (error?.message && !socket.active) onEnded?.('refused', error.message);
+    else onStatus?.('offline');
+  });
+  socket.on('view', (view) => {
+    // Views can overtake each other; the newest table version wins.
+    if (view.version < version) return;
+    version = view.version;
+    onView?.(view);
+  });
+  socket.on('presence', (presence) => onPresence?.(presence.online));
+  socket.on('replaced', () => { socket.disconnect(); onEnded?.('replaced'); });
+  socket.on('removed', () => { socket.disconnect(); onEnded?.('removed'); });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && !socket.connected && socket.active !== false) socket.connect();
+  });
+
+  async function act(action) {
+    // The id makes a retry after a lost acknowledgement harmless: the server answers it once.
+    const withId = { ...action, id: action.id || randomHex(12) };
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        return await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('act', withId);
+      } catch (timeout) {
+        if (attempt === 2) return { ok: false, error: timeout.message };
+      }
+    }
+    return { ok: false, error: 'timeout' };
+  }
+  return { socket, act };
+}
+
+export function storedToken(kind, code) {
+  return localStorage.getItem(`companion.${kind}.${code}`);
+}
+
+export function storeToken(kind, code, token) {
+  localStorage.setItem(`companion.${kind}.${code}`, token);
+}
+
+export function forgetToken(kind, code) {
+  localStorage.removeItem(`companion.${kind}.${code}`);
+}

@@ -1,0 +1,43 @@
+// The shared die, on the host screen and on the phones.
+import { t } from '../i18n.js';
+import { el, seatColour, seatName, reducedMotion } from '../ui.js';
+
+let lastShown = null;
+
+function rollText(view, roll) {
+  return t('rolled', { name: seatName(view, roll.seat), result: roll.faces.join(' + ') });
+}
+
+function dieFaces(roll, placeholder) {
+  const faces = roll ? roll.faces : [placeholder];
+  return faces.map((face) => el('span', { class: `die-face${face.length > 3 ? ' long' : ''}`, text: face }));
+}
+
+// Renders the die; calls onNewRoll(roll) once for each roll not shown before.
+export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
+  const game = view.game;
+  const last = game.last;
+  const isNew = last && lastShown !== null && last.number !== lastShown;
+  const die = el(onRoll ? 'button' : 'div', {
+    class: 'die', type: onRoll ? 'button' : null,
+    'aria-label': onRoll ? t('tap_to_roll') : null,
+    onclick: onRoll || null,
+  }, ...dieFaces(last, '?'));
+  if (isNew && !reducedMotion()) {
+    die.classList.add('rolling');
+    die.addEventListener('animationend', () => die.classList.remove('rolling'), { once: true });
+  }
+  const caption = el('p', { class: 'roll-caption', text: last ? rollText(view, last) : t('no_roll_yet') });
+  if (last) caption.style.setProperty('--seat-colour', seatColour(view, last.seat));
+  const history = el('ol', { class: 'history', 'aria-label': t('history') },
+    ...game.history.map((roll) => el('li', {},
+      el('span', { class: 'swatch', style: null }), `#${roll.number} `, rollText(view, roll))));
+  history.querySelectorAll('.swatch').forEach((swatch, index) => {
+    swatch.style.background = seatColour(view, game.history[index].seat);
+  });
+  container.replaceChildren(el('div', { class: 'dice-game' },
+    el('p', { class: 'die-kind', text: `${game.count > 1 ? game.count : ''}${game.die}` }),
+    die, caption, el('h3', { text: t('history') }), history));
+  if (isNew) onNewRoll?.(last, rollText(view, last));
+  if (last) lastShown = last.number; else lastShown = 0;
+}

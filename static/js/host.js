@@ -1,0 +1,77 @@
+// The host screen: QR code, seats, the game as everybody sees it, host controls.
+import { connectTable, storedToken } from './connection.js';
+import { renderers } from './games/index.js';
+import { t } from './i18n.js';
+import { el, showError } from './ui.js';
+
+const root = document.getElementById('host');
+const code = root.dataset.code;
+const token = storedToken('host', code);
+const statusLine = root.querySelector('.status');
+const gameArea = root.querySelector('.game-area');
+const seatList = root.querySelector('.seats');
+const controls = root.querySelector('.host-controls');
+const errorLine = root.querySelector('.side .error');
+let online = [];
+let current = null;
+let connection = null;
+
+async function act(action) {
+  const answer = await connection.act(action);
+  showError(errorLine, answer.ok ? '' : answer.error);
+  return answer;
+}
+
+function seatItem(seat) {
+  const isOnline = online.includes(seat.id);
+  const item = el('li', { class: `seat ${isOnline ? 'online' : 'away'}` },
+    el('span', { class: 'swatch' }), el('span', { class: 'name', text: seat.name }),
+    el('span', { class: 'presence', text: isOnline ? t('online') : t('away') }));
+  item.querySelector('.swatch').style.background = seat.colour;
+  if (token && current.table.status !== 'closed') {
+    item.append(
+      el('button', { type: 'button', class: 'small', text: t('rename'), onclick: () => {
+        const name = window.prompt(t('rename_prompt'), seat.name);
+        if (name !== null) act({ type: 'table.rename', seat: seat.id, name });
+      } }),
+      el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: () => {
+        if (window.confirm(t('remove_confirm', { name: seat.name }))) act({ type: 'table.remove', seat: seat.id });
+      } }));
+  }
+  return item;
+}
+
+function render() {
+  const view = current;
+  const { table } = view;
+  seatList.replaceChildren(...table.seats.map(seatItem));
+  root.querySelector('.joining-state').textContent = table.joining_open ? t('joining_open') : t('joining_closed');
+  root.classList.toggle('joining-closed', !table.joining_open);
+  controls.hidden = !token || table.status === 'closed';
+  controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('close_joining') : t('open_joining');
+  controls.querySelector('.start-game').hidden = table.status !== 'lobby';
+  const seed = root.querySelector('.seed');
+  seed.hidden = !table.seed;
+  seed.querySelector('code').textContent = table.seed || '';
+  if (table.status === 'closed') statusLine.textContent = t('closed');
+  if (!view.game) { gameArea.textContent = t('lobby'); return; }
+  renderers[table.game](gameArea, view, {});
+}
+
+controls.querySelector('.toggle-joining').addEventListener('click', () =>
+  act({ type: 'table.joining', open: !current.table.joining_open }));
+controls.querySelector('.start-game').addEventListener('click', () => act({ type: 'table.start' }));
+controls.querySelector('.close-table').addEventListener('click', () => {
+  if (window.confirm(t('close_confirm'))) act({ type: 'table.close' });
+});
+
+connection = connectTable({
+  code, token,
+  onView: (view) => { current = view; online = view.online || online; render(); },
+  onPresence: (seats) => { online = seats; if (current) render(); },
+  onStatus: (state) => {
+    statusLine.textContent = token ? t(state) : `${t(state)} — ${t('no_host_key')}`;
+    statusLine.dataset.state = state;
+  },
+  onEnded: (reason, message) => { statusLine.textContent = message || t(reason); },
+});

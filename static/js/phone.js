@@ -1,0 +1,96 @@
+// A phone at the table: join once, then come back to the same seat by itself.
+import { connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
+import { renderers } from './games/index.js';
+import { t } from './i18n.js';
+import { showError } from './ui.js';
+
+const root = document.getElementById('phone');
+const code = root.dataset.code;
+const joinForm = root.querySelector('.join-form');
+const seatView = root.querySelector('.seat-view');
+const gameArea = seatView.querySelector('.game-area');
+const statusLine = seatView.querySelector('.status');
+const notice = seatView.querySelector('.notice');
+const announcer = seatView.querySelector('.announce');
+let wakeLock = null;
+
+async function keepAwake() {
+  try {
+    if ('wakeLock' in navigator && document.visibilityState === 'visible' && !wakeLock) {
+      wakeLock = await navigator.wakeLock.request('screen');
+      wakeLock.addEventListener('release', () => { wakeLock = null; });
+    }
+  } catch { /* refused (battery saver): the game works without it */ }
+}
+document.addEventListener('visibilitychange', keepAwake);
+
+function announce(text) {
+  announcer.textContent = text;
+  if (navigator.vibrate) navigator.vibrate(60);
+}
+
+function showJoinForm(message) {
+  seatView.hidden = true;
+  joinForm.hidden = false;
+  showError(joinForm.querySelector('.error'), message);
+  joinForm.querySelector('input[name=name]').focus();
+}
+
+function render(view, connection) {
+  const me = view.table.seats.find((seat) => seat.id === view.you.seat);
+  seatView.querySelector('.my-name').textContent = me ? me.name : t('spectator');
+  seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
+  if (view.table.status === 'closed') showError(notice, t('closed'));
+  const renderer = renderers[view.table.game];
+  if (!view.game) { gameArea.textContent = t('lobby'); return; }
+  const canAct = view.you.role === 'seat' && view.table.status === 'playing';
+  renderer(gameArea, view, {
+    onRoll: canAct ? async () => {
+      const answer = await connection.act({ type: 'roll' });
+      showError(notice, answer.ok ? '' : answer.error);
+    } : null,
+    onNewRoll: (roll, text) => announce(text),
+  });
+}
+
+function start(token) {
+  joinForm.hidden = true;
+  seatView.hidden = false;
+  statusLine.textContent = t('connecting');
+  let connection = null;
+  connection = connectTable({
+    code, token,
+    onView: (view) => render(view, connection),
+    onStatus: (state) => { statusLine.textContent = t(state); statusLine.dataset.state = state; },
+    onEnded: (reason, message) => {
+      statusLine.textContent = '';
+      if (reason === 'replaced') { showError(notice, t('replaced')); return; }
+      forgetToken('seat', code);
+      showJoinForm(reason === 'removed' ? t('removed') : message);
+    },
+  });
+  keepAwake();
+}
+
+joinForm.querySelector('form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const error = joinForm.querySelector('.error');
+  const name = new FormData(event.target).get('name');
+  const response = await fetch(`/api/tables/${code}/seats`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, entropy: randomHex(32) }),
+  });
+  const body = await response.json();
+  if (response.ok) {
+    storeToken('seat', code, body.token);
+    start(body.token);
+  } else if (response.status === 403) {
+    start(null);  // joining closed or game started: watch as a spectator
+    showError(notice, body.error);
+  } else {
+    showError(error, body.error);
+  }
+});
+
+const token = storedToken('seat', code);
+if (token) start(token); else showJoinForm('');
