@@ -1,0 +1,71 @@
+"""The real server in a child process, on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class ServerProcess:
+    """``python app.py`` (or gunicorn) with its own database, bound to 127.0.0.1."""
+
+    def __init__(self, workdir: Path, command: str = "app", extra_env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workdir = workdir
+        self.database = workdir / "companion.sqlite3"
+        self.command = command
+        self.env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(self.port),
+                    "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(workdir),
+                    "COMPANION_PUBLIC_URL": self.url, "COMPANION_READER": "none", **(extra_env or {})}
+        self.process: subprocess.Popen | None = None
+        self.log_path = workdir / "server.log"
+
+    def _argv(self) -> list[str]:
+        if self.command == "gunicorn":
+            return [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"]
+        return [sys.executable, "app.py"]
+
+    def start(self, timeout: float = 20) -> "ServerProcess":
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(self._argv(), cwd=ROOT, env=self.env, stdout=log, stderr=log,
+                                        stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if requests.get(self.url + "/api/games", timeout=1).ok:
+                    return self
+            except requests.ConnectionError:
+                time.sleep(0.05)  # polling a port that is not open yet: nothing to await
+        raise RuntimeError("server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, like a power cut of the process."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
