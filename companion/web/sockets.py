@@ -15,9 +15,11 @@ from typing import Any
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
-from companion.tables import Principal, TableError
+from companion.games.base import N_
+from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
+from companion.web.links import seat_cookie_name
 
 
 def seat_room(code: str, seat: int) -> str:
@@ -102,7 +104,9 @@ class SocketHub:
     def on_connect(self, auth: Any = None) -> None:
         if not isinstance(auth, dict):
             auth = {}
-        token = auth.get("token") or None
+        # A phone whose local storage was wiped still has its seat cookie.
+        code = normalize_code(auth.get("table"))
+        token = auth.get("token") or (request.cookies.get(seat_cookie_name(code)) if code else None)
         try:
             principal = tables().authenticate(auth.get("table"), token)
         except TableError as error:
@@ -130,7 +134,7 @@ class SocketHub:
         principal, token = self.presence.of(request.sid)
         if principal is None:
             disconnect()
-            return {"ok": False, "error": translate(TableError(401, "This token is not valid."))}
+            return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
         try:
             return tables().act(principal.code, token if principal.role != "spectator" else None, action)
         except TableError as error:

@@ -1,0 +1,103 @@
+"""The Dice game's pure rules."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.fairness import EMPTY_POOL, TableRng
+from companion.games import IllegalAction, get_game
+from companion.games.dice import HISTORY_KEPT
+
+DICE = get_game("dice")
+
+
+def rng(n=0):
+    return TableRng(seed="ab" * 32, pool=EMPTY_POOL, next_n=n)
+
+
+def new_game(**options):
+    return DICE.setup(DICE.normalize_options(options), [], rng())
+
+
+@pytest.mark.parametrize("die, sides", [("d4", 4), ("d6", 6), ("d8", 8), ("d10", 10), ("d12", 12), ("d20", 20)])
+def test_standard_dice_have_their_faces(die, sides):
+    assert new_game(die=die)["faces"] == [str(v) for v in range(1, sides + 1)]
+
+
+def test_default_is_one_d6():
+    state = new_game()
+    assert state["die"] == "d6" and state["count"] == 1 and state["rolls"] == 0
+
+
+def test_a_roll_draws_once_per_die_and_logs_its_purpose():
+    state = new_game(count=3)
+    generator = rng()
+    after, events = DICE.apply(state, 2, {"type": "roll"}, generator)
+    assert len(generator.draws) == 3
+    assert all(d["lo"] == 1 and d["hi"] == 6 and "seat 2" in d["purpose"] for d in generator.draws)
+    assert events == [{"type": "rolled", "seat": 2, "number": 1, "values": [d["result"] for d in generator.draws],
+                       "faces": [str(d["result"]) for d in generator.draws]}]
+    assert after["rolls"] == 1 and after["history"][0]["seat"] == 2
+
+
+def test_custom_faces_are_rolled_by_index():
+    state = new_game(die="custom", faces=[" Pile ", "Face", "🎲"])
+    after, events = DICE.apply(state, 1, {"type": "roll"}, rng())
+    assert state["faces"] == ["Pile", "Face", "🎲"]
+    assert events[0]["faces"][0] == state["faces"][events[0]["values"][0] - 1]
+
+
+@pytest.mark.parametrize("options, complaint", [
+    ({"die": "d7"}, "must be one of"),
+    ({"die": "custom", "faces": ["only one"]}, "at least 2 faces"),
+    ({"die": "custom", "faces": ["x" * 25, "y"]}, "1 to 24 characters"),
+    ({"die": "custom", "faces": ["a", 3]}, "1 to 24 characters"),
+    ({"die": "custom", "faces": "ab"}, "list"),
+    ({"count": 0}, "from 1 to 6"),
+    ({"count": 7}, "from 1 to 6"),
+    ({"count": True}, "from 1 to 6"),
+    ({"colour": "red"}, "Unknown option"),
+])
+def test_bad_options_are_refused(options, complaint):
+    with pytest.raises(IllegalAction) as refused:
+        DICE.normalize_options(options)
+    assert complaint in str(refused.value)
+
+
+def test_options_must_be_an_object():
+    with pytest.raises(IllegalAction):
+        DICE.normalize_options(["d6"])
+
+
+def test_unknown_action_is_illegal_and_changes_nothing():
+    state = new_game()
+    before = copy.deepcopy(state)
+    generator = rng()
+    with pytest.raises(IllegalAction, match="Unknown action"):
+        DICE.apply(state, 1, {"type": "cheat"}, generator)
+    assert state == before and generator.draws == []
+
+
+def test_view_is_the_same_for_every_seat():
+    state, _ = DICE.apply(new_game(), 1, {"type": "roll"}, rng())
+    assert DICE.view(state, None) == DICE.view(state, 1) == DICE.view(state, 7)
+
+
+@given(rollers=st.lists(st.integers(1, 12), max_size=40), die=st.sampled_from(["d4", "d6", "d20"]),
+       count=st.integers(1, 6))
+def test_random_play_keeps_the_invariants(rollers, die, count):
+    state = new_game(die=die, count=count)
+    generator = rng()
+    for number, seat in enumerate(rollers, start=1):
+        previous, snapshot = state, copy.deepcopy(state)
+        state, events = DICE.apply(state, seat, {"type": "roll"}, generator)
+        assert previous == snapshot  # apply never mutates its input
+        assert state["rolls"] == number and events[0]["number"] == number
+        assert all(face in state["faces"] for face in events[0]["faces"])
+        assert len(events[0]["values"]) == count
+    assert len(state["history"]) == min(len(rollers), HISTORY_KEPT)
+    assert [draw["n"] for draw in generator.draws] == list(range(len(rollers) * count))
