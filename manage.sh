@@ -23,18 +23,22 @@ apt_install() {
 }
 
 install_runtime() {
-  command -v apt-get >/dev/null && apt_install libusb-1.0-0
+  if command -v apt-get >/dev/null; then
+    apt_install libusb-1.0-0
+    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+    command -v npm >/dev/null || apt_install npm
+  fi
   [ -x "$PY" ] || python3 -m venv "$VENV"
   "$PY" -m pip install -q --disable-pip-version-check -r requirements.txt
   npm ci --no-audit --no-fund --loglevel=error
   mkdir -p static/vendor
   cp node_modules/socket.io-client/dist/socket.io.esm.min.js static/vendor/
-  "$VENV/bin/pybabel" compile -q -d companion/translations
+  "$VENV/bin/pybabel" compile -d companion/translations >/dev/null
 }
 
 install_test() {
   install_runtime
-  command -v apt-get >/dev/null && apt_install chromium zbar-tools
+  if command -v apt-get >/dev/null; then apt_install chromium zbar-tools; fi
   "$PY" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 }
 
