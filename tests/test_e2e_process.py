@@ -7,6 +7,7 @@ from __future__ import annotations
 import queue
 import threading
 
+import engineio
 import requests
 import socketio
 
@@ -116,3 +117,22 @@ def test_gunicorn_with_our_config_serves_websockets(tmp_path):
             phone.close()
     finally:
         server.stop()
+
+
+def test_a_socket_from_another_origin_is_refused(live_server):
+    created = requests.post(f"{live_server.url}/api/tables", json={"game": "dice"}, timeout=WAIT).json()
+    client = socketio.Client(reconnection=False)
+    try:
+        client.connect(live_server.url, auth={"table": created["code"]}, transports=["websocket"],
+                       headers={"Origin": "http://evil.example"}, wait_timeout=WAIT)
+        connected = client.connected
+    except (socketio.exceptions.ConnectionError, engineio.exceptions.ConnectionError):
+        connected = False
+    finally:
+        client.disconnect()
+    assert not connected
+    same_origin = socketio.Client(reconnection=False)  # websocket-client sends the server's own origin
+    same_origin.connect(live_server.url, auth={"table": created["code"]}, transports=["websocket"],
+                        wait_timeout=WAIT)
+    assert same_origin.connected
+    same_origin.disconnect()
