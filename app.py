@@ -34,5 +34,6 @@ if __name__ == "__main__":
 
     host, port = app.config["HOST"], app.config["PORT"]
     lan = pick_lan_address(*local_interfaces()) if host in ("0.0.0.0", "::") else None
-    announce(base_url(app.config["PUBLIC_URL"], f"http://{host if not lan else '127.0.0.1'}:{port}/", lan))
+    local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    announce(base_url(app.config["PUBLIC_URL"], f"http://{local}:{port}/", lan))
     app.extensions["companion.socketio"].run(app, host=host, port=port, log_output=False)

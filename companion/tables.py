@@ -364,6 +364,12 @@ class Tables:
             "game": game.view(table["state"], seat) if table["state"] is not None else None,
         }
 
+    def summary(self, raw_code: Any) -> dict:
+        """What a page needs to know about a table, without its log."""
+        with self.store.reading() as tx:
+            table = self._existing_table(tx, raw_code)
+        return {key: table[key] for key in ("code", "game", "status", "commitment", "joining_open")}
+
     def public_log(self, raw_code: Any) -> dict:
         """The log anyone may read: secret draws stay sealed until the seed is revealed."""
         with self.store.reading() as tx:

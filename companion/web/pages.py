@@ -15,9 +15,9 @@ pages = Blueprint("pages", __name__)
 
 
 def _table_or_error_page(raw_code: str, allow_closed: bool = False):
-    """The table's public log header, or a clear page saying why there is none."""
+    """The table's summary, or a clear page saying why there is none."""
     try:
-        log = tables().public_log(raw_code)
+        log = tables().summary(raw_code)
     except TableError as error:
         return None, (render_template("error.html", message=translate(error), code=raw_code), error.status)
     if log["status"] == "closed" and not allow_closed:
