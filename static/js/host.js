@@ -29,14 +29,14 @@ function seatItem(seat) {
     el('span', { class: 'presence', text: isOnline ? t('online') : t('away') }));
   item.querySelector('.swatch').style.background = seat.colour;
   if (token && current.table.status !== 'closed') {
-    item.append(
+    item.append(el('span', { class: 'seat-actions' },
       el('button', { type: 'button', class: 'small', text: t('rename'), onclick: () => {
         const name = window.prompt(t('rename_prompt'), seat.name);
         if (name !== null) act({ type: 'table.rename', seat: seat.id, name });
       } }),
       el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: () => {
         if (window.confirm(t('remove_confirm', { name: seat.name }))) act({ type: 'table.remove', seat: seat.id });
-      } }));
+      } })));
   }
   return item;
 }
@@ -53,7 +53,7 @@ function render() {
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
-  if (table.status === 'closed') statusLine.textContent = t('closed');
+  if (table.status === 'closed') { statusLine.textContent = t('closed'); statusLine.dataset.state = 'closed'; }
   if (!view.game) { gameArea.textContent = t('lobby'); return; }
   renderers[table.game](gameArea, view, {});
 }

@@ -19,7 +19,7 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   const last = game.last;
   const isNew = last && lastShown !== null && last.number !== lastShown;
   const die = el(onRoll ? 'button' : 'div', {
-    class: 'die', type: onRoll ? 'button' : null,
+    class: `die${(last ? last.faces.length : 1) > 1 ? ' multi' : ''}`, type: onRoll ? 'button' : null,
     'aria-label': onRoll ? t('tap_to_roll') : null,
     onclick: onRoll || null,
   }, ...dieFaces(last, '?'));
@@ -37,7 +37,8 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   });
   container.replaceChildren(el('div', { class: 'dice-game' },
     el('p', { class: 'die-kind', text: `${game.count > 1 ? game.count : ''}${game.die}` }),
-    die, caption, el('h3', { text: t('history') }), history));
+    die, onRoll ? el('p', { class: 'die-hint', text: t('tap_to_roll') }) : null,
+    caption, el('h3', { text: t('history') }), history));
   if (isNew) onNewRoll?.(last, rollText(view, last));
   if (last) lastShown = last.number; else lastShown = 0;
 }
