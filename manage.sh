@@ -38,7 +38,7 @@ install_runtime() {
 
 install_test() {
   install_runtime
-  if command -v apt-get >/dev/null; then apt_install chromium zbar-tools; fi
+  if command -v apt-get >/dev/null; then apt_install chromium zbar-tools fonts-noto-color-emoji; fi
   "$PY" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 }
 

@@ -20,7 +20,7 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   const isNew = last && lastShown !== null && last.number !== lastShown;
   const die = el(onRoll ? 'button' : 'div', {
     class: `die${(last ? last.faces.length : 1) > 1 ? ' multi' : ''}`, type: onRoll ? 'button' : null,
-    'aria-label': onRoll ? t('tap_to_roll') : null,
+    'aria-label': onRoll ? `${t('tap_to_roll')}${last ? ` — ${last.faces.join(' + ')}` : ''}` : null,
     onclick: onRoll || null,
   }, ...dieFaces(last, '?'));
   if (isNew && !reducedMotion()) {
