@@ -29,6 +29,22 @@ def announce(url: str) -> None:
         code.print_ascii(invert=True)
 
 
+def serve(host: str, port: int) -> None:
+    """gevent's WSGI server on a listener with Nagle's algorithm off: small
+    Socket.IO frames leave at once instead of waiting up to 40 ms for an ACK."""
+    import socket
+
+    from gevent.pywsgi import WSGIServer
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    listener.bind((host, port))
+    listener.listen(1024)
+    WSGIServer(listener, app, log=None).serve_forever()
+
+
 if __name__ == "__main__":
     from companion.network import base_url, local_interfaces, pick_lan_address
 
@@ -36,4 +52,4 @@ if __name__ == "__main__":
     lan = pick_lan_address(*local_interfaces()) if host in ("0.0.0.0", "::") else None
     local = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     announce(base_url(app.config["PUBLIC_URL"], f"http://{local}:{port}/", lan))
-    app.extensions["companion.socketio"].run(app, host=host, port=port, log_output=False)
+    serve(host, port)

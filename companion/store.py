@@ -99,7 +99,7 @@ class Store:
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA synchronous=" + os.environ.get("COMPANION_DB_SYNC", "FULL"))
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
