@@ -211,29 +211,24 @@ class Tables:
     # The one path --------------------------------------------------------
     def act(self, raw_code: Any, token: Any, action: Any) -> dict:
         key = self._check_payload(action)
-        principal = self.authenticate(raw_code, token)
-        if principal.role == "spectator":
-            raise TableError(401, N_("A seat or host token is needed to act."))
-        self._check_actor(principal, action)
-        if key is not None:
-            with self.store.reading() as tx:
-                earlier = tx.find_action(principal.code, principal.actor, key)
-            if earlier is not None:
-                return {**earlier, "duplicate": True}
-        if not self.limiter.allow((principal.code, principal.actor)):
-            raise TableError(429, N_("Too many actions: wait a moment and try again."))
         with self.store.transaction() as tx:
-            # Checked again under the lock: two copies of one action may race.
-            earlier = tx.find_action(principal.code, principal.actor, key) if key is not None else None
+            table = self._existing_table(tx, raw_code)
+            principal = self._principal(tx, table, token)
+            if principal.role == "spectator":
+                raise TableError(401, N_("A seat or host token is needed to act."))
+            self._check_actor(principal, action)
+            earlier = tx.find_action(table["code"], principal.actor, key) if key is not None else None
             if earlier is not None:
                 return {**earlier, "duplicate": True}
-            table = self._open_table(tx, principal.code)
+            if not self.limiter.allow((table["code"], principal.actor)):
+                raise TableError(429, N_("Too many actions: wait a moment and try again."))
             if table["status"] == "closed":
                 raise TableError(410, N_("This table is closed."))
             events = self._dispatch(tx, table, principal, action)
             result = {"ok": True, "events": events}
-            tx.insert_action(principal.code, principal.actor, key, action, result)
-        self._broadcast(principal.code)
+            tx.insert_action(table["code"], principal.actor, key, action, result)
+            seats = tx.seats(table["code"])
+        self.notify(table["code"], self._views(table, seats))
         return result
 
     @staticmethod
@@ -338,10 +333,11 @@ class Tables:
                               principal.role)
 
     def views(self, code: str) -> dict:
-        """Every viewer's view: ``None`` for the public one, then one per seat."""
         with self.store.reading() as tx:
-            table = tx.table(code)
-            seats = tx.seats(code)
+            return self._views(tx.table(code), tx.seats(code))
+
+    def _views(self, table: dict, seats: list[dict]) -> dict:
+        """Every viewer's view: ``None`` for the public one, then one per seat."""
         views: dict[int | None, dict] = {None: self._envelope(table, seats, None, "public")}
         for seat in seats:
             views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat")
@@ -355,7 +351,7 @@ class Tables:
             "version": table["version"],
             "table": {
                 "code": table["code"], "game": table["game"], "status": table["status"],
-                "joining_open": table["joining_open"], "commitment": table["commitment"],
+                "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
                 "seed": table["seed"] if closed else None, "options": table["options"],
                 "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
                 "min_seats": game.min_seats, "max_seats": game.max_seats,
@@ -417,6 +413,7 @@ class Tables:
         if rng:
             fields["next_draw"] = rng.next_n
         table["version"] += 1
+        table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
         tx.append_log(table["code"], draws + entries)
 

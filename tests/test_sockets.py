@@ -47,13 +47,23 @@ def test_a_roll_reaches_every_screen_with_its_own_view(table, seated):
     ack = seated["Ana"].emit("act", {"type": "roll", "id": "a1"}, callback=True)
     assert ack["ok"] is True
     value = ack["events"][0]["values"]
-    for who, role, seat in [("Ana", "seat", 1), ("Bo", "seat", 2), ("host", "public", None),
-                            ("spectator", "public", None)]:
-        received = views(seated[who])
-        assert len(received) == 1, who
-        assert received[0]["you"] == {"role": role, "seat": seat}
-        assert received[0]["game"]["last"]["values"] == value
-        assert received[0]["game"]["last"]["seat"] == 1
+    received = {who: views(connection) for who, connection in seated.items()}
+    for who, got in received.items():
+        assert len(got) == 1, who
+        assert got[0]["game"]["last"]["values"] == value
+        assert got[0]["game"]["last"]["seat"] == 1
+        # A view shared by every screen leaves "you" out: each learnt it when connecting.
+        assert "you" not in got[0]
+    assert received["Ana"] == received["Bo"] == received["host"] == received["spectator"]
+
+
+def test_each_screen_learns_who_it_is_when_connecting(table, socket_client):
+    code = table["code"]
+    for token, you in [(table["seats"]["Ana"]["token"], {"role": "seat", "seat": 1}),
+                       (table["seats"]["Bo"]["token"], {"role": "seat", "seat": 2}),
+                       (table["host_token"], {"role": "host", "seat": None}),
+                       (None, {"role": "spectator", "seat": None})]:
+        assert views(socket_client(code, token))[0]["you"] == you
 
 
 def test_connecting_sends_the_current_view_and_presence(table, socket_client):
@@ -125,7 +135,7 @@ def test_reconnecting_with_the_token_restores_the_seat(table, socket_client):
     first.disconnect()
     again = socket_client(table["code"], token)
     assert again.is_connected()
-    assert views(again)[-1]["you"] == {"role": "seat", "seat": 2}
+    assert views(again)[0]["you"] == {"role": "seat", "seat": 2}
 
 
 def test_a_second_phone_with_the_same_token_takes_the_seat_over(table, seated, socket_client):

@@ -74,15 +74,24 @@ class SocketHub:
 
     # Outgoing ------------------------------------------------------------
     def publish(self, code: str, views: dict) -> None:
-        """After a commit: every seat its own view, the host and spectators the public one."""
-        online = self.presence.online(code)
+        """After a commit: every seat its own view, the host and spectators the public one.
+
+        Views with the same content (all of them, in a game without secrets)
+        go out as one message to all their rooms, encoded once. "you" stays
+        out of these: each screen learnt who it is from its connect view.
+        """
+        groups: list[tuple[dict, list[str]]] = []
         for seat, view in views.items():
-            view = {**view, "online": online}
-            if seat is None:
-                self.socketio.emit("view", view, to=f"{code}/host")
-                self.socketio.emit("view", view, to=f"{code}/public")
+            rooms = [f"{code}/host", f"{code}/public"] if seat is None else [seat_room(code, seat)]
+            body = {name: value for name, value in view.items() if name != "you"}
+            same = next((group for group in groups if group[0] == body), None)
+            if same:
+                same[1].extend(rooms)
             else:
-                self.socketio.emit("view", view, to=seat_room(code, seat))
+                groups.append((body, rooms))
+        online = self.presence.online(code)
+        for body, rooms in groups:
+            self.socketio.emit("view", {**body, "online": online}, to=rooms)
         self._evict_removed(code, views)
 
     def _evict_removed(self, code: str, views: dict) -> None:

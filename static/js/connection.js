@@ -12,6 +12,7 @@ export function randomHex(bytes) {
 export function connectTable({ code, token, onView, onPresence, onStatus, onEnded }) {
   const socket = io({ auth: { table: code, token }, transports: ['websocket', 'polling'] });
   let version = 0;
+  let you = null;  // who this screen is: in the connect view; views shared by several screens leave it out
   socket.on('connect', () => onStatus?.('connected'));
   socket.on('disconnect', () => onStatus?.('offline'));
   socket.on('connect_error', (error) => {
@@ -23,6 +24,7 @@ export function connectTable({ code, token, onView, onPresence, onStatus, onEnde
     // Views can overtake each other; the newest table version wins.
     if (view.version < version) return;
     version = view.version;
+    if (view.you) you = view.you; else view.you = you;
     onView?.(view);
   });
   socket.on('presence', (presence) => onPresence?.(presence.online));
