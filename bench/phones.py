@@ -1,0 +1,287 @@
+"""One client process of the benchmark: the phones and host screens of some tables.
+
+``python bench/phones.py PLAN.json RESULT.json`` connects every screen of the
+tables in the plan (python-socketio clients, websocket transport only), prints
+``ready``, waits for a start time on stdin, makes every phone roll once per
+period at its own random phase for the duration, waits for the last views,
+and writes the raw timings to RESULT.json.
+
+The process is monkey-patched by gevent: a python-socketio client runs each
+incoming message in a new "thread" and has reader and writer threads of its
+own, so hundreds of clients on OS threads would measure the GIL and the
+scheduler, not the server. A roller and every receiver of its table live in
+this process, so all their timestamps come from one `time.perf_counter`.
+"""
+
+from gevent import monkey
+
+monkey.patch_all()
+
+import gc  # noqa: E402 (after the monkey-patching, on purpose)
+import json  # noqa: E402
+import logging  # noqa: E402
+import random  # noqa: E402
+import resource  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+
+import gevent  # noqa: E402
+import socketio  # noqa: E402
+from gevent.fileobject import FileObject  # noqa: E402
+from gevent.pool import Pool  # noqa: E402
+
+CONNECTS_AT_ONCE = 20  # parallel handshakes: enough to be quick, few enough not to be a storm
+# websocket-client checks that every text frame is UTF-8 in pure Python (about
+# 0.15 ms per KB here) unless wsaccel is installed. A phone's browser does that
+# natively; here it would be charged to the server that sends the bigger views.
+WEBSOCKET_OPTIONS = {"skip_utf8_validation": True}
+DISCONNECT_TIMEOUT = 5.0
+
+RollKey = tuple[int, int]  # (seat, roll number): what a view's game.last says
+
+
+@dataclass
+class Roll:
+    action_id: str
+    seat: int
+    sent: float
+    acked: float | None = None
+    response: dict | None = None
+
+    @property
+    def key(self) -> RollKey | None:
+        """The roll's (seat, number) once the server accepted it."""
+        if not (self.response or {}).get("ok"):
+            return None
+        rolled = self.response["events"][0]
+        return rolled["seat"], rolled["number"]
+
+
+class Screen:
+    """One Socket.IO connection: a phone (seat) or the host screen (seat None)."""
+
+    def __init__(self, code: str, seat: int | None, token: str):
+        self.code, self.seat, self.token = code, seat, token
+        self.connected = False
+        self.disconnects = 0
+        self.first_seen: dict[RollKey, float] = {}  # each roll's arrival as view.game.last
+        self.in_history: set[RollKey] = set()  # rolls a later view listed in its history
+        self.rolls: list[Roll] = []
+        self.client = socketio.Client(reconnection=False, websocket_extra_options=WEBSOCKET_OPTIONS)
+        self.client.on("view", self.on_view)
+        self.client.on("disconnect", self.on_disconnect)
+
+    def connect(self, url: str) -> str | None:
+        """Connects; returns an error message instead of raising."""
+        try:
+            self.client.connect(url, transports=["websocket"], wait_timeout=30,
+                                auth={"table": self.code, "token": self.token})
+        except Exception as error:  # any failure is a figure of the report, not a crash
+            return f"{type(error).__name__}: {error}"
+        self.connected = True
+        return None
+
+    def on_view(self, view: dict) -> None:
+        arrived = time.perf_counter()  # first: parsing below must not count as latency
+        game = view.get("game") or {}
+        last = game.get("last")
+        if last:
+            self.first_seen.setdefault((last["seat"], last["number"]), arrived)
+        # Companion's view carries the last rolls: a roll whose own view was
+        # overtaken by a newer one still reached the phone, just coalesced.
+        for roll in game.get("history") or ():
+            self.in_history.add((roll["seat"], roll["number"]))
+
+    def on_disconnect(self, *reason) -> None:
+        if self.connected:
+            self.disconnects += 1
+        self.connected = False
+
+    def roll(self) -> None:
+        roll = Roll(f"{self.code}-{self.seat}-{len(self.rolls)}", self.seat, time.perf_counter())
+        self.rolls.append(roll)
+        try:
+            self.client.emit("act", {"type": "roll", "id": roll.action_id},
+                             callback=lambda response: self._acked(roll, response))
+        except Exception as error:  # a closed connection: reported as that roll's error
+            roll.response = {"ok": False, "error": f"emit failed: {type(error).__name__}"}
+
+    @staticmethod
+    def _acked(roll: Roll, response) -> None:
+        roll.acked = time.perf_counter()
+        roll.response = response if isinstance(response, dict) else {"ok": False, "error": repr(response)}
+
+
+@dataclass
+class Table:
+    code: str
+    phones: list[Screen]
+    host: Screen
+
+    @classmethod
+    def from_plan(cls, plan: dict) -> "Table":
+        return cls(plan["code"], [Screen(plan["code"], seat["seat"], seat["token"]) for seat in plan["seats"]],
+                   Screen(plan["code"], None, plan["host_token"]))
+
+    @property
+    def screens(self) -> list[Screen]:
+        return [*self.phones, self.host]
+
+    def rolls(self) -> list[Roll]:
+        return [roll for phone in self.phones for roll in phone.rolls]
+
+    def settled(self) -> bool:
+        """Every roll answered, and every accepted one seen by every connected screen."""
+        rolls = self.rolls()
+        if any(roll.response is None for roll in rolls):
+            return False
+        keys = [roll.key for roll in rolls if roll.key]
+        return all(key in screen.first_seen for screen in self.screens if screen.connected for key in keys)
+
+
+@dataclass
+class Tally:
+    """What one process measured; merged by the runner."""
+
+    screens: int = 0
+    connect_errors: list[str] = field(default_factory=list)
+    rolls_sent: int = 0
+    rolls_accepted: int = 0
+    refusals: dict[str, int] = field(default_factory=dict)  # error message -> count
+    unanswered: int = 0
+    views_expected: int = 0
+    views_received: int = 0
+    views_coalesced: int = 0  # only seen in a later view's history
+    views_lost: int = 0
+    disconnects: int = 0
+    phone_latencies_ms: list[float] = field(default_factory=list)
+    host_latencies_ms: list[float] = field(default_factory=list)
+    ack_latencies_ms: list[float] = field(default_factory=list)
+    # (seconds from the start when the roll was sent, its slowest view in ms):
+    # shows whether slow views are spread out or come in bursts.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+    def count_roll(self, roll: Roll, receivers: list[Screen], start: float) -> None:
+        self.rolls_sent += 1
+        if roll.response is None:
+            self.unanswered += 1
+            return
+        if roll.key is None:
+            error = str(roll.response.get("error"))
+            self.refusals[error] = self.refusals.get(error, 0) + 1
+            return
+        self.rolls_accepted += 1
+        self.ack_latencies_ms.append(_ms(roll.acked - roll.sent))
+        arrivals = (self._count_view(roll, screen) for screen in receivers)
+        latencies = [latency for latency in arrivals if latency is not None]
+        if latencies:
+            self.timeline.append((round(roll.sent - start, 3), max(latencies)))
+
+    def _count_view(self, roll: Roll, screen: Screen) -> float | None:
+        """Counts one expected view; returns its latency if it arrived."""
+        self.views_expected += 1
+        arrived = screen.first_seen.get(roll.key)
+        if arrived is None:
+            if roll.key in screen.in_history:
+                self.views_coalesced += 1
+            else:
+                self.views_lost += 1
+            return None
+        self.views_received += 1
+        latency = _ms(arrived - roll.sent)
+        (self.host_latencies_ms if screen.seat is None else self.phone_latencies_ms).append(latency)
+        return latency
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def connect_all(url: str, tables: list[Table], tally: Tally) -> None:
+    pool = Pool(CONNECTS_AT_ONCE)
+    screens = [screen for table in tables for screen in table.screens]
+    errors = pool.map(lambda screen: screen.connect(url), screens)
+    tally.screens = sum(screen.connected for screen in screens)
+    tally.connect_errors = [error for error in errors if error]
+
+
+def wait_for_start() -> float:
+    """Says ready, reads the start time (wall clock) and turns it into this
+    process's perf_counter time. Reading stdin cooperatively keeps the
+    clients answering the server's pings meanwhile."""
+    print("ready", flush=True)
+    line = FileObject(sys.stdin.fileno(), "r").readline()
+    start_wall = float(line)
+    return time.perf_counter() + (start_wall - time.time())
+
+
+def roll_on_schedule(phone: Screen, start: float, duration: float, period: float) -> None:
+    """Once per period at a random phase, so the tables' rolls spread over time."""
+    phase = random.uniform(0, period)
+    offsets = [phase + period * k for k in range(int(duration / period) + 1) if phase + period * k < duration]
+    for offset in offsets:
+        gevent.sleep(max(0.0, start + offset - time.perf_counter()))
+        if phone.connected:
+            phone.roll()
+
+
+def run_load(tables: list[Table], start: float, duration: float, period: float, drain: float) -> None:
+    rollers = [gevent.spawn(roll_on_schedule, phone, start, duration, period)
+               for table in tables for phone in table.phones if phone.connected]
+    gevent.joinall(rollers)
+    deadline = time.perf_counter() + drain
+    while time.perf_counter() < deadline and not all(table.settled() for table in tables):
+        gevent.sleep(0.05)
+
+
+def tally_up(tables: list[Table], tally: Tally, start: float) -> Tally:
+    for table in tables:
+        receivers = [screen for screen in table.screens if screen.connected or screen.disconnects]
+        for roll in table.rolls():
+            tally.count_roll(roll, receivers, start)
+        tally.disconnects += sum(screen.disconnects for screen in table.screens)
+    return tally
+
+
+def disconnect_all(tables: list[Table]) -> None:
+    screens = [screen for table in tables for screen in table.screens if screen.connected]
+    for screen in screens:
+        screen.connected = False  # a disconnect we asked for is not a failure
+    jobs = [gevent.spawn(screen.client.disconnect) for screen in screens]
+    gevent.joinall(jobs, timeout=DISCONNECT_TIMEOUT)
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(plan_path: str, result_path: str) -> None:
+    # A client whose server stalls for 15 s logs "packet queue is empty" and
+    # drops: the tally counts those disconnects, hundreds of log lines would bury them.
+    logging.getLogger("engineio.client").setLevel(logging.CRITICAL)
+    with open(plan_path) as file:
+        plan = json.load(file)
+    tables = [Table.from_plan(table) for table in plan["tables"]]
+    tally = Tally()
+    connect_all(plan["url"], tables, tally)
+    start = wait_for_start()
+    # A full collection here stalls every screen of the process for tens of ms,
+    # a pause of the harness that real phones would not add: none during the run.
+    gc.collect()
+    gc.disable()
+    gevent.sleep(max(0.0, start - time.perf_counter()))
+    cpu_before, wall_before = cpu_seconds(), time.perf_counter()
+    run_load(tables, start, plan["duration"], plan["period"], plan["drain"])
+    tally.cpu_seconds, tally.wall_seconds = cpu_seconds() - cpu_before, time.perf_counter() - wall_before
+    tally_up(tables, tally, start)
+    with open(result_path, "w") as file:
+        json.dump(tally.__dict__, file)
+    disconnect_all(tables)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])

@@ -1,0 +1,215 @@
+"""Figures of a benchmark run: merging the client processes' tallies,
+percentiles, the targets, and the markdown that goes into docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+MB = 1024 * 1024
+RSS_TARGET_MB = 150
+OVERHEAD_TARGET = 1.5
+# A client process busier than this (share of one core) may be slowing its own
+# receivers down: its latencies then overstate the server's.
+CLIENT_BUSY_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class Load:
+    key: str
+    label: str
+    tables: int
+    phones: int
+    p99_target_ms: float
+
+
+@dataclass
+class Outcome:
+    """One server kind under one load."""
+
+    load: Load
+    kind: str  # "companion" or "echo"
+    tally: dict  # the merged tallies of the client processes (see phones.Tally)
+    client_cpu_shares: list[float]
+    server_cpu_share: float  # of one core, over the load window
+    peak_rss: int
+    peak_worker_rss: int
+    server_log_problems: int
+    duration: float
+
+    @property
+    def phone_latencies(self) -> list[float]:
+        return sorted(self.tally["phone_latencies_ms"])
+
+    def latency(self, p: float) -> float | None:
+        return percentile(self.phone_latencies, p)
+
+    @property
+    def errors(self) -> int:
+        tally = self.tally
+        return (len(tally["connect_errors"]) + sum(tally["refusals"].values()) + tally["unanswered"]
+                + tally["disconnects"] + self.server_log_problems)
+
+    @property
+    def rolls_per_second(self) -> float:
+        return self.tally["rolls_accepted"] / self.duration if self.duration else 0.0
+
+    @property
+    def server_cpu_ms_per_roll(self) -> float | None:
+        """What one roll costs the server's CPU: 1000 / this is its ceiling in rolls per second of one core."""
+        return 1000 * self.server_cpu_share / self.rolls_per_second if self.rolls_per_second else None
+
+    def error_breakdown(self) -> str:
+        tally = self.tally
+        return (f"{len(tally['connect_errors'])} failed connections, {sum(tally['refusals'].values())} refused "
+                f"rolls, {tally['unanswered']} rolls never acknowledged, {tally['disconnects']} dropped "
+                f"connections, {self.server_log_problems} error lines in the server log")
+
+
+def merge_tallies(tallies: list[dict]) -> dict:
+    """Sums the counts, concatenates the lists and merges the refusal counts."""
+    merged: dict = {}
+    for tally in tallies:
+        for name, value in tally.items():
+            if isinstance(value, dict):
+                counts = merged.setdefault(name, {})
+                for key, count in value.items():
+                    counts[key] = counts.get(key, 0) + count
+            elif isinstance(value, list):
+                merged.setdefault(name, []).extend(value)
+            else:
+                merged[name] = merged.get(name, 0) + value
+    return merged
+
+
+def percentile(sorted_values: list[float], p: float) -> float | None:
+    """Nearest rank: the smallest value with at least p % of the values at or below it."""
+    if not sorted_values:
+        return None
+    rank = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[rank - 1]
+
+
+def ratio(numerator: float | None, denominator: float | None) -> float | None:
+    if numerator is None or not denominator:
+        return None
+    return numerator / denominator
+
+
+def _num(value: float | None, digits: int = 1) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+# Markdown ------------------------------------------------------------------
+
+def latency_table(outcomes: list[Outcome]) -> list[str]:
+    lines = ["| load | server | phone views | p50 ms | p90 ms | p99 ms | max ms | host p99 ms | ack p50 ms |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for outcome in outcomes:
+        host = sorted(outcome.tally["host_latencies_ms"])
+        acks = sorted(outcome.tally["ack_latencies_ms"])
+        lines.append(f"| {outcome.load.label} | {outcome.kind} | {len(outcome.phone_latencies)} "
+                     f"| {_num(outcome.latency(50))} | {_num(outcome.latency(90))} | {_num(outcome.latency(99))} "
+                     f"| {_num(outcome.latency(100))} | {_num(percentile(host, 99))} "
+                     f"| {_num(percentile(acks, 50))} |")
+    return lines
+
+
+def health_table(outcomes: list[Outcome]) -> list[str]:
+    lines = ["| load | server | screens | rolls accepted (/s) | errors | views lost | views coalesced "
+             "| server CPU (ms/roll) | peak RSS MB (worker) | client processes (CPU each) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for outcome in outcomes:
+        tally = outcome.tally
+        shares = ", ".join(f"{share:.0%}" for share in outcome.client_cpu_shares)
+        lines.append(f"| {outcome.load.label} | {outcome.kind} | {tally['screens']} "
+                     f"| {tally['rolls_accepted']} ({outcome.rolls_per_second:.0f}) | {outcome.errors} "
+                     f"| {tally['views_lost']} | {tally['views_coalesced']} "
+                     f"| {outcome.server_cpu_share:.0%} ({_num(outcome.server_cpu_ms_per_roll, 2)}) "
+                     f"| {outcome.peak_rss / MB:.0f} ({outcome.peak_worker_rss / MB:.0f}) "
+                     f"| {len(outcome.client_cpu_shares)} ({shares}) |")
+    return lines
+
+
+def overhead_table(outcomes: list[Outcome]) -> list[str]:
+    lines = ["| load | p50 companion / echo | p99 companion / echo |", "|---|---:|---:|"]
+    for load, companion, echo in _pairs(outcomes):
+        lines.append(f"| {load.label} | {_num(ratio(companion.latency(50), echo.latency(50)), 2)} "
+                     f"| {_num(ratio(companion.latency(99), echo.latency(99)), 2)} |")
+    return lines
+
+
+def _pairs(outcomes: list[Outcome]):
+    by_key = {(outcome.load.key, outcome.kind): outcome for outcome in outcomes}
+    for outcome in outcomes:
+        echo = by_key.get((outcome.load.key, "echo"))
+        if outcome.kind == "companion" and echo:
+            yield outcome.load, outcome, echo
+
+
+def verdict(met: bool, detail: str) -> str:
+    return f"met ({detail})" if met else f"**MISSED** ({detail})"
+
+
+def target_lines(outcomes: list[Outcome]) -> list[str]:
+    lines = []
+    for outcome in (o for o in outcomes if o.kind == "companion"):
+        load, p99 = outcome.load, outcome.latency(99)
+        met = p99 is not None and p99 < load.p99_target_ms
+        lines.append(f"- {load.label}: p99 < {load.p99_target_ms:g} ms: "
+                     + verdict(met, f"p99 {_num(p99)} ms"))
+        if load.tables > 1:
+            tally = outcome.tally
+            clean = outcome.errors == 0 and tally["views_lost"] == 0 and tally["rolls_accepted"] > 0
+            lines.append(f"- {load.label}: no error, no lost roll: "
+                         + verdict(clean, f"{outcome.errors} errors, {tally['views_lost']} views lost, "
+                                          f"{tally['views_coalesced']} coalesced"))
+        rss = outcome.peak_rss / MB
+        lines.append(f"- {load.label}: server RSS < {RSS_TARGET_MB} MB: "
+                     + verdict(rss < RSS_TARGET_MB, f"peak {rss:.0f} MB, master + worker"))
+    for load, companion, echo in _pairs(outcomes):
+        for p in (50, 99):
+            value = ratio(companion.latency(p), echo.latency(p))
+            met = value is not None and value <= OVERHEAD_TARGET
+            lines.append(f"- {load.label}: overhead p{p} <= {OVERHEAD_TARGET}: " + verdict(met, f"{_num(value, 2)}×"))
+    return lines
+
+
+def warnings(outcomes: list[Outcome]) -> list[str]:
+    lines = []
+    for outcome in outcomes:
+        busy = [share for share in outcome.client_cpu_shares if share > CLIENT_BUSY_SHARE]
+        if busy:
+            lines.append(f"- {outcome.load.label} / {outcome.kind}: {len(busy)} client process(es) above "
+                         f"{CLIENT_BUSY_SHARE:.0%} of a core: the clients may inflate these latencies.")
+        if outcome.errors:
+            lines.append(f"- {outcome.load.label} / {outcome.kind}: errors: {outcome.error_breakdown()}.")
+        refusals = outcome.tally["refusals"]
+        if refusals:
+            lines.append(f"- {outcome.load.label} / {outcome.kind}: refused rolls: {refusals}")
+        if outcome.tally["connect_errors"]:
+            lines.append(f"- {outcome.load.label} / {outcome.kind}: connect errors, first: "
+                         f"{outcome.tally['connect_errors'][0]}")
+    return lines
+
+
+def markdown(outcomes: list[Outcome], context: dict) -> str:
+    lines = [f"Command: `{context['command']}` (commit {context['commit']})", "",
+             f"Machine: {context['nproc']} cores, {context['cpu']}, Python {context['python']}; "
+             f"load average before {context['load_before']}, after {context['load_after']}; "
+             f"{context['when']}; {context['duration']:g} s of rolling, 1 roll per phone per "
+             f"{context['period']:g} s at a random phase.", "",
+             "Latency: from the roller's `emit(\"act\")` to the arrival of the `view` carrying that roll, "
+             "on every phone of the table (the host screen apart).", "",
+             *latency_table(outcomes), "", *health_table(outcomes), "",
+             "Errors: failed connections, refused or unacknowledged rolls, dropped connections, error lines "
+             "in the server log. Views lost: accepted rolls that a screen of their table (phones and host) "
+             "had not received when the run ended (the drain time after the last roll included); coalesced: "
+             "received only inside a later view's history. Latency percentiles are over the views received. "
+             "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
+             "Overhead (Companion's latency over the bare echo server's):", "", *overhead_table(outcomes), "",
+             "Targets:", "", *target_lines(outcomes)]
+    notes = warnings(outcomes)
+    if notes:
+        lines += ["", "Warnings:", "", *notes]
+    return "\n".join(lines) + "\n"

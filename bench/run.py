@@ -1,0 +1,243 @@
+"""Runs the whole benchmark: ``.venv/bin/python bench/run.py [--quick]``.
+
+For each load ((a) 1 table x 8 phones, (b) 100 tables x 6 phones) and each
+server (Companion, then the bare echo server), it starts a fresh gunicorn on a
+free loopback port, seats the tables over HTTP, starts the client processes
+(bench/phones.py), lets every phone roll once a second, samples the server's
+memory and CPU, then prints the figures and writes them as markdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import selectors
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # so that `python bench/run.py` finds the bench package
+
+from bench.report import Load, Outcome, markdown, merge_tallies  # noqa: E402
+from bench.server import GunicornServer, ResourceSampler  # noqa: E402
+
+PHONES_SCRIPT = ROOT / "bench" / "phones.py"
+START_DELAY = 1.0  # seconds between "go" and the first roll, for every process to get the line
+CONNECT_TIMEOUT = 30.0  # for all of a process's screens to connect; keeps a whole run bounded
+LOG_PROBLEMS = ("Traceback", "[ERROR]", "[CRITICAL]")
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=30, help="seconds of rolling per run (30)")
+    parser.add_argument("--period", type=float, default=1.0, help="seconds between two rolls of a phone (1)")
+    parser.add_argument("--tables", type=int, default=100, help="tables of load (b) (100)")
+    parser.add_argument("--phones", type=int, default=6, help="phones per table of load (b) (6)")
+    parser.add_argument("--small-phones", type=int, default=8, help="phones of load (a)'s one table (8)")
+    parser.add_argument("--client-processes", type=int, default=4, help="client processes at most (4)")
+    parser.add_argument("--drain", type=float, default=10, help="seconds to wait for late acks and views (10)")
+    parser.add_argument("--servers", default="companion,echo", help="which servers, in order (companion,echo)")
+    parser.add_argument("--loads", default="a,b", help="which loads (a,b)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 10 tables")
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "results" / "last-run.md",
+                        help="where the markdown goes (bench/results/last-run.md, not versioned)")
+    parser.add_argument("--raw", type=Path, help="also write every run's merged tally (all latencies) as JSON")
+    arguments = parser.parse_args(argv)
+    if arguments.quick:
+        arguments.duration, arguments.tables = 5, 10
+    return arguments
+
+
+def loads_of(arguments: argparse.Namespace) -> list[Load]:
+    loads = {"a": Load("a", f"(a) 1 table x {arguments.small_phones} phones", 1, arguments.small_phones, 20),
+             "b": Load("b", f"(b) {arguments.tables} tables x {arguments.phones} phones", arguments.tables,
+                       arguments.phones, 100)}
+    return [loads[key] for key in arguments.loads.split(",")]
+
+
+# Setting up ----------------------------------------------------------------
+
+def seat_tables(url: str, load: Load) -> list[dict]:
+    """Creates the tables and takes their seats over the JSON API, as phones would."""
+    session = requests.Session()
+    tables = []
+    for _ in range(load.tables):
+        table = _post(session, f"{url}/api/tables", {"game": "dice", "options": {}})
+        seats = [_post(session, f"{url}/api/tables/{table['code']}/seats",
+                       {"name": f"Phone {n}", "entropy": secrets.token_hex(32)})
+                 for n in range(1, load.phones + 1)]
+        tables.append({"code": table["code"], "host_token": table["host_token"],
+                       "seats": [{"seat": seat["seat"], "token": seat["token"]} for seat in seats]})
+    return tables
+
+
+def _post(session: requests.Session, url: str, body: dict) -> dict:
+    response = session.post(url, json=body, timeout=30)
+    if response.status_code != 201:
+        raise RuntimeError(f"POST {url}: {response.status_code} {response.text[:200]}")
+    return response.json()
+
+
+def split(tables: list[dict], parts: int) -> list[list[dict]]:
+    """Round-robin: every process gets whole tables (a roller and its receivers
+    must share a clock) and about as many as the others."""
+    parts = max(1, min(parts, len(tables)))
+    return [tables[index::parts] for index in range(parts)]
+
+
+# Client processes ------------------------------------------------------------
+
+class ClientProcess:
+    def __init__(self, workdir: Path, index: int, url: str, tables: list[dict], arguments: argparse.Namespace):
+        self.plan_path = workdir / f"plan-{index}.json"
+        self.result_path = workdir / f"result-{index}.json"
+        self.result_path.unlink(missing_ok=True)
+        plan = {"url": url, "tables": tables, "duration": arguments.duration, "period": arguments.period,
+                "drain": arguments.drain}
+        self.plan_path.write_text(json.dumps(plan))
+        self.process = subprocess.Popen([sys.executable, str(PHONES_SCRIPT), str(self.plan_path),
+                                         str(self.result_path)], cwd=ROOT, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def wait_ready(self, deadline: float) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(max(0.0, deadline - time.monotonic())):
+                raise RuntimeError("a client process did not connect its screens in time")
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"a client process failed while connecting (exit {self.process.poll()})")
+
+    def start_at(self, wall_time: float) -> None:
+        self.process.stdin.write(f"{wall_time}\n")
+        self.process.stdin.flush()
+
+    def result(self, timeout: float) -> dict:
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        if not self.result_path.exists():
+            raise RuntimeError(f"a client process left no result (exit {self.process.returncode})")
+        return json.loads(self.result_path.read_text())
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: argparse.Namespace) -> float:
+    """Starts every client at once; returns the server's CPU share (of one core)
+    over the rolling window."""
+    deadline = time.monotonic() + CONNECT_TIMEOUT
+    for client in clients:
+        client.wait_ready(deadline)
+    start = time.time() + START_DELAY
+    for client in clients:
+        client.start_at(start)
+    time.sleep(max(0.0, start - time.time()))
+    cpu_before = sampler.cpu_seconds()
+    time.sleep(arguments.duration)
+    return (sampler.cpu_seconds() - cpu_before) / arguments.duration
+
+
+# One run -------------------------------------------------------------------
+
+def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace) -> Outcome:
+    server = GunicornServer(kind, workdir).start()
+    clients: list[ClientProcess] = []
+    try:
+        with ResourceSampler(server) as sampler:
+            tables = seat_tables(server.url, load)
+            clients = [ClientProcess(workdir, index, server.url, group, arguments)
+                       for index, group in enumerate(split(tables, arguments.client_processes))]
+            server_cpu = drive(clients, sampler, arguments)
+            results = [client.result(timeout=arguments.drain + 20) for client in clients]
+    finally:
+        for client in clients:
+            client.kill()
+        server.stop()
+    return Outcome(load=load, kind=kind, tally=merge_tallies(results),
+                   client_cpu_shares=[r["cpu_seconds"] / r["wall_seconds"] for r in results],
+                   server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
+                   peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
+                   duration=arguments.duration)
+
+
+def _log_problems(server: GunicornServer) -> int:
+    return sum(1 for line in server.log_tail(chars=10_000_000).splitlines()
+               if any(marker in line for marker in LOG_PROBLEMS))
+
+
+# Context and main -------------------------------------------------------------
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def code_version() -> str:
+    """The commit measured, with "+changes" when the work tree differs from it."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+changes" if dirty else "")
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def summary_line(outcome: Outcome) -> str:
+    p50, p99 = outcome.latency(50), outcome.latency(99)
+    return (f"{outcome.load.label:<28} {outcome.kind:<9} p50 {p50 or 0:7.1f} ms  p99 {p99 or 0:7.1f} ms  "
+            f"accepted {outcome.tally['rolls_accepted']:6d}  errors {outcome.errors}  "
+            f"lost {outcome.tally['views_lost']}  RSS {outcome.peak_rss / 2**20:.0f} MB")
+
+
+def main(argv: list[str]) -> int:
+    arguments = parse_arguments(argv)
+    context = {"command": " ".join(["python bench/run.py", shlex.join(argv)]).strip(),
+               "nproc": os.cpu_count(), "cpu": cpu_model(), "commit": code_version(),
+               "python": platform.python_version(), "load_before": load_average(),
+               "when": time.strftime("%Y-%m-%d %H:%M %Z"), "duration": arguments.duration,
+               "period": arguments.period}
+    outcomes = []
+    with tempfile.TemporaryDirectory(prefix="companion-bench-") as workdir:
+        for load in loads_of(arguments):
+            for kind in arguments.servers.split(","):
+                outcome = run_one(kind, load, Path(workdir), arguments)
+                print(summary_line(outcome), flush=True)
+                outcomes.append(outcome)
+    context["load_after"] = load_average()
+    text = markdown(outcomes, context)
+    arguments.output.parent.mkdir(parents=True, exist_ok=True)
+    arguments.output.write_text(text)
+    if arguments.raw:
+        arguments.raw.write_text(json.dumps([{"load": o.load.key, "server": o.kind, **o.tally} for o in outcomes]))
+    print("\n" + text + f"\n(written to {arguments.output})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
