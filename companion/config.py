@@ -36,6 +36,7 @@ def from_environment() -> dict:
         "HOST": os.environ.get("COMPANION_HOST", "0.0.0.0"),
         "PORT": _int("COMPANION_PORT", 5000),
         "DATABASE": os.environ.get("COMPANION_DATABASE", str(instance / "companion.sqlite3")),
+        "DB_SYNC": os.environ.get("COMPANION_DB_SYNC", "FULL"),
         "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),
         # Flood control per phone: a burst of RATE_BURST actions, then RATE_PER_SECOND.
