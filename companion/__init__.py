@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import socketio.packet
 from flask import Flask
 from flask_socketio import SocketIO
 
 from companion.config import ROOT, from_environment
 from companion.store import Store
 from companion.tables import Tables
+
+
+class TextPacket(socketio.packet.Packet):
+    """Companion never sends binary data: skip the scan of every payload for it."""
+
+    uses_binary_events = False
 
 
 def _async_mode() -> str:
@@ -38,8 +45,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE") or _async_mode(),
                         message_queue=app.config["MESSAGE_QUEUE"], max_http_buffer_size=1_000_000,
+                        serializer=TextPacket,
                         ping_interval=10, ping_timeout=10)
-    store = Store(app.config["DATABASE"])
+    store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],

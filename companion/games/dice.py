@@ -1,7 +1,7 @@
 """Dice: a shared die that any seat may roll.
 
 The die is a d4, d6, d8, d10, d12 or d20, or a custom list of faces; a roll
-throws ``count`` such dice at once. The state keeps the last rolls for the
+throws ``count`` such dice at once. The state keeps the last ten rolls for the
 screens; the table log keeps every one of them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.games.base import N_, Game, IllegalAction, Option, register
 
 STANDARD_DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
-HISTORY_KEPT = 20
+HISTORY_KEPT = 10  # every view carries it: enough for the screens, small on the wire
 
 
 def faces_of(options: dict) -> list[str]:

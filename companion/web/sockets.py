@@ -27,12 +27,12 @@ def seat_room(code: str, seat: int) -> str:
 
 
 class Presence:
-    """Which connection holds which seat, in this process."""
+    """Which connection holds which seat, in this process, indexed by table."""
 
     def __init__(self):
         self._lock = threading.Lock()
         self._by_sid: dict[str, tuple[Principal, str | None]] = {}
-        self._holder: dict[tuple[str, int], str] = {}
+        self._holders: dict[str, dict[int, str]] = {}  # table code -> seat -> sid
 
     def attach(self, sid: str, principal: Principal, token: str | None) -> str | None:
         """Records the connection; returns the connection it displaced, if any."""
@@ -40,17 +40,20 @@ class Presence:
             self._by_sid[sid] = (principal, token)
             if principal.role != "seat":
                 return None
-            previous = self._holder.get((principal.code, principal.seat))
-            self._holder[(principal.code, principal.seat)] = sid
+            seats = self._holders.setdefault(principal.code, {})
+            previous = seats.get(principal.seat)
+            seats[principal.seat] = sid
             return previous if previous != sid else None
 
     def detach(self, sid: str) -> Principal | None:
         with self._lock:
             principal, _ = self._by_sid.pop(sid, (None, None))
             if principal and principal.role == "seat":
-                key = (principal.code, principal.seat)
-                if self._holder.get(key) == sid:
-                    del self._holder[key]
+                seats = self._holders.get(principal.code, {})
+                if seats.get(principal.seat) == sid:
+                    del seats[principal.seat]
+                if not seats:
+                    self._holders.pop(principal.code, None)
             return principal
 
     def of(self, sid: str) -> tuple[Principal, str | None] | tuple[None, None]:
@@ -59,11 +62,11 @@ class Presence:
 
     def online(self, code: str) -> list[int]:
         with self._lock:
-            return sorted(seat for (table, seat) in self._holder if table == code)
+            return sorted(self._holders.get(code, {}))
 
     def holders(self, code: str) -> dict[int, str]:
         with self._lock:
-            return {seat: sid for (table, seat), sid in self._holder.items() if table == code}
+            return dict(self._holders.get(code, {}))
 
 
 class SocketHub:
