@@ -36,12 +36,15 @@ def serve(host: str, port: int) -> None:
 
     from gevent.pywsgi import WSGIServer
 
+    from companion.config import tune_garbage_collector
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     listener.bind((host, port))
     listener.listen(1024)
+    tune_garbage_collector()
     WSGIServer(listener, app, log=None).serve_forever()
 
 

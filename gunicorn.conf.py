@@ -22,16 +22,8 @@ errorlog = "-"
 loglevel = os.environ.get("COMPANION_LOG_LEVEL", "info")
 
 
+
 def post_worker_init(worker):
-    """Start-up objects (modules, the app, templates) never become garbage:
-    freezing them keeps full collections from walking them again and again,
-    which shortened the pauses every phone feels under load (bench/)."""
-    import gc
+    from companion.config import tune_garbage_collector
 
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*COLLECTION_THRESHOLDS)
-
-
-# Fewer young-generation collections: each view creates many short-lived dicts.
-COLLECTION_THRESHOLDS = tuple(int(v) for v in os.environ.get("COMPANION_GC_THRESHOLDS", "20000,20,20").split(","))
+    tune_garbage_collector()
