@@ -22,7 +22,6 @@ errorlog = "-"
 loglevel = os.environ.get("COMPANION_LOG_LEVEL", "info")
 
 
-
 def post_worker_init(worker):
     from companion.config import tune_garbage_collector
 
