@@ -176,11 +176,12 @@ class Tables:
             if entropy is not None:
                 pool = fairness.mix_pool(table["pool"], entropy.lower())
                 entries.append({"kind": "entropy", "seat": seat, "value": entropy.lower(), "pool": pool})
-                table["pool"] = fields["pool"] = pool
+                fields["pool"] = pool
             if table["status"] == "playing":
-                table["state"] = fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
+                fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
             self._save(tx, table, None, entries, **fields)
-        self._broadcast(table["code"])
+            seats = tx.seats(table["code"])
+        self.notify(table["code"], self._views(table, seats))
         return {"seat": seat, "token": token, "code": table["code"]}
 
     # Who is who ----------------------------------------------------------
@@ -332,10 +333,6 @@ class Tables:
         return self._envelope(table, seats, principal.seat if principal.role == "seat" else None,
                               principal.role)
 
-    def views(self, code: str) -> dict:
-        with self.store.reading() as tx:
-            return self._views(tx.table(code), tx.seats(code))
-
     def _views(self, table: dict, seats: list[dict]) -> dict:
         """Every viewer's view: ``None`` for the public one, then one per seat."""
         views: dict[int | None, dict] = {None: self._envelope(table, seats, None, "public")}
@@ -416,6 +413,3 @@ class Tables:
         table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
         tx.append_log(table["code"], draws + entries)
-
-    def _broadcast(self, code: str) -> None:
-        self.notify(code, self.views(code))
