@@ -164,6 +164,11 @@ class Store:
         self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.group_sync = GroupSync(path + "-wal") if group else None
 
+    def ensure_schema(self, sql: str) -> None:
+        """Creates the tables of another part of the app (``CREATE TABLE IF NOT EXISTS …``)."""
+        with self._lock:
+            self._db.executescript(sql)
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -201,6 +206,13 @@ class Transaction:
 
     def __init__(self, db: sqlite3.Connection):
         self._db = db
+
+    def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
+        """For the tables other parts of the app own (see `Store.ensure_schema`)."""
+        return self._db.execute(sql, params)
+
+    def executemany(self, sql: str, rows) -> sqlite3.Cursor:
+        return self._db.executemany(sql, rows)
 
     # Tables --------------------------------------------------------------
     def insert_table(self, table: dict) -> None:
