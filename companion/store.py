@@ -29,7 +29,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 SCHEMA = """
@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS tables (
     next_draw       INTEGER NOT NULL,
     version         INTEGER NOT NULL,
     created_at      REAL NOT NULL,
-    updated_at      REAL NOT NULL
+    updated_at      REAL NOT NULL,
+    figures         TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
@@ -80,9 +81,14 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
+# Steps from one schema version to the next, for files made by older versions.
+MIGRATIONS = {
+    2: "ALTER TABLE tables ADD COLUMN figures TEXT NOT NULL DEFAULT '{}';",
+}
+
 TABLE_COLUMNS = ("code", "game", "options", "state", "status", "joining_open", "host_token_hash", "seed",
-                 "commitment", "pool", "next_draw", "version", "created_at", "updated_at")
-JSON_COLUMNS = {"options", "state"}
+                 "commitment", "pool", "next_draw", "version", "created_at", "updated_at", "figures")
+JSON_COLUMNS = {"options", "state", "figures"}
 
 
 def _encode(column: str, value: Any) -> Any:
@@ -160,9 +166,17 @@ class Store:
         group = sync == "FULL" and path != ":memory:" and _gevent_is_running()
         self._db.execute(f"PRAGMA synchronous={'NORMAL' if group else sync}")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._migrate()
         self.group_sync = GroupSync(path + "-wal") if group else None
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:  # a new file gets the current schema at once
+            self._db.executescript(SCHEMA)
+            version = SCHEMA_VERSION
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(MIGRATIONS[step])
+        self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def ensure_schema(self, sql: str) -> None:
         """Creates the tables of another part of the app (``CREATE TABLE IF NOT EXISTS …``)."""

@@ -136,7 +136,8 @@ class Tables:
             table = {"code": self._fresh_code(tx), "game": game.id, "options": options, "state": None,
                      "status": "lobby", "joining_open": 1, "host_token_hash": hash_token(host_token),
                      "seed": seed, "commitment": fairness.commitment_of(seed), "pool": fairness.EMPTY_POOL,
-                     "next_draw": 0, "version": 1, "created_at": now, "updated_at": now}
+                     "next_draw": 0, "version": 1, "created_at": now, "updated_at": now,
+                     "figures": {}}
             tx.insert_table(table)
             tx.append_log(table["code"], [{"kind": "table", "type": "created", "game": game.id,
                                            "options": options, "commitment": table["commitment"]}])

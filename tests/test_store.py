@@ -61,3 +61,35 @@ def test_group_commit_makes_every_transaction_durable_with_fewer_fsyncs(tmp_path
     reopened = Store(str(tmp_path / "db.sqlite3"))
     with reopened.reading() as tx:
         assert sum(entry["kind"] == "test" for entry in tx.log(code)) == 200
+
+
+def test_a_database_from_version_1_is_migrated_and_keeps_its_tables(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA_V1)
+    old.execute("INSERT INTO tables VALUES ('ABCD', 'dice', '{}', NULL, 'lobby', 1, 'h', 's', 'c', 'p', 0, 1, 0, 0)")
+    old.execute("PRAGMA user_version=1")
+    old.commit()
+    old.close()
+    store = Store(str(path))
+    with store.reading() as tx:
+        table = tx.table("ABCD")
+    assert table["game"] == "dice" and table["figures"] == {}
+
+
+SCHEMA_V1 = """
+CREATE TABLE tables (code TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, state TEXT,
+    status TEXT NOT NULL, joining_open INTEGER NOT NULL, host_token_hash TEXT NOT NULL UNIQUE,
+    seed TEXT NOT NULL, commitment TEXT NOT NULL, pool TEXT NOT NULL, next_draw INTEGER NOT NULL,
+    version INTEGER NOT NULL, created_at REAL NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE seats (table_code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, colour TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE, removed INTEGER NOT NULL DEFAULT 0, joined_at REAL NOT NULL,
+    PRIMARY KEY (table_code, seat));
+CREATE TABLE log (table_code TEXT NOT NULL, idx INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (table_code, idx));
+CREATE TABLE actions (table_code TEXT NOT NULL, seq INTEGER NOT NULL, actor TEXT NOT NULL, action_key TEXT,
+    action TEXT NOT NULL, result TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_code, seq),
+    UNIQUE (table_code, actor, action_key));
+"""
