@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness
+from companion import fairness, figures
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import N_
 from companion.store import Store, Transaction
@@ -39,7 +39,9 @@ MAX_NAME_LENGTH = 24
 ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SEAT_COLOURS = ("#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8", "#ff922b",
                 "#22b8cf", "#f06595", "#94d82d", "#845ef7", "#20c997", "#e8590c")
-HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close"}
+HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
+                "table.remove_figure"}
+FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove"}
 
 
 class TableError(Exception):
@@ -116,10 +118,16 @@ class RateLimiter:
 Notify = Callable[[str, dict], None]
 
 
+def describe_by_id(amiibo_id: str) -> dict:
+    """Names for a figure when no catalogue is wired in: its id alone."""
+    return {"name": {"en": f"figure #{amiibo_id}", "fr": f"figurine #{amiibo_id}"}, "known": False}
+
+
 class Tables:
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
-                 rate_per_second: float = 5):
+                 rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id):
         self.store = store
+        self.describe_figure = describe_figure
         self.notify = notify or (lambda code, views: None)
         self.limiter = RateLimiter(rate_capacity, rate_per_second)
 
@@ -254,7 +262,8 @@ class Tables:
     @staticmethod
     def _check_actor(principal: Principal, action: dict) -> None:
         is_table_action = action["type"].startswith("table.")
-        if is_table_action and action["type"] not in HOST_ACTIONS:
+        if is_table_action and action["type"] not in HOST_ACTIONS or (
+                action["type"].startswith("figure.") and action["type"] not in FIGURE_ACTIONS):
             raise TableError(400, N_("Unknown action: %(action)s."), action=action["type"])
         if is_table_action and principal.role != "host":
             raise TableError(403, N_("Only the host can do that."))
@@ -267,6 +276,8 @@ class Tables:
         kind = action["type"]
         if kind.startswith("table."):
             return getattr(self, "_host_" + kind.split(".", 1)[1])(tx, table, action)
+        if kind in FIGURE_ACTIONS:
+            return self._figure_action(tx, table, principal.seat, action)
         if table["status"] != "playing":
             raise TableError(409, N_("The game has not started yet."))
         game = REGISTRY[table["game"]]
@@ -304,17 +315,22 @@ class Tables:
         seat = self._target_seat(tx, table, action)
         tx.update_seat(table["code"], seat["seat"], removed=1)
         event = {"type": "removed", "seat": seat["seat"]}
-        self._save(tx, table, None, [{"kind": "table", **event}])
+        released = figures.release_seat(figures.normalize(table["figures"]), seat["seat"])
+        self._save(tx, table, None, [{"kind": "table", **event}], figures=released)
         return [event]
 
     def _host_start(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         if table["status"] != "lobby":
             raise TableError(409, N_("The game has already started."))
         game = REGISTRY[table["game"]]
-        seats = [{"id": s["seat"], "name": s["name"]} for s in tx.seats(table["code"])]
+        record = figures.normalize(table["figures"])
+        seats = [{"id": s["seat"], "name": s["name"], "figures": figures.owned_by(record, s["seat"])}
+                 for s in tx.seats(table["code"])]
         if not game.min_seats <= len(seats) <= game.max_seats:
             raise TableError(409, N_("This game needs %(low)s to %(high)s players."),
                              low=game.min_seats, high=game.max_seats)
+        self._checked(lambda: figures.check_start(record, game.registration, [s["id"] for s in seats],
+                                                  {s["id"]: s["name"] for s in seats}))
         rng = self._rng(table)
         state = self._checked(lambda: game.setup(table["options"], seats, rng))
         event = {"type": "started"}
@@ -326,6 +342,58 @@ class Tables:
         self._save(tx, table, None, [{"kind": "table", **event}], status="closed", joining_open=0)
         return [event]
 
+    # Figures -------------------------------------------------------------
+    def _host_scan(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        """A tap on the reader (the app's own reader, or one in another process)."""
+        uid = self._checked(lambda: figures.clean_uid(action.get("uid")))
+        if uid is None:
+            raise TableError(400, N_("A figure's UID is 14 hexadecimal digits."))
+        amiibo_id = self._checked(lambda: figures.clean_amiibo_id(action.get("amiibo_id")))
+        game = REGISTRY[table["game"]]
+        adding = table["status"] == "lobby" or game.starts_at_once
+        return self._change_figures(tx, table, lambda record, names: figures.scan(
+            record, uid, amiibo_id, self.describe_figure, game.registration, names, table["joining_open"],
+            adding, lambda: secrets.token_urlsafe(12)))
+
+    def _host_remove_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        return self._change_figures(tx, table, lambda record, names: figures.remove(record, action.get("figure"), None))
+
+    def _figure_action(self, tx: Transaction, table: dict, seat: int, action: dict) -> list[dict]:
+        game = REGISTRY[table["game"]]
+        if table["status"] != "lobby" and not game.starts_at_once and action["type"] != "figure.remove":
+            raise TableError(409, N_("The game has started: figures can no longer be added."))
+        rules, kind = game.registration, action["type"]
+        if kind == "figure.adding":
+            if not isinstance(action.get("on"), bool):
+                raise TableError(400, N_("The action needs the field %(field)s (%(kind)s)."), field="on",
+                                 kind="true/false")
+            change = lambda record, names: figures.set_registering(record, seat, action["on"], names)  # noqa: E731
+        elif kind == "figure.pick":
+            amiibo_id = self._checked(lambda: figures.clean_amiibo_id(action.get("amiibo_id")))
+            change = lambda record, names: figures.register(  # noqa: E731
+                record, seat, amiibo_id, None, self.describe_figure, rules, names)
+        elif kind == "figure.claim":
+            change = lambda record, names: figures.claim(  # noqa: E731
+                record, seat, action.get("claim"), self.describe_figure, rules, names)
+        else:
+            change = lambda record, names: figures.remove(record, action.get("figure"), seat)  # noqa: E731
+        return self._change_figures(tx, table, change)
+
+    def _change_figures(self, tx: Transaction, table: dict, change: Callable) -> list[dict]:
+        names = {s["seat"]: s["name"] for s in tx.seats(table["code"])}
+        record, events = self._checked(lambda: change(figures.normalize(table["figures"]), names))
+        fields: dict[str, Any] = {"figures": record}
+        rng = None
+        game = REGISTRY[table["game"]]
+        tapped = next((e for e in events if e["type"] == "figure_tapped"), None)
+        if tapped and game.figure_tapped and table["status"] == "playing":
+            figure = next(f for f in record["list"] if f["id"] == tapped["figure"])
+            rng = self._rng(table)
+            fields["state"], game_events = self._checked(lambda: game.figure_tapped(table["state"], figure, rng))
+            events = events + game_events
+        self._save(tx, table, rng, [{"kind": "event", "event": e} for e in events], **fields)
+        return events
+
     # Views ---------------------------------------------------------------
     def view_for(self, principal: Principal) -> dict:
         with self.store.reading() as tx:
@@ -336,7 +404,8 @@ class Tables:
 
     def _views(self, table: dict, seats: list[dict]) -> dict:
         """Every viewer's view: ``None`` for the public one, then one per seat."""
-        views: dict[int | None, dict] = {None: self._envelope(table, seats, None, "public")}
+        views: dict[int | str | None, dict] = {None: self._envelope(table, seats, None, "public"),
+                                               "host": self._envelope(table, seats, None, "host")}
         for seat in seats:
             views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat")
         return views
@@ -345,6 +414,7 @@ class Tables:
     def _envelope(table: dict, seats: list[dict], seat: int | None, role: str) -> dict:
         game = REGISTRY[table["game"]]
         closed = table["status"] == "closed"
+        record = figures.normalize(table["figures"])
         return {
             "version": table["version"],
             "table": {
@@ -353,6 +423,7 @@ class Tables:
                 "seed": table["seed"] if closed else None, "options": table["options"],
                 "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
                 "min_seats": game.min_seats, "max_seats": game.max_seats,
+                "figures": record if role == "host" else figures.public(record),
             },
             "you": {"role": role, "seat": seat},
             "game": game.view(table["state"], seat) if table["state"] is not None else None,

@@ -10,7 +10,7 @@ A game is pure: functions of JSON-serialisable data, randomness passed in as a
   public view for the host screen and spectators).
 
 Seats are small integers given by the table; a seat list is a list of
-``{"id": int, "name": str}``. Events are public facts of an action (they go to
+``{"id": int, "name": str, "figures": [...]}`` (the figures registered to it). Events are public facts of an action (they go to
 the table log): never put a secret in one.
 """
 
@@ -84,6 +84,15 @@ class Option:
 
 
 @dataclass(frozen=True)
+class RegistrationRules:
+    """How figures join a game (checked when a figure is registered or the game starts)."""
+
+    unique_figures: bool = False  # each figure (amiibo id) at most once per game
+    per_seat: int | None = None  # at most this many figures per player
+    equal_counts: bool = False  # every player has the same number before the start
+
+
+@dataclass(frozen=True)
 class Game:
     """A game as the table sees it: its identity, options and pure rules."""
 
@@ -100,6 +109,9 @@ class Game:
     starts_at_once: bool = False
     seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
     check_options: Callable[[dict], None] = field(default=lambda options: None)
+    registration: RegistrationRules = RegistrationRules()
+    # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).
+    figure_tapped: Callable[[dict, dict, Any], tuple[dict, list[dict]]] | None = None
 
     def normalize_options(self, raw: Any) -> dict:
         if raw is None:

@@ -26,6 +26,13 @@ def seat_room(code: str, seat: int) -> str:
     return f"{code}/seat/{seat}"
 
 
+def view_room(code: str, viewer: int | str | None) -> str:
+    """The room of a view's key in `Tables` views: a seat, "host", or None (the public)."""
+    if viewer is None:
+        return f"{code}/public"
+    return f"{code}/host" if viewer == "host" else seat_room(code, viewer)
+
+
 class Presence:
     """Which connection holds which seat, in this process, indexed by table."""
 
@@ -77,7 +84,7 @@ class SocketHub:
 
     # Outgoing ------------------------------------------------------------
     def publish(self, code: str, views: dict) -> None:
-        """After a commit: every seat its own view, the host and spectators the public one.
+        """After a commit: every seat its own view, the host its own, spectators the public one.
 
         Views with the same content (all of them, in a game without secrets)
         go out as one message to all their rooms, encoded once. "you" stays
@@ -85,7 +92,7 @@ class SocketHub:
         """
         groups: list[tuple[dict, list[str]]] = []
         for seat, view in views.items():
-            rooms = [f"{code}/host", f"{code}/public"] if seat is None else [seat_room(code, seat)]
+            rooms = [view_room(code, seat)]
             body = {name: value for name, value in view.items() if name != "you"}
             same = next((group for group in groups if group[0] == body), None)
             if same:
