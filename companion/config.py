@@ -36,6 +36,8 @@ def from_environment() -> dict:
         "HOST": os.environ.get("COMPANION_HOST", "0.0.0.0"),
         "PORT": _int("COMPANION_PORT", 5000),
         "DATABASE": os.environ.get("COMPANION_DATABASE", str(instance / "companion.sqlite3")),
+        # The NFC reader: usb, usb:054c:06c3, tty:AMA0:pn532, udp (the emulator) or none.
+        "READER": os.environ.get("COMPANION_READER", "usb"),
         "DB_SYNC": os.environ.get("COMPANION_DB_SYNC", "FULL"),
         "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),

@@ -11,7 +11,7 @@ from tests.server import ServerProcess
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "ASYNC_MODE": "threading",
-                      "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test"})
+                      "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test", "READER": "none"})
     yield app
     app.extensions["companion.tables"].store.close()
 

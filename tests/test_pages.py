@@ -62,3 +62,9 @@ def test_player_names_never_reach_a_page_unescaped(client):
     # Names travel as JSON and are shown with textContent; the pages themselves never embed them raw.
     for path in (f"/host/{table['code']}", f"/t/{table['code']}"):
         assert "<img src=x" not in client.get(path).get_data(as_text=True)
+
+
+def test_qr_code_for_a_waiting_figure_and_a_forged_claim(client):
+    table = new_table(client)
+    assert client.get(f"/t/{table['code']}/qr.svg?claim=abcDEF123_-x").status_code == 200
+    assert client.get(f"/t/{table['code']}/qr.svg?claim=<script>").status_code == 404

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -68,13 +70,18 @@ def card(code: str):
                            commitment=table["commitment"])
 
 
+CLAIM = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+
+
 @pages.get("/t/<code>/qr.svg")
 def qr(code: str):
+    """The join address; with ?claim=, the address that claims a figure waiting on the host screen."""
     normalized = normalize_code(code)
-    if normalized is None:
+    claim = request.args.get("claim")
+    if normalized is None or (claim is not None and not CLAIM.match(claim)):
         abort(404)
-    return Response(qr_svg(join_url(normalized)), mimetype="image/svg+xml",
-                    headers={"Cache-Control": "no-store"})
+    address = join_url(normalized) + (f"?claim={claim}" if claim else "")
+    return Response(qr_svg(address), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @pages.get("/t/<code>/verify")

@@ -10,15 +10,17 @@ it was replaced, so two phones never hold one seat.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, request
+from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
 from companion.games.base import N_
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
+from companion.web.reader_bridge import HOSTS_ROOM
 from companion.web.links import seat_cookie_name
 
 
@@ -81,6 +83,12 @@ class SocketHub:
         self.app = app
         self.socketio = socketio
         self.presence = Presence()
+        self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "message": None}
+        self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
+
+    def active_host(self) -> tuple[str, str] | None:
+        """The table and language of the host screen opened last: the reader's taps go there."""
+        return next(reversed(self._host_screens.values()), None)
 
     # Outgoing ------------------------------------------------------------
     def publish(self, code: str, views: dict) -> None:
@@ -137,6 +145,10 @@ class SocketHub:
             self.presence.detach(displaced)
             self.socketio.server.disconnect(displaced)
         join_room(principal.code)
+        if principal.role == "host":
+            join_room(HOSTS_ROOM)
+            self._host_screens[sid] = (principal.code, str(get_locale()))
+            emit("reader", self.reader_status())
         if principal.role == "seat":
             join_room(seat_room(principal.code, principal.seat))
         else:
@@ -145,6 +157,7 @@ class SocketHub:
         self._announce_presence(principal.code)
 
     def on_disconnect(self, *args: Any) -> None:
+        self._host_screens.pop(request.sid, None)
         principal = self.presence.detach(request.sid)
         if principal is not None and principal.role == "seat":
             self._announce_presence(principal.code)

@@ -9,8 +9,9 @@ export function randomHex(bytes) {
   return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function connectTable({ code, token, onView, onPresence, onStatus, onEnded }) {
+export function connectTable({ code, token, onView, onPresence, onStatus, onEnded, on = {} }) {
   const socket = io({ auth: { table: code, token }, transports: ['websocket', 'polling'] });
+  for (const [event, handler] of Object.entries(on)) socket.on(event, handler);
   let version = 0;
   let you = null;  // who this screen is: in the connect view; views shared by several screens leave it out
   socket.on('connect', () => onStatus?.('connected'));

@@ -2,6 +2,7 @@
 import { connectTable, storedToken } from './connection.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
+import { hostFigureList, renderHostFigures } from './figures.js';
 import { el, showError } from './ui.js';
 
 const root = document.getElementById('host');
@@ -12,6 +13,8 @@ const gameArea = root.querySelector('.game-area');
 const seatList = root.querySelector('.seats');
 const controls = root.querySelector('.host-controls');
 const errorLine = root.querySelector('.side .error');
+const figureArea = root.querySelector('.figure-area');
+let reader = { state: 'off' };
 let online = [];
 let current = null;
 let connection = null;
@@ -28,6 +31,8 @@ function seatItem(seat) {
     el('span', { class: 'swatch' }), el('span', { class: 'name', text: seat.name }),
     el('span', { class: 'presence', text: isOnline ? t('online') : t('away') }));
   item.querySelector('.swatch').style.background = seat.colour;
+  const figures = hostFigureList(current, seat.id, token ? act : null);
+  if (figures) item.append(figures);
   if (token && current.table.status !== 'closed') {
     item.append(el('span', { class: 'seat-actions' },
       el('button', { type: 'button', class: 'small', text: t('rename'), onclick: () => {
@@ -45,6 +50,7 @@ function render() {
   const view = current;
   const { table } = view;
   seatList.replaceChildren(...table.seats.map(seatItem));
+  renderHostFigures(figureArea, view, reader, act);
   root.querySelector('.joining-state').textContent = table.joining_open ? t('joining_open') : t('joining_closed');
   root.classList.toggle('joining-closed', !table.joining_open);
   controls.hidden = !token || table.status === 'closed';
@@ -69,6 +75,7 @@ connection = connectTable({
   code, token,
   onView: (view) => { current = view; online = view.online || online; render(); },
   onPresence: (seats) => { online = seats; if (current) render(); },
+  on: { reader: (status) => { reader = status; if (current) render(); } },
   onStatus: (state) => {
     statusLine.textContent = token ? t(state) : `${t(state)} — ${t('no_host_key')}`;
     statusLine.dataset.state = state;

@@ -2,6 +2,7 @@
 import { connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
+import { renderPhoneFigures } from './figures.js';
 import { showError } from './ui.js';
 
 const root = document.getElementById('phone');
@@ -12,6 +13,9 @@ const gameArea = seatView.querySelector('.game-area');
 const statusLine = seatView.querySelector('.status');
 const notice = seatView.querySelector('.notice');
 const announcer = seatView.querySelector('.announce');
+const figureArea = seatView.querySelector('.figure-area');
+// A phone that scanned the QR code of a figure waiting on the host screen.
+let claim = new URLSearchParams(window.location.search).get('claim');
 let wakeLock = null;
 
 async function keepAwake() {
@@ -41,6 +45,15 @@ function render(view, connection) {
   seatView.querySelector('.my-name').textContent = me ? me.name : t('spectator');
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
   if (view.table.status === 'closed') showError(notice, t('closed'));
+  renderPhoneFigures(figureArea, view, {
+    act: async (action) => {
+      const answer = await connection.act(action);
+      showError(notice, answer.ok ? '' : answer.error);
+      return answer;
+    },
+    claim,
+    onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
+  });
   const renderer = renderers[view.table.game];
   if (!view.game) { gameArea.textContent = t('lobby'); return; }
   const canAct = view.you.role === 'seat' && view.table.status === 'playing';

@@ -1,0 +1,97 @@
+// Figures at the table: the reader's state, taps, "add my figures", claims and catalogue picks.
+import { t } from './i18n.js';
+import { el, seatName } from './ui.js';
+
+const language = document.documentElement.lang || 'en';
+
+export function figureName(figure) {
+  return figure.name[language] || figure.name.en;
+}
+
+function figureItem(figure, remove) {
+  return el('li', { class: `figure${figure.known ? '' : ' unknown'}`, 'data-uid': figure.uid || '' },
+    el('span', { class: 'figure-name', text: figureName(figure) }),
+    remove ? el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: remove }) : null);
+}
+
+export function figuresOf(view, seatId) {
+  return view.table.figures.list.filter((figure) => figure.seat === seatId);
+}
+
+// The host screen's panel: reader state, whose turn it is to tap, a figure waiting to be claimed.
+export function renderHostFigures(container, view, reader, act) {
+  const { figures, code } = view.table;
+  const parts = [el('p', { class: `reader-state reader-${reader.state}`, role: 'status',
+    text: t(`reader_${reader.state}`, { model: reader.model || '', message: reader.message || '' }) })];
+  if (reader.tap_error) parts.push(el('p', { class: 'tap-error', role: 'alert', text: reader.tap_error }));
+  if (figures.registering !== null) {
+    parts.push(el('p', { class: 'registering', text: t('tap_now', { name: seatName(view, figures.registering) }) }));
+  }
+  if (figures.pending) {
+    const pending = figures.pending;
+    parts.push(el('div', { class: 'pending-figure' },
+      el('p', { text: t('figure_waiting', { figure: figureName(pending) }) }),
+      pending.claim ? el('img', { class: 'qr claim-qr', alt: t('figure_waiting', { figure: figureName(pending) }),
+        src: `/t/${code}/qr.svg?claim=${encodeURIComponent(pending.claim)}` }) : null));
+  }
+  if (figures.last_tap) {
+    const tapped = figures.list.find((figure) => figure.id === figures.last_tap.figure);
+    if (tapped) parts.push(el('p', { class: 'last-tap', text: t('figure_tapped', {
+      figure: figureName(tapped), name: seatName(view, tapped.seat) }) }));
+  }
+  container.replaceChildren(...parts);
+}
+
+export function hostFigureList(view, seatId, act) {
+  const mine = figuresOf(view, seatId);
+  if (!mine.length) return null;
+  return el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
+    act ? () => act({ type: 'table.remove_figure', figure: figure.id }) : null)));
+}
+
+// The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.
+export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
+  const { figures } = view.table;
+  const me = view.you.seat;
+  if (view.you.role !== 'seat') { container.replaceChildren(); return; }
+  const adding = figures.registering === me;
+  const parts = [el('h3', { text: t('my_figures') })];
+  const mine = figuresOf(view, me);
+  parts.push(mine.length
+    ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
+      () => act({ type: 'figure.remove', figure: figure.id }))))
+    : el('p', { class: 'muted', text: t('no_figures') }));
+  if (claim && figures.pending) {
+    parts.push(el('button', { type: 'button', class: 'primary claim', text: t('claim_figure', {
+      figure: figureName(figures.pending) }), onclick: async () => {
+      const answer = await act({ type: 'figure.claim', claim });
+      if (answer.ok) onClaimed?.();
+    } }));
+  }
+  parts.push(el('button', { type: 'button', class: adding ? 'primary adding' : 'adding',
+    text: adding ? t('adding_done') : t('add_figures'),
+    onclick: () => act({ type: 'figure.adding', on: !adding }) }));
+  if (adding) parts.push(el('p', { class: 'registering', text: t('tap_yours_now') }));
+  else if (figures.registering !== null) {
+    parts.push(el('p', { class: 'muted', text: t('tap_now', { name: seatName(view, figures.registering) }) }));
+  }
+  parts.push(pickForm(act));
+  container.replaceChildren(...parts);
+}
+
+function pickForm(act) {
+  const results = el('ul', { class: 'catalogue-results' });
+  const input = el('input', { type: 'search', name: 'q', maxlength: '40', autocomplete: 'off',
+    placeholder: t('search_figure'), 'aria-label': t('search_figure') });
+  const form = el('form', { class: 'pick-figure inline', onsubmit: async (event) => {
+    event.preventDefault();
+    const response = await fetch(`/api/amiibo?q=${encodeURIComponent(input.value)}&limit=12&lang=${language}`);
+    const body = await response.json();
+    const found = body.results || [];
+    results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
+      el('span', { text: figure.name || figure.id }),
+      el('button', { type: 'button', class: 'small', text: t('add'), onclick: () =>
+        act({ type: 'figure.pick', amiibo_id: figure.id }) }))) : [el('li', { text: t('nothing_found') })]));
+  } }, input, el('button', { type: 'submit', text: t('search') }));
+  return el('details', { class: 'no-reader' }, el('summary', { text: t('no_reader') }), form, results);
+}
