@@ -6,6 +6,7 @@ import socketio.packet
 from flask import Flask
 from flask_socketio import SocketIO
 
+from companion.amiibo.catalog import Catalog
 from companion.config import ROOT, from_environment
 from companion.store import Store
 from companion.tables import Tables
@@ -33,7 +34,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(from_environment())
     app.config.update(config or {})
 
+    from companion.cli import catalog_cli
     from companion.web import i18n, sockets
+    from companion.web.amiibo_api import amiibo_api
     from companion.web.api import api
     from companion.web.pages import pages
     from companion.web.security import install_security
@@ -42,12 +45,15 @@ def create_app(config: dict | None = None) -> Flask:
     install_security(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
+    app.register_blueprint(amiibo_api)
+    app.cli.add_command(catalog_cli)
 
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE") or _async_mode(),
                         message_queue=app.config["MESSAGE_QUEUE"], max_http_buffer_size=1_000_000,
                         serializer=TextPacket,
                         ping_interval=10, ping_timeout=10)
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
+    app.extensions["companion.catalog"] = Catalog(store)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],

@@ -1,0 +1,68 @@
+"""The figure catalogue over JSON: what an amiibo id is, and a search by name
+(phones without a reader pick figures with it).
+
+``GET /api/amiibo/<id>`` and ``GET /api/amiibo?q=TEXT&limit=N``; errors are
+``{"ok": false, "error": "<message in the caller's language>"}`` with a 4xx,
+like the rest of the API.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from flask_babel import get_locale, gettext
+
+from companion.amiibo.catalog import MAX_LIMIT, MAX_QUERY, Catalog
+from companion.amiibo.ids import AmiiboError
+from companion.games.base import N_
+from companion.web.security import is_cross_origin
+
+amiibo_api = Blueprint("amiibo_api", __name__, url_prefix="/api/amiibo")
+
+DEFAULT_LIMIT = 20
+
+
+class RequestError(AmiiboError):
+    """A refused request, with its HTTP status."""
+
+    def __init__(self, status: int, message: str, **params):
+        super().__init__(message, **params)
+        self.status = status
+
+
+def catalog() -> Catalog:
+    return current_app.extensions["companion.catalog"]
+
+
+def lang() -> str:
+    return str(get_locale() or "en")
+
+
+def failure(status: int, error: AmiiboError):
+    return jsonify({"ok": False, "error": gettext(error.message, **error.params)}), status
+
+
+@amiibo_api.errorhandler(AmiiboError)
+def refused(error: AmiiboError):
+    return failure(getattr(error, "status", 400), error)
+
+
+@amiibo_api.before_request
+def refuse_other_origins():
+    if is_cross_origin() or request.method == "OPTIONS":
+        raise RequestError(403, N_("Requests from other sites are refused."))
+
+
+@amiibo_api.get("/<amiibo_id>")
+def describe(amiibo_id: str):
+    return jsonify(catalog().describe(amiibo_id, lang()))
+
+
+@amiibo_api.get("")
+def search():
+    text = request.args.get("q", "")
+    if len(text) > MAX_QUERY:
+        raise RequestError(400, N_("The search text has at most %(count)s characters."), count=MAX_QUERY)
+    raw_limit = request.args.get("limit", str(DEFAULT_LIMIT)).strip()
+    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_LIMIT:
+        raise RequestError(400, N_("The limit is a whole number from 1 to %(count)s."), count=MAX_LIMIT)
+    return jsonify({"query": text, "results": catalog().search(text, lang(), int(raw_limit))})
