@@ -16,18 +16,18 @@ def catalog(app):
 
 
 def test_a_known_figure(client, catalog):
-    response = client.get("/api/amiibo/0X0181010100B40502")
+    response = client.get("/api/amiibo/0X0181010100990502")
     assert response.status_code == 200
     body = response.json
-    assert body["id"] == "0x0181010100b40502" and body["known"] is True
-    assert body["name"] == body["label"] == "Isabelle - Winter"
+    assert body["id"] == "0x0181010100990502" and body["known"] is True
+    assert body["name"] == body["label"] == "Isabelle - Snowy"
     assert body["character"] == {"key": "0x0181", "name": "Isabelle"}
     assert body["game_series"] == {"key": "0x018", "name": "Animal Crossing"}
     assert body["amiibo_series"] == {"key": "0x05", "name": "Animal Crossing"}
     assert body["type"] == {"key": "0x01", "name": "Card"}
     assert body["release"] == {"au": None, "eu": None, "jp": None, "na": None}
     assert body["decoded"] == {"game_series": 6, "character": 0x181, "character_number": 1, "variant": 1,
-                               "type": 1, "model_number": 0xb4, "amiibo_series": 5, "format_version": 2}
+                               "type": 1, "model_number": 0x99, "amiibo_series": 5, "format_version": 2}
 
 
 def test_an_unknown_figure_in_english_and_french(client, catalog):
@@ -53,7 +53,7 @@ def test_a_name_given_by_a_host_shows_next_time(client, catalog):
      "Un identifiant d'amiibo se termine par 02 (sa version de format), pas 03."),
     ("0x04380001030005zz", "An amiibo id has only hexadecimal digits (0-9, a-f) after 0x, not “z”.",
      "Un identifiant d'amiibo n'a que des chiffres hexadécimaux (0-9, a-f) après 0x, pas « z »."),
-    ("0438000103000502", "An amiibo id starts with 0x, followed by 16 hexadecimal digits.",
+    ("0437000102990502", "An amiibo id starts with 0x, followed by 16 hexadecimal digits.",
      "Un identifiant d'amiibo commence par 0x, suivi de 16 chiffres hexadécimaux."),
 ])
 def test_a_malformed_id_is_a_400_in_the_callers_language(client, amiibo_id, english, french):
@@ -77,7 +77,7 @@ def test_search(client, catalog):
 
 
 def test_search_in_french_finds_host_names(client, catalog):
-    catalog.name_figure("0x0181010100b40502", "Marie (hiver)", "fr")
+    catalog.name_figure("0x0181010100990502", "Marie (hiver)", "fr")
     results = client.get("/api/amiibo?q=marie&lang=fr").json["results"]
     assert [(result["name"], result["type"]["name"]) for result in results] == [("Marie (hiver)", "Carte")]
     results = client.get("/api/amiibo?q=isabelle", headers={"Accept-Language": "fr"}).json["results"]
@@ -99,7 +99,7 @@ def test_a_bad_search_is_a_400(client, query, english, french):
 
 
 def test_other_sites_are_refused(client):
-    response = client.get("/api/amiibo/0x0000000000000002", headers={"Origin": "http://evil.example"})
+    response = client.get("/api/amiibo/0x0000000000990002", headers={"Origin": "http://evil.example"})
     assert response.status_code == 403 and response.json["ok"] is False
     response = client.get("/api/amiibo?q=mario", headers={"Origin": "http://evil.example"})
     assert response.status_code == 403 and response.json["ok"] is False

@@ -23,13 +23,13 @@ def release(au=None, eu=None, jp=None, na=None) -> dict:
 # A small document in the AmiiboAPI format, written for the tests.
 SMALL = {
     "amiibos": {
-        "0x0000000000000002": {"name": "Mario", "release": release("2014-11-29", "2014-11-28", "2014-12-06",
+        "0x0000000000990002": {"name": "Mario", "release": release("2014-11-29", "2014-11-28", "2014-12-06",
                                                                    "2014-11-21")},
-        "0x0000000000340102": {"name": "Mario - Modern Colours", "release": release(eu="2015-09-11")},
+        "0x0000000000980102": {"name": "Mario - Modern Colours", "release": release(eu="2015-09-11")},
         "0x0001000000010002": {"name": "Luigi", "release": release(na="2014-12-14")},
         "0x0199000101230502": {"name": "Renée", "release": release(jp="2016-03-01")},
         "0x01a5000102340502": {"name": "Étoile", "release": release(eu="2016-03-04")},
-        "0x0181010100b40502": {"name": "Isabelle - Winter", "release": release()},
+        "0x0181010100990502": {"name": "Isabelle - Snowy", "release": release()},
     },
     "amiibo_series": {"0x00": "Super Smash Bros.", "0x01": "Super Mario Bros.", "0x05": "Animal Crossing"},
     "game_series": {"0x000": "Super Mario", "0x001": "Super Mario", "0x018": "Animal Crossing",
@@ -98,12 +98,12 @@ def test_a_new_release_updates_what_changed(catalog):
     catalog.import_document(small())
     newer = small()
     newer["amiibos"]["0x0001000000010002"] = {"name": "Luigi", "release": release(na="2014-12-14", eu="2015-01-09")}
-    newer["amiibos"]["0x0000000000000002"]["name"] = "Mario (Smash)"
-    newer["amiibos"]["0x0003000000020002"] = {"name": "Yoshi", "release": release()}
+    newer["amiibos"]["0x0000000000990002"]["name"] = "Mario (Smash)"
+    newer["amiibos"]["0x0003000000970002"] = {"name": "Yoshi", "release": release()}
     counts = catalog.import_document(newer)
     assert counts["amiibos"] == {"added": 1, "updated": 2, "unchanged": 4}
     assert catalog.describe("0x0001000000010002")["release"]["eu"] == "2015-01-09"
-    assert catalog.describe("0x0000000000000002")["name"] == "Mario (Smash)"
+    assert catalog.describe("0x0000000000990002")["name"] == "Mario (Smash)"
 
 
 def _bad(mutate):
@@ -117,7 +117,7 @@ MALFORMED = {
     "no amiibos": ({"characters": {}}, "JSON object with the keys"),
     "amiibos is a list": (_bad(lambda d: d.update(amiibos=[])), "“amiibos” should be a JSON object"),
     "no characters": (_bad(lambda d: d.pop("characters")), "“characters” should be a JSON object"),
-    "short id": (_bad(lambda d: d["amiibos"].update({"0x00000000000002": SMALL["amiibos"]["0x0000000000000002"]})),
+    "short id": (_bad(lambda d: d["amiibos"].update({"0x00000000000002": SMALL["amiibos"]["0x0000000000990002"]})),
                  "“0x00000000000002” in “amiibos” is not an amiibo id: An amiibo id has 16 hexadecimal digits"),
     "id not ending in 02": (_bad(lambda d: d["amiibos"].update({"0x0000000000000003": {"name": "X",
                                                                                          "release": release()}})),
@@ -138,8 +138,8 @@ MALFORMED = {
                           "“0x01” in “characters” is not a key of 0x and 4 hexadecimal digits"),
     "series without a name": (_bad(lambda d: d["amiibo_series"].update({"0x02": None})),
                               "“0x02” in “amiibo_series” has no name"),
-    "same id twice": (_bad(lambda d: d["amiibos"].update({"0X0000000000000002": {"name": "M", "release": {}}})),
-                      "“0x0000000000000002” appears twice in “amiibos”"),
+    "same id twice": (_bad(lambda d: d["amiibos"].update({"0X0000000000990002": {"name": "M", "release": {}}})),
+                      "“0x0000000000990002” appears twice in “amiibos”"),
 }
 
 
@@ -254,12 +254,12 @@ def test_the_catalogue_name_comes_before_a_host_name(catalog):
 def test_a_french_catalogue_can_be_imported(catalog):
     catalog.import_document(small())
     french = small()
-    french["amiibos"] = {"0x0181010100b40502": {"name": "Marie - Hiver", "release": release()}}
+    french["amiibos"] = {"0x0181010100990502": {"name": "Marie - Hiver", "release": release()}}
     french["types"] = {"0x01": "Carte amiibo"}
     catalog.import_document(french, lang="fr")
-    described = catalog.describe("0x0181010100b40502", "fr")
+    described = catalog.describe("0x0181010100990502", "fr")
     assert (described["name"], described["type"]["name"]) == ("Marie - Hiver", "Carte amiibo")
-    assert catalog.describe("0x0181010100b40502", "en")["name"] == "Isabelle - Winter"
+    assert catalog.describe("0x0181010100990502", "en")["name"] == "Isabelle - Snowy"
 
 
 @pytest.mark.parametrize("amiibo_id, name, lang, error, message", [
@@ -286,7 +286,7 @@ def test_search_ignores_case_and_accents(catalog):
     assert names(catalog.search("renee")) == ["Renée"]
     assert names(catalog.search("RENÉE")) == ["Renée"]
     assert names(catalog.search("étoile")) == names(catalog.search("ETOILE")) == ["Étoile"]
-    assert names(catalog.search("winter isabelle")) == ["Isabelle - Winter"]
+    assert names(catalog.search("snowy isabelle")) == ["Isabelle - Snowy"]
     assert names(catalog.search("mario")) == ["Mario", "Mario - Modern Colours"]  # the whole name first
     assert names(catalog.search("mario", limit=1)) == ["Mario"]
     assert catalog.search("") == catalog.search("  ") == catalog.search("–") == catalog.search(None) == []
@@ -295,10 +295,10 @@ def test_search_ignores_case_and_accents(catalog):
 
 def test_search_finds_french_and_host_names(catalog):
     catalog.import_document(small())
-    catalog.name_figure("0x0181010100b40502", "Marie (été)", "fr")
+    catalog.name_figure("0x0181010100990502", "Marie (été)", "fr")
     catalog.name_figure("0x3f00000000ff0002", "Pingouin masqué", "fr")
     found = catalog.search("ETE", "fr")
-    assert [(result["id"], result["name"]) for result in found] == [("0x0181010100b40502", "Marie (été)")]
+    assert [(result["id"], result["name"]) for result in found] == [("0x0181010100990502", "Marie (été)")]
     assert names(catalog.search("Isabelle", "fr")) == ["Marie (été)"]  # found in English, shown in French
     assert names(catalog.search("masque", "en")) == ["Pingouin masqué"]
     unknown = catalog.search("pingouin", "en")[0]

@@ -33,22 +33,22 @@ def amiiboapi() -> dict:
     return load_amiiboapi()
 
 
-def test_sandy_decodes_field_by_field():
-    sandy = decode("0x0438000103000502")
-    assert sandy == AmiiboId(game_series=0x10, character_number=0x38, variant=0, figure_type=1,
-                             model_number=0x0300, amiibo_series=5)
-    assert sandy.character == 0x0438
-    assert (sandy.game_series_key, sandy.character_key, sandy.type_key, sandy.amiibo_series_key) == (
-        "0x043", "0x0438", "0x01", "0x05")
-    assert sandy.fields() == {"game_series": 16, "character": 0x0438, "character_number": 56, "variant": 0,
-                              "type": 1, "model_number": 768, "amiibo_series": 5, "format_version": 2}
-    assert encode(sandy) == "0x0438000103000502"
-    assert sandy.to_bytes() == bytes.fromhex("0438000103000502")
+def test_an_id_decodes_field_by_field():
+    card = decode("0x0437000102990502")
+    assert card == AmiiboId(game_series=0x10, character_number=0x37, variant=0, figure_type=1,
+                            model_number=0x0299, amiibo_series=5)
+    assert card.character == 0x0437
+    assert (card.game_series_key, card.character_key, card.type_key, card.amiibo_series_key) == (
+        "0x043", "0x0437", "0x01", "0x05")
+    assert card.fields() == {"game_series": 16, "character": 0x0437, "character_number": 55, "variant": 0,
+                             "type": 1, "model_number": 0x0299, "amiibo_series": 5, "format_version": 2}
+    assert encode(card) == "0x0437000102990502"
+    assert card.to_bytes() == bytes.fromhex("0437000102990502")
 
 
 def test_input_is_case_insensitive_and_output_lower_case():
-    assert decode("0X0181010100B40502") == decode("0x0181010100b40502")
-    assert normalize("  0x0181010100B40502 ") == "0x0181010100b40502"
+    assert decode("0X0181010100990502") == decode("0x0181010100990502")
+    assert normalize("  0x0181010100990502 ") == "0x0181010100990502"
 
 
 def test_every_figure_of_the_amiiboapi_resolves_in_its_lookup_tables(amiiboapi):
@@ -126,17 +126,17 @@ def test_encode_inverts_decode(head):
 
 @pytest.mark.parametrize("text, message, french", [
     ("", "starts with 0x", "commence par 0x"),
-    ("0438000103000502", "starts with 0x", "commence par 0x"),
+    ("0437000102990502", "starts with 0x", "commence par 0x"),
     ("0x", "not 0", "pas 0"),
     ("0x04380001030005", "not 14", "pas 14"),
-    ("0x043800010300050200", "not 18", "pas 18"),
+    ("0x043700010299050200", "not 18", "pas 18"),
     ("0x04380001030005g2", "not “g”", "pas « g »"),
     ("0x0438 00010300050", "not “ ”", "pas «"),
     ("0x０438000103000502", "not “０”", "pas « ０ »"),
     ("0x0438000103000503", "not 03", "pas 03"),
     ("0x04380001030005ff", "not ff", "pas ff"),
     (None, "0x followed by 16", "0x suivi de 16"),
-    (0x0438000103000502, "0x followed by 16", "0x suivi de 16"),
+    (0x0437000102990502, "0x followed by 16", "0x suivi de 16"),
 ])
 def test_malformed_ids_are_refused_with_a_translatable_message(text, message, french):
     with pytest.raises(InvalidAmiiboId) as refused:
