@@ -53,11 +53,25 @@ def create_app(config: dict | None = None) -> Flask:
                         serializer=TextPacket,
                         ping_interval=10, ping_timeout=10)
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
-    app.extensions["companion.catalog"] = Catalog(store)
+    catalog = app.extensions["companion.catalog"] = Catalog(store)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],
-                                                rate_per_second=app.config["RATE_PER_SECOND"])
+                                                rate_per_second=app.config["RATE_PER_SECOND"],
+                                                describe_figure=catalog.figure_names)
     app.extensions["companion.socketio"] = socketio
     hub.register()
+    _start_reader(app, socketio, hub)
     return app
+
+
+def _start_reader(app: Flask, socketio: SocketIO, hub) -> None:
+    import atexit
+
+    from companion.web.reader_bridge import ReaderBridge
+
+    bridge = ReaderBridge(app, socketio, app.extensions["companion.tables"], hub.active_host)
+    hub.reader_status = lambda: bridge.status
+    app.extensions["companion.reader"] = bridge
+    bridge.start(app.config["READER"])
+    atexit.register(bridge.stop)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from companion.amiibo import ids
 from companion.games.base import N_, IllegalAction, RegistrationRules
 
 UID = re.compile(r"^[0-9a-f]{14}$")
-AMIIBO_ID = re.compile(r"^0x[0-9a-f]{14}02$")
 
 Describe = Callable[[str], dict]  # amiibo id -> {"name": {"en", "fr"}, "known": bool}
 
@@ -46,12 +46,10 @@ def clean_uid(raw: object) -> str | None:
 
 
 def clean_amiibo_id(raw: object) -> str:
-    text = raw.strip().lower() if isinstance(raw, str) else ""
-    if not text.startswith("0x"):
-        text = "0x" + text
-    if not AMIIBO_ID.match(text):
-        raise IllegalAction(N_("An amiibo id is 0x followed by 16 hexadecimal digits, ending in 02."))
-    return text
+    try:
+        return ids.normalize(raw)
+    except ids.InvalidAmiiboId as error:
+        raise IllegalAction(error.message, **error.params) from error
 
 
 def owned_by(figures: dict, seat: int) -> list[dict]:

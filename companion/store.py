@@ -206,8 +206,12 @@ class Store:
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
-        """A consistent read of several rows."""
+        """A consistent read of several rows; inside a transaction already open
+        (a game rule reading the catalogue), it simply reads within it."""
         with self._lock:
+            if self._db.in_transaction:
+                yield Transaction(self._db)
+                return
             self._db.execute("BEGIN")
             try:
                 yield Transaction(self._db)

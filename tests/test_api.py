@@ -288,3 +288,8 @@ def test_seat_cookie_is_set_for_the_phone(client):
     seat = client.post(f"/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY})
     cookie = seat.headers["Set-Cookie"]
     assert f"companion_seat_{code}={seat.json['token']}" in cookie and "HttpOnly" in cookie
+
+
+def test_a_wrong_method_under_the_api_answers_json(client):
+    refused = client.delete("/api/tables")
+    assert refused.status_code == 405 and refused.json["ok"] is False and refused.json["error"]

@@ -66,7 +66,9 @@ def test_adding_mode_sends_every_tap_to_that_seat_until_done(client):
     record = figures_of(client, table, "Bo")
     assert [(f["seat"], f["uid"], f["amiibo_id"]) for f in record["list"]] == [(1, UID_A, MARIO), (1, UID_B, LINK)]
     assert record["registering"] is None
-    assert record["list"][0]["name"]["en"].startswith("figure #0x")  # no catalogue wired: the id names it
+    # Not in the (empty) catalogue: the built-in taxonomy still says what it is.
+    assert record["list"][0]["name"]["en"] == f"Unknown figure #{MARIO} — Super Mario Bros. series"
+    assert record["list"][0]["known"] is False
 
 
 def test_one_seat_adds_at_a_time(client):
@@ -195,7 +197,7 @@ def test_game_rules_on_registration_and_at_the_start(client, skirmish):
     act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": MARIO})
     duplicate = act(client, table, "Bo", {"type": "figure.pick", "amiibo_id": MARIO})
     assert duplicate.status_code == 400
-    assert duplicate.json["error"] == f"figure #{MARIO} is already in this game, with Ana."
+    assert duplicate.json["error"] == f"Unknown figure #{MARIO} — Super Mario Bros. series is already in this game, with Ana."
     act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": LINK})
     too_many = act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": PEACH})
     assert too_many.status_code == 400 and "already has 2 figures" in too_many.json["error"]
@@ -228,3 +230,13 @@ def test_a_tap_during_play_reaches_the_game(client, skirmish):
     assert view(client, table, "Bo")["game"]["taps"] == [2]
     refused = scan(client, table, UID_C, "0x0004000000370102")
     assert refused.status_code == 400 and "can no longer be added" in refused.json["error"]
+
+
+def test_a_catalogued_figure_registers_under_its_name(app, client):
+    from tests.test_amiibo_catalog import small
+
+    app.extensions["companion.catalog"].import_document(small())
+    table = new_table(client)
+    act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": "0x0001000000010002"})
+    figure = figures_of(client, table)["list"][0]
+    assert figure["name"]["en"] == "Luigi" and figure["known"] is True

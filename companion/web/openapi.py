@@ -18,6 +18,19 @@ def _responses(ok_status: str, ok_schema: dict, description: str, *errors: str) 
     return responses
 
 
+AMIIBO_ID = {"name": "amiibo_id", "in": "path", "required": True, "description": "0x + 16 hex digits, case-insensitive",
+             "schema": {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{14}02$"}}
+NAMED = {"type": "object", "properties": {"key": {"type": "string"}, "name": {"type": ["string", "null"]}}}
+FIGURE = {"type": "object", "required": ["id", "known", "label", "decoded"], "properties": {
+    "id": {"type": "string"}, "known": {"type": "boolean"}, "name": {"type": ["string", "null"]},
+    "name_source": {"enum": ["catalog", "host", None]}, "label": {"type": "string"},
+    "decoded": {"type": "object", "properties": {field: {"type": "integer"} for field in (
+        "game_series", "character", "character_number", "variant", "type", "model_number", "amiibo_series",
+        "format_version")}},
+    "character": NAMED, "game_series": NAMED, "amiibo_series": NAMED, "type": NAMED,
+    "release": {"type": ["object", "null"], "properties": {region: {"type": ["string", "null"], "format": "date"}
+                                                           for region in ("au", "eu", "jp", "na")}}}}
+
 CODE_PARAMETER = {"name": "code", "in": "path", "required": True,
                   "description": "table code, 4–5 characters, case-insensitive",
                   "schema": {"type": "string", "pattern": "^[A-HJ-KM-NP-Za-hj-km-np-z2-9]{4,5}$"}}
@@ -51,6 +64,7 @@ def openapi_document() -> dict:
                                            "description": "a seat token or the host token"}},
             "schemas": {"Error": {"type": "object", "required": ["ok", "error"], "properties": {
                 "ok": {"const": False}, "error": {"type": "string"}}},
+                "Figure": FIGURE,
                 "View": {"type": "object", "properties": {
                     "version": {"type": "integer"}, "table": {"type": "object"},
                     "you": {"type": "object"}, "game": {"type": ["object", "null"]}}}},
@@ -82,6 +96,18 @@ def openapi_document() -> dict:
                 "security": bearer,
                 "responses": _responses("200", {"type": "object", "properties": {
                     "ok": {"const": True}, "seed": {"type": "string"}}}, "closed", "401", "403", "404", "410")}},
+            "/api/amiibo/{amiibo_id}": {"get": {
+                "summary": "decode an amiibo id and describe the figure", "parameters": [AMIIBO_ID],
+                "responses": _responses("200", {"$ref": "#/components/schemas/Figure"}, "the figure", "400")}},
+            "/api/amiibo": {"get": {
+                "summary": "search the figure catalogue by name (English, French, names given by hosts)",
+                "parameters": [{"name": "q", "in": "query", "schema": {"type": "string", "maxLength": 100}},
+                               {"name": "limit", "in": "query",
+                                "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}}],
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "query": {"type": "string"},
+                    "results": {"type": "array", "items": {"$ref": "#/components/schemas/Figure"}}}},
+                    "matches", "400")}},
             "/api/tables/{code}/log": {"get": {
                 "summary": "the public log: commitment, entropy, every draw, events, the seed once closed",
                 "parameters": [CODE_PARAMETER],

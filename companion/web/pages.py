@@ -98,3 +98,12 @@ def not_found(error):
         from companion.web.api import http_error
         return http_error(error)
     return render_template("error.html", message=gettext("There is nothing at this address.")), 404
+
+
+@pages.app_errorhandler(405)
+def method_not_allowed(error):
+    # Routing errors never reach the API blueprint's own handlers: answer JSON here.
+    if request.path.startswith("/api/"):
+        from companion.web.api import http_error
+        return http_error(error)
+    return error

@@ -89,7 +89,7 @@ function pickForm(act) {
     const body = await response.json();
     const found = body.results || [];
     results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
-      el('span', { text: figure.name || figure.id }),
+      el('span', { text: figure.label || figure.id }),
       el('button', { type: 'button', class: 'small', text: t('add'), onclick: () =>
         act({ type: 'figure.pick', amiibo_id: figure.id }) }))) : [el('li', { text: t('nothing_found') })]));
   } }, input, el('button', { type: 'submit', text: t('search') }));
