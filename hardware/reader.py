@@ -719,6 +719,35 @@ def check(device: str | None) -> int:
     return 1
 
 
+def run_events_mode(path: str) -> int:
+    """The reader as the server's child process: one JSON object per line.
+
+    Its own process keeps nfcpy's blocking USB and serial calls away from the
+    server's event loop, and a driver crash away from the server. When the
+    server goes away (even killed), standard input closes and the reader stops,
+    freeing the device for the next server.
+    """
+    out_lock = threading.Lock()
+
+    def send(event: str, **fields) -> None:
+        line = json.dumps({"event": event, **fields})
+        with out_lock:
+            print(line, flush=True)
+
+    reader = Reader(path,
+                    on_scan=lambda scan: send("scan", **dataclasses.asdict(scan)),
+                    on_status=lambda status: send("status", **status),
+                    on_error=lambda message: send("error", message=message))
+    reader.start()
+    try:
+        sys.stdin.read()  # returns at end of file: the server closed the pipe or died
+    except KeyboardInterrupt:
+        pass
+    finally:
+        reader.stop()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m hardware.reader",
@@ -726,6 +755,9 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--server", metavar="URL", help="Companion server, e.g. http://127.0.0.1:5000")
     mode.add_argument("--check", action="store_true", help="diagnose the reader and print common fixes")
+    mode.add_argument("--events", action="store_true",
+                      help="print scans, states and tap errors as JSON lines on standard output, until "
+                           "standard input closes (how the Companion server runs its own reader)")
     parser.add_argument("--table", metavar="CODE", help="table code (with --server)")
     parser.add_argument("--token", metavar="HOST_TOKEN", default=os.environ.get("COMPANION_HOST_TOKEN"),
                         help="the table's host token (with --server; default: $COMPANION_HOST_TOKEN)")
@@ -742,6 +774,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if options.check:
         return check(options.device)
+    if options.events:
+        return run_events_mode(options.device or "usb")
     if not options.table or not options.token:
         parser.error("--server needs --table CODE and --token HOST_TOKEN (or $COMPANION_HOST_TOKEN)")
     if urllib.parse.urlsplit(options.server).scheme not in ("http", "https"):

@@ -58,5 +58,9 @@ def test_a_tap_error_from_the_reader_and_a_tap_with_no_host_screen(app, client, 
     bridge.on_scan(SimpleNamespace(uid=UID, amiibo_id=LUIGI))  # nobody to tell: nothing breaks
     host = socket_client(table["code"], table["host_token"])
     host.get_received()
-    bridge.on_tap_error("The figure was taken away before it could be read.")
-    assert events(host, "reader")[-1]["tap_error"] == "The figure was taken away before it could be read."
+    bridge.on_tap_error("the figure was taken away before it could be read: place it again")
+    assert events(host, "reader")[-1]["tap_error"] == "The figure was taken away before it could be read: place it again"
+    french = socket_client(table["code"], table["host_token"], **{"Accept-Language": "fr"})
+    french.get_received()
+    bridge.on_tap_error("blank tag: there is no amiibo id on it (pages 0x15-0x16 are all zeros)")
+    assert events(french, "reader")[-1]["tap_error"] == "Cette étiquette est vierge : aucun amiibo dessus."

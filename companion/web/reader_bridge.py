@@ -1,40 +1,50 @@
 """The server's own NFC reader, wired to the tables.
 
-The reader (`hardware.reader.Reader`) runs nfcpy in a native thread: USB and
-serial calls block, and must not freeze the event loop. Its callbacks are
-handed over to the event loop here, where a tap becomes the host action
-``table.scan`` of the table whose host screen was opened last (the table on
-the TV), through the same single action path as everything else.
+The reader (`hardware.reader`) runs in a child process that reports scans,
+states and tap errors as JSON lines (``python -m hardware.reader --events``):
+nfcpy's USB and serial calls block, and must never freeze the event loop that
+serves every phone; a driver that crashes takes only the child down (it is
+started again). Here a tap becomes the host action ``table.scan`` of the table
+whose host screen was opened last (the table on the TV), through the same
+single action path as everything else.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import subprocess
+import sys
+from types import SimpleNamespace
 from typing import Any, Callable
 
 from flask import Flask
 from flask_babel import force_locale, gettext
 from flask_socketio import SocketIO
 
+from companion.config import ROOT
 from companion.games.base import N_
 from companion.tables import TableError, Tables
 from companion.web.i18n import translate
 
 log = logging.getLogger(__name__)
 HOSTS_ROOM = "hosts"
+RESTART_DELAY = 2.0  # s before a reader process that ended by itself is started again
+
+# The reader process explains a failed tap in English, with technical details;
+# the host screen shows the gist in its own language.
+TAP_ERRORS = (
+    ("the figure was taken away", N_("The figure was taken away before it could be read: place it again.")),
+    ("not an amiibo", N_("This is not an amiibo figure.")),
+    ("blank tag", N_("This tag is blank: there is no amiibo on it.")),
+    ("", N_("The tag could not be read: place it again.")),
+)
 
 
-def _on_event_loop(socketio: SocketIO) -> Callable[[Callable], Callable]:
-    """Wraps a callback of the reader's thread so that it runs on the event loop."""
-    if socketio.async_mode == "gevent":
-        import gevent
-
-        hub = gevent.get_hub()
-
-        def wrap(callback):
-            return lambda *args: hub.loop.run_callback_threadsafe(gevent.spawn, callback, *args)
-        return wrap
-    return lambda callback: lambda *args: socketio.start_background_task(callback, *args)
+def tap_error_text(message: str, language: str) -> str:
+    if language == "en":
+        return message[:1].upper() + message[1:]
+    return gettext(next(text for prefix, text in TAP_ERRORS if message.startswith(prefix)))
 
 
 class ReaderBridge:
@@ -42,21 +52,50 @@ class ReaderBridge:
         self.app, self.socketio, self.tables = app, socketio, tables
         self.active_host = active_host  # () -> (table code, language) of the newest host screen, or None
         self.status: dict[str, Any] = {"state": "off", "model": None, "message": None}
-        self.reader = None
+        self.process: subprocess.Popen | None = None
+        self.stopping = False
 
     def start(self, path: str) -> None:
-        if path == "none":
+        if path.strip().lower() == "none":
             return
-        from hardware.reader import Reader
-
-        on_loop = _on_event_loop(self.socketio)
-        self.reader = Reader(path, on_scan=on_loop(self.on_scan), on_status=on_loop(self.on_status),
-                             on_error=on_loop(self.on_tap_error))
-        self.reader.start()
+        self.socketio.start_background_task(self._run, path)
 
     def stop(self) -> None:
-        if self.reader is not None:
-            self.reader.stop()
+        """Ends the reader process (closing its standard input is enough; it stops in well under 1 s)."""
+        self.stopping = True
+        if self.process and self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+    def _run(self, path: str) -> None:
+        while not self.stopping:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "hardware.reader", "--events", "--device", path], cwd=ROOT,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+            for line in self.process.stdout:
+                self._dispatch(line)
+            self.process.wait()
+            if not self.stopping:
+                log.warning("the NFC reader process ended (%s); starting it again", self.process.returncode)
+                self.on_status({"state": "error", "model": None, "message": "the reader process ended"})
+                self.socketio.sleep(RESTART_DELAY)
+
+    def _dispatch(self, line: str) -> None:
+        try:
+            event = json.loads(line)
+            kind = event.pop("event")
+        except (ValueError, KeyError, AttributeError):
+            log.warning("unexpected line from the NFC reader process: %r", line[:200])
+            return
+        if kind == "scan":
+            self.on_scan(SimpleNamespace(**event))
+        elif kind == "status":
+            self.on_status(event)
+        elif kind == "error":
+            self.on_tap_error(event.get("message", ""))
 
     # On the event loop -----------------------------------------------------
     def on_status(self, status: dict) -> None:
@@ -80,10 +119,16 @@ class ReaderBridge:
 
     def on_tap_error(self, message: str) -> None:
         target = self.active_host()
-        self._tell_hosts(target[0] if target else None, target[1] if target else "en", message)
+        code, language = target if target else (None, "en")
+        with self.app.test_request_context(), force_locale(language):
+            text = tap_error_text(message, language)
+        self._emit_tap_error(code, text)
 
     def _tell_hosts(self, code: str | None, language: str, message: str) -> None:
         with self.app.test_request_context(), force_locale(language):
             text = gettext(message)
+        self._emit_tap_error(code, text)
+
+    def _emit_tap_error(self, code: str | None, text: str) -> None:
         self.socketio.emit("reader", {**self.status, "tap_error": text},
                            to=f"{code}/host" if code else HOSTS_ROOM)
