@@ -58,7 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],
                                                 rate_per_second=app.config["RATE_PER_SECOND"],
-                                                describe_figure=catalog.figure_names)
+                                                describe_figure=catalog.figure_names,
+                                                name_figure=catalog.name_figure)
     app.extensions["companion.socketio"] = socketio
     hub.register()
     _start_reader(app, socketio, hub)

@@ -129,13 +129,26 @@ def set_registering(figures: dict, seat: int, on: bool, seat_names: dict[int, st
 
 def remove(figures: dict, figure_id: object, seat: int | None) -> tuple[dict, list[dict]]:
     """Takes a figure off the table: its owner (``seat``) or the host (``None``) may."""
+    owned(figures, figure_id, seat)
+    rest = [f for f in figures["list"] if f["id"] != figure_id]
+    return {**figures, "list": rest}, [{"type": "figure_removed", "figure": figure_id}]
+
+
+def owned(figures: dict, figure_id: object, seat: int | None) -> dict:
+    """The figure, if ``seat`` owns it (``None``: the host, who may touch any)."""
     figure = next((f for f in figures["list"] if f["id"] == figure_id and type(figure_id) is int), None)
     if figure is None:
         raise IllegalAction(N_("There is no such figure at this table."))
     if seat is not None and figure["seat"] != seat:
         raise IllegalAction(N_("You can only act for your own seat."))
-    rest = [f for f in figures["list"] if f["id"] != figure_id]
-    return {**figures, "list": rest}, [{"type": "figure_removed", "figure": figure_id}]
+    return figure
+
+
+def renamed(figures: dict, amiibo_id: str, describe: Describe) -> tuple[dict, list[dict]]:
+    """After a figure was given a name: every copy of it at the table shows the new one."""
+    described = describe(amiibo_id)
+    updated = [{**f, "name": described["name"]} if f["amiibo_id"] == amiibo_id else f for f in figures["list"]]
+    return {**figures, "list": updated}, [{"type": "figure_named", "amiibo_id": amiibo_id}]
 
 
 def release_seat(figures: dict, seat: int) -> dict:

@@ -192,8 +192,12 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator["Transaction"]:
         """A write transaction: everything inside commits together or not at
-        all, and is on disk when the ``with`` block is left."""
+        all, and is on disk when the ``with`` block is left. Opened inside another
+        one (the catalogue remembering a name during an action), it is part of it."""
         with self._lock:
+            if self._db.in_transaction:
+                yield Transaction(self._db)
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield Transaction(self._db)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from companion import fairness, figures
+from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import N_
 from companion.store import Store, Transaction
@@ -40,8 +41,8 @@ ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SEAT_COLOURS = ("#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8", "#ff922b",
                 "#22b8cf", "#f06595", "#94d82d", "#845ef7", "#20c997", "#e8590c")
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
-                "table.remove_figure"}
-FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove"}
+                "table.remove_figure", "table.name_figure"}
+FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
 
 
 class TableError(Exception):
@@ -125,9 +126,12 @@ def describe_by_id(amiibo_id: str) -> dict:
 
 class Tables:
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
-                 rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id):
+                 rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
+                 name_figure: Callable[[str, Any, Any], None] | None = None):
         self.store = store
         self.describe_figure = describe_figure
+        # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
+        self.name_figure = name_figure
         self.notify = notify or (lambda code, views: None)
         self.limiter = RateLimiter(rate_capacity, rate_per_second)
 
@@ -365,8 +369,22 @@ class Tables:
     def _host_remove_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         return self._change_figures(tx, table, lambda record, names: figures.remove(record, action.get("figure"), None))
 
+    def _host_name_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        return self._name_figure(tx, table, action, None)
+
+    def _name_figure(self, tx: Transaction, table: dict, action: dict, seat: int | None) -> list[dict]:
+        """A name for a figure the catalogue does not know, remembered for next time."""
+        if self.name_figure is None:
+            raise TableError(400, N_("Figures can be named only with the catalogue."))
+        figure = self._checked(lambda: figures.owned(figures.normalize(table["figures"]), action.get("figure"), seat))
+        self._checked(lambda: self.name_figure(figure["amiibo_id"], action.get("name"), action.get("lang", "en")))
+        return self._change_figures(tx, table, lambda record, names: figures.renamed(
+            record, figure["amiibo_id"], self.describe_figure))
+
     def _figure_action(self, tx: Transaction, table: dict, seat: int, action: dict) -> list[dict]:
         game = REGISTRY[table["game"]]
+        if action["type"] == "figure.name":
+            return self._name_figure(tx, table, action, seat)
         if table["status"] != "lobby" and not game.starts_at_once and action["type"] != "figure.remove":
             raise TableError(409, N_("The game has started: figures can no longer be added."))
         rules, kind = game.registration, action["type"]
@@ -478,7 +496,7 @@ class Tables:
         """Runs a game rule; a rule violation becomes a 400 with the game's message."""
         try:
             return rule()
-        except IllegalAction as error:
+        except (IllegalAction, AmiiboError) as error:
             raise TableError(400, error.message, **error.params) from error
 
     @staticmethod

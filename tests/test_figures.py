@@ -240,3 +240,30 @@ def test_a_catalogued_figure_registers_under_its_name(app, client):
     act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": "0x0001000000010002"})
     figure = figures_of(client, table)["list"][0]
     assert figure["name"]["en"] == "Luigi" and figure["known"] is True
+
+
+def test_owners_and_the_host_name_an_unknown_figure_and_it_is_remembered(client):
+    table = new_table(client)
+    act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": PEACH})
+    act(client, table, "Bo", {"type": "figure.pick", "amiibo_id": LINK})
+    assert act(client, table, "Bo", {"type": "figure.name", "figure": 1, "name": "Mine"}).status_code == 400
+    named = act(client, table, "Ana", {"type": "figure.name", "figure": 1, "name": "Pêche dorée", "lang": "fr"})
+    assert named.status_code == 200
+    assert figures_of(client, table)["list"][0]["name"]["fr"] == "Pêche dorée"
+    assert act(client, table, "host", {"type": "table.name_figure", "figure": 2, "name": "Hero of time"}
+               ).status_code == 200
+    assert figures_of(client, table)["list"][1]["name"]["en"] == "Hero of time"
+    # Remembered: the next table that meets this figure knows its name.
+    other = new_table(client)
+    act(client, other, "Ana", {"type": "figure.pick", "amiibo_id": LINK})
+    assert figures_of(client, other)["list"][0]["name"]["en"] == "Hero of time"
+    assert client.get(f"/api/amiibo/{LINK}").json["name"] == "Hero of time"
+
+
+@pytest.mark.parametrize("name, lang", [("", "en"), ("x" * 65, "en"), ("ok", "de"), (None, "en")])
+def test_bad_figure_names_are_refused(client, name, lang):
+    table = new_table(client)
+    act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": PEACH})
+    refused = act(client, table, "Ana", {"type": "figure.name", "figure": 1, "name": name, "lang": lang})
+    assert refused.status_code == 400 and refused.json["error"]
+    assert figures_of(client, table)["list"][0]["name"]["en"].startswith("Unknown figure")

@@ -71,4 +71,6 @@ def js_strings() -> dict[str, str]:
         "search": gettext("Search"),
         "add": gettext("Add"),
         "nothing_found": gettext("Nothing found"),
+        "name_it": gettext("Name it"),
+        "name_prompt": gettext("What is this figure called?"),
     }

@@ -8,9 +8,15 @@ export function figureName(figure) {
   return figure.name[language] || figure.name.en;
 }
 
-function figureItem(figure, remove) {
+function figureItem(figure, remove, name) {
+  // An unknown figure (newer than the catalogue) can be named; the name is remembered.
+  const naming = name && !figure.known ? el('button', { type: 'button', class: 'small', text: t('name_it'),
+    onclick: () => {
+      const given = window.prompt(t('name_prompt'), '');
+      if (given) name(given);
+    } }) : null;
   return el('li', { class: `figure${figure.known ? '' : ' unknown'}`, 'data-uid': figure.uid || '' },
-    el('span', { class: 'figure-name', text: figureName(figure) }),
+    el('span', { class: 'figure-name', text: figureName(figure) }), naming,
     remove ? el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: remove }) : null);
 }
 
@@ -46,7 +52,8 @@ export function hostFigureList(view, seatId, act) {
   const mine = figuresOf(view, seatId);
   if (!mine.length) return null;
   return el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
-    act ? () => act({ type: 'table.remove_figure', figure: figure.id }) : null)));
+    act ? () => act({ type: 'table.remove_figure', figure: figure.id }) : null,
+    act ? (name) => act({ type: 'table.name_figure', figure: figure.id, name, lang: language }) : null)));
 }
 
 // The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.
@@ -59,7 +66,8 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   const mine = figuresOf(view, me);
   parts.push(mine.length
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
-      () => act({ type: 'figure.remove', figure: figure.id }))))
+      () => act({ type: 'figure.remove', figure: figure.id }),
+      (name) => act({ type: 'figure.name', figure: figure.id, name, lang: language }))))
     : el('p', { class: 'muted', text: t('no_figures') }));
   if (claim && figures.pending) {
     parts.push(el('button', { type: 'button', class: 'primary claim', text: t('claim_figure', {
