@@ -1,0 +1,76 @@
+"""Figures on the real screens, in headless Chromium against the real server:
+"add my figures" on a phone, a tap shown on both screens, a new figure waiting on
+the host screen with its own QR code, claimed by the phone that scans it, and
+named by its owner."""
+
+from __future__ import annotations
+
+import requests
+from playwright.sync_api import expect
+
+from tests.test_browser import (DESKTOP, PHONE, as_host, browser, create_table, decode_qr,  # noqa: F401
+                                open_context, server, take_seat, wait_for_images)
+
+MARIO = "0x0000000000340102"
+LINK = "0x01000000034c0902"
+
+
+def scan(server, table, uid, amiibo_id):
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/actions", timeout=10,
+                             json={"type": "table.scan", "uid": uid, "amiibo_id": amiibo_id},
+                             headers={"Authorization": f"Bearer {table['host_token']}"})
+    assert response.status_code == 200, response.text
+
+
+def test_figures_are_added_claimed_by_qr_code_and_named(server, open_context, tmp_path):
+    table = create_table(server)
+    code = table["code"]
+    host_screen = open_context(**DESKTOP)
+    as_host(host_screen, code, table["host_token"])
+    host = host_screen.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    expect(host.locator(".reader-state")).to_have_text("No NFC reader is used")
+
+    ana_phone = open_context(**PHONE)
+    ana = ana_phone.new_page()
+    ana.goto(f"{server.url}/t/{code}")
+    take_seat(ana, "Ana")
+    expect(ana.locator(".figure-area h3")).to_have_text("My figures")
+    ana.get_by_role("button", name="Add my figures").tap()
+    expect(host.locator(".figure-area .registering")).to_have_text("Ana: tap your figures on the reader")
+    expect(ana.locator(".figure-area .registering")).to_be_visible()
+
+    scan(server, table, "04000000000001", MARIO)
+    mario = f"Unknown figure #{MARIO} — Super Mario Bros. series"
+    expect(ana.locator(".figure-area .figure-name")).to_have_text([mario])
+    expect(host.locator(".seats .figure-name")).to_have_text([mario])
+    ana.get_by_role("button", name="Done").tap()
+    expect(host.locator(".figure-area .registering")).to_have_count(0)
+
+    # A new figure tapped while nobody is adding: it waits with its own QR code.
+    scan(server, table, "04000000000002", LINK)
+    waiting = host.locator(".pending-figure")
+    expect(waiting).to_contain_text("is waiting: scan this code to take it")
+    wait_for_images(host)
+    waiting.locator("img.claim-qr").screenshot(path=tmp_path / "claim.png")
+    claim_url = decode_qr(tmp_path / "claim.png")
+    assert claim_url.startswith(f"{server.url}/t/{code}?claim=")
+
+    bo_phone = open_context(**PHONE)
+    bo = bo_phone.new_page()
+    bo.goto(claim_url)
+    take_seat(bo, "Bo")
+    bo.get_by_role("button", name="Take Unknown figure").tap()
+    link = f"Unknown figure #{LINK} — The Legend of Zelda series"
+    expect(bo.locator(".figure-area .figure-name")).to_have_text([link])
+    expect(host.locator(".pending-figure")).to_have_count(0)
+    expect(host.locator(".seats .figure-name")).to_have_text([mario, link])
+
+    # Its owner names it; everybody sees the name.
+    bo.once("dialog", lambda dialog: dialog.accept("Hero of Hyrule"))
+    bo.get_by_role("button", name="Name it").tap()
+    expect(bo.locator(".figure-area .figure-name")).to_have_text(["Hero of Hyrule"])
+    expect(host.locator(".seats .figure-name")).to_have_text([mario, "Hero of Hyrule"])
+
+    for screen in (host_screen, ana_phone, bo_phone):
+        screen.assert_clean()
