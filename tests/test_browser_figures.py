@@ -72,5 +72,15 @@ def test_figures_are_added_claimed_by_qr_code_and_named(server, open_context, tm
     expect(bo.locator(".figure-area .figure-name")).to_have_text(["Hero of Hyrule"])
     expect(host.locator(".seats .figure-name")).to_have_text([mario, "Hero of Hyrule"])
 
+    # Without a reader: Ana picks a figure from the catalogue (an id typed in finds it too).
+    ana.locator("details.no-reader summary").tap()
+    ana.locator(".pick-figure input[name=q]").fill("0x0003000000360102")
+    ana.get_by_role("button", name="Search").tap()
+    ana.locator(".catalogue-results").get_by_role("button", name="Add").tap()
+    expect(ana.locator(".figure-area .figure-name")).to_have_count(2)
+    ana.locator(".pick-figure input[name=q]").fill("no such figure")
+    ana.get_by_role("button", name="Search").tap()
+    expect(ana.locator(".catalogue-results li")).to_have_text(["Nothing found"])
+
     for screen in (host_screen, ana_phone, bo_phone):
         screen.assert_clean()

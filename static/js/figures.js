@@ -83,9 +83,13 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   else if (figures.registering !== null) {
     parts.push(el('p', { class: 'muted', text: t('tap_now', { name: seatName(view, figures.registering) }) }));
   }
-  parts.push(pickForm(act));
+  // Built once and moved into each new render, so a search in progress survives the views that arrive.
+  pickPanel ??= pickForm(act);
+  parts.push(pickPanel);
   container.replaceChildren(...parts);
 }
+
+let pickPanel = null;
 
 function pickForm(act) {
   const results = el('ul', { class: 'catalogue-results' });
