@@ -47,6 +47,15 @@ def socket_client(app):
 
 
 @pytest.fixture
+def emulator():
+    """The NFC emulator (hardware/emulate.py) on a free loopback port, serving."""
+    from hardware.emulate import Emulator
+
+    with Emulator(port=0) as emulator:
+        yield emulator
+
+
+@pytest.fixture
 def live_server(tmp_path):
     server = ServerProcess(tmp_path).start()
     yield server

@@ -13,17 +13,11 @@ import nfc.tag.tt2
 import nfc.tag.tt2_nxp
 import pytest
 
-from hardware.emulate import NTAG215_VERSION, Emulator, Tag, bcc, parse_hex, run_command
+from hardware.emulate import NTAG215_VERSION, Tag, bcc, parse_hex, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 UID = "04a1b2c3d4e5f6"
 AMIIBO_ID = "0x01020304050a0b02"
-
-
-@pytest.fixture
-def emulator():
-    with Emulator(port=0) as emulator:
-        yield emulator
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ import nfc.clf
 import nfc.clf.device
 import pytest
 
-from hardware.emulate import Emulator, Tag
+from hardware.emulate import Tag
 from hardware.reader import Reader, Scan, not_type2_reason
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,12 +73,6 @@ class Recorder:
             if not self.changed.wait_for(predicate, WAIT):
                 raise AssertionError(f"never got {what}: scans={self.scans} errors={self.errors} "
                                      f"statuses={self.statuses}")
-
-
-@pytest.fixture
-def emulator():
-    with Emulator(port=0) as emulator:
-        yield emulator
 
 
 @pytest.fixture
