@@ -33,7 +33,7 @@ install_runtime() {
   npm ci --no-audit --no-fund --loglevel=error
   mkdir -p static/vendor
   cp node_modules/socket.io-client/dist/socket.io.esm.min.js static/vendor/
-  "$VENV/bin/pybabel" compile -d companion/translations >/dev/null
+  "$VENV/bin/pybabel" -q compile -d companion/translations
 }
 
 install_test() {
