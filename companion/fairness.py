@@ -159,7 +159,3 @@ class TableRng:
     def choice(self, items: list, purpose: str, secret: bool = False):
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
-
-def salted_commitment(payload: str, salt_hex: str) -> str:
-    """Commit–reveal for secret choices: SHA-256 of salt and payload."""
-    return hashlib.sha256(bytes.fromhex(salt_hex) + payload.encode()).hexdigest()
