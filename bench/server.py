@@ -3,72 +3,29 @@ with its own temporary database, and a sampler of its memory and CPU."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import psutil
-import requests
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.server import ServerProcess
 
 # What gunicorn loads for each kind of server; both run with our gunicorn.conf.py.
 APPS = {"companion": "app:app", "echo": "bench.echo_app:app"}
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+class GunicornServer(ServerProcess):
+    """The production server (gunicorn, our config) of one kind, quiet in its log."""
 
-
-class GunicornServer:
     def __init__(self, kind: str, workdir: Path):
+        super().__init__(workdir, command="gunicorn", app=APPS[kind], name=f"{kind}-{time.monotonic_ns()}",
+                         extra_env={"COMPANION_LOG_LEVEL": "warning"})
         self.kind = kind
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = workdir / f"{kind}-{self.port}.log"
-        self.env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(self.port),
-                    "COMPANION_DATABASE": str(workdir / f"{kind}-{self.port}.sqlite3"),
-                    "COMPANION_INSTANCE": str(workdir), "COMPANION_PUBLIC_URL": self.url,
-                    "COMPANION_READER": "none", "COMPANION_LOG_LEVEL": "warning"}
-        self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 30) -> "GunicornServer":
-        argv = [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", APPS[self.kind]]
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(argv, cwd=ROOT, env=self.env, stdout=log, stderr=log,
-                                            stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.kind} server exited: {self.log_tail()}")
-            try:
-                if requests.get(self.url + "/api/games", timeout=1).ok:
-                    return self
-            except requests.ConnectionError:
-                time.sleep(0.1)  # the port is not open yet
-        raise RuntimeError(f"{self.kind} server did not start in {timeout} s: {self.log_tail()}")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-    def log_tail(self, chars: int = 2000) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")[-chars:]
-        except FileNotFoundError:
-            return ""
+        super().start(timeout)
+        return self
 
     def processes(self) -> list[psutil.Process]:
         """The gunicorn master and its worker(s)."""

@@ -22,39 +22,48 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python app.py`` (or gunicorn) with its own database, bound to 127.0.0.1."""
+    """``python app.py`` (or gunicorn with our config, serving ``app``) with its own
+    database, bound to 127.0.0.1. ``name`` names its database and log in ``workdir``."""
 
-    def __init__(self, workdir: Path, command: str = "app", extra_env: dict | None = None):
+    def __init__(self, workdir: Path, command: str = "app", extra_env: dict | None = None,
+                 app: str = "app:app", name: str = "companion"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workdir = workdir
-        self.database = workdir / "companion.sqlite3"
+        self.database = workdir / f"{name}.sqlite3"
         self.command = command
+        self.app = app
         self.env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(self.port),
                     "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(workdir),
                     "COMPANION_PUBLIC_URL": self.url, "COMPANION_READER": "none", **(extra_env or {})}
         self.process: subprocess.Popen | None = None
-        self.log_path = workdir / "server.log"
+        self.log_path = workdir / f"{name}.log"
 
     def _argv(self) -> list[str]:
         if self.command == "gunicorn":
-            return [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "app:app"]
+            return [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", self.app]
         return [sys.executable, "app.py"]
 
     def start(self, timeout: float = 20) -> "ServerProcess":
-        log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self._argv(), cwd=ROOT, env=self.env, stdout=log, stderr=log,
-                                        stdin=subprocess.DEVNULL)
+        with open(self.log_path, "ab") as log:  # the child keeps its own copy of the descriptor
+            self.process = subprocess.Popen(self._argv(), cwd=ROOT, env=self.env, stdout=log, stderr=log,
+                                            stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+                raise RuntimeError(f"server exited: {self.log_tail()}")
             try:
                 if requests.get(self.url + "/api/games", timeout=1).ok:
                     return self
             except requests.ConnectionError:
                 time.sleep(0.05)  # polling a port that is not open yet: nothing to await
-        raise RuntimeError("server did not start in time")
+        raise RuntimeError(f"server did not start in {timeout} s: {self.log_tail()}")
+
+    def log_tail(self, chars: int = 2000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except FileNotFoundError:
+            return ""
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, like a power cut of the process."""
