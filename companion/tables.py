@@ -127,8 +127,11 @@ def describe_by_id(amiibo_id: str) -> dict:
 class Tables:
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
                  rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
-                 name_figure: Callable[[str, Any, Any], None] | None = None):
+                 name_figure: Callable[[str, Any, Any], None] | None = None,
+                 clock: Callable[[], float] = time.time):
         self.store = store
+        # The games read no clock: the server's time reaches them as data, the "at" of each action.
+        self.clock = clock
         self.describe_figure = describe_figure
         # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
         self.name_figure = name_figure
@@ -293,7 +296,8 @@ class Tables:
             raise TableError(409, N_("The game has not started yet."))
         game = REGISTRY[table["game"]]
         rng = self._rng(table)
-        state, events = self._checked(lambda: game.apply(table["state"], principal.seat, action, rng))
+        stamped = {**action, "at": round(self.clock(), 3)}  # a phone's own "at" is overwritten
+        state, events = self._checked(lambda: game.apply(table["state"], principal.seat, stamped, rng))
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
                    state=state)
         return events
@@ -435,13 +439,13 @@ class Tables:
             views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat")
         return views
 
-    @staticmethod
-    def _envelope(table: dict, seats: list[dict], seat: int | None, role: str) -> dict:
+    def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str) -> dict:
         game = REGISTRY[table["game"]]
         closed = table["status"] == "closed"
         record = figures.normalize(table["figures"])
         return {
             "version": table["version"],
+            "time": round(self.clock(), 3),  # lets a screen run a game clock in the server's time
             "table": {
                 "code": table["code"], "game": table["game"], "status": table["status"],
                 "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],

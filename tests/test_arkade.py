@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.fairness import EMPTY_POOL, TableRng
-from companion.games.arkade import ALIEN, ALIEN_TILES, DEFENDER, DEFENDER_TILES, GAME
+from companion.games.arkade import ALIEN, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, DEFENDER_TILES, GAME, legal_actions
 from companion.games.base import IllegalAction
 
 SEATS = [{"id": 1, "name": "Globox", "figures": []}, {"id": 2, "name": "Rayman", "figures": []}]
@@ -23,7 +23,17 @@ def rng(n=0):
 
 
 def new_game(**options):
-    return GAME.setup(GAME.normalize_options(options), SEATS, rng())
+    """A game in play: roles by the table's order (unless asked), past the Arcade countdown."""
+    state = GAME.setup(GAME.normalize_options({"alien": "first", **options}), SEATS, rng())
+    return started(state)
+
+
+def started(state, at=100.0):
+    if state["phase"] == "ready":
+        state = act(act(state, state["roles"][ALIEN], {"type": "ready", "at": at}),
+                    state["roles"][DEFENDER], {"type": "ready", "at": at})
+        state = act(state, state["roles"][ALIEN], {"type": "go", "at": at + COUNTDOWN_SECONDS})
+    return state
 
 
 def act(state, seat, action, generator=None):
@@ -72,9 +82,63 @@ def test_roles_follow_the_option():
     assert new_game(alien="second")["roles"] == {ALIEN: 2, DEFENDER: 1}
 
 
+def test_the_phones_choose_the_roles_first_come_first_served():
+    state = GAME.setup(GAME.normalize_options({}), SEATS, rng())
+    assert state["phase"] == "roles" and state["roles"] == {ALIEN: None, DEFENDER: None}
+    assert GAME.view(state, None)["role"] is None and GAME.view(state, 2)["can"] == ["choose_role"]
+    refused(state, 1, {"type": "throw"}, "Choose who plays the Alien")
+    refused(state, 9, {"type": "choose_role", "role": ALIEN}, "Only the Alien and the Defender")
+    refused(state, 1, {"type": "choose_role", "role": "saucer"}, "The roles are")
+    refused(state, 1, {"type": "choose_role"}, "needs the field role")
+    chosen, events = GAME.apply(state, 2, {"type": "choose_role", "role": ALIEN}, rng())
+    assert chosen["roles"] == {ALIEN: 2, DEFENDER: 1} and chosen["names"] == {ALIEN: "Rayman", DEFENDER: "Globox"}
+    assert events == [{"type": "roles_chosen", "alien": 2, "defender": 1}]
+    assert chosen["phase"] == "playing" and chosen["active"] == ALIEN
+    refused(chosen, 1, {"type": "choose_role", "role": ALIEN}, "already started")
+
+
+def test_arcade_starts_with_a_shared_countdown():
+    state = GAME.setup(GAME.normalize_options({"mode": "arcade", "alien": "second"}), SEATS, rng())
+    assert state["phase"] == "ready" and state["roles"] == {ALIEN: 2, DEFENDER: 1}
+    refused(state, 2, {"type": "throw", "at": 10}, "top départ")
+    refused(state, 2, {"type": "go", "at": 10}, "top départ")  # nobody is ready yet
+    one = act(state, 2, {"type": "ready", "at": 10})
+    assert one["phase"] == "ready" and GAME.view(one, 2)["can"] == [] and GAME.view(one, 1)["can"] == ["ready"]
+    both, events = GAME.apply(one, 1, {"type": "ready", "at": 11.5}, rng())
+    assert both["phase"] == "countdown" and both["countdown_from"] == 11.5
+    assert events[-1] == {"type": "countdown", "seconds": COUNTDOWN_SECONDS}
+    refused(both, 1, {"type": "throw", "at": 20}, "top départ")
+    refused(both, 1, {"type": "go", "at": 11.5 + COUNTDOWN_SECONDS - 0.1}, "top départ")  # too early
+    refused(both, 1, {"type": "go"}, "top départ")  # the shell's time stamp is needed
+    refused(both, 9, {"type": "go", "at": 20}, "Only the Alien and the Defender")
+    going, events = GAME.apply(both, 1, {"type": "go", "at": 11.5 + COUNTDOWN_SECONDS}, rng())
+    assert going["phase"] == "playing" and going["started_at"] == 14.5 and events == [{"type": "top_depart"}]
+    refused(going, 2, {"type": "go", "at": 30}, "already started")  # the other phone's go comes second
+
+
+def test_the_end_time_is_kept_for_the_clock():
+    state = with_dice(new_game(), ALIEN, ["blue", "pink"])
+    state = act(state, ALIEN_SEAT, {"type": "claim", "at": 50})
+    won = act(state, DEFENDER_SEAT, {"type": "confirm", "accept": True, "at": 61})
+    assert won["phase"] == "over" and won["ended_at"] == 61 and won["started_at"] == 50
+
+
 @pytest.mark.parametrize("level, nuggets", [("hard", 4), ("normal", 6), ("easy", 8)])
 def test_the_level_sets_the_defenders_nuggets(level, nuggets):
     assert new_game(level=level)["nuggets"] == nuggets
+
+
+@pytest.mark.parametrize("handicap, level, nuggets, board, layout", [
+    ("none", "easy", 8, None, "base"),
+    ("adult_defender", "easy", 6, "classic", "simplified"),  # an adult Defender: 6 nuggets at most
+    ("adult_defender", "hard", 4, "classic", "simplified"),
+    ("adult_alien", "hard", 8, "advanced", "base"),  # a child Defender plays with 8
+])
+def test_the_adult_and_child_presets(handicap, level, nuggets, board, layout):
+    state = new_game(handicap=handicap, level=level)
+    assert state["nuggets"] == nuggets
+    assert state["reminders"] == {"board": board, "layout": layout, "nuggets": nuggets, "power_tiles": True,
+                                  "throws": 3}
 
 
 def test_strategie_starts_with_the_alien_and_power_tiles():
@@ -461,68 +525,6 @@ def test_nobody_sees_a_face_down_tile_not_even_its_owner():
 
 # --- random legal play -----------------------------------------------------------
 
-def legal_actions(state, seat):
-    """Every legal action of a seat, computed from the rules (like python-chess's legal moves)."""
-    role = {owner: role for role, owner in state["roles"].items()}[seat]
-    pending = state["pending"]
-    if state["winner"] or (pending and pending["kind"] == "claim" and role == ALIEN):
-        return []
-    if pending and pending["kind"] == "claim":
-        return [{"type": "confirm", "accept": True}, {"type": "confirm", "accept": False}]
-    if pending and role == ALIEN:
-        return [{"type": "repair", "colour": None}] + [
-            {"type": "repair", "colour": c} for c in state["colours"] if state["saucers"]["on_board"][c] < 4]
-    strategie = state["mode"] == "strategie"
-    if strategie and (state["active"] != role or pending):
-        return []
-    actions = throws(state, role)
-    if state["dice"][role]:
-        actions += [{"type": "end_turn"}] if strategie else []
-        actions += alien_actions(state) if role == ALIEN else []
-    return actions + (defender_actions(state) if role == DEFENDER else [])
-
-
-def throws(state, role):
-    if state["mode"] == "strategie" and (state["settled"][role] or state["throws"][role] >= state["max_throws"]):
-        return []
-    if not state["dice"][role]:
-        return [{"type": "throw"}]
-    return [{"type": "throw"}] + [{"type": "throw", "dice": [die]} for die in range(2)]
-
-
-def alien_actions(state):
-    actions = [{"type": "claim"}]
-    if state["power_tiles"] and not all(tile["turned"] for tile in state["alien_tiles"]):
-        actions += [{"type": "bonus", "colour": c} for c in state["colours"] if state["saucers"]["on_board"][c]]
-    return actions
-
-
-def defender_actions(state):
-    free = state["reactor"] != "active"
-    actions = []
-    if free and state["nuggets"]:
-        neighbours = (state["ship"] - 1, state["ship"] + 1)
-        actions += [{"type": "nugget", "to": cell} for cell in neighbours if 1 <= cell <= 6]
-    if free and state["kept"]["gps"]:
-        actions += [{"type": "gps", "to": cell} for cell in range(1, 7)]
-    actions += [{"type": "hit", "colour": c, "extra_life": life, "munitions": True}
-                for c in set(state["kept"]["munitions"]) for life in targets(state, c)]
-    if state["dice"][DEFENDER]:
-        movement, shooting = state["dice"][DEFENDER]
-        if not movement["used"] and (free or movement["face"] in (1, 6)):
-            actions.append({"type": "move"})
-        if not shooting["used"]:
-            actions += [{"type": "hit", "colour": shooting["face"], "extra_life": life}
-                        for life in targets(state, shooting["face"])]
-    return actions
-
-
-def targets(state, colour):
-    saucers = state["saucers"]
-    lives = [True] if saucers["extra_lives"][colour] else []
-    return lives + ([False] if saucers["on_board"][colour] > saucers["extra_lives"][colour] else [])
-
-
 def face_down_identities(state):
     return [tile for tile in state["alien_tiles"] + state["defender_tiles"] if not tile["turned"]]
 
@@ -553,8 +555,8 @@ def check_invariants(state, initial):
                       max_size=300))
 def test_random_legal_play_keeps_the_invariants(mode, tiles, throws_allowed, seed, picks):
     generator = rng(seed)
-    state = GAME.setup(GAME.normalize_options({"mode": mode, "power_tiles": tiles, "throws": throws_allowed}),
-                       SEATS, generator)
+    state = started(GAME.setup(GAME.normalize_options(
+        {"mode": mode, "power_tiles": tiles, "throws": throws_allowed, "alien": "first"}), SEATS, generator))
     initial = copy.deepcopy(state)
     revealed = set()
     for seat, pick in picks:
@@ -581,7 +583,7 @@ def test_random_legal_play_keeps_the_invariants(mode, tiles, throws_allowed, see
 def test_apply_accepts_exactly_the_listed_actions(seed, picks):
     """Beside each listed action, a sample of unlisted ones must be refused without a trace."""
     generator = rng(seed)
-    state = GAME.setup(GAME.normalize_options({}), SEATS, generator)
+    state = GAME.setup(GAME.normalize_options({"alien": "first"}), SEATS, generator)
     probes = [{"type": "throw"}, {"type": "end_turn"}, {"type": "move"}, {"type": "claim"},
               {"type": "nugget", "to": 3}, {"type": "gps", "to": 4}, {"type": "bonus", "colour": "pink"},
               {"type": "hit", "colour": "blue"}, {"type": "confirm", "accept": True}]

@@ -6,9 +6,19 @@ board, eliminated and with an extra life, the power tiles) and referees what
 those counters can check. The players declare what happens on the board
 (a saucer stopped on a bonus cell, a hit, a saucer on the last line).
 
-Roles and modes
-* Two seats. Option ``alien``: the first or the second seat of the table plays
-  the Alien; the other is the Defender.
+Roles, phases and modes
+* Two seats. Option ``alien``: ``phones`` (the default) lets the players choose
+  on their phones (``choose_role``: the first to choose decides, the other seat
+  takes the other role); ``first`` or ``second`` fixes which seat of the table
+  plays the Alien.
+* Phases: ``roles`` (while the roles are open), ``ready`` then ``countdown``
+  (Arcade: each phone says ``ready``; when both are, the shared countdown
+  "top départ" runs and a ``go`` after ``countdown`` seconds starts the
+  game), ``playing``, ``over``.
+* Time is data, never read from a clock: the shell stamps every action with
+  ``at`` (its own time, in seconds). The rules keep ``countdown_from``,
+  ``started_at`` and ``ended_at`` so that the screens can run the clock, and
+  refuse a ``go`` that comes before the countdown is over.
 * ``strategie``: turn by turn, the Alien first. The active player throws all
   their dice, then may re-throw both or one of them, up to ``throws`` throws
   (3, or 2 in the hard variant); only the last throw counts. Once a die result
@@ -17,8 +27,7 @@ Roles and modes
   ``end_turn`` passes the turn (after at least one throw).
 * ``arcade``: simultaneous. Each player throws as often as they like; each die
   result of the Defender may be used once, re-throwing a die makes it usable
-  again (the Alien's moves happen on the board, so their dice are not marked). The clock
-  is the shell's business: no action carries anything time-related.
+  again (the Alien's moves happen on the board, so their dice are not marked).
 
 Dice (data, overridable by options): the Alien's two movement dice show
 ``ALIEN_DIE_FACES``, the Defender's movement die shows 1-6 and the shooting
@@ -41,6 +50,7 @@ munitions and GPS); the others (engines, rift, asteroid, magnetic field,
 mini-tower, comet) are shown to both players to be carried out on the board.
 
 Actions (``type`` and fields)
+* setup: ``choose_role`` (``role``), ``ready`` and ``go`` (Arcade).
 * both: ``throw`` (``dice``: die numbers to throw, all by default; Alien 0-1,
   Defender 0 = movement, 1 = shooting); ``end_turn`` (Stratégie).
 * Alien: ``bonus`` (``colour`` of the saucer on a bonus cell of its colour),
@@ -71,10 +81,13 @@ from companion.games.base import N_, Game, IllegalAction, Option, register, requ
 ALIEN, DEFENDER = "alien", "defender"
 MODES = ("strategie", "arcade")
 LEVELS = {"hard": 4, "normal": 6, "easy": 8}  # nuggets at the start (the book's three levels)
+# The book's adult/child presets: who is the adult, and what the table sets up for it.
+HANDICAPS = ("none", "adult_defender", "adult_alien")
 NUGGETS_IN_BOX = 11
 SHIP_CELLS = 6
 SAUCERS = 12
 TILES_DRAWN = 6
+COUNTDOWN_SECONDS = 3  # "top départ": 3, 2, 1 on both phones (option ``countdown``)
 
 SAUCER_COLOURS = ("blue", "green", "pink")
 # Two faces per colour: every saucer colour is equally likely to be shot.
@@ -118,19 +131,21 @@ def tiles_in_play(options: dict) -> bool:
 def setup(options: dict, seats: list[dict], rng) -> dict:
     if len(seats) != 2:
         raise IllegalAction(N_("Arkade is played by exactly 2 players."))
-    alien, defender = (seats[0], seats[1]) if options["alien"] == "first" else (seats[1], seats[0])
     colours = list(options["saucer_colours"])
     with_tiles = tiles_in_play(options)
-    return {
+    state = {
         "mode": options["mode"], "max_throws": options["throws"], "power_tiles": with_tiles,
         "colours": colours, "alien_die": list(options["alien_die"]),
         "shooting_die": list(options["shooting_die"]),
-        "roles": {ALIEN: alien["id"], DEFENDER: defender["id"]},
-        "names": {ALIEN: alien["name"], DEFENDER: defender["name"]},
-        "turn": 1, "active": ALIEN if options["mode"] == "strategie" else None,
+        "seats": {str(seat["id"]): seat["name"] for seat in seats},
+        "roles": {ALIEN: None, DEFENDER: None}, "names": {ALIEN: None, DEFENDER: None},
+        "phase": "roles", "ready": {ALIEN: False, DEFENDER: False},
+        "countdown_seconds": options["countdown"], "countdown_from": None, "started_at": None, "ended_at": None,
+        "turn": 1, "active": None,
         "dice": {ALIEN: [], DEFENDER: []}, "throws": {ALIEN: 0, DEFENDER: 0},
         "settled": {ALIEN: False, DEFENDER: False},
-        "nuggets": LEVELS[options["level"]], "ship": 1,
+        "nuggets": starting_nuggets(options), "ship": 1,
+        "reminders": setup_reminders(options),
         "saucers": {"on_board": {c: SAUCERS // 3 for c in colours}, "extra_lives": {c: 0 for c in colours},
                     "eliminated": {c: 0 for c in colours}, "repairs": 0},
         "alien_tiles": draw_alien_tiles(rng) if with_tiles else [],
@@ -138,6 +153,40 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "kept": {"munitions": [], "gps": 0},
         "tower": False, "reactor": None, "pending": None, "winner": None, "history": [],
     }
+    if options["alien"] != "phones":
+        alien = seats[0] if options["alien"] == "first" else seats[1]
+        assign_roles(state, alien["id"], ALIEN)
+    return state
+
+
+def starting_nuggets(options: dict) -> int:
+    """An adult Defender plays with 4 or 6 nuggets at most; a child Defender with 8."""
+    nuggets = LEVELS[options["level"]]
+    if options["handicap"] == "adult_defender":
+        return min(nuggets, LEVELS["normal"])
+    if options["handicap"] == "adult_alien":
+        return LEVELS["easy"]
+    return nuggets
+
+
+def setup_reminders(options: dict) -> dict:
+    """What the players set up on the board (the companion cannot see it): the book's presets."""
+    board, layout = {"none": (None, "base"), "adult_defender": ("classic", "simplified"),
+                     "adult_alien": ("advanced", "base")}[options["handicap"]]
+    return {"board": board, "layout": layout, "nuggets": starting_nuggets(options),
+            "power_tiles": tiles_in_play(options), "throws": options["throws"]}
+
+
+def assign_roles(state: dict, seat: int, role: str) -> None:
+    """The seat takes the role and the other seat the other one; the game moves on."""
+    other_seat = next(int(key) for key in state["seats"] if int(key) != seat)
+    other_role = DEFENDER if role == ALIEN else ALIEN
+    state["roles"] = {role: seat, other_role: other_seat}
+    state["names"] = {role: state["seats"][str(seat)], other_role: state["seats"][str(other_seat)]}
+    if state["mode"] == "strategie":
+        state["phase"], state["active"] = "playing", ALIEN
+    else:
+        state["phase"] = "ready"
 
 
 def draw_alien_tiles(rng) -> list[dict]:
@@ -169,14 +218,22 @@ def apply(state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
         raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action))
     kind = action.get("type")
     handler = HANDLERS.get(kind)
-    if handler is None:
+    if handler is None and kind not in PHASE_HANDLERS:
         raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind))
     if state["winner"]:
         raise IllegalAction(N_("The game is over."))
-    role = role_of(state, seat)
-    check_pending(state, role, kind)
     new_state = copy.deepcopy(state)  # apply never mutates its input
-    events = handler(new_state, role, action, rng)
+    if kind in PHASE_HANDLERS:
+        events = PHASE_HANDLERS[kind](new_state, seat, action)
+    else:
+        require_phase(state, "playing")
+        role = role_of(state, seat)
+        check_pending(state, role, kind)
+        events = handler(new_state, role, action, rng)
+        if new_state["started_at"] is None:  # Stratégie: the clock starts with the first action
+            new_state["started_at"] = action_time(action)
+        if new_state["winner"]:
+            new_state["phase"], new_state["ended_at"] = "over", action_time(action)
     new_state["history"] = new_state["history"] + events
     return new_state, events
 
@@ -186,6 +243,63 @@ def role_of(state: dict, seat: int) -> str:
         if owner == seat:
             return role
     raise IllegalAction(N_("Only the Alien and the Defender play Arkade."))
+
+
+def require_phase(state: dict, phase: str) -> None:
+    if state["phase"] == phase:
+        return
+    if state["phase"] == "roles":
+        raise IllegalAction(N_("Choose who plays the Alien and who plays the Defender first."))
+    if state["phase"] in ("ready", "countdown"):
+        raise IllegalAction(N_("Wait for the countdown: top départ!"))
+    raise IllegalAction(N_("The game has already started."))
+
+
+def action_time(action: dict) -> float | None:
+    """The shell's time stamp of the action (seconds); None when it gave none (tests of other rules)."""
+    at = action.get("at")
+    return float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else None
+
+
+# --- roles and the countdown -----------------------------------------------
+
+def do_choose_role(state: dict, seat: int, action: dict) -> list[dict]:
+    require_phase(state, "roles")
+    if str(seat) not in state["seats"]:
+        raise IllegalAction(N_("Only the Alien and the Defender play Arkade."))
+    require_fields(action, role=str)
+    if action["role"] not in (ALIEN, DEFENDER):
+        raise IllegalAction(N_("The roles are the Alien and the Defender."))
+    assign_roles(state, seat, action["role"])
+    return [{"type": "roles_chosen", "alien": state["roles"][ALIEN], "defender": state["roles"][DEFENDER]}]
+
+
+def do_ready(state: dict, seat: int, action: dict) -> list[dict]:
+    require_phase(state, "ready")
+    role = role_of(state, seat)
+    state["ready"][role] = True
+    events = [{"type": "ready", "role": role}]
+    if all(state["ready"].values()):
+        at = action_time(action)
+        if at is None:
+            raise IllegalAction(N_("The action needs the field %(field)s (%(kind)s)."), field="at", kind="number")
+        state["phase"], state["countdown_from"] = "countdown", at
+        events.append({"type": "countdown", "seconds": state["countdown_seconds"]})
+    return events
+
+
+def do_go(state: dict, seat: int, action: dict) -> list[dict]:
+    """Top départ: either phone sends it when its countdown ends; the server's clock has the last word."""
+    require_phase(state, "countdown")
+    role_of(state, seat)
+    at = action_time(action)
+    if at is None or at < state["countdown_from"] + state["countdown_seconds"]:
+        raise IllegalAction(N_("Wait for the countdown: top départ!"))
+    state["phase"], state["started_at"] = "playing", at
+    return [{"type": "top_depart"}]
+
+
+PHASE_HANDLERS = {"choose_role": do_choose_role, "ready": do_ready, "go": do_go}
 
 
 def check_pending(state: dict, role: str, kind: str) -> None:
@@ -575,9 +689,12 @@ def view(state: dict, seat: int | None) -> dict:
     public["alien_tiles"] = [tile if tile["turned"] else {"turned": False} for tile in public["alien_tiles"]]
     public["defender_tiles"] = [tile if tile["turned"] else {"colour": tile["colour"], "turned": False}
                                 for tile in public["defender_tiles"]]
-    public["role"] = next((role for role, owner in state["roles"].items() if owner == seat), None)
+    role = next((role for role, owner in state["roles"].items() if seat is not None and owner == seat), None)
+    public["role"] = role
     public["saucers_on_board"] = sum(state["saucers"]["on_board"].values())
     public["throws_left"] = throws_left(state)
+    # What this seat may do now, for its buttons (the rules still check every action).
+    public["can"] = sorted({action["type"] for action in legal_actions(state, seat)}) if seat is not None else []
     return public
 
 
@@ -588,17 +705,103 @@ def throws_left(state: dict) -> dict:
             for role in (ALIEN, DEFENDER)}
 
 
+# --- legal actions -----------------------------------------------------------
+
+def legal_actions(state: dict, seat: int | None) -> list[dict]:
+    """Every legal action of a seat, from the rules (like python-chess's legal moves).
+
+    Setup actions and ``go`` need the shell's time stamp, so they are listed
+    without one; ``hit`` is listed with its fields."""
+    if state["winner"] or seat is None or str(seat) not in state["seats"]:
+        return []
+    if state["phase"] == "roles":
+        return [{"type": "choose_role", "role": ALIEN}, {"type": "choose_role", "role": DEFENDER}]
+    role = role_of(state, seat)
+    if state["phase"] == "ready":
+        return [] if state["ready"][role] else [{"type": "ready"}]
+    if state["phase"] == "countdown":
+        return [{"type": "go"}]
+    return playing_actions(state, role)
+
+
+def playing_actions(state: dict, role: str) -> list[dict]:
+    pending = state["pending"]
+    if pending and pending["kind"] == "claim":
+        return [{"type": "confirm", "accept": True}, {"type": "confirm", "accept": False}] if role == DEFENDER else []
+    if pending and role == ALIEN:
+        return [{"type": "repair", "colour": None}] + [
+            {"type": "repair", "colour": c} for c in state["colours"] if repairable(state, c)]
+    strategie = state["mode"] == "strategie"
+    if strategie and (state["active"] != role or pending):
+        return []
+    actions = legal_throws(state, role)
+    if state["dice"][role]:
+        actions += [{"type": "end_turn"}] if strategie else []
+        actions += alien_actions(state) if role == ALIEN else []
+    return actions + (defender_actions(state) if role == DEFENDER else [])
+
+
+def legal_throws(state: dict, role: str) -> list[dict]:
+    if state["mode"] == "strategie" and (state["settled"][role] or state["throws"][role] >= state["max_throws"]):
+        return []
+    if not state["dice"][role]:
+        return [{"type": "throw"}]
+    return [{"type": "throw"}] + [{"type": "throw", "dice": [die]} for die in range(2)]
+
+
+def alien_actions(state: dict) -> list[dict]:
+    actions = [{"type": "claim"}]
+    if state["power_tiles"] and not all(tile["turned"] for tile in state["alien_tiles"]):
+        actions += [{"type": "bonus", "colour": c} for c in state["colours"] if state["saucers"]["on_board"][c]]
+    return actions
+
+
+def defender_actions(state: dict) -> list[dict]:
+    free = state["reactor"] != "active"
+    actions = []
+    if free and state["nuggets"]:
+        neighbours = (state["ship"] - 1, state["ship"] + 1)
+        actions += [{"type": "nugget", "to": cell} for cell in neighbours if 1 <= cell <= SHIP_CELLS]
+    if free and state["kept"]["gps"]:
+        actions += [{"type": "gps", "to": cell} for cell in range(1, SHIP_CELLS + 1)]
+    actions += [{"type": "hit", "colour": c, "extra_life": life, "munitions": True}
+                for c in sorted(set(state["kept"]["munitions"])) for life in hit_targets(state, c)]
+    if state["dice"][DEFENDER]:
+        movement, shooting = state["dice"][DEFENDER]
+        if not movement["used"] and (free or movement["face"] in (1, SHIP_CELLS)):
+            actions.append({"type": "move"})
+        if not shooting["used"]:
+            actions += [{"type": "hit", "colour": shooting["face"], "extra_life": life}
+                        for life in hit_targets(state, shooting["face"])]
+    return actions
+
+
+def hit_targets(state: dict, colour: str) -> list[bool]:
+    """Whether a saucer of that colour with (True) or without (False) an extra life can be hit."""
+    saucers = state["saucers"]
+    lives = [True] if saucers["extra_lives"][colour] else []
+    return lives + ([False] if saucers["on_board"][colour] > saucers["extra_lives"][colour] else [])
+
+
 GAME = register(Game(
     id="arkade",
     title=N_("Arkade"),
     min_seats=2,
     max_seats=2,
     options=(
-        Option("mode", N_("Mode"), "choice", "strategie", choices=MODES),
-        Option("alien", N_("The Alien is"), "choice", "first", choices=("first", "second")),
-        Option("level", N_("Defender level"), "choice", "normal", choices=tuple(LEVELS)),
-        Option("power_tiles", N_("Power tiles"), "choice", "auto", choices=("auto", "on", "off")),
-        Option("throws", N_("Throws per turn"), "int", 3, minimum=2, maximum=3),
+        Option("mode", N_("Mode"), "choice", "strategie", choices=MODES,
+               choice_labels=(N_("Stratégie (turn by turn)"), N_("Arcade (simultaneous, real time)"))),
+        Option("alien", N_("Who plays the Alien"), "choice", "phones", choices=("phones", "first", "second"),
+               choice_labels=(N_("Chosen on the phones"), N_("The first player"), N_("The second player"))),
+        Option("level", N_("Defender level"), "choice", "normal", choices=tuple(LEVELS),
+               choice_labels=(N_("Hard: 4 nuggets"), N_("Normal: 6 nuggets"), N_("Easy: 8 nuggets"))),
+        Option("handicap", N_("Adult and child"), "choice", "none", choices=HANDICAPS,
+               choice_labels=(N_("Same level"), N_("The adult is the Defender"), N_("The adult is the Alien"))),
+        Option("power_tiles", N_("Power tiles"), "choice", "auto", choices=("auto", "on", "off"),
+               choice_labels=(N_("As the book says (Stratégie only)"), N_("In play"), N_("Left out"))),
+        Option("throws", N_("Throws per turn (Stratégie)"), "int", 3, minimum=2, maximum=3),
+        Option("countdown", N_("Countdown before an Arcade game (seconds)"), "int", COUNTDOWN_SECONDS,
+               minimum=1, maximum=10),
         Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3),
         Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12),
         Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12),

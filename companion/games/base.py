@@ -47,6 +47,10 @@ class Option:
     maximum: int | None = None
     max_items: int = 100
     max_length: int = 24
+    choice_labels: tuple = ()  # what the form shows for each choice (N_ msgids), in the order of choices
+
+    def labelled_choices(self) -> list[tuple[str, str]]:
+        return list(zip(self.choices, self.choice_labels or self.choices))
 
     def schema(self) -> dict:
         """The option as JSON Schema, for the OpenAPI document and the form."""
