@@ -30,7 +30,9 @@ def _table_or_error_page(raw_code: str, allow_closed: bool = False):
 
 @pages.get("/")
 def home():
-    return render_template("home.html", games=list(REGISTRY.values()))
+    # The shared die first: it needs nothing but phones.
+    games = sorted(REGISTRY.values(), key=lambda game: (game.id != "dice", game.id))
+    return render_template("home.html", games=games)
 
 
 @pages.get("/join")

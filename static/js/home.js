@@ -8,15 +8,41 @@ const customFaces = form.querySelector('.custom-faces');
 
 die.addEventListener('change', () => { customFaces.hidden = die.value !== 'custom'; });
 
-form.addEventListener('submit', async (event) => {
-  event.preventDefault();
+// Only the chosen game's settings are shown (and sent).
+function showGameOptions() {
+  for (const fieldset of form.querySelectorAll('.game-options')) {
+    fieldset.hidden = fieldset.dataset.game !== form.elements.game.value;
+  }
+}
+form.elements.game.addEventListener('change', showGameOptions);
+showGameOptions();
+
+function diceOptions() {
   const options = { die: die.value, count: Number(form.elements.count.value) };
   if (die.value === 'custom') {
     options.faces = form.elements.faces.value.split('\n').map((face) => face.trim()).filter(Boolean);
   }
+  return options;
+}
+
+function declaredOptions(game) {
+  const options = {};
+  for (const field of form.querySelectorAll(`.game-options[data-game="${game}"] [data-option]`)) {
+    const { option, kind } = field.dataset;
+    if (kind === 'int') options[option] = Number(field.value);
+    else if (kind === 'list') options[option] = field.value.split(',').map((item) => item.trim()).filter(Boolean);
+    else options[option] = field.value;
+  }
+  return options;
+}
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const game = form.elements.game.value;
+  const options = game === 'dice' ? diceOptions() : declaredOptions(game);
   const response = await fetch('/api/tables', {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ game: form.elements.game.value, options }),
+    body: JSON.stringify({ game, options }),
   });
   const body = await response.json();
   if (!response.ok) { showError(form.querySelector('.error'), body.error); return; }

@@ -57,11 +57,16 @@ function render(view, connection) {
   const renderer = renderers[view.table.game];
   if (!view.game) { gameArea.textContent = t('lobby'); return; }
   const canAct = view.you.role === 'seat' && view.table.status === 'playing';
+  // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
+  const act = async (action, { quiet = false } = {}) => {
+    const answer = await connection.act(action);
+    if (!quiet || answer.ok) showError(notice, answer.ok ? '' : answer.error);
+    return answer;
+  };
   renderer(gameArea, view, {
-    onRoll: canAct ? async () => {
-      const answer = await connection.act({ type: 'roll' });
-      showError(notice, answer.ok ? '' : answer.error);
-    } : null,
+    act: canAct ? act : null,
+    announce,
+    onRoll: canAct ? () => act({ type: 'roll' }) : null,
     onNewRoll: (roll, text) => announce(text),
   });
 }
