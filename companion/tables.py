@@ -451,7 +451,7 @@ class Tables:
                 "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
                 "seed": table["seed"] if closed else None, "options": table["options"],
                 "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
-                "min_seats": game.min_seats, "max_seats": game.max_seats,
+                "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
                 "figures": record if role == "host" else figures.public(record),
             },
             "you": {"role": role, "seat": seat},

@@ -810,4 +810,5 @@ GAME = register(Game(
     apply=apply,
     view=view,
     check_options=check_options,
+    uses_figures=False,
 ))

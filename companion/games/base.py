@@ -114,6 +114,7 @@ class Game:
     seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
     check_options: Callable[[dict], None] = field(default=lambda options: None)
     registration: RegistrationRules = RegistrationRules()
+    uses_figures: bool = True  # False: the screens offer no figure registration (a game without amiibo)
     # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).
     figure_tapped: Callable[[dict, dict, Any], tuple[dict, list[dict]]] | None = None
 

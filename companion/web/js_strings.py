@@ -192,6 +192,7 @@ def arkade_strings() -> dict[str, str]:
         "ak_ready": gettext("Ready!"),
         "ak_waiting_for": gettext("Waiting for: %(names)s"),
         "ak_elapsed": gettext("Elapsed time"),
+        "ak_history": gettext("What happened"),
         "ak_final_turns": gettext("Turns played: %(count)s"),
         "ak_final_throws": gettext("Throws: %(count)s"),
         "ak_final_time": gettext("Time: %(time)s"),

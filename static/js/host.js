@@ -14,6 +14,7 @@ const seatList = root.querySelector('.seats');
 const controls = root.querySelector('.host-controls');
 const errorLine = root.querySelector('.side .error');
 const figureArea = root.querySelector('.figure-area');
+const figureHeading = root.querySelector('.figures-heading');
 let reader = { state: 'off' };
 let online = [];
 let current = null;
@@ -50,7 +51,9 @@ function render() {
   const view = current;
   const { table } = view;
   seatList.replaceChildren(...table.seats.map(seatItem));
-  renderHostFigures(figureArea, view, reader, act);
+  figureHeading.hidden = !table.uses_figures;
+  figureArea.hidden = !table.uses_figures;
+  if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
   root.querySelector('.joining-state').textContent = table.joining_open ? t('joining_open') : t('joining_closed');
   root.classList.toggle('joining-closed', !table.joining_open);
   controls.hidden = !token || table.status === 'closed';

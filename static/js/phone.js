@@ -45,7 +45,8 @@ function render(view, connection) {
   seatView.querySelector('.my-name').textContent = me ? me.name : t('spectator');
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
   if (view.table.status === 'closed') showError(notice, t('closed'));
-  renderPhoneFigures(figureArea, view, {
+  figureArea.hidden = !view.table.uses_figures;
+  if (view.table.uses_figures) renderPhoneFigures(figureArea, view, {
     act: async (action) => {
       const answer = await connection.act(action);
       showError(notice, answer.ok ? '' : answer.error);

@@ -303,7 +303,7 @@ function countdownPanel(game, act) {
 
 function history(game) {
   const recent = game.history.slice(-12).reverse();
-  return el('section', { class: 'ak-history' }, el('h3', { text: t('history') }),
+  return el('section', { class: 'ak-history' }, el('h3', { text: t('ak_history') }),
     el('ol', { reversed: true }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
 }
 

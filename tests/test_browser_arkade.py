@@ -1,0 +1,134 @@
+"""Arkade on the real screens, in headless Chromium against the real server: the
+host's setup form, roles chosen on two phone-sized pages, throws and re-throws
+seen live on the other phone and the host screen, a Defender's move and shot
+(with its synthesised "piouuu"), and the Arcade countdown."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.test_browser import (DESKTOP, DOCS, PHONE, as_host, browser, open_context, server,  # noqa: F401
+                                take_seat)
+
+# Counts the tones the page synthesises: the "piouuu" is an oscillator, not a file.
+COUNT_TONES = """
+window.__tones = 0;
+const original = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () { window.__tones += 1; return original.call(this); };
+"""
+
+
+def phone_page(open_context, server, code: str, name: str) -> tuple:
+    context = open_context(**PHONE)
+    context.context.add_init_script(COUNT_TONES)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    take_seat(page, name)
+    return context, page
+
+
+def create_arkade_table(host: Page, server, mode_label: str) -> str:
+    host.goto(server.url + "/")
+    form = host.locator("#create-table")
+    form.locator("select[name=game]").select_option("arkade")
+    options = form.locator('fieldset[data-game="arkade"]')
+    expect(options).to_be_visible()
+    expect(form.locator('fieldset[data-game="dice"]')).to_be_hidden()
+    expect(options.locator('[data-option="saucer_colours"]')).to_have_value("blue, green, pink")
+    options.locator('[data-option="mode"]').select_option(label=mode_label)
+    form.get_by_role("button", name="Create the table").click()
+    host.wait_for_url(re.compile(r"/host/[A-Z0-9]{4,5}$"))
+    return host.locator("#host").get_attribute("data-code")
+
+
+def dice_faces(page: Page, side: str) -> list[str]:
+    return page.locator(f".ak-side.{side} .ak-die").all_inner_texts()
+
+
+def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context):
+    host_screen = open_context(**DESKTOP)
+    host = host_screen.new_page()
+    code = create_arkade_table(host, server, "Stratégie (turn by turn)")
+    alien_context, alien = phone_page(open_context, server, code, "Zoé")
+    defender_context, defender = phone_page(open_context, server, code, "Max")
+    host.get_by_role("button", name="Start the game").click()
+
+    # Roles: the first phone to choose decides for both; the setup reminders are on show.
+    expect(alien.locator(".ak-setup")).to_contain_text("The Defender starts with 6 nuggets")
+    expect(host.locator(".ak-big")).to_have_text("The players choose their roles on their phones.")
+    alien.get_by_role("button", name="I play the Alien").tap()
+    expect(alien.locator(".ak-role")).to_have_text("Alien")
+    expect(defender.locator(".ak-role")).to_have_text("Defender")
+    expect(alien.locator(".ak-status")).to_have_text("Your turn!")
+    expect(defender.locator(".ak-status")).to_have_text("Zoé's turn (Alien)")
+    expect(defender.get_by_role("button", name="Throw the dice")).to_have_count(0)
+
+    # Three throws at most; the other phone and the host see each one.
+    alien.get_by_role("button", name="Throw the dice").tap()
+    expect(alien.locator(".ak-side.alien .ak-throws")).to_have_text("Throws left: 2")
+    first = dice_faces(alien, "alien")
+    assert len(first) == 2
+    expect(defender.locator(".ak-side.alien .ak-die")).to_have_text(first)
+    expect(host.locator(".ak-side.alien .ak-die")).to_have_text(first)
+    alien.locator(".ak-side.alien .ak-die").nth(1).tap()  # pick the second die only
+    expect(alien.locator(".ak-side.alien .ak-die").nth(1)).to_have_attribute("aria-pressed", "true")
+    alien.get_by_role("button", name="Throw the picked die again").tap()
+    expect(alien.locator(".ak-side.alien .ak-throws")).to_have_text("Throws left: 1")
+    expect(defender.locator(".ak-side.alien .ak-die").first).to_have_text(first[0])  # the kept die stays
+    expect(defender.locator(".ak-history li").first).to_contain_text("Zoé throws:")
+    alien.get_by_role("button", name="Throw both dice again").tap()
+    expect(alien.locator(".ak-side.alien .ak-throws")).to_have_text("Throws left: 0")
+    expect(alien.get_by_role("button", name=re.compile("Throw"))).to_have_count(0)
+    alien.screenshot(path=DOCS / "screenshot-arkade-alien.png")
+    alien.get_by_role("button", name="End my turn").tap()
+
+    # The Defender: the ship follows its die, a shot asks nothing the die already says.
+    expect(defender.locator(".ak-status")).to_have_text("Your turn!")
+    defender.get_by_role("button", name="Throw the dice").tap()
+    ship_face, colour = dice_faces(defender, "defender")
+    move = defender.get_by_role("button", name=f"Move the ship to cell {ship_face}")
+    move.tap()
+    expect(alien.locator(".ak-ship")).to_contain_text(f"Ship on cell {ship_face}")
+    expect(host.locator(".ak-ship")).to_contain_text(f"Ship on cell {ship_face}")
+    defender.get_by_role("button", name=f"{colour.strip()} saucer hit").tap()
+    expect(alien.locator(".ak-history li").first).to_have_text(f"Piouuu! A {colour.strip()} saucer is eliminated.")
+    assert defender.evaluate("() => window.__tones") >= 1  # the shot was heard on the phone that tapped it
+    expect(host.locator(".ak-saucers tbody tr")).to_have_count(3)
+    expect(host.locator(".ak-sides .ak-tile.face-down")).to_have_count(12)  # 6 + 6 drawn, none turned
+    defender.screenshot(path=DOCS / "screenshot-arkade-defender.png")
+    assert alien.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    assert defender.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+
+    for context in (host_screen, alien_context, defender_context):
+        context.assert_clean()
+
+
+def test_arcade_starts_on_both_phones_after_the_countdown(server, open_context):
+    host_screen = open_context(**DESKTOP)
+    host = host_screen.new_page()
+    code = create_arkade_table(host, server, "Arcade (simultaneous, real time)")
+    table_host = host_screen  # the host key came from the home page
+    alien_context, alien = phone_page(open_context, server, code, "Zoé")
+    defender_context, defender = phone_page(open_context, server, code, "Max")
+    host.get_by_role("button", name="Start the game").click()
+    defender.get_by_role("button", name="I play the Defender").tap()
+    alien.get_by_role("button", name="Ready!").tap()
+    expect(defender.locator(".ak-ready")).to_contain_text("Waiting for: Max")
+    defender.get_by_role("button", name="Ready!").tap()
+    for page in (alien, defender):
+        expect(page.locator(".ak-status")).to_have_text("Arcade: throw whenever you like!")
+    expect(host.locator(".ak-history li").first).to_have_text("Top départ!")
+    expect(alien.locator(".ak-clock")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+
+    alien.get_by_role("button", name="Throw the dice").tap()
+    defender.get_by_role("button", name="Throw the dice").tap()
+    expect(alien.locator(".ak-side.defender .ak-die")).to_have_count(2)
+    expect(defender.locator(".ak-side.alien .ak-die")).to_have_count(2)
+    expect(alien.locator(".ak-side.alien .ak-throws")).to_have_text("Throws: 1")
+    expect(host.locator(".ak-side.defender .ak-throws")).to_have_text("Throws: 1")
+    expect(host.locator(".figures-heading")).to_be_hidden()  # Arkade plays without amiibo
+    host.screenshot(path=DOCS / "screenshot-arkade-host.png")
+    for context in (table_host, alien_context, defender_context):
+        context.assert_clean()
