@@ -21,7 +21,7 @@ import socketio
 
 from companion.games.arkade import ALIEN, DEFENDER, legal_actions
 from companion.verify import verify_log
-from tests.helpers import ENTROPY
+from tests.helpers import ENTROPY, bearer, new_table, snapshot
 from tests.server import ServerProcess
 
 WAIT = 20  # seconds; every wait ends on an event
@@ -273,3 +273,50 @@ def test_arcade_both_phones_throw_at_once_and_no_throw_is_lost_or_doubled(server
     finally:
         for screen in (alien, defender, host):
             screen.close()
+
+
+# --- bad input through the JSON API, in-process: a clear error and nothing changed ----
+
+def arkade_in_play(client) -> tuple[str, dict, dict]:
+    table = new_table(client, "arkade", {"alien": "first"}, names=("Zoé", "Max"))
+    started = client.post(f"/api/tables/{table['code']}/actions", json={"type": "table.start"},
+                          headers=bearer(table["host_token"]))
+    assert started.status_code == 200, started.json
+    return table["code"], table, table["seats"]
+
+
+@pytest.mark.parametrize("who, action, status, complaint", [
+    ("Max", {"type": "throw"}, 400, "It is Zoé's turn."),  # out of turn: the Alien plays first
+    ("Zoé", {"type": "move"}, 400, "Only the Defender can do that."),  # the other role's action
+    ("Zoé", {"type": "hit", "colour": "blue"}, 400, "Only the Defender can do that."),
+    ("Zoé", {"type": "throw", "dice": [5]}, 400,
+     "Choose which dice to throw: a list of die numbers from 0 to 1."),  # malformed
+    ("Zoé", {"type": "bonus", "colour": "blue"}, 400, "Throw your dice first."),
+    ("Zoé", {"type": "choose_role", "role": "defender"}, 400, "The game has already started."),
+    ("Zoé", {"type": "teleport"}, 400, "Unknown action: teleport."),
+    ("Zoé", {"type": "throw", "seat": 2}, 403, "You can only act for your own seat."),  # for another seat
+    ("host", {"type": "throw"}, 403, "The host screen does not play: act from a seat."),
+    ("forged", {"type": "throw"}, 401, None),
+])
+def test_bad_arkade_actions_are_refused_and_change_nothing(client, tables, who, action, status, complaint):
+    code, table, seats = arkade_in_play(client)
+    token = {"host": table["host_token"], "forged": "x" * 32}.get(who) or seats[who]["token"]
+    before = snapshot(tables, code)
+    refused = client.post(f"/api/tables/{code}/actions", json=action, headers=bearer(token))
+    assert refused.status_code == status
+    if complaint:
+        assert refused.json["error"] == complaint
+    assert snapshot(tables, code) == before
+
+
+def test_a_phone_cannot_choose_the_time_of_its_action(client, tables):
+    """The shell stamps "at" itself: a phone claiming a later time cannot cut the countdown short."""
+    table = new_table(client, "arkade", {"alien": "first", "mode": "arcade", "countdown": 10}, names=("Zoé", "Max"))
+    code, seats = table["code"], table["seats"]
+    client.post(f"/api/tables/{code}/actions", json={"type": "table.start"}, headers=bearer(table["host_token"]))
+    for name in ("Zoé", "Max"):
+        assert client.post(f"/api/tables/{code}/actions", json={"type": "ready"},
+                           headers=bearer(seats[name]["token"])).status_code == 200
+    early = client.post(f"/api/tables/{code}/actions", json={"type": "go", "at": 4_000_000_000},
+                        headers=bearer(seats["Zoé"]["token"]))
+    assert early.status_code == 400 and early.json["error"] == "Wait for the countdown: top départ!"
