@@ -7,6 +7,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from companion.amiibo.catalog import Catalog
+from companion.amiibo.house import HouseRankings
 from companion.config import ROOT, from_environment
 from companion.store import Store
 from companion.tables import Tables
@@ -39,6 +40,7 @@ def create_app(config: dict | None = None) -> Flask:
     from companion.web.amiibo_api import amiibo_api
     from companion.web.api import api
     from companion.web.pages import pages
+    from companion.web.rankings_api import rankings_api
     from companion.web.security import install_security
 
     i18n.init_app(app)
@@ -46,6 +48,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(amiibo_api)
+    app.register_blueprint(rankings_api)
     app.cli.add_command(catalog_cli)
 
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE") or _async_mode(),
@@ -54,6 +57,7 @@ def create_app(config: dict | None = None) -> Flask:
                         ping_interval=10, ping_timeout=10)
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     catalog = app.extensions["companion.catalog"] = Catalog(store)
+    app.extensions["companion.house"] = HouseRankings(store)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],

@@ -424,6 +424,12 @@ class Tables:
         return events
 
     # Views ---------------------------------------------------------------
+    def figure_ids(self, raw_code: Any) -> list[str]:
+        """The amiibo ids registered at a table, in registration order (for the rankings page)."""
+        with self.store.reading() as tx:
+            table = self._existing_table(tx, raw_code)
+        return list(dict.fromkeys(figure["amiibo_id"] for figure in figures.normalize(table["figures"])["list"]))
+
     def view_for(self, principal: Principal) -> dict:
         with self.store.reading() as tx:
             table = tx.table(principal.code)

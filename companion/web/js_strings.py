@@ -74,6 +74,35 @@ def js_strings() -> dict[str, str]:
         "name_it": gettext("Name it"),
         "name_prompt": gettext("What is this figure called?"),
         **arkade_strings(),
+        **rankings_strings(),
+    }
+
+
+def rankings_strings() -> dict[str, str]:
+    return {
+        "rk_source_computed": gettext("from the catalogue"),
+        "rk_source_fact": gettext("fact"),
+        "rk_source_estimate": gettext("estimate"),
+        "rk_source_house": gettext("house ranking"),
+        "rk_unknown": gettext("unknown"),
+        "rk_unranked": gettext("not ranked yet"),
+        "rk_up": gettext("Move %(name)s up"),
+        "rk_down": gettext("Move %(name)s down"),
+        "rk_tie": gettext("Tie %(name)s with the figure above"),
+        "rk_kind_computed": gettext("Worked out from the catalogue."),
+        "rk_kind_facts": gettext("From the facts the companion knows about each character."),
+        "rk_kind_situational": gettext("Decided by the board at the moment of the fight."),
+        "rk_kind_judgement": gettext("A matter of judgement: the table's house ranking decides, and it learns "
+                                     "from the players' answers."),
+        "rk_read_only": gettext("Open this page from a table's screen to edit it."),
+        "rk_no_figures": gettext("No figures yet: add some."),
+        "rk_saved": gettext("House ranking saved."),
+        "rk_group_computed": gettext("From the catalogue"),
+        "rk_group_facts": gettext("Facts"),
+        "rk_group_situational": gettext("On the board"),
+        "rk_group_judgement": gettext("Judgement"),
+        "rk_table_figures": gettext("The figures of table %(code)s"),
+        "rk_pick_figures": gettext("Pick figures from the catalogue"),
     }
 
 

@@ -94,6 +94,13 @@ def verify(code: str):
     return render_template("verify.html", code=table["code"])
 
 
+@pages.get("/rankings")
+def rankings():
+    """Criteria rankings: a table's figures (``?table=CODE``) or figures picked from the catalogue."""
+    return render_template("rankings.html", table=request.args.get("table", "")[:12],
+                           criterion=request.args.get("criterion", "lightest")[:40])
+
+
 @pages.app_errorhandler(404)
 def not_found(error):
     if request.path.startswith("/api/"):

@@ -1,0 +1,182 @@
+// Criteria rankings: the figures of a table (or picked from the catalogue) in order, with
+// their values; the house ranking of judgement criteria is edited by dragging and saved.
+import { storedToken } from './connection.js';
+import { t } from './i18n.js';
+import { el, showError } from './ui.js';
+
+const root = document.getElementById('rankings');
+const table = root.dataset.table.toUpperCase();
+const select = root.querySelector('select[name=criterion]');
+const list = root.querySelector('.ranking');
+const errorLine = root.querySelector('.error');
+const savedLine = root.querySelector('.saved');
+const results = root.querySelector('.catalogue-results');
+const language = document.documentElement.lang || 'en';
+// Whoever holds a key to the table may teach the house ranking: its host screen or a seat.
+const token = table ? storedToken('host', table) || storedToken('seat', table) : null;
+
+let criteria = [];
+let figures = [];  // amiibo ids picked from the catalogue (without a table)
+let rows = [];  // [{entry, tied}] in order: tied means "same tier as the row above"
+
+async function getJson(url, options = {}) {
+  const response = await fetch(url, options);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.error);
+  return body;
+}
+
+function current() {
+  return criteria.find((criterion) => criterion.id === select.value);
+}
+
+function editable() {
+  return current()?.kind === 'judgement' && Boolean(token) && rows.length > 1;
+}
+
+function sourceText(source) {
+  if (source) return t(`rk_source_${source}`);
+  return t(current()?.kind === 'judgement' ? 'rk_unranked' : 'rk_unknown');
+}
+
+function rowItem(row, index) {
+  const { entry } = row;
+  const canEdit = editable();
+  const item = el('li', { class: `rank-row${row.tied ? ' tied' : ''}`, 'data-id': entry.id },
+    canEdit ? el('span', { class: 'handle', 'aria-hidden': 'true', text: '⠿' }) : null,
+    el('span', { class: 'rank-place', text: row.tied ? '=' : '' }),
+    el('span', { class: 'rank-name', text: entry.label }),
+    el('span', { class: 'rank-value', text: entry.display ?? '' }),
+    el('span', { class: `rank-source source-${entry.source ?? 'none'}`, text: sourceText(entry.source) }));
+  if (canEdit) {
+    item.append(el('span', { class: 'rank-buttons' },
+      el('button', { type: 'button', class: 'small', text: '↑', 'aria-label': t('rk_up', { name: entry.label }),
+        disabled: index === 0, onclick: () => move(index, index - 1) }),
+      el('button', { type: 'button', class: 'small', text: '↓', 'aria-label': t('rk_down', { name: entry.label }),
+        disabled: index === rows.length - 1, onclick: () => move(index, index + 1) }),
+      el('button', { type: 'button', class: 'small', text: '=', 'aria-pressed': String(row.tied),
+        'aria-label': t('rk_tie', { name: entry.label }), disabled: index === 0,
+        onclick: () => { row.tied = !row.tied; draw(); } })));
+    item.querySelector('.handle').addEventListener('pointerdown', (event) => startDrag(event, item));
+  }
+  return item;
+}
+
+function move(from, to) {
+  if (to < 0 || to >= rows.length) return;
+  const [row] = rows.splice(from, 1);
+  rows.splice(to, 0, row);
+  rows[0].tied = false;
+  draw();
+}
+
+// Dragging with pointer events: works with a mouse and a finger alike. The listeners sit on
+// the document: moving the row in the page would lose a pointer capture.
+function startDrag(event, item) {
+  event.preventDefault();
+  item.classList.add('dragging');
+  const onMove = (moveEvent) => {
+    const under = document.elementFromPoint(moveEvent.clientX, moveEvent.clientY)?.closest('.rank-row');
+    if (!under || under === item) return;
+    const box = under.getBoundingClientRect();
+    list.insertBefore(item, moveEvent.clientY < box.top + box.height / 2 ? under : under.nextSibling);
+  };
+  const onUp = () => {
+    document.removeEventListener('pointermove', onMove);
+    document.removeEventListener('pointerup', onUp);
+    document.removeEventListener('pointercancel', onUp);
+    const order = [...list.children].map((child) => child.dataset.id);
+    rows.sort((a, b) => order.indexOf(a.entry.id) - order.indexOf(b.entry.id));
+    rows[0].tied = false;
+    draw();
+  };
+  document.addEventListener('pointermove', onMove);
+  document.addEventListener('pointerup', onUp);
+  document.addEventListener('pointercancel', onUp);
+}
+
+function tiers() {
+  const grouped = [];
+  for (const row of rows) {
+    if (row.tied && grouped.length) grouped[grouped.length - 1].push(row.entry.id);
+    else grouped.push([row.entry.id]);
+  }
+  return grouped;
+}
+
+function draw() {
+  list.replaceChildren(...rows.map(rowItem));
+  const canEdit = editable();
+  root.querySelector('.edit-hint').hidden = !canEdit;
+  root.querySelector('.edit-controls').hidden = !canEdit;
+}
+
+function show(body) {
+  // The last tier may hold the figures nothing ranks yet (no source): they are not tied, just unranked.
+  rows = body.tiers.flatMap((tier) => tier.map((entry, index) => ({ entry, tied: index > 0 && entry.source !== null })));
+  const criterion = current();
+  let note = body.note || t(`rk_kind_${criterion.kind}`);
+  if (criterion.kind === 'judgement' && !token) note = `${note} ${t('rk_read_only')}`;
+  root.querySelector('.criterion-note').textContent = note;
+  if (!rows.length) list.replaceChildren(el('li', { class: 'muted', text: t('rk_no_figures') }));
+  else draw();
+}
+
+async function refresh() {
+  showError(errorLine, '');
+  savedLine.hidden = true;
+  const query = table ? `table=${encodeURIComponent(table)}` : `figures=${figures.join(',')}`;
+  const url = new URL(window.location.href);
+  url.searchParams.set('criterion', select.value);
+  window.history.replaceState(null, '', url);
+  try {
+    show(await getJson(`/api/rankings/${select.value}?${query}&lang=${language}`));
+  } catch (error) {
+    showError(errorLine, error.message);
+  }
+}
+
+async function save() {
+  try {
+    show(await getJson(`/api/rankings/${select.value}?lang=${language}`, {
+      method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ table, tiers: tiers() }),
+    }));
+    savedLine.textContent = t('rk_saved');
+    savedLine.hidden = false;
+  } catch (error) {
+    showError(errorLine, error.message);
+  }
+}
+
+async function search(event) {
+  event.preventDefault();
+  const text = event.target.elements.q.value.trim();
+  if (!text) return;
+  const body = await getJson(`/api/amiibo?q=${encodeURIComponent(text)}&limit=8&lang=${language}`);
+  results.replaceChildren(...(body.results.length ? body.results.map((figure) => el('li', {},
+    el('span', { text: figure.label }),
+    el('button', { type: 'button', class: 'small', text: t('add'), onclick: () => {
+      if (!figures.includes(figure.id)) figures.push(figure.id);
+      results.replaceChildren();
+      refresh();
+    } }))) : [el('li', { class: 'muted', text: t('nothing_found') })]));
+}
+
+async function start() {
+  const body = await getJson(`/api/criteria?lang=${language}`);
+  criteria = body.criteria;
+  const kinds = ['computed', 'facts', 'situational', 'judgement'];
+  select.replaceChildren(...kinds.map((kind) => el('optgroup', { label: t(`rk_group_${kind}`) },
+    ...criteria.filter((criterion) => criterion.kind === kind)
+      .map((criterion) => el('option', { value: criterion.id, text: criterion.wording })))));
+  select.value = criteria.some((criterion) => criterion.id === root.dataset.criterion) ? root.dataset.criterion : criteria[0].id;
+  root.querySelector('.figures-source').textContent = table ? t('rk_table_figures', { code: table }) : t('rk_pick_figures');
+  root.querySelector('.add-figure').hidden = Boolean(table);
+  select.addEventListener('change', refresh);
+  root.querySelector('.save').addEventListener('click', save);
+  root.querySelector('.add-figure').addEventListener('submit', search);
+  refresh();
+}
+
+start();
