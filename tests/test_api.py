@@ -77,7 +77,8 @@ def test_openapi_document_is_valid_and_lists_every_route(client):
     document = client.get("/api/openapi.json").json
     validate(document)
     assert {"/api/tables", "/api/tables/{code}", "/api/tables/{code}/seats", "/api/tables/{code}/actions",
-            "/api/tables/{code}/close", "/api/tables/{code}/log"} <= set(document["paths"])
+            "/api/tables/{code}/close", "/api/tables/{code}/log", "/api/criteria",
+            "/api/rankings/{criterion}"} <= set(document["paths"])
 
 
 def test_errors_speak_the_callers_language(client):

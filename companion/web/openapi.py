@@ -36,6 +36,13 @@ CODE_PARAMETER = {"name": "code", "in": "path", "required": True,
                   "schema": {"type": "string", "pattern": "^[A-HJ-KM-NP-Za-hj-km-np-z2-9]{4,5}$"}}
 
 
+RANKING = {"type": "object", "properties": {
+    "criterion": {"type": "object"},
+    "tiers": {"type": "array", "items": {"type": "array", "items": {"type": "object", "properties": {
+        "id": {"type": "string"}, "label": {"type": "string"}, "display": {"type": ["string", "null"]},
+        "source": {"type": ["string", "null"]}}}}}}}
+
+
 def openapi_document() -> dict:
     games = {game.id: game.options_schema() for game in REGISTRY.values()}
     create_body = {"type": "object", "required": ["game"], "properties": {
@@ -112,5 +119,28 @@ def openapi_document() -> dict:
                 "summary": "the public log: commitment, entropy, every draw, events, the seed once closed",
                 "parameters": [CODE_PARAMETER],
                 "responses": _responses("200", {"type": "object"}, "log", "404")}},
+            "/api/criteria": {"get": {
+                "summary": "Amiiboxe's criteria and references, worded in the caller's language",
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "criteria": {"type": "array", "items": {"type": "object"}},
+                    "references": {"type": "array", "items": {"type": "object"}}}}, "criteria")}},
+            "/api/rankings/{criterion}": {
+                "parameters": [{"name": "criterion", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "get": {
+                    "summary": "figures ranked by a criterion, best first, in tiers of ties, with values and sources",
+                    "parameters": [
+                        {"name": "figures", "in": "query", "schema": {"type": "string"},
+                         "description": "amiibo ids separated by commas (at most 60)"},
+                        {"name": "table", "in": "query", "schema": {"type": "string"},
+                         "description": "rank the figures registered at this table instead"}],
+                    "responses": _responses("200", RANKING, "the ranking", "400", "404")},
+                "put": {
+                    "summary": "reorder the house ranking of a criterion (a host or seat token of the table)",
+                    "security": bearer,
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                        "type": "object", "required": ["table", "tiers"], "properties": {
+                            "table": {"type": "string"},
+                            "tiers": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}}}},
+                    "responses": _responses("200", RANKING, "the ranking, saved", "400", "401", "404")}},
         },
     }
