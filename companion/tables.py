@@ -30,7 +30,7 @@ from typing import Any, Callable
 from companion import fairness, figures
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
-from companion.games.base import N_
+from companion.games.base import HOST, N_, Game
 from companion.store import Store, Transaction
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -124,12 +124,30 @@ def describe_by_id(amiibo_id: str) -> dict:
     return {"name": {"en": f"figure #{amiibo_id}", "fr": f"figurine #{amiibo_id}"}, "known": False}
 
 
+class GameServices:
+    """The shell's services around pure games; the base class changes nothing.
+
+    ``prepare`` runs in the transaction that starts a game, before ``setup``;
+    ``remember`` in the transaction of each action, after ``apply``: what it
+    writes commits with the action or not at all. Both raise `IllegalAction`
+    to refuse."""
+
+    def prepare(self, game: Game, options: dict, seats: list[dict]) -> tuple[dict, list[dict]]:
+        return options, seats
+
+    def remember(self, game: Game, events: list[dict]) -> None:
+        return None
+
+
 class Tables:
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
                  rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
                  name_figure: Callable[[str, Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, services: "GameServices | None" = None):
         self.store = store
+        # What pure games cannot do themselves: read the catalogue and the house
+        # rankings before a game starts, remember what a game taught afterwards.
+        self.services = services or GameServices()
         # The games read no clock: the server's time reaches them as data, the "at" of each action.
         self.clock = clock
         self.describe_figure = describe_figure
@@ -240,7 +258,7 @@ class Tables:
             principal = who(tx, table)
             if principal.role == "spectator":
                 raise TableError(401, N_("A seat or host token is needed to act."))
-            self._check_actor(principal, action)
+            self._check_actor(principal, action, REGISTRY[table["game"]])
             earlier = tx.find_action(table["code"], principal.actor, key) if key is not None else None
             if earlier is not None:
                 return {**earlier, "duplicate": True}
@@ -274,8 +292,12 @@ class Tables:
         return key
 
     @staticmethod
-    def _check_actor(principal: Principal, action: dict) -> None:
+    def _check_actor(principal: Principal, action: dict, game: Game) -> None:
         is_table_action = action["type"].startswith("table.")
+        if action["type"] in game.host_actions:
+            if principal.role != "host":
+                raise TableError(403, N_("Only the host can do that."))
+            return
         if is_table_action and action["type"] not in HOST_ACTIONS or (
                 action["type"].startswith("figure.") and action["type"] not in FIGURE_ACTIONS):
             raise TableError(400, N_("Unknown action: %(action)s."), action=action["type"])
@@ -297,7 +319,9 @@ class Tables:
         game = REGISTRY[table["game"]]
         rng = self._rng(table)
         stamped = {**action, "at": round(self.clock(), 3)}  # a phone's own "at" is overwritten
-        state, events = self._checked(lambda: game.apply(table["state"], principal.seat, stamped, rng))
+        seat = HOST if principal.role == "host" else principal.seat
+        state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
+        self._checked(lambda: self.services.remember(game, events))
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
                    state=state)
         return events
@@ -347,7 +371,8 @@ class Tables:
         self._checked(lambda: figures.check_start(record, game.registration, [s["id"] for s in seats],
                                                   {s["id"]: s["name"] for s in seats}))
         rng = self._rng(table)
-        state = self._checked(lambda: game.setup(table["options"], seats, rng))
+        options, seats = self._checked(lambda: self.services.prepare(game, table["options"], seats))
+        state = self._checked(lambda: game.setup(options, seats, rng))
         event = {"type": "started"}
         self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state)
         return [event]
@@ -419,6 +444,7 @@ class Tables:
             figure = next(f for f in record["list"] if f["id"] == tapped["figure"])
             rng = self._rng(table)
             fields["state"], game_events = self._checked(lambda: game.figure_tapped(table["state"], figure, rng))
+            self._checked(lambda: self.services.remember(game, game_events))
             events = events + game_events
         self._save(tx, table, rng, [{"kind": "event", "event": e} for e in events], **fields)
         return events

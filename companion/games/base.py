@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 
+HOST = "host"  # the seat argument of apply for the host screen's game actions
+
+
 def N_(message: str) -> str:
     """Marks a message for translation; the web shell translates it on the way out."""
     return message
@@ -114,6 +117,9 @@ class Game:
     seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
     check_options: Callable[[dict], None] = field(default=lambda options: None)
     registration: RegistrationRules = RegistrationRules()
+    # Game actions the host screen takes (board keeping, questions for the whole table):
+    # ``apply`` gets them with ``seat == HOST``; seats cannot send them.
+    host_actions: frozenset = frozenset()
     uses_figures: bool = True  # False: the screens offer no figure registration (a game without amiibo)
     # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).
     figure_tapped: Callable[[dict, dict, Any], tuple[dict, list[dict]]] | None = None
