@@ -8,8 +8,10 @@ from flask_socketio import SocketIO
 
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.house import HouseRankings
+from companion.amiibo.locations import FigureLocations
 from companion.config import ROOT, from_environment
 from companion.store import Store
+from companion.services import CompanionServices
 from companion.tables import Tables
 
 
@@ -57,17 +59,26 @@ def create_app(config: dict | None = None) -> Flask:
                         ping_interval=10, ping_timeout=10)
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     catalog = app.extensions["companion.catalog"] = Catalog(store)
-    app.extensions["companion.house"] = HouseRankings(store)
+    house = app.extensions["companion.house"] = HouseRankings(store)
+    services = CompanionServices(catalog, house, FigureLocations(store), language=_request_language)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],
                                                 rate_per_second=app.config["RATE_PER_SECOND"],
                                                 describe_figure=catalog.figure_names,
-                                                name_figure=catalog.name_figure)
+                                                name_figure=catalog.name_figure, services=services)
     app.extensions["companion.socketio"] = socketio
     hub.register()
     _start_reader(app, socketio, hub)
     return app
+
+
+def _request_language() -> str:
+    """The language of the screen that acts (a game's language is its host's when it starts)."""
+    from flask import has_request_context
+    from flask_babel import get_locale
+
+    return str(get_locale() or "en") if has_request_context() else "en"
 
 
 def _start_reader(app: Flask, socketio: SocketIO, hub) -> None:
