@@ -879,7 +879,7 @@ def answers(state: dict, seat: int) -> list[dict]:
         return []
     if fight["exchange"] == "judge":
         return [{"type": "judge", "winner": fight[role]} for role in (ATTACKER, DEFENDER)]
-    return [{"type": "enter_value", "value": value} for value in range(max(state["size"], 5))]
+    return [{"type": "enter_value", "value": value} for value in range(MAX_VALUE + 1)]
 
 
 def moves(state: dict, own: list[dict]) -> list[dict]:
