@@ -188,6 +188,11 @@ def probes(state, data):
     cell = [data.draw(st.integers(-1, size), label="row"), data.draw(st.integers(-1, size), label="column")]
     one, two = pick(data, figures, "one"), pick(data, figures, "two")
     move = {"type": "move", "figure": one, **({"cell": cell} if state["board"] is not None else {})}
+    at = figure_of(state, one)["at"]
+    if at is not None and data.draw(st.booleans(), label="near?"):  # next to the figure: the likely moves
+        step = pick(data, [(-1, 0), (1, 0), (0, -1), (0, 1)], "step")
+        cell = [at[0] + step[0], at[1] + step[1]]
+        move["cell"] = cell
     attack = {"type": "attack", "attacker": one, "defender": two}
     return [move, attack, {**attack, "ranged": True}, {**attack, "chain": True},
             {"type": "retire", "figure": one}, {"type": "end_turn"}, {"type": "judge", "winner": one},
