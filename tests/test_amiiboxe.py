@@ -305,7 +305,8 @@ def test_the_host_changes_the_reference_between_fights():
     custom = ["lightest", "tallest", "heaviest", "shortest_name", "oldest_figure", "least_clothed"]
     assert act(state, HOST, {"type": "set_reference", "reference": custom})["reference"]["id"] is None
     generator = rng(3)
-    assert act(state, HOST, {"type": "set_reference", "reference": "random"}, generator)["reference"]["id"] in REFERENCES
+    drawn = act(state, HOST, {"type": "set_reference", "reference": "random"}, generator)
+    assert drawn["reference"]["id"] in REFERENCES
     assert generator.draws[0]["purpose"] == "draw the reference"
     refused(state, HOST, {"type": "set_reference", "reference": ["tallest"] * 6}, "6 different criteria")
     refused(state, HOST, {"type": "set_reference", "reference": 7}, "6 different criteria")
@@ -413,6 +414,14 @@ def test_host_and_seat_actions_do_not_mix():
     refused(state, ANA, {"type": "dance"}, "Unknown action: dance")
     refused(state, HOST, {"type": None}, "Unknown action")
     refused(state, ANA, ["move"], "Unknown action")
+    refused(state, ANA, {"type": ["move"]}, "Unknown action")
+
+
+def test_events_share_nothing_with_the_new_state():
+    state = started(board="kept")
+    after, events = events_of(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
+    events[0]["to"].append(9)
+    assert fig(after, 1)["at"] == [2, 0]
 
 
 @pytest.mark.parametrize("action, complaint", [

@@ -33,8 +33,19 @@ figure selected by a tap: ``figure``/``attacker`` the tapped own figure,
   ``set_reference`` {reference: id, "random" or a list of 6 criterion ids},
   and with the board kept ``place`` {figure, cell}, ``reveal`` {cell, name},
   ``push`` {figure, target}, ``shift`` {kind, index, direction}.
-A cell is ``[row, column]``: row 0 is the far side of the first seat in the
-clockwise order, column 0 its left.
+A cell is ``[row, column]`` of the kept board: row 0 is the north side,
+column 0 the west side (the first seat of the clockwise order sits south).
+
+Events (public facts; a sealed answer never appears before both are in):
+``seat_order``, ``first_player``, ``location_named`` {figure, amiibo_id,
+name}, ``placed``, ``play_began``, ``reference_changed``, ``figure_selected``,
+``moved``, ``location_revealed``, ``pushed``, ``shifted``, ``fight_rolled``
+{attacker, defender, face, criterion}, ``fight_asks`` {exchange, seats},
+``answered`` {seat}, ``fight_decided`` {criterion, values, winner, by, ...},
+``house_learned`` {criterion, winner, loser} (amiibo ids, for the shell to
+remember), ``captured`` {figure, by, returned}, ``chain_offered``,
+``retired`` {figure, seat, points, carried, automatic}, ``turn``,
+``game_over`` {scores, winners}.
 
 Where the book is silent, we chose:
 * Seats sit clockwise around the square: the first of the order at the south
@@ -313,19 +324,21 @@ def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
     if not isinstance(action, dict):
         raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action))
     kind = action.get("type")
+    kind = kind if isinstance(kind, str) else str(kind)
     handler = (HOST_HANDLERS if seat == HOST else PLAYER_HANDLERS).get(kind)
     if handler is None:
         if kind in HOST_HANDLERS:
             raise IllegalAction(N_("Only the host can do that."))
         if kind in PLAYER_HANDLERS:
             raise IllegalAction(N_("The host screen does not play: act from a seat."))
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind))
+        raise IllegalAction(N_("Unknown action: %(action)s."), action=kind)
     if state["phase"] == "over":
         raise IllegalAction(N_("The game is over."))
     if seat != HOST and seat not in seat_ids(state):
         raise IllegalAction(N_("You are not playing this game."))
     new_state = copy.deepcopy(state)  # apply never mutates its input
-    return new_state, handler(new_state, seat, action, rng)
+    events = handler(new_state, seat, action, rng)
+    return new_state, copy.deepcopy(events)  # events share nothing with the state the shell keeps
 
 
 def seat_ids(state: dict) -> list[int]:
