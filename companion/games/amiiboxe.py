@@ -96,9 +96,8 @@ import copy
 import itertools
 from collections import Counter
 
-from companion.games.base import N_, Game, IllegalAction, Option, RegistrationRules, register, require_fields
+from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register, require_fields
 
-HOST = "host"
 KINDS = ("computed", "facts", "situational", "judgement")
 DIRECTIONS = ("min", "max")
 FACES = 6
@@ -1014,10 +1013,12 @@ GAME = register(Game(
     min_seats=2,
     max_seats=4,
     options=(
-        Option("reference", N_("Reference"), "list", ["book"], max_items=FACES),
-        Option("pro", N_("PRO mode"), "choice", "off", choices=("off", "on")),
+        Option("reference", N_("Reference (a name, random, or 6 criteria)"), "list", ["book"], max_items=FACES),
+        Option("pro", N_("PRO mode"), "choice", "off", choices=("off", "on"),
+               choice_labels=(N_("Off: rankings and values shown"), N_("On: the players judge every fight"))),
         Option("figures_per_player", N_("Figures per player"), "int", 3, minimum=1, maximum=6),
-        Option("board", N_("Board"), "choice", "free", choices=("free", "kept")),
+        Option("board", N_("Board"), "choice", "free", choices=("free", "kept"),
+               choice_labels=(N_("On the table only"), N_("Also kept on the host screen"))),
     ),
     setup=setup,
     apply=apply,
@@ -1025,4 +1026,5 @@ GAME = register(Game(
     check_options=check_options,
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
+    host_actions=HOST_ACTIONS,
 ))
