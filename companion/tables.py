@@ -487,7 +487,8 @@ class Tables:
                 "figures": record if role == "host" else figures.public(record),
             },
             "you": {"role": role, "seat": seat},
-            "game": game.view(table["state"], seat) if table["state"] is not None else None,
+            # The host screen's view is the game's view for HOST: public, plus its own host actions.
+            "game": game.view(table["state"], HOST if role == "host" else seat) if table["state"] is not None else None,
         }
 
     def summary(self, raw_code: Any) -> dict:

@@ -7,7 +7,8 @@ A game is pure: functions of JSON-serialisable data, randomness passed in as a
 * ``apply(state, seat, action, rng) -> (state, events)`` for each action
   (raising `IllegalAction` on a rule violation, never mutating ``state``),
 * ``view(state, seat) -> dict``: what that seat may see (``seat=None``: the
-  public view for the host screen and spectators).
+  public view for spectators; ``seat=HOST``: the host screen, which sees what
+  the public sees).
 
 Seats are small integers given by the table; a seat list is a list of
 ``{"id": int, "name": str, "figures": [...]}`` (the figures registered to it). Events are public facts of an action (they go to

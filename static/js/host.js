@@ -64,7 +64,8 @@ function render() {
   seed.querySelector('code').textContent = table.seed || '';
   if (table.status === 'closed') { statusLine.textContent = t('closed'); statusLine.dataset.state = 'closed'; }
   if (!view.game) { gameArea.textContent = t('lobby'); return; }
-  renderers[table.game](gameArea, view, {});
+  // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
+  renderers[table.game](gameArea, view, { act: token ? act : null });
 }
 
 controls.querySelector('.toggle-joining').addEventListener('click', () =>

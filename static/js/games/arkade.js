@@ -361,7 +361,7 @@ export function renderArkade(container, view, { act = null, announce = null } = 
   if (!role || (lastView && lastView.game.throws[role] !== view.game.throws[role])) selected = new Set();
   lastView = view;
   target = container;
-  context = { act };
+  context = { act: view.you.role === 'seat' ? act : null };  // the host screen only watches
   announceNew(view.game, announce);
   render();
 }

@@ -1,5 +1,6 @@
 // Renderers per game id: each draws a view into a container.
+import { renderAmiiboxe } from './amiiboxe.js';
 import { renderArkade } from './arkade.js';
 import { renderDice } from './dice.js';
 
-export const renderers = { arkade: renderArkade, dice: renderDice };
+export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, dice: renderDice };

@@ -1,0 +1,206 @@
+"""Amiiboxe end to end: the real server (python app.py) with the AmiiboAPI
+catalogue imported, the udp NFC emulator read through nfcpy's own code, a host
+screen and two python-socketio phones playing a whole 2 × 3 game.
+
+Figures are registered by tapping them on the reader; during play a tap picks
+the attacker; fights are decided by values, by the players' judgement (both
+agree: the house ranking learns it) or by values they enter; captured figures
+are carried and retired for points until one player has no figure left."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+import requests
+import socketio
+
+from companion.amiibo.catalog import Catalog
+from companion.store import Store
+from hardware.emulate import Emulator
+from tests.helpers import ENTROPY
+from tests.server import ServerProcess
+from tests.test_amiibo_ids import AMIIBOAPI
+
+WAIT = 30  # seconds at most for each awaited message; each wait ends on the message itself
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
+ANA_FIGURES = [("04a00000000001", "0x0000000000000002", "Mario"), ("04a00000000002", "0x0100000000040002", "Link"),
+               ("04a00000000003", "0x0002000000010002", "Peach")]
+BO_FIGURES = [("04b00000000001", "0x0005000000140002", "Bowser"), ("04b00000000002", "0x1919000000090002", "Pikachu"),
+              ("04b00000000003", "0x1f000000000a0002", "Kirby")]
+MAX_ACTIONS = 400
+
+
+class Screen:
+    """A python-socketio client keeping the newest view and every reader message."""
+
+    def __init__(self, url: str, code: str, token: str):
+        self.views: "queue.Queue[dict]" = queue.Queue()
+        self.readers: "queue.Queue[dict]" = queue.Queue()
+        self.latest: dict | None = None
+        self.client = socketio.Client(reconnection=True)
+        self.client.on("view", self.views.put)
+        self.client.on("reader", self.readers.put)
+        self.client.connect(url, auth={"table": code, "token": token}, transports=["websocket"], wait_timeout=WAIT)
+
+    def wait_for(self, ready) -> dict:
+        while self.latest is None or not ready(self.latest):
+            view = self.views.get(timeout=WAIT)
+            if self.latest is None or view["version"] >= self.latest["version"]:
+                self.latest = {**view, "you": view.get("you") or (self.latest or {}).get("you")}
+        return self.latest
+
+    def act(self, action: dict) -> dict:
+        answer = self.client.call("act", action, timeout=WAIT)
+        assert answer["ok"], (action, answer)
+        return answer
+
+    def close(self):
+        self.client.disconnect()
+
+
+@pytest.fixture
+def table_server(tmp_path):
+    with Emulator(port=0) as emulator:
+        server = ServerProcess(tmp_path, extra_env={"COMPANION_READER": emulator.path, **FAST})
+        store = Store(str(server.database))
+        Catalog(store).import_file(AMIIBOAPI)  # `flask catalog import`, before the server starts
+        store.close()
+        server.start()
+        yield server, emulator
+        server.stop()
+
+
+def registered(count: int, seat: int):
+    return lambda view: sum(f["seat"] == seat for f in view["table"]["figures"]["list"]) == count
+
+
+def register_by_nfc(emulator, host: Screen, phone: Screen, seat: int, figures) -> None:
+    phone.act({"type": "figure.adding", "on": True})
+    for number, (uid, amiibo_id, _) in enumerate(figures, start=1):
+        emulator.place(uid, amiibo_id)
+        host.wait_for(registered(number, seat))
+        emulator.remove()
+    phone.act({"type": "figure.adding", "on": False})
+
+
+def game(screen: Screen) -> dict:
+    return screen.latest["game"]
+
+
+def choose(view_game: dict, seat: int) -> dict | None:
+    """The phone's policy: retire a figure carrying a captive, else attack, else move."""
+    own = [f for f in view_game["figures"] if f["seat"] == seat and f["status"] == "in_play"]
+    enemies = [f for f in view_game["figures"] if f["seat"] != seat and f["status"] == "in_play"]
+    carrying = [f for f in own if f["carries"]]
+    if carrying:
+        return {"type": "retire", "figure": carrying[0]["id"]}
+    if own and enemies:
+        return {"type": "attack", "attacker": own[0]["id"], "defender": enemies[0]["id"]}
+    return None
+
+
+def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_server):
+    server, emulator = table_server
+    url = server.url
+    created = requests.post(f"{url}/api/tables", json={"game": "amiiboxe", "options": {}}, timeout=WAIT).json()
+    code = created["code"]
+    seats = {name: requests.post(f"{url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=WAIT).json() for name in ("Ana", "Bo")}
+    host = Screen(url, code, created["host_token"])
+    phones = {name: Screen(url, code, seats[name]["token"]) for name in seats}
+    seat_of = {name: seats[name]["seat"] for name in seats}
+    screens = [host, *phones.values()]
+    try:
+        while host.readers.get(timeout=WAIT)["state"] != "connected":
+            pass  # "off" until the reader process has opened the emulator
+        register_by_nfc(emulator, host, phones["Ana"], seat_of["Ana"], ANA_FIGURES)
+        register_by_nfc(emulator, host, phones["Bo"], seat_of["Bo"], BO_FIGURES)
+        listed = host.latest["table"]["figures"]["list"]
+        assert [f["name"]["en"] for f in listed] == [name for *_, name in ANA_FIGURES + BO_FIGURES]
+
+        requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
+                      headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+        view = host.wait_for(lambda v: v["game"] is not None)
+        assert view["game"]["setup"]["size"] == 4 and view["game"]["needs"] == ["first_player", "locations"]
+
+        # Setup: each owner names the home locations; the host says who plays first, then begins.
+        for name, figures in (("Ana", ANA_FIGURES), ("Bo", BO_FIGURES)):
+            phone = phones[name]
+            phone.wait_for(lambda v: v["game"] is not None)
+            for figure in [f for f in game(phone)["figures"] if f["seat"] == seat_of[name]]:
+                phone.act({"type": "name_location", "figure": figure["id"], "name": f"Home of {figure['name']['en']}"})
+        host.act({"type": "first_player", "seat": seat_of["Ana"]})
+        host.wait_for(lambda v: v["game"]["needs"] == [])
+        host.act({"type": "begin"})
+        host.wait_for(lambda v: v["game"]["phase"] == "play")
+        assert sorted(game(host)["setup"]["locations"]) == sorted(f"Home of {n}" for *_, n in ANA_FIGURES + BO_FIGURES)
+
+        # A tap on the reader during Ana's turn picks her attacker.
+        ana = phones["Ana"]
+        emulator.place(*ANA_FIGURES[1][:2])
+        ana.wait_for(lambda v: v["game"]["selected"]["figure"] is not None)
+        emulator.remove()
+        picked = game(ana)["selected"]["figure"]
+        assert next(f for f in game(ana)["figures"] if f["id"] == picked)["name"]["en"] == "Link"
+        enemy = next(f for f in game(ana)["figures"] if f["seat"] == seat_of["Bo"])
+        ana.act({"type": "attack", "defender": enemy["id"], "id": "tap-attack"})
+
+        host.wait_for(lambda v: len(v["game"]["fights"]) == 1 or v["game"]["fight"] is not None)
+
+        actions = 0
+        while True:
+            version = host.latest["version"]
+            for phone in phones.values():  # every screen up to date before anyone decides
+                phone.wait_for(lambda v, seen=version: v["version"] >= seen)
+            current = game(host)
+            if current["phase"] == "over":
+                break
+            if current["fight"]:
+                for name, phone in phones.items():
+                    mine = game(phone)["fight"]
+                    role = next((r for r, owner in mine["seats"].items() if owner == seat_of[name]), None)
+                    if role is None or mine["answered"][role]:
+                        continue
+                    if mine["exchange"] == "judge":  # both agree: the attacker wins
+                        phone.act({"type": "judge", "winner": mine["attacker"], "id": f"j{actions}"})
+                    else:
+                        phone.act({"type": "enter_value", "value": 2 if role == "attacker" else 1,
+                                   "id": f"v{actions}"})
+                    actions += 1
+                    break  # one action, then look again
+            else:
+                name = next(n for n in seats if seat_of[n] == current["active"])
+                action = choose(game(phones[name]), seat_of[name])
+                assert action is not None
+                phones[name].act({**action, "id": f"a{actions}"})
+                actions += 1
+            host.wait_for(lambda v, seen=version: v["version"] > seen)
+            assert actions < MAX_ACTIONS, "the game should have ended"
+
+        final = game(host)
+        points = {seat["id"]: seat["points"] for seat in final["seats"]}
+        # Points only from retires: 1 + the enemies the figure carried.
+        from_retires = {seat: 0 for seat in points}
+        for retire in final["retires"]:
+            from_retires[retire["seat"]] += retire["points"]
+        assert points == from_retires and sum(points.values()) > 0
+        best = max(points.values())
+        assert sorted(final["winners"]) == sorted(seat for seat, score in points.items() if score == best)
+        assert all(f["status"] != "in_play" for f in final["figures"])
+        assert len(final["fights"]) >= 3 and all(f["winner"] in ("attacker", "defender", "tie") for f in final["fights"])
+        for phone in phones.values():
+            assert phone.wait_for(lambda v: v["game"]["phase"] == "over")["game"]["winners"] == final["winners"]
+
+        # What the players agreed on is remembered in the house ranking for later games.
+        learned = [f for f in final["fights"] if f.get("by") == "judges" and f["winner"] == "attacker"]
+        for fight in learned:
+            ids = {f["id"]: f["amiibo_id"] for f in final["figures"]}
+            ranking = requests.get(f"{url}/api/rankings/{fight['criterion']}?figures="
+                                   f"{ids[fight['attacker']]},{ids[fight['defender']]}", timeout=WAIT).json()
+            if ranking["criterion"]["kind"] == "judgement":
+                assert ranking["tiers"][0][0]["id"] == ids[fight["attacker"]]
+                assert ranking["tiers"][0][0]["source"] == "house"
+    finally:
+        for screen in screens:
+            screen.close()
