@@ -1,0 +1,105 @@
+"""Amiiboxe on phone-sized screens in headless Chromium, against the real server
+with the catalogue imported: the host screen sets the first player and begins,
+a phone picks a figure and attacks, the die is rolled on the server and both
+phones and the host screen show the face, the criterion and the outcome
+(answering together when the criterion asks the players)."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import Page, expect
+
+from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, browser, open_context  # noqa: F401
+from tests.test_browser_rankings import server  # noqa: F401  (a server with the AmiiboAPI catalogue)
+
+ANA = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
+BO = ["0x0005000000140002", "0x1919000000090002"]  # Bowser, Pikachu
+
+
+def api(server, code, token, action):  # noqa: F811
+    response = requests.post(f"{server.url}/api/tables/{code}/actions", json=action, timeout=10,
+                             headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def table_ready_to_begin(server):  # noqa: F811
+    table = requests.post(f"{server.url}/api/tables", timeout=10,
+                          json={"game": "amiiboxe", "options": {"figures_per_player": 2}}).json()
+    code = table["code"]
+    seats = {}
+    for name, figures in (("Ana", ANA), ("Bo", BO)):
+        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+        for amiibo_id in figures:
+            api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
+    api(server, code, table["host_token"], {"type": "table.start"})
+    state = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
+                         headers={"Authorization": f"Bearer {table['host_token']}"}).json()["game"]
+    for figure in state["figures"]:
+        owner = next(seat for seat in seats.values() if seat["seat"] == figure["seat"])
+        if figure["location"] is None:
+            api(server, code, owner["token"], {"type": "name_location", "figure": figure["id"],
+                                               "name": f"Home of {figure['name']['en']}"})
+    return table, seats
+
+
+def phone_page(open_context, server, code, token) -> tuple:  # noqa: F811
+    context = open_context(**PHONE)
+    context.context.add_init_script(
+        f"if (location.origin === '{server.url}') localStorage.setItem('companion.seat.{code}', '{token}');")
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    return context, page
+
+
+def answer_if_asked(page: Page, attacker: str) -> None:
+    """Judgement criteria and situational ones (no board kept) ask both players."""
+    if page.get_by_role("button", name=attacker, exact=True).count():
+        page.get_by_role("button", name=attacker, exact=True).tap()
+    elif page.get_by_role("button", name="Send").count():
+        page.get_by_role("spinbutton").fill("2")
+        page.get_by_role("button", name="Send").tap()
+
+
+def test_a_phone_rolls_a_fight_seen_on_every_screen(server, open_context):  # noqa: F811
+    table, seats = table_ready_to_begin(server)
+    code = table["code"]
+    host_context = open_context(**DESKTOP)
+    as_host(host_context, code, table["host_token"])
+    host = host_context.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    expect(host.locator(".ax-reference li")).to_have_count(6)
+    expect(host.locator(".ax-reference li").nth(4)).to_have_text("5The lightest")
+    host.get_by_role("button", name="Ana", exact=True).click()  # who got an amiibo last
+    host.get_by_role("button", name="Begin the fights").click()
+
+    ana_context, ana = phone_page(open_context, server, code, seats["Ana"]["token"])
+    bo_context, bo = phone_page(open_context, server, code, seats["Bo"]["token"])
+    expect(ana.locator(".ax-status")).to_have_text("Your turn: pick a figure, then move, attack or retire.")
+    expect(bo.locator(".ax-status")).to_have_text("Ana's turn")
+    ana.get_by_role("button", name="Mario", exact=True).tap()
+    ana.get_by_role("button", name="⚔ Bowser (Bo)").tap()
+
+    for page in (ana, bo, host):
+        expect(page.locator(".ax-fight .ax-fight-title")).to_have_text("Mario attacks Bowser")
+        expect(page.locator(".ax-fight .die-face")).to_have_text(re.compile(r"^[1-6]$"))
+    face = int(host.locator(".ax-fight .die-face").inner_text())
+    criterion = host.locator(".ax-reference li").nth(face - 1).inner_text()[1:]
+    expect(ana.locator(".ax-fight .ax-criterion")).to_have_text(criterion)
+    answer_if_asked(ana, "Mario")
+    answer_if_asked(bo, "Mario")
+    for page in (ana, bo, host):
+        expect(page.locator(".ax-fight .ax-outcome")).to_have_text(
+            re.compile(r"^(Mario wins the fight\.|Bowser wins the fight\.|A tie: nothing happens\.)$"))
+    expect(host.locator(".ax-history li")).to_have_count(1)
+    expect(host.locator(".ax-history li").first).to_contain_text(f"Mario attacks Bowser — {face}: {criterion}")
+    outcome = host.locator(".ax-fight .ax-outcome").inner_text()
+    if outcome.startswith("Mario"):
+        expect(bo.locator(".ax-figure.captured")).to_have_text(re.compile("Bowser"))
+    ana.screenshot(path=DOCS / "screenshot-amiiboxe-phone.png")
+    for page in (ana, bo):
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    for context in (host_context, ana_context, bo_context):
+        context.assert_clean()
