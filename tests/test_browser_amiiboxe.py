@@ -99,6 +99,14 @@ def test_a_phone_rolls_a_fight_seen_on_every_screen(server, open_context):  # no
     if outcome.startswith("Mario"):
         expect(bo.locator(".ax-figure.captured")).to_have_text(re.compile("Bowser"))
     ana.screenshot(path=DOCS / "screenshot-amiiboxe-phone.png")
+
+    # Between fights the host changes the reference; every phone shows the new one.
+    catalogue = requests.get(f"{server.url}/api/criteria", timeout=10).json()
+    debate = next(reference for reference in catalogue["references"] if reference["id"] == "debate")
+    host.locator(".ax-reference-tools select").select_option("debate")
+    host.get_by_role("button", name="Change the reference").click()
+    wordings = [f"{n}{face['wording']}" for n, face in enumerate(debate["faces"], start=1)]
+    expect(bo.locator(".ax-reference li")).to_have_text(wordings)
     for page in (ana, bo):
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
     for context in (host_context, ana_context, bo_context):

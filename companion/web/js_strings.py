@@ -130,6 +130,24 @@ def amiiboxe_strings() -> dict[str, str]:
         "ax_fights": gettext("Fights"),
         "ax_game_over": gettext("Game over: %(names)s wins!"),
         "ax_rankings": gettext("Criteria rankings"),
+        "ax_change_reference": gettext("Change the reference"),
+        "ax_random_reference": gettext("A reference drawn at random"),
+        "ax_board_operations": gettext("Board operations (location effects)"),
+        "ax_pusher": gettext("The figure that pushes"),
+        "ax_pushed": gettext("The figure pushed"),
+        "ax_push": gettext("Push back"),
+        "ax_shift_what": gettext("Shift a line or a column"),
+        "ax_shift_line": gettext("A line"),
+        "ax_shift_column": gettext("A column"),
+        "ax_shift_index": gettext("Number, from the active player's side"),
+        "ax_shift_direction": gettext("Direction"),
+        "ax_shift_hint": gettext("Lines and columns are counted from the active player's side and left; lines "
+                                 "move left or right, columns forward or back."),
+        "ax_dir_left": gettext("left"),
+        "ax_dir_right": gettext("right"),
+        "ax_dir_forward": gettext("forward"),
+        "ax_dir_back": gettext("back"),
+        "ax_shift": gettext("Shift"),
     }
 
 

@@ -5,6 +5,7 @@ import { el, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
 let criteria = null;  // id -> {wording, unit, kind}, from /api/criteria in the page's language
+let references = [];  // [{id, title}]
 let loading = null;
 let lastView = null;
 let target = null;
@@ -15,6 +16,7 @@ let seenFights = null;
 function loadCriteria() {
   loading ??= fetch(`/api/criteria?lang=${language}`).then((response) => response.json()).then((body) => {
     criteria = Object.fromEntries(body.criteria.map((criterion) => [criterion.id, criterion]));
+    references = body.references;
     render();
   });
 }
@@ -106,7 +108,9 @@ function turnPanel(game, me, act) {
   }
   if (game.active !== me) return el('p', { class: 'ax-status', text: t('ax_turn_of', { name: seatName(game, game.active) }) });
   const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
-  const mine = own.find((figure) => figure.id === picked) ?? (own.length === 1 ? own[0] : null);
+  // A figure tapped on the reader is picked too.
+  const chosen = picked ?? game.selected?.figure;
+  const mine = own.find((figure) => figure.id === chosen) ?? (own.length === 1 ? own[0] : null);
   const parts = [el('p', { class: 'ax-status', text: t('ax_your_turn') }),
     el('div', { class: 'ax-pick', role: 'group', 'aria-label': t('ax_pick_figure') }, ...own.map((figure) =>
       el('button', { type: 'button', class: figure === mine ? 'picked' : '', 'aria-pressed': String(figure === mine),
@@ -206,6 +210,39 @@ function boardTap(game, act, figure, cell, card) {
   }
 }
 
+// --- host tools: the reference between fights, repousser and décaler --------------------------
+
+function referenceChanger(game, act) {
+  const choice = el('select', { 'aria-label': t('ax_change_reference') },
+    ...references.map((reference) => el('option', { value: reference.id, text: reference.title,
+      selected: reference.id === game.reference.id })),
+    el('option', { value: 'random', text: t('ax_random_reference') }));
+  return el('div', { class: 'inline ax-reference-tools' }, choice,
+    button(t('ax_change_reference'), () => act({ type: 'set_reference', reference: choice.value })));
+}
+
+function boardTools(game, act) {
+  if (!game.board) return null;
+  const inPlay = game.figures.filter((figure) => figure.status === 'in_play' && figure.at);
+  const figureSelect = (label) => el('select', { 'aria-label': label },
+    ...inPlay.map((figure) => el('option', { value: String(figure.id), text: figureName(figure) })));
+  const pusher = figureSelect(t('ax_pusher'));
+  const pushed = figureSelect(t('ax_pushed'));
+  const kind = el('select', { 'aria-label': t('ax_shift_what') },
+    el('option', { value: 'line', text: t('ax_shift_line') }), el('option', { value: 'column', text: t('ax_shift_column') }));
+  const index = el('input', { type: 'number', min: '1', max: String(game.size), value: '1', inputmode: 'numeric',
+    'aria-label': t('ax_shift_index') });
+  const direction = el('select', { 'aria-label': t('ax_shift_direction') },
+    ...['left', 'right', 'forward', 'back'].map((value) => el('option', { value, text: t(`ax_dir_${value}`) })));
+  return el('details', { class: 'ax-board-tools' }, el('summary', { text: t('ax_board_operations') }),
+    el('div', { class: 'inline' }, pusher, el('span', { text: '→' }), pushed,
+      button(t('ax_push'), () => act({ type: 'push', figure: Number(pusher.value), target: Number(pushed.value) }))),
+    el('p', { class: 'muted', text: t('ax_shift_hint') }),
+    el('div', { class: 'inline' }, kind, index, direction,
+      button(t('ax_shift'), () => act({ type: 'shift', kind: kind.value, index: Number(index.value) - 1,
+        direction: direction.value }))));
+}
+
 // --- score sheet and history --------------------------------------------------------------------
 
 const STATUS = { in_play: 'ax_in_play', retired: 'ax_retired', captured: 'ax_captured', out: 'ax_out' };
@@ -260,7 +297,9 @@ function render() {
     if (game.fight) parts.push(answerPanel(game, me, act));
     else if (game.phase === 'play' && act && !isHost) parts.push(turnPanel(game, me, act));
     else if (game.phase === 'play') parts.push(el('p', { class: 'ax-status', text: t('ax_turn_of', { name: seatName(game, game.active) }) }));
-    parts.push(boardPanel(game, act, isHost), scoreSheet(game), fightHistory(game));
+    parts.push(boardPanel(game, act, isHost));
+    if (isHost && act && game.phase === 'play') parts.push(boardTools(game, act), referenceChanger(game, act));
+    parts.push(scoreSheet(game), fightHistory(game));
   }
   target.replaceChildren(el('div', { class: 'amiiboxe' }, ...parts,
     el('p', {}, el('a', { href: `/rankings?table=${lastView.table.code}`, target: '_blank', text: t('ax_rankings') }))));
