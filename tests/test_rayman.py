@@ -52,12 +52,12 @@ def initiative(seat, index):
     return 9 * (index + 1) + seat
 
 
-def enter_hands(state, values=None):
+def enter_hands(state, values=None, generator=None):
     for player in state["players"]:
         cards = [card["id"] for card in player["cards"]]
         entered = (values or {}).get(player["seat"]) or {
             card: initiative(player["seat"], index) for index, card in enumerate(cards)}
-        state = act(state, player["seat"], {"type": "hand", "initiatives": entered})
+        state = act(state, player["seat"], {"type": "hand", "initiatives": entered}, generator)
     return state
 
 
@@ -77,7 +77,7 @@ def through_setup(state, values=None, generator=None):
         draft = state["draft"]
         state = act(state, draft["order"][draft["turn"]], {"type": "pick", "card": draft["table"][0]}, generator)
     if state["phase"] == "hands":
-        state = enter_hands(state, values)
+        state = enter_hands(state, values, generator)
     return state
 
 

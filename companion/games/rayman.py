@@ -692,12 +692,12 @@ def roll_boss(state: dict, rng) -> list[dict]:
         boss["column"] = START_COLUMN
     boss["level"] = die_level(die)
     events = [{"type": "boss_roll", "die": die, "level": boss["level"], "entering": entering}]
-    if not boss["deck"]:
+    if boss["card"] is not None:
+        boss["used"].append(boss["card"])  # the previous attack card is discarded
+    if not boss["deck"]:  # all three used: the deck is shuffled again
         boss["deck"] = rng.shuffle(list(range(1, BOSS_DECK + 1)), "shuffle of the Boss's 3 attack cards",
                                    secret=True)
         boss["used"] = []
-    if boss["card"] is not None:
-        boss["used"].append(boss["card"])
     boss["card"] = boss["deck"].pop(0)
     events.append({"type": "boss_card", "card": boss["card"]})
     return events
