@@ -404,6 +404,35 @@ def test_views_and_events_reveal_nothing_before_the_last_lock():
     assert view(first, 1) != view(second, 1)
 
 
+def record_round(script):
+    """Everything the other clients receive, action by action: their views and the events."""
+    state = ready(3, difficulty="intermediate")
+    state = start_round(place(place(place(state, 1, 0), 2, 0), 3, 0))
+    received = []
+    generator = rng(500)
+    for seat, action in script:
+        state, events = act_events(state, seat, action, generator)
+        received.append({"events": events, **{str(watcher): view(state, watcher) for watcher in (None, HOST, 2, 3)}})
+    return received, state
+
+
+def test_a_whole_round_of_choices_leaks_nothing_to_any_other_client():
+    common = [(2, {"type": "choose", "left": "b2", "second": "b1"}), (2, {"type": "lock"}),
+              (3, {"type": "choose", "bubble": True})]
+    ana_cards = [(1, {"type": "choose", "bubble": True}), (1, {"type": "choose", "left": "b8", "second": "b1"}),
+                 (1, {"type": "position", "column": 2, "level": 1}), (1, {"type": "lock"})]
+    ana_bubble = [(1, {"type": "choose", "left": "b3", "second": "b2"}), (1, {"type": "choose", "bubble": True}),
+                  (1, {"type": "position", "column": 2, "level": 1}), (1, {"type": "lock"})]
+    last = [(3, {"type": "lock"})]
+    with_cards, after_cards = record_round(common + ana_cards + last)
+    with_bubble, after_bubble = record_round(common + ana_bubble + last)
+    assert len(with_cards) == len(with_bubble) == 8
+    for step_cards, step_bubble in zip(with_cards[:-1], with_bubble[:-1]):
+        assert strip_commitments(step_cards) == strip_commitments(step_bubble)
+    assert after_cards["round"]["order"] == [1, 2] and after_bubble["round"]["order"] == [2]
+    assert with_cards[-1]["None"]["round"]["revealed"][0]["choice"]["left"] == "b8"  # public once revealed
+
+
 def strip_commitments(value):
     text = json.dumps(value, sort_keys=True)
     for state_commitment in {part.split('"')[0] for part in text.split('"commitment": "')[1:]}:

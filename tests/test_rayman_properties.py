@@ -138,9 +138,13 @@ def test_random_legal_play_keeps_the_invariants(configuration, seed, picks):
         snapshot = copy.deepcopy(state)
         after, events = GAME.apply(state, seat, action, generator)
         assert state == snapshot  # apply never mutates its input
-        if action["type"] in ("choose", "lock") and after["phase"] == "choosing":
+        revealing = any(event["type"] == "revealed" for event in events)
+        if action["type"] in ("choose", "lock") and not revealing:  # before the reveal: "locked" and a hash
             assert all(event["type"] == "locked" and set(event) == {"type", "seat", "commitment"}
                        for event in events)
+        if revealing:  # the last lock-in, and only it, reveals
+            assert action["type"] == "lock" and all(p["locked"] for p in state["players"] if not p["crossed"]
+                                                    if p["seat"] != seat)
         removed |= {event["id"] for event in events if event["type"] in ("projectile_removed", "projectile_hit")}
         check_reveal(after, events, commitments)
         state = after

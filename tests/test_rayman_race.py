@@ -70,7 +70,7 @@ def test_a_random_player_rolls_the_first_projectile_die():
     assert roller == [1, 2, 3][drawn[0]["result"]] and view(state, 2)["roller"] == roller
     other = next(seat for seat in (1, 2, 3) if seat != roller)
     refused(state, other, ROLL, "rolls this die")
-    assert legal_actions(state, other) == [{"type": "position", "column": 0, "level": 1}]
+    assert ROLL not in legal_actions(state, other)
     assert ROLL in legal_actions(state, roller) and legal_actions(state, HOST) == [ROLL]
 
 
@@ -370,6 +370,15 @@ def test_without_positions_the_host_names_the_last_players():
     refused(state, HOST, {"type": "answer", "question": "farthest", "value": 1}, "not the question")
     state, events = act_events(state, HOST, {"type": "answer", "question": "last", "value": [4, 2]})
     assert {"type": "free_move", "seats": [4, 2]} in events and state["round"]["number"] == 2
+
+
+def test_a_hit_from_the_free_move_is_reported_after_the_round():
+    state, _ = end_round(turns(2))
+    state, events = act_events(state, HOST, {"type": "answer", "question": "last", "value": [1]})
+    assert {"type": "free_move", "seats": [1]} in events and state["phase"] == "choosing"
+    state, events = act_events(state, 1, {"type": "hurt", "cause": "enemy"})
+    assert of_type(events, "damaged") and player(state, 1)["immune"]
+    assert {"type": "hurt", "cause": "enemy"} in legal_actions(state, 2)
 
 
 def test_solo_has_no_free_move():

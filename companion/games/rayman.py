@@ -140,6 +140,7 @@ HURT_CAUSES = ("enemy", "obstacle", "wall", "projectile", "boss")
 DIRECTIONS = {"forward": (1, 0), "back": (-1, 0), "up": (0, 1), "down": (0, -1)}
 SETUP_PHASES = ("characters", "legendary", "draft", "exchange", "hands")
 RACE_PHASES = ("round_start", "choosing", "turns", "round_end", "finish")
+HIT_PHASES = RACE_PHASES[:-1]  # a hit can happen in a turn, or by the free move at the end of a round
 
 
 # --- commit-reveal -------------------------------------------------------
@@ -988,7 +989,7 @@ def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
     """The player reports a hit: an enemy not slapped, an obstacle, a wall, a projectile, the Boss."""
-    require_phase(state, "turns")
+    require_phase(state, *HIT_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, cause=str)
     cause = action["cause"]
@@ -1264,20 +1265,29 @@ def advance_round_end(state: dict, rng, events: list[dict]) -> bool:
     return True
 
 
+def projectiles_to_move(state: dict) -> list[dict]:
+    """This round's projectiles still to move; one removed meanwhile (a hit reported by a player) is skipped."""
+    waiting = state["round"]["end"]["projectiles"]
+    on_board = {projectile["id"]: projectile for projectile in state["projectiles"]}
+    if waiting is None:
+        return list(state["projectiles"])
+    return [on_board[number] for number in waiting if number in on_board]
+
+
 def end_projectiles(state: dict, rng, events: list[dict]) -> bool:
     end = state["round"]["end"]
-    if end["projectiles"] is None:
-        end["projectiles"] = [projectile["id"] for projectile in state["projectiles"]]
-    while end["projectiles"]:
-        projectile = next(p for p in state["projectiles"] if p["id"] == end["projectiles"][0])
-        known, seat = projectile_victim(state, projectile)
+    while True:
+        waiting = projectiles_to_move(state)
+        end["projectiles"] = [projectile["id"] for projectile in waiting]
+        if not waiting:
+            return True
+        known, seat = projectile_victim(state, waiting[0])
         if not known:
             return False
-        move_projectile(state, projectile, seat, events)
+        move_projectile(state, waiting[0], seat, events)
         end["projectiles"].pop(0)
         if state["phase"] != "round_end":
             return True  # a hit ended the game
-    return True
 
 
 def projectile_path(state: dict, projectile: dict) -> tuple[list[int], bool]:
@@ -1543,7 +1553,7 @@ def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
     number = state["race"]["number"] + 1
     config = state["config"]
     state["race"] = new_race(config, number)
-    state.update({"round": None, "projectiles": [], "next_projectile": 1, "second_tile": False,
+    state.update({"round": None, "projectiles": [], "second_tile": False,  # projectile ids stay unique
                   "boss": new_boss(config), "draft": None, "result": None})
     for player in state["players"]:
         if config["extra_cards"] and not config["card_exchange"]:
@@ -1603,8 +1613,9 @@ def round_end_question(state: dict):
     end = state["round"]["end"]
     step = END_STEPS[end["step"]]
     choices = seat_list(racers(state)) + [None]
-    if step is end_projectiles and end["projectiles"]:
-        projectile = next(p for p in state["projectiles"] if p["id"] == end["projectiles"][0])
+    waiting = projectiles_to_move(state) if step is end_projectiles else []
+    if waiting:
+        projectile = waiting[0]
         if not projectile_victim(state, projectile)[0]:
             path, _ = projectile_path(state, projectile)
             return {"key": f"projectile_{projectile['id']}", "projectile": projectile["id"],
@@ -1685,9 +1696,17 @@ def legal_actions(state: dict, seat) -> list[dict]:
     except IllegalAction:
         return []
     actions = SEAT_ACTIONS.get(state["phase"], lambda s, p: [])(state, player)
+    if state["phase"] in HIT_PHASES and not player["crossed"]:
+        actions += hurt_actions(state)
     if state["phase"] in RACE_PHASES:
         actions += position_actions(state, player)
     return actions
+
+
+def hurt_actions(state: dict) -> list[dict]:
+    actions = [{"type": "hurt", "cause": cause} for cause in HURT_CAUSES
+               if cause not in ("projectile", "boss") or (cause == "boss" and state["boss"])]
+    return actions + [{"type": "hurt", "cause": "projectile", "projectile": p["id"]} for p in state["projectiles"]]
 
 
 def host_actions(state: dict) -> list[dict]:
@@ -1766,10 +1785,6 @@ def choosing_actions(state: dict, player: dict) -> list[dict]:
 def turn_actions(state: dict, player: dict) -> list[dict]:
     seat = player["seat"]
     actions = []
-    if not player["crossed"]:
-        actions += [{"type": "hurt", "cause": cause} for cause in HURT_CAUSES
-                    if cause not in ("projectile", "boss") or (cause == "boss" and state["boss"])]
-        actions += [{"type": "hurt", "cause": "projectile", "projectile": p["id"]} for p in state["projectiles"]]
     if player["bonus_pending"]:
         actions += [{"type": "use_bonus"}, {"type": "discard_bonus"}]
     if is_coop(state) and player["bonus"]:
