@@ -378,7 +378,7 @@ def test_a_choice_is_seen_only_by_its_owner_until_everybody_locked_in():
     generator = rng(77)
     state, events = act_events(state, 1, {"type": "lock"}, generator)
     assert events == [{"type": "locked", "seat": 1, "commitment": player(state, 1)["commitment"]}]
-    assert [draw["secret"] for draw in generator.draws] == [True, True]
+    assert [(draw["secret"], draw["lo"], draw["hi"]) for draw in generator.draws] == [(True, 0, 2 ** 32 - 1)] * 4
     assert generator.draws[0]["purpose"] == "salt for Rayman's secret choice, round 1"
     refused(state, 1, {"type": "choose", "bubble": True}, "locked in")
     refused(state, 1, {"type": "lock"}, "locked in")
@@ -738,8 +738,9 @@ def test_nothing_is_possible_once_the_game_is_over():
 def test_apply_never_mutates_its_input():
     state = turns(3)
     snapshot = copy.deepcopy(state)
-    for seat, action in ((3, {"type": "heart"}), (3, {"type": "slap", "target": 1}), (1, {"type": "hurt", "cause": "wall"}),
-                         (3, {"type": "end_turn"}), (2, {"type": "position", "column": 4, "level": 2})):
+    for seat, action in ((3, {"type": "heart"}), (3, {"type": "slap", "target": 1}),
+                         (1, {"type": "hurt", "cause": "wall"}), (3, {"type": "end_turn"}),
+                         (2, {"type": "position", "column": 4, "level": 2})):
         GAME.apply(state, seat, action, rng(1))
         assert state == snapshot
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, legal_actions, view
-from tests.test_rayman import (act, act_events, answer_round_end, choose_all, end_turns, new_game, place, player,
+from tests.test_rayman import (act, act_events, choose_all, end_turns, new_game, place, player,
                                ready, refused, rng, start_round, through_setup, turns)
 
 ROLL = {"type": "roll"}
@@ -110,7 +110,7 @@ def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
 @pytest.mark.parametrize("heart", [True, False])
 def test_a_figure_on_the_spawn_space_is_hit_and_the_projectile_removed(heart):
     state = placed(ready(2, difficulty="intermediate"), {1: (0, 1), 2: (0, 1)})
-    trial, events = act_events(state, HOST, ROLL, rng(60))
+    _, events = act_events(state, HOST, ROLL, rng(60))  # the same draws give the same die again
     level = of_type(events, "projectile_roll")[0]["level"]
     state = place(state, 2, 21, level)
     player(state, 2)["heart"] = heart
@@ -309,6 +309,7 @@ def test_the_boss_wins_when_every_player_is_in_bubble_mode():
     state, events = end_round(state)
     assert state["phase"] == "game_over" and state["result"] == {"kind": "coop", "won": False,
                                                                  "reason": "all_in_bubbles"}
+    assert events[-1] == {"type": "game_over", "won": False, "reason": "all_in_bubbles"}
     refused(state, 1, {"type": "end_turn"}, "game is over")
 
 
@@ -336,7 +337,7 @@ def test_a_competitive_race_with_a_boss_has_no_bubble_mode():
 def test_a_competitive_boss_that_finishes_first_takes_the_first_place():
     state = boss_at(placed(turns(3, boss="crapaud_blinde", boss_move=5), {1: (15, 2), 2: (31, 1), 3: (20, 3)}), 40, 2)
     state, events = end_round(state)
-    assert state["phase"] == "game_over" and state["result"]["boss_won"]
+    assert of_type(events, "boss_finished") and state["phase"] == "game_over" and state["result"]["boss_won"]
     assert [(e["seat"], e["place"]) for e in state["result"]["ranking"]] == [(2, 2), (3, 3), (1, 4)]
 
 
@@ -350,7 +351,7 @@ def test_a_competitive_boss_that_finishes_first_takes_the_first_place():
 ])
 def test_the_last_player_moves_one_space_forward(players, where, last):
     options = {"players_5_6": "on"} if players > 4 else {}
-    state, events = end_round(placed(turns(players, **options), where))
+    _, events = end_round(placed(turns(players, **options), where))
     assert of_type(events, "free_move") == [{"type": "free_move", "seats": last}]
 
 

@@ -31,6 +31,22 @@ who is farthest from the finish, where projectiles spawn and whom they or the
 Boss hit. When a needed position is unknown, the companion asks the table
 (``question`` in the view; the host answers with ``answer``).
 
+Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
+* Setup: ``character`` (``name``), ``pick_legendary`` (``card``), ``pick``
+  (``card``: an extra card's number), ``exchange`` (``drop``: card ids),
+  ``hand`` (``initiatives``: card id -> 0..99).
+* Rounds: ``roll``; ``choose`` (``left``, ``second``: card ids, or
+  initiatives with quick entry; or ``bubble: true``); ``lock``; on one's turn
+  ``end_turn``, ``heart`` (``to``: co-op gift), ``spend_heart`` (Filou),
+  ``slap`` (``target``, ``direction`` when both figures share a column),
+  ``free`` (``ptizetre``), ``bonus``, ``use_bonus``, ``use_legendary``; any
+  time ``hurt`` (``cause``, ``projectile``), ``discard_bonus`` (a fifth
+  token), ``give_bonus`` (``to``, co-op), ``crossed``, ``position``
+  (``column``, ``level``), ``step`` (``direction``), ``forget_position``;
+  after the race ``distance`` (``spaces`` past the line).
+* Host (``seat == HOST``): ``answer`` (``question``: the asked key,
+  ``value``), ``roll`` (for the player who should), ``next_race``.
+
 Board geometry: players start on the start line (column 0) and race through
 columns 1 to 43 (tile 1: 1-21, tile 2: 22-43); the finish line follows column
 43, so column 44 is one space past it. Levels are 1 (ground) to 3.
@@ -78,6 +94,15 @@ Where the book is silent, we chose:
 * Whoever must roll (a random player in round 1, then the player farthest from
   the finish) taps ``roll`` on their phone; the host may roll for them. With
   only a Boss to roll for, any player may roll.
+* The Boss hits only where its end-of-round move ends, not during its vertical
+  move at the start of a round.
+* A fifth bonus token waits (``bonus_pending``) until the player uses or
+  discards one: the count never exceeds four.
+* A hit may be reported from the start of a round to its end (the free move
+  of the last player can land on an enemy after the turns).
+* Tournament exchange variant: cards kept by players stay out of the next
+  draft; when the deck runs short, players pick while cards remain and give
+  back as many cards as they drafted.
 """
 
 from __future__ import annotations
@@ -133,6 +158,7 @@ PTIZETRES_TO_FINISH = 3
 BUBBLE_MODE_ADVANCE = 4
 BOSS_DECK = 3
 MAX_BOSS_MOVE = 20
+SALT_WORDS, SALT_WORD = 4, 2 ** 32
 RANDOM_DISCARDS = 2
 PLACE_POINTS = (5, 3, 2)
 OTHER_PLACE_POINTS = 1
@@ -155,10 +181,14 @@ def commitment(choice: dict, salt: str) -> str:
 
 
 def draw_salt(rng, name: str, round_number: int) -> str:
-    """128 secret bits: two 64-bit draws, hidden in the log until the table closes."""
-    words = [rng.randint(0, 2 ** 64 - 1, f"salt for {name}'s secret choice, round {round_number}", secret=True)
-             for _ in range(2)]
-    return "".join(f"{word:016x}" for word in words)
+    """128 secret bits, hidden in the log until the table closes.
+
+    Four 32-bit draws rather than two 64-bit ones: the verify page reads draws
+    as JavaScript numbers, exact only below 2^53.
+    """
+    words = [rng.randint(0, SALT_WORD - 1, f"salt for {name}'s secret choice, round {round_number}", secret=True)
+             for _ in range(SALT_WORDS)]
+    return "".join(f"{word:08x}" for word in words)
 
 
 # --- options ---------------------------------------------------------------
@@ -1571,7 +1601,6 @@ def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
 def question(state: dict):
     """What the table must tell the companion now (None when nothing): the host answers."""
     phase = state["phase"]
-    round_ = state["round"]
     if phase == "draft" and not state["draft"]["table"] and state["draft"]["round"] < DRAFT_ROUNDS \
             and len(state["players"]) > 1 and state["youngest"] is None:
         return {"key": "youngest", "choices": seat_list(state["players"])}
@@ -1675,7 +1704,7 @@ def store_answer(state: dict, key: str, value) -> None:
         state["boss"]["move"] = value
     elif key == "second_tile" and value:
         state["second_tile"] = True  # once a player reached the second tile, it stays so
-    else:
+    else:  # this round only (a "no" about the second tile is asked again next round)
         state["round"]["answers"][key] = value
 
 
