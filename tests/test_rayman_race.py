@@ -132,6 +132,28 @@ def test_hero_applies_the_line_of_the_projectile_card_given_by_the_same_die():
     assert {"type": "projectile_card_effect", "card": "fourchette", "line": die} in events
 
 
+def draws_giving(value):
+    """A randomness offset whose first die shows ``value`` (the table's draws are deterministic)."""
+    return next(n for n in range(200) if rng(n).randint(1, 6, "probe") == value)
+
+
+@pytest.mark.parametrize("options, die, level, card, line", [
+    ({"difficulty": "intermediate"}, 6, 3, None, None),  # "if you roll a 6 ... third level at column 21"
+    ({"difficulty": "custom", "projectile": "missile"}, 2, 1, "missile", 2),  # the Missile card with a 2
+])
+def test_the_books_projectile_examples(options, die, level, card, line):
+    state = placed(ready(2, **options), {1: (0, 1), 2: (0, 1)})
+    state, events = act_events(state, HOST, ROLL, rng(draws_giving(die)))
+    assert of_type(events, "projectile_roll")[0] | {"seat": None} == {
+        "type": "projectile_roll", "seat": None, "die": die, "level": level, "card": card, "line": line}
+    assert state["projectiles"] == [{"id": 1, "column": 21, "level": level, "origin": 21}]
+    assert view(state, 2)["round"]["card_line"] == line  # a "CE ROUND-CI" line is shown all round long
+    state, events = end_round(choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")}))
+    assert {"type": "projectile_moved", "id": 1, "column": 13, "level": level} in events  # 8 spaces back
+    effects = of_type(events, "projectile_card_effect")
+    assert effects == ([{"type": "projectile_card_effect", "card": card, "line": line}] if card else [])
+
+
 def test_after_the_first_round_the_player_farthest_from_the_finish_rolls():
     state = placed(turns(2, difficulty="intermediate"), {1: (10, 1), 2: (10, 2)})
     state = with_projectiles(state, [])
