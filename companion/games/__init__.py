@@ -1,6 +1,8 @@
 """Pure game rules, one module per game, and the registry the tables use."""
 
 from companion.games import amiiboxe, arkade, dice  # noqa: F401  (registers the games)
+
+# Rayman (companion/games/rayman.py) has its rules and tests; it joins the registry with its screens.
 from companion.games.base import REGISTRY, Game, IllegalAction
 
 __all__ = ["REGISTRY", "Game", "IllegalAction", "get_game"]

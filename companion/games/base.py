@@ -118,8 +118,9 @@ class Game:
     seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
     check_options: Callable[[dict], None] = field(default=lambda options: None)
     registration: RegistrationRules = RegistrationRules()
-    # Game actions the host screen takes (board keeping, questions for the whole table):
-    # ``apply`` gets them with ``seat == HOST``; seats cannot send them.
+    # Game actions the host screen may take (board keeping, questions for the whole
+    # table): ``apply`` gets them with ``seat == HOST`` and refuses those a seat sends
+    # when they are the host's alone.
     host_actions: frozenset = frozenset()
     uses_figures: bool = True  # False: the screens offer no figure registration (a game without amiibo)
     # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).

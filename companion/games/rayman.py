@@ -112,9 +112,8 @@ import hashlib
 import json
 from itertools import combinations, groupby, permutations
 
-from companion.games.base import N_, Game, IllegalAction, Option, register, require_fields
+from companion.games.base import HOST, N_, Game, IllegalAction, Option, register, require_fields
 
-HOST = "host"
 HOST_ACTIONS = frozenset({"answer", "next_race", "roll"})
 HOST_ONLY = frozenset({"answer", "next_race"})
 
@@ -1955,17 +1954,23 @@ GAME = register(Game(
     min_seats=1,
     max_seats=6,
     options=(
-        Option("mode", N_("Mode"), "choice", "competitive", choices=MODES),
-        Option("difficulty", N_("Difficulty"), "choice", "novice", choices=DIFFICULTIES),
-        Option("board", N_("Board"), "choice", "auto", choices=("auto",) + BOARDS),
-        Option("projectile", N_("Projectiles"), "choice", "auto", choices=("auto", "none") + PROJECTILES),
+        Option("mode", N_("Mode"), "choice", "competitive", choices=MODES,
+               choice_labels=(N_("Competitive"), N_("Co-op against a Boss"), N_("Solo against a Boss"))),
+        Option("difficulty", N_("Difficulty"), "choice", "novice", choices=DIFFICULTIES,
+               choice_labels=(N_("Novice"), N_("Intermediate"), N_("Hero"), N_("Legend"), N_("Custom"))),
+        Option("board", N_("Board"), "choice", "auto", choices=("auto",) + BOARDS,
+               choice_labels=(N_("As the difficulty says"), "Jungle", "Forêt", "Fiesta de los Muertos", "Enfer")),
+        Option("projectile", N_("Projectiles"), "choice", "auto", choices=("auto", "none") + PROJECTILES,
+               choice_labels=(N_("As the difficulty says"), N_("None"), "Missile", "Fourchette", "Feu d'artifice",
+                              "Fantôme Rouge", "Bombe Volante")),
         Option("projectile_card", N_("Projectile card"), "choice", "auto", choices=AUTO_ON_OFF),
         Option("extra_cards", N_("Extra action cards"), "choice", "auto", choices=AUTO_ON_OFF),
         Option("legendary", N_("Legendary player cards"), "choice", "auto", choices=AUTO_ON_OFF),
         Option("boss", N_("Boss"), "choice", "auto", choices=("auto", "none") + BOSSES),
         Option("boss_move", N_("Boss movement (0: read it on the Boss card during the game)"), "int", 0,
                minimum=0, maximum=MAX_BOSS_MOVE),
-        Option("hand_entry", N_("Hand entry"), "choice", "full", choices=("full", "quick")),
+        Option("hand_entry", N_("Hand entry"), "choice", "full", choices=("full", "quick"),
+               choice_labels=(N_("Each player enters their cards once"), N_("Quick: type the two initiatives each round"))),
         Option("players_5_6", N_("5–6 player extension"), "choice", "off", choices=ON_OFF),
         Option("captive_ptizetres", N_("Captive Ptizêtres"), "int", 4, minimum=3, maximum=4),
         Option("damage_push", N_("Spaces back after damage"), "int", 2, minimum=2, maximum=3),
@@ -1982,4 +1987,6 @@ GAME = register(Game(
     apply=apply,
     view=view,
     check_options=check_options,
+    host_actions=HOST_ACTIONS,
+    uses_figures=False,
 ))
