@@ -60,7 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     house = app.extensions["companion.house"] = HouseRankings(store)
-    services = CompanionServices(catalog, house, FigureLocations(store), language=_request_language)
+    services = CompanionServices(catalog, house, FigureLocations(store), language=i18n.current_language)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,
                                                 rate_capacity=app.config["RATE_BURST"],
@@ -71,14 +71,6 @@ def create_app(config: dict | None = None) -> Flask:
     hub.register()
     _start_reader(app, socketio, hub)
     return app
-
-
-def _request_language() -> str:
-    """The language of the screen that acts (a game's language is its host's when it starts)."""
-    from flask import has_request_context
-    from flask_babel import get_locale
-
-    return str(get_locale() or "en") if has_request_context() else "en"
 
 
 def _start_reader(app: Flask, socketio: SocketIO, hub) -> None:

@@ -9,11 +9,11 @@ like the rest of the API.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from flask_babel import get_locale, gettext
 
 from companion.amiibo.catalog import MAX_LIMIT, MAX_QUERY, Catalog
 from companion.amiibo.ids import AmiiboError
 from companion.games.base import N_
+from companion.web.i18n import current_language, translate
 from companion.web.security import is_cross_origin
 
 amiibo_api = Blueprint("amiibo_api", __name__, url_prefix="/api/amiibo")
@@ -33,12 +33,8 @@ def catalog() -> Catalog:
     return current_app.extensions["companion.catalog"]
 
 
-def lang() -> str:
-    return str(get_locale() or "en")
-
-
 def failure(status: int, error: AmiiboError):
-    return jsonify({"ok": False, "error": gettext(error.message, **error.params)}), status
+    return jsonify({"ok": False, "error": translate(error)}), status
 
 
 @amiibo_api.errorhandler(AmiiboError)
@@ -54,7 +50,7 @@ def refuse_other_origins():
 
 @amiibo_api.get("/<amiibo_id>")
 def describe(amiibo_id: str):
-    return jsonify(catalog().describe(amiibo_id, lang()))
+    return jsonify(catalog().describe(amiibo_id, current_language()))
 
 
 @amiibo_api.get("")
@@ -65,4 +61,4 @@ def search():
     raw_limit = request.args.get("limit", str(DEFAULT_LIMIT)).strip()
     if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= MAX_LIMIT:
         raise RequestError(400, N_("The limit is a whole number from 1 to %(count)s."), count=MAX_LIMIT)
-    return jsonify({"query": text, "results": catalog().search(text, lang(), int(raw_limit))})
+    return jsonify({"query": text, "results": catalog().search(text, current_language(), int(raw_limit))})

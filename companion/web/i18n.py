@@ -3,8 +3,8 @@ then the browser's Accept-Language."""
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
-from flask_babel import Babel, gettext
+from flask import Flask, current_app, has_request_context, request
+from flask_babel import Babel, get_locale, gettext
 
 LANG_COOKIE = "lang"
 
@@ -17,14 +17,17 @@ def select_locale() -> str:
     return request.accept_languages.best_match(languages) or current_app.config["BABEL_DEFAULT_LOCALE"]
 
 
+def current_language() -> str:
+    """The language of the screen being answered ("en" outside a request)."""
+    return str(get_locale() or "en") if has_request_context() else "en"
+
+
 def translate(error) -> str:
     """A TableError or IllegalAction, in the viewer's language."""
     return gettext(error.message, **error.params)
 
 
 def init_app(app: Flask) -> None:
-    from flask_babel import get_locale
-
     from companion.web.js_strings import js_strings
 
     Babel(app, locale_selector=select_locale,

@@ -12,57 +12,40 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, request
-from flask_babel import get_locale, gettext
 
-from companion.amiibo.catalog import Catalog
 from companion.amiibo.criteria import CRITERIA, REFERENCES, describe_criterion, describe_reference, get_criterion
 from companion.amiibo.house import HouseRankings, rankings
 from companion.amiibo.ids import AmiiboError
 from companion.games.base import N_, IllegalAction
 from companion.tables import TableError
 from companion.web import tables
-from companion.web.api import bearer_token, json_body
-from companion.web.i18n import translate
-from companion.web.security import is_cross_origin
+from companion.web.amiibo_api import catalog
+from companion.web.api import bearer_token, json_body, refuse_other_origins
+from companion.web.i18n import current_language, translate
 
 rankings_api = Blueprint("rankings_api", __name__, url_prefix="/api")
 
 MAX_FIGURES = 60  # a whole table's figures and more; keeps one request cheap
 
 
-def catalog() -> Catalog:
-    return current_app.extensions["companion.catalog"]
-
-
 def house_rankings() -> HouseRankings:
     return current_app.extensions["companion.house"]
 
 
-def lang() -> str:
-    return str(get_locale() or "en")
+rankings_api.before_request(refuse_other_origins)
 
 
 @rankings_api.errorhandler(TableError)
-def table_error(error: TableError):
-    return jsonify({"ok": False, "error": translate(error)}), error.status
-
-
 @rankings_api.errorhandler(IllegalAction)
 @rankings_api.errorhandler(AmiiboError)
 def refused(error):
-    return jsonify({"ok": False, "error": gettext(error.message, **error.params)}), getattr(error, "status", 400)
-
-
-@rankings_api.before_request
-def refuse_other_origins():
-    if is_cross_origin() or request.method == "OPTIONS":
-        raise TableError(403, N_("Requests from other sites are refused."))
+    return jsonify({"ok": False, "error": translate(error)}), getattr(error, "status", 400)
 
 
 @rankings_api.get("/criteria")
 def criteria():
-    return jsonify({"criteria": [describe_criterion(criterion_id, lang()) for criterion_id in CRITERIA],
-                    "references": [describe_reference(reference_id, lang()) for reference_id in REFERENCES]})
+    return jsonify({"criteria": [describe_criterion(criterion_id, current_language()) for criterion_id in CRITERIA],
+                    "references": [describe_reference(reference_id, current_language()) for reference_id in REFERENCES]})
 
 
 def requested_figures() -> list[str]:
@@ -78,8 +61,8 @@ def requested_figures() -> list[str]:
 @rankings_api.get("/rankings/<criterion_id>")
 def ranking(criterion_id: str):
     criterion = get_criterion(criterion_id)
-    figures = [catalog().describe(amiibo_id, lang()) for amiibo_id in requested_figures()]
-    return jsonify(rankings(criterion.id, figures, lang(), house_rankings().get(criterion.id)))
+    figures = [catalog().describe(amiibo_id, current_language()) for amiibo_id in requested_figures()]
+    return jsonify(rankings(criterion.id, figures, current_language(), house_rankings().get(criterion.id)))
 
 
 @rankings_api.put("/rankings/<criterion_id>")
@@ -89,7 +72,7 @@ def edit_ranking(criterion_id: str):
     principal = tables().authenticate(body.get("table"), bearer_token())
     if principal.role not in ("host", "seat"):
         raise TableError(401, N_("A seat or host token is needed to change the house ranking."))
-    house_rankings().reorder(criterion.id, body.get("tiers"))
-    figures = [catalog().describe(amiibo_id, lang()) for tier in body["tiers"] for amiibo_id in tier]
-    return jsonify(rankings(criterion.id, figures, lang(), house_rankings().get(criterion.id)))
+    edited = house_rankings().reorder(criterion.id, body.get("tiers"))
+    figures = [catalog().describe(amiibo_id, current_language()) for tier in body["tiers"] for amiibo_id in tier]
+    return jsonify(rankings(criterion.id, figures, current_language(), edited))
 
