@@ -45,7 +45,8 @@ class CompanionServices(GameServices):
             "lang": lang,
             "criteria": {cid: {"kind": c.kind, "direction": c.direction} for cid, c in CRITERIA.items()},
             "references": {rid: list(reference.faces) for rid, reference in REFERENCES.items()},
-            "house": {cid: [list(pair) for pair in self.house.get(cid).edges_among(amiibo_ids)] for cid in CRITERIA},
+            "house": {cid: [list(pair) for pair in ranking.edges_among(amiibo_ids)]
+                      for cid, ranking in self.house.every().items()},
         }
 
     def _figure(self, figure: dict, lang: str, remembered: dict[str, str]) -> dict:

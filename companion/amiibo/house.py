@@ -36,8 +36,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-from companion.amiibo.criteria import (JUDGEMENT, VALUED_KINDS, describe_criterion, figure_value, get_criterion,
-                                       rank)
+from companion.amiibo.criteria import (CRITERIA, JUDGEMENT, VALUED_KINDS, describe_criterion, figure_value,
+                                       get_criterion, rank)
 from companion.amiibo.ids import InvalidAmiiboId, normalize
 from companion.amiibo.locale import language, translate
 from companion.games.base import N_, IllegalAction
@@ -282,6 +282,11 @@ class HouseRankings:
         get_criterion(criterion_id)
         with self.store.reading() as tx:
             return self._load(tx, criterion_id)
+
+    def every(self) -> dict[str, HouseRanking]:
+        """Every criterion's house ranking, read at once (a game starting needs them all)."""
+        with self.store.reading() as tx:
+            return {criterion_id: self._load(tx, criterion_id) for criterion_id in CRITERIA}
 
     def learn(self, criterion_id: str, winner: Any, loser: Any) -> HouseRanking:
         return self._change(criterion_id, lambda ranking: ranking.learn(winner, loser))
