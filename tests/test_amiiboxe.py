@@ -7,11 +7,14 @@ import json
 
 import pytest
 
-from companion.fairness import EMPTY_POOL, TableRng, WordStream, compute_int
+from companion.fairness import EMPTY_POOL, WordStream, compute_int
 from companion.games.amiiboxe import GAME, HOST, HOST_ACTIONS, legal_actions
 from companion.games.base import IllegalAction
+from tests.rules import Rules
 
 SEED = "ab" * 32
+RULES = Rules(GAME, seed=SEED)
+rng, act, events_of, refused = RULES.rng, RULES.act, RULES.events, RULES.refused
 ANA, BEN, CLO, DAN = 1, 2, 3, 4
 
 CRITERIA = {
@@ -65,10 +68,6 @@ def context(house=None):
             "house": copy.deepcopy(house or {})}
 
 
-def rng(n=0):
-    return TableRng(seed=SEED, pool=EMPTY_POOL, next_n=n)
-
-
 def die(face):
     """A rng whose next draw shows this face (the die is random: tests pick the draw that shows it)."""
     return rng(next(n for n in range(1000) if compute_int(WordStream(SEED, n, EMPTY_POOL), 1, 6) == face))
@@ -82,23 +81,6 @@ def options(house=None, **chosen):
 def new_game(players=(ANA, BEN), house=None, per_player=3, **chosen):
     return GAME.setup(options(house, figures_per_player=per_player, **chosen),
                       seats(*players, per_player=per_player), rng())
-
-
-def act(state, seat, action, generator=None):
-    after, _ = GAME.apply(state, seat, action, generator or rng(1000))
-    return after
-
-
-def events_of(state, seat, action, generator=None):
-    return GAME.apply(state, seat, action, generator or rng(1000))
-
-
-def refused(state, seat, action, complaint, generator=None):
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, seat, action, generator or rng(1000))
-    assert complaint in str(error.value)
-    assert state == before
 
 
 def kinds(events):

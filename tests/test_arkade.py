@@ -10,16 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.fairness import EMPTY_POOL, TableRng
-from companion.games.arkade import ALIEN, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, DEFENDER_TILES, GAME, legal_actions
+from companion.games.arkade import ALIEN, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, GAME, legal_actions
 from companion.games.base import IllegalAction
+from tests.rules import Rules
 
+RULES = Rules(GAME, seed="ab" * 32)
+rng, act, refused = RULES.rng, RULES.act, RULES.refused
 SEATS = [{"id": 1, "name": "Globox", "figures": []}, {"id": 2, "name": "Rayman", "figures": []}]
 ALIEN_SEAT, DEFENDER_SEAT = 1, 2
-
-
-def rng(n=0):
-    return TableRng(seed="ab" * 32, pool=EMPTY_POOL, next_n=n)
 
 
 def new_game(**options):
@@ -34,19 +32,6 @@ def started(state, at=100.0):
                     state["roles"][DEFENDER], {"type": "ready", "at": at})
         state = act(state, state["roles"][ALIEN], {"type": "go", "at": at + COUNTDOWN_SECONDS})
     return state
-
-
-def act(state, seat, action, generator=None):
-    after, _ = GAME.apply(state, seat, action, generator or rng(1000))
-    return after
-
-
-def refused(state, seat, action, complaint):
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, seat, action, rng(1000))
-    assert complaint in str(error.value)
-    assert state == before
 
 
 def with_dice(state, role, faces):

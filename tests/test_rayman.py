@@ -10,16 +10,14 @@ import json
 
 import pytest
 
-from companion.fairness import EMPTY_POOL, TableRng
 from companion.games.base import IllegalAction
 from companion.games.rayman import (BOARDS, CHARACTERS, GAME, HOST, HOST_ACTIONS, LEGENDARY_CARDS, commitment,
                                     die_level, legal_actions, view)
+from tests.rules import Rules
 
 NAMES = ("Ana", "Ben", "Chloé", "Dan", "Eve", "Fred")
-
-
-def rng(n=0):
-    return TableRng(seed="cd" * 32, pool=EMPTY_POOL, next_n=n)
+RULES = Rules(GAME, seed="cd" * 32)
+rng, act, act_events, refused = RULES.rng, RULES.act, RULES.events, RULES.refused
 
 
 def seats(count):
@@ -28,23 +26,6 @@ def seats(count):
 
 def new_game(players=2, **options):
     return GAME.setup(GAME.normalize_options(options), seats(players), rng())
-
-
-def act(state, seat, action, generator=None):
-    after, _ = GAME.apply(state, seat, action, generator or rng(1000))
-    return after
-
-
-def act_events(state, seat, action, generator=None):
-    return GAME.apply(state, seat, action, generator or rng(1000))
-
-
-def refused(state, seat, action, complaint):
-    before = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, seat, action, rng(1000))
-    assert complaint in str(error.value)
-    assert state == before
 
 
 def initiative(seat, index):
