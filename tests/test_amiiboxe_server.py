@@ -9,54 +9,23 @@ are carried and retired for points until one player has no figure left."""
 
 from __future__ import annotations
 
-import queue
-
 import pytest
 import requests
-import socketio
 
 from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from hardware.emulate import Emulator
 from tests.helpers import ENTROPY
+from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 from tests.test_amiibo_ids import AMIIBOAPI
 
-WAIT = 30  # seconds at most for each awaited message; each wait ends on the message itself
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
 ANA_FIGURES = [("04a00000000001", "0x0000000000000002", "Mario"), ("04a00000000002", "0x0100000000040002", "Link"),
                ("04a00000000003", "0x0002000000010002", "Peach")]
 BO_FIGURES = [("04b00000000001", "0x0005000000140002", "Bowser"), ("04b00000000002", "0x1919000000090002", "Pikachu"),
               ("04b00000000003", "0x1f000000000a0002", "Kirby")]
 MAX_ACTIONS = 400
-
-
-class Screen:
-    """A python-socketio client keeping the newest view and every reader message."""
-
-    def __init__(self, url: str, code: str, token: str):
-        self.views: "queue.Queue[dict]" = queue.Queue()
-        self.readers: "queue.Queue[dict]" = queue.Queue()
-        self.latest: dict | None = None
-        self.client = socketio.Client(reconnection=True)
-        self.client.on("view", self.views.put)
-        self.client.on("reader", self.readers.put)
-        self.client.connect(url, auth={"table": code, "token": token}, transports=["websocket"], wait_timeout=WAIT)
-
-    def wait_for(self, ready) -> dict:
-        while self.latest is None or not ready(self.latest):
-            view = self.views.get(timeout=WAIT)
-            if self.latest is None or view["version"] >= self.latest["version"]:
-                self.latest = {**view, "you": view.get("you") or (self.latest or {}).get("you")}
-        return self.latest
-
-    def act(self, action: dict) -> dict:
-        answer = self.client.call("act", action, timeout=WAIT)
-        assert answer["ok"], (action, answer)
-        return answer
-
-    def close(self):
-        self.client.disconnect()
 
 
 @pytest.fixture
@@ -76,12 +45,12 @@ def registered(count: int, seat: int):
 
 
 def register_by_nfc(emulator, host: Screen, phone: Screen, seat: int, figures) -> None:
-    phone.act({"type": "figure.adding", "on": True})
+    phone.play({"type": "figure.adding", "on": True})
     for number, (uid, amiibo_id, _) in enumerate(figures, start=1):
         emulator.place(uid, amiibo_id)
         host.wait_for(registered(number, seat))
         emulator.remove()
-    phone.act({"type": "figure.adding", "on": False})
+    phone.play({"type": "figure.adding", "on": False})
 
 
 def game(screen: Screen) -> dict:
@@ -129,10 +98,10 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
             phone = phones[name]
             phone.wait_for(lambda v: v["game"] is not None)
             for figure in [f for f in game(phone)["figures"] if f["seat"] == seat_of[name]]:
-                phone.act({"type": "name_location", "figure": figure["id"], "name": f"Home of {figure['name']['en']}"})
-        host.act({"type": "first_player", "seat": seat_of["Ana"]})
+                phone.play({"type": "name_location", "figure": figure["id"], "name": f"Home of {figure['name']['en']}"})
+        host.play({"type": "first_player", "seat": seat_of["Ana"]})
         host.wait_for(lambda v: v["game"]["needs"] == [])
-        host.act({"type": "begin"})
+        host.play({"type": "begin"})
         host.wait_for(lambda v: v["game"]["phase"] == "play")
         assert sorted(game(host)["setup"]["locations"]) == sorted(f"Home of {n}" for *_, n in ANA_FIGURES + BO_FIGURES)
 
@@ -144,7 +113,7 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
         picked = game(ana)["selected"]["figure"]
         assert next(f for f in game(ana)["figures"] if f["id"] == picked)["name"]["en"] == "Link"
         enemy = next(f for f in game(ana)["figures"] if f["seat"] == seat_of["Bo"])
-        ana.act({"type": "attack", "defender": enemy["id"], "id": "tap-attack"})
+        ana.play({"type": "attack", "defender": enemy["id"], "id": "tap-attack"})
 
         host.wait_for(lambda v: len(v["game"]["fights"]) == 1 or v["game"]["fight"] is not None)
 
@@ -163,9 +132,9 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
                     if role is None or mine["answered"][role]:
                         continue
                     if mine["exchange"] == "judge":  # both agree: the attacker wins
-                        phone.act({"type": "judge", "winner": mine["attacker"], "id": f"j{actions}"})
+                        phone.play({"type": "judge", "winner": mine["attacker"], "id": f"j{actions}"})
                     else:
-                        phone.act({"type": "enter_value", "value": 2 if role == "attacker" else 1,
+                        phone.play({"type": "enter_value", "value": 2 if role == "attacker" else 1,
                                    "id": f"v{actions}"})
                     actions += 1
                     break  # one action, then look again
@@ -173,7 +142,7 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
                 name = next(n for n in seats if seat_of[n] == current["active"])
                 action = choose(game(phones[name]), seat_of[name])
                 assert action is not None
-                phones[name].act({**action, "id": f"a{actions}"})
+                phones[name].play({**action, "id": f"a{actions}"})
                 actions += 1
             host.wait_for(lambda v, seen=version: v["version"] > seen)
             assert actions < MAX_ACTIONS, "the game should have ended"

@@ -11,20 +11,18 @@ python-socketio phones.
 from __future__ import annotations
 
 import json
-import queue
 import threading
 import time
 
 import pytest
 import requests
-import socketio
 
 from companion.games.arkade import ALIEN, DEFENDER, legal_actions
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer, new_table, snapshot
+from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 
-WAIT = 20  # seconds; every wait ends on an event
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # a bot plays faster than a thumb
 MAX_ACTIONS = 3000
 
@@ -34,42 +32,6 @@ def server(tmp_path):
     process = ServerProcess(tmp_path, extra_env=FAST).start()
     yield process
     process.stop()
-
-
-class Screen:
-    """A python-socketio client that keeps every message it receives, whatever its event."""
-
-    def __init__(self, url: str, code: str, token: str | None):
-        self.messages: list[tuple[str, object]] = []
-        self.views: "queue.Queue[dict]" = queue.Queue()
-        self.latest: dict | None = None
-        self.client = socketio.Client(reconnection=False)
-        self.client.on("*", self._record)
-        auth = {"table": code, **({"token": token} if token else {})}
-        self.client.connect(url, auth=auth, transports=["websocket"], wait_timeout=WAIT)
-
-    def _record(self, event, data=None):
-        self.messages.append((event, data))
-        if event == "view":
-            self.views.put(data)
-
-    def act(self, action: dict) -> dict:
-        answer = self.client.call("act", action, timeout=WAIT)
-        self.messages.append(("answer", answer))
-        return answer
-
-    def wait_for(self, ready) -> dict:
-        """The first view (newest first) for which ``ready(game)`` holds."""
-        while self.latest is None or self.latest["game"] is None or not ready(self.latest["game"]):
-            view = self.views.get(timeout=WAIT)
-            if self.latest is None or view["version"] >= self.latest["version"]:
-                if "you" not in view and self.latest is not None:
-                    view = {**view, "you": self.latest["you"]}
-                self.latest = view
-        return self.latest
-
-    def close(self):
-        self.client.disconnect()
 
 
 def open_table(url: str, options: dict) -> tuple[dict, list[dict]]:
@@ -167,33 +129,33 @@ def test_a_whole_strategie_game_and_no_face_down_tile_ever_shown(server):
     try:
         start(url, table)
         for phone in phones:
-            phone.wait_for(lambda game: game["phase"] == "roles")
+            phone.wait_for_game(lambda game: game["phase"] == "roles")
         assert phones[1].act({"type": "choose_role", "role": ALIEN, "id": "role-1"})["ok"]
         alien, defender = phones[1], phones[0]
         seat_of = {alien: seats[1]["seat"], defender: seats[0]["seat"]}
         player = StrategiePlayer()
         actions = 0
         while True:
-            game = alien.wait_for(lambda g: g["phase"] in ("playing", "over"))["game"]
+            game = alien.wait_for_game(lambda g: g["phase"] in ("playing", "over"))["game"]
             if game["winner"]:
                 break
             mover = defender if game["pending"] and game["pending"]["kind"] == "claim" else (
                 alien if game["active"] == ALIEN else defender)
-            view = mover.wait_for(lambda g, version=game: len(g["history"]) >= len(version["history"]))
+            view = mover.wait_for_game(lambda g, version=game: len(g["history"]) >= len(version["history"]))
             action = player.choose(view["game"], seat_of[mover])
             answer = mover.act({**action, "id": f"a{actions}"})
             assert answer["ok"], (action, answer)
             actions += 1
             assert actions < MAX_ACTIONS, "the game should have ended"
             for screen in phones + [host, spectator]:
-                screen.wait_for(lambda g, n=len(game["history"]): len(g["history"]) > n)
+                screen.wait_for_game(lambda g, n=len(game["history"]): len(g["history"]) > n)
             if actions % 10 == 0:  # the JSON API, as each viewer, now and then during the game
                 for token in [seat["token"] for seat in seats] + [table["host_token"], None]:
                     headers = {"Authorization": f"Bearer {token}"} if token else {}
                     api_answers.append(requests.get(f"{url}/api/tables/{code}", headers=headers, timeout=WAIT).json())
                 api_answers.append(requests.get(f"{url}/api/tables/{code}/log", timeout=WAIT).json())
 
-        final = [screen.wait_for(lambda g: g["winner"] is not None)["game"] for screen in phones + [host, spectator]]
+        final = [screen.wait_for_game(lambda g: g["winner"] is not None)["game"] for screen in phones + [host, spectator]]
         assert {json.dumps(game, sort_keys=True) for game in final[2:]} == {
             json.dumps({**final[0], "role": None, "can": []}, sort_keys=True)}
         game = final[0]
@@ -231,7 +193,7 @@ def test_arcade_both_phones_throw_at_once_and_no_throw_is_lost_or_doubled(server
         start(url, table)
         assert alien.act({"type": "ready", "id": "ready-a"})["ok"]
         assert defender.act({"type": "ready", "id": "ready-d"})["ok"]
-        game = alien.wait_for(lambda g: g["phase"] == "countdown")["game"]
+        game = alien.wait_for_game(lambda g: g["phase"] == "countdown")["game"]
         assert alien.act({"type": "throw", "id": "too-soon"})["ok"] is False  # not before top départ
         # The phone's own countdown: it waits, in the server's time, for the end of it.
         time.sleep(max(0.0, game["countdown_from"] + game["countdown_seconds"] - alien.latest["time"]))
@@ -258,7 +220,7 @@ def test_arcade_both_phones_throw_at_once_and_no_throw_is_lost_or_doubled(server
             assert all(answer["ok"] for answer in answers[role])
             assert answers[role][-1]["duplicate"] is True and answers[role][-1]["events"] == answers[role][-2]["events"]
 
-        final = [screen.wait_for(lambda g: g["throws"][ALIEN] == throws and g["throws"][DEFENDER] == throws)["game"]
+        final = [screen.wait_for_game(lambda g: g["throws"][ALIEN] == throws and g["throws"][DEFENDER] == throws)["game"]
                  for screen in (alien, defender, host)]
         thrown = [event for event in final[2]["history"] if event["type"] == "thrown"]
         assert len(thrown) == 2 * throws

@@ -1,0 +1,57 @@
+"""A screen at the table for end-to-end tests: a python-socketio client that keeps
+every message it receives (views, reader statuses, the answers to its actions)
+and the newest view, so that a test waits on what a phone or a host screen sees."""
+
+from __future__ import annotations
+
+import queue
+
+import socketio
+
+WAIT = 30  # seconds at most for each awaited message; each wait ends on the message itself
+
+
+class Screen:
+    def __init__(self, url: str, code: str, token: str | None, reconnection: bool = False):
+        self.messages: list[tuple[str, object]] = []
+        self.views: "queue.Queue[dict]" = queue.Queue()
+        self.readers: "queue.Queue[dict]" = queue.Queue()
+        self.latest: dict | None = None
+        self.client = socketio.Client(reconnection=reconnection)
+        self.client.on("*", self._record)
+        auth = {"table": code, **({"token": token} if token else {})}
+        self.client.connect(url, auth=auth, transports=["websocket"], wait_timeout=WAIT)
+
+    def _record(self, event, data=None):
+        self.messages.append((event, data))
+        if event == "view":
+            self.views.put(data)
+        elif event == "reader":
+            self.readers.put(data)
+
+    def act(self, action: dict) -> dict:
+        answer = self.client.call("act", action, timeout=WAIT)
+        self.messages.append(("answer", answer))
+        return answer
+
+    def play(self, action: dict) -> dict:
+        """An action the test expects the server to take."""
+        answer = self.act(action)
+        assert answer["ok"], (action, answer)
+        return answer
+
+    def wait_for(self, ready) -> dict:
+        """The newest view once ``ready(view)`` holds; older views arriving late are skipped."""
+        while self.latest is None or not ready(self.latest):
+            view = self.views.get(timeout=WAIT)
+            if self.latest is None or view["version"] >= self.latest["version"]:
+                # A view shared by several screens leaves out "you": it stays what the connection said.
+                self.latest = {**view, "you": view.get("you") or (self.latest or {}).get("you")}
+        return self.latest
+
+    def wait_for_game(self, ready) -> dict:
+        """The newest view once the game has started and ``ready(game)`` holds."""
+        return self.wait_for(lambda view: view["game"] is not None and ready(view["game"]))
+
+    def close(self):
+        self.client.disconnect()
