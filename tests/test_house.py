@@ -221,6 +221,13 @@ def database(tmp_path):
     return str(tmp_path / "house.sqlite3")
 
 
+@pytest.fixture
+def houses(database):
+    store = Store(database)
+    yield HouseRankings(store)
+    store.close()
+
+
 def test_house_rankings_survive_a_restart(database):
     store = Store(database)
     rankings_ = HouseRankings(store)
@@ -241,37 +248,27 @@ def test_house_rankings_survive_a_restart(database):
         store.close()
 
 
-def test_a_refused_change_leaves_the_store_as_it_was(database):
-    store = Store(database)
-    try:
-        houses = HouseRankings(store)
-        houses.learn("strongest", BOWSER, MARIO)
-        houses.learn("strongest", MARIO, KIRBY)
-        with pytest.raises(IllegalAction):
-            houses.learn("strongest", KIRBY, BOWSER)
-        with pytest.raises(IllegalAction):
-            houses.reorder("strongest", [[MARIO], [MARIO]])
-        assert houses.get("strongest").to_json() == {"wins": [[BOWSER, MARIO], [MARIO, KIRBY]], "ties": []}
-        reordered = houses.reorder("strongest", [[KIRBY], [MARIO]])
-        assert reordered.decides(KIRBY, MARIO) == 1
-        assert houses.get("strongest") == reordered
-        assert houses.tie("strongest", PEACH, KIRBY).decides(PEACH, MARIO) == 1
-    finally:
-        store.close()
+def test_a_refused_change_leaves_the_store_as_it_was(houses):
+    houses.learn("strongest", BOWSER, MARIO)
+    houses.learn("strongest", MARIO, KIRBY)
+    with pytest.raises(IllegalAction):
+        houses.learn("strongest", KIRBY, BOWSER)
+    with pytest.raises(IllegalAction):
+        houses.reorder("strongest", [[MARIO], [MARIO]])
+    assert houses.get("strongest").to_json() == {"wins": [[BOWSER, MARIO], [MARIO, KIRBY]], "ties": []}
+    reordered = houses.reorder("strongest", [[KIRBY], [MARIO]])
+    assert reordered.decides(KIRBY, MARIO) == 1
+    assert houses.get("strongest") == reordered
+    assert houses.tie("strongest", PEACH, KIRBY).decides(PEACH, MARIO) == 1
 
 
-def test_unknown_criteria_have_no_house_ranking(database):
-    store = Store(database)
-    try:
-        houses = HouseRankings(store)
-        for call in (lambda: houses.get("bravest"), lambda: houses.learn("bravest", MARIO, LINK),
-                     lambda: houses.reorder("bravest", [[MARIO]])):
-            with pytest.raises(IllegalAction, match="Unknown criterion"):
-                call()
-        houses.learn("tallest", MARIO, LINK)  # any known criterion may have one
-        assert houses.get("tallest").decides(MARIO, LINK) == 1
-    finally:
-        store.close()
+def test_unknown_criteria_have_no_house_ranking(houses):
+    for call in (lambda: houses.get("bravest"), lambda: houses.learn("bravest", MARIO, LINK),
+                 lambda: houses.reorder("bravest", [[MARIO]])):
+        with pytest.raises(IllegalAction, match="Unknown criterion"):
+            call()
+    houses.learn("tallest", MARIO, LINK)  # any known criterion may have one
+    assert houses.get("tallest").decides(MARIO, LINK) == 1
 
 
 # The rankings page ------------------------------------------------------------------
