@@ -459,23 +459,27 @@ class Tables:
             table = tx.table(principal.code)
             seats = tx.seats(principal.code)
         return self._envelope(table, seats, principal.seat if principal.role == "seat" else None,
-                              principal.role)
+                              principal.role, self.clock())
 
     def _views(self, table: dict, seats: list[dict]) -> dict:
-        """Every viewer's view: ``None`` for the public one, then one per seat."""
-        views: dict[int | str | None, dict] = {None: self._envelope(table, seats, None, "public"),
-                                               "host": self._envelope(table, seats, None, "host")}
+        """Every viewer's view: ``None`` for the public one, then one per seat.
+
+        One time stamp for all of them, so that views with the same content stay
+        identical and go out as one message."""
+        now = self.clock()
+        views: dict[int | str | None, dict] = {None: self._envelope(table, seats, None, "public", now),
+                                               "host": self._envelope(table, seats, None, "host", now)}
         for seat in seats:
-            views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat")
+            views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat", now)
         return views
 
-    def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str) -> dict:
+    def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str, now: float) -> dict:
         game = REGISTRY[table["game"]]
         closed = table["status"] == "closed"
         record = figures.normalize(table["figures"])
         return {
             "version": table["version"],
-            "time": round(self.clock(), 3),  # lets a screen run a game clock in the server's time
+            "time": round(now, 3),  # lets a screen run a game clock in the server's time
             "table": {
                 "code": table["code"], "game": table["game"], "status": table["status"],
                 "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
