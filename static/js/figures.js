@@ -91,7 +91,9 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
 
 let pickPanel = null;
 
-function pickForm(act) {
+// A search of the figure catalogue by name: the form and its list of results, each with
+// an "Add" button that calls onPick(figure, results).
+export function catalogueSearch(onPick) {
   const results = el('ul', { class: 'catalogue-results' });
   const input = el('input', { type: 'search', name: 'q', maxlength: '40', autocomplete: 'off',
     placeholder: t('search_figure'), 'aria-label': t('search_figure') });
@@ -102,8 +104,13 @@ function pickForm(act) {
     const found = body.results || [];
     results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
       el('span', { text: figure.label || figure.id }),
-      el('button', { type: 'button', class: 'small', text: t('add'), onclick: () =>
-        act({ type: 'figure.pick', amiibo_id: figure.id }) }))) : [el('li', { text: t('nothing_found') })]));
+      el('button', { type: 'button', class: 'small', text: t('add'), onclick: () => onPick(figure, results) })))
+      : [el('li', { text: t('nothing_found') })]));
   } }, input, el('button', { type: 'submit', text: t('search') }));
-  return el('details', { class: 'no-reader' }, el('summary', { text: t('no_reader') }), form, results);
+  return [form, results];
+}
+
+function pickForm(act) {
+  const search = catalogueSearch((figure) => act({ type: 'figure.pick', amiibo_id: figure.id }));
+  return el('details', { class: 'no-reader' }, el('summary', { text: t('no_reader') }), ...search);
 }

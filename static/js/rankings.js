@@ -1,6 +1,7 @@
 // Criteria rankings: the figures of a table (or picked from the catalogue) in order, with
 // their values; the house ranking of judgement criteria is edited by dragging and saved.
 import { storedToken } from './connection.js';
+import { catalogueSearch } from './figures.js';
 import { t } from './i18n.js';
 import { el, showError } from './ui.js';
 
@@ -10,7 +11,6 @@ const select = root.querySelector('select[name=criterion]');
 const list = root.querySelector('.ranking');
 const errorLine = root.querySelector('.error');
 const savedLine = root.querySelector('.saved');
-const results = root.querySelector('.catalogue-results');
 const language = document.documentElement.lang || 'en';
 // Whoever holds a key to the table may teach the house ranking: its host screen or a seat.
 const token = table ? storedToken('host', table) || storedToken('seat', table) : null;
@@ -149,18 +149,10 @@ async function save() {
   }
 }
 
-async function search(event) {
-  event.preventDefault();
-  const text = event.target.elements.q.value.trim();
-  if (!text) return;
-  const body = await getJson(`/api/amiibo?q=${encodeURIComponent(text)}&limit=8&lang=${language}`);
-  results.replaceChildren(...(body.results.length ? body.results.map((figure) => el('li', {},
-    el('span', { text: figure.label }),
-    el('button', { type: 'button', class: 'small', text: t('add'), onclick: () => {
-      if (!figures.includes(figure.id)) figures.push(figure.id);
-      results.replaceChildren();
-      refresh();
-    } }))) : [el('li', { class: 'muted', text: t('nothing_found') })]));
+function addFigure(figure, results) {
+  if (!figures.includes(figure.id)) figures.push(figure.id);
+  results.replaceChildren();
+  refresh();
 }
 
 async function start() {
@@ -175,7 +167,7 @@ async function start() {
   root.querySelector('.add-figure').hidden = Boolean(table);
   select.addEventListener('change', refresh);
   root.querySelector('.save').addEventListener('click', save);
-  root.querySelector('.add-figure').addEventListener('submit', search);
+  root.querySelector('.add-figure').replaceChildren(...catalogueSearch(addFigure));
   refresh();
 }
 
