@@ -11,6 +11,11 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A plain button with its label as text.
+export function button(text, onclick, extra = '') {
+  return el('button', { type: 'button', class: extra, text, onclick });
+}
+
 export function seatName(view, seatId) {
   return view.table.seats.find((seat) => seat.id === seatId)?.name ?? `#${seatId}`;
 }

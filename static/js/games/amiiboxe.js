@@ -1,7 +1,7 @@
 // Amiiboxe: the criterion die, fights, captures and the score sheet; the host screen keeps
 // the seat order, the first player and (optionally) the board.
 import { t } from '../i18n.js';
-import { el, reducedMotion, seatColour } from '../ui.js';
+import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
 let criteria = null;  // id -> {wording, unit, kind}, from /api/criteria in the page's language
@@ -33,10 +33,6 @@ function valueText(criterionId, value) {
   if (unit === 'm') return `${number} m`;
   if (unit === 'date') return new Date((value - 719163) * 86400000).toLocaleDateString(language);
   return number;
-}
-
-function button(text, onclick, extra = '') {
-  return el('button', { type: 'button', class: extra, text, onclick });
 }
 
 function referencePanel(game) {

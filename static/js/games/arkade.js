@@ -1,6 +1,6 @@
 // Arkade: the Alien against the Defender. Phones throw and declare; the host screen shows both sides.
 import { t } from '../i18n.js';
-import { el, reducedMotion } from '../ui.js';
+import { button, el, reducedMotion } from '../ui.js';
 import { piouuu } from '../sound.js';
 
 const ALIEN = 'alien';
@@ -149,10 +149,6 @@ function sidePanel(game, role, act) {
   }
   if (game.power_tiles) panel.append(tileList(role === ALIEN ? game.alien_tiles : game.defender_tiles, role));
   return panel;
-}
-
-function button(text, onclick, extra = '') {
-  return el('button', { type: 'button', class: extra, text, onclick });
 }
 
 function throwButtons(game, act) {
