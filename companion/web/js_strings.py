@@ -228,7 +228,6 @@ def arkade_strings() -> dict[str, str]:
         "ak_ship_moved_gps": gettext("The ship moves to cell %(cell)s (GPS update)."),
         "ak_hit_eliminated": gettext("Piouuu! A %(colour)s saucer is eliminated."),
         "ak_hit_life": gettext("Piouuu! A %(colour)s saucer loses its extra life."),
-        "ak_won": gettext("%(name)s (%(role)s) wins!"),
         "ak_winner": gettext("%(name)s (%(role)s) wins!"),
         "ak_move_die": gettext("Movement die"),
         "ak_ship_die": gettext("Ship movement die"),
@@ -296,6 +295,5 @@ def arkade_strings() -> dict[str, str]:
         "ak_elapsed": gettext("Elapsed time"),
         "ak_history": gettext("What happened"),
         "ak_final_turns": gettext("Turns played: %(count)s"),
-        "ak_final_throws": gettext("Throws: %(count)s"),
         "ak_final_time": gettext("Time: %(time)s"),
     }

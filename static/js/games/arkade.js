@@ -66,7 +66,7 @@ function eventText(event, game) {
     case 'claim_answered': return event.accepted ? t('ak_claim_accepted') : t('ak_claim_refused');
     case 'ship_moved': return t(`ak_ship_moved_${event.by}`, { cell: event.to });
     case 'hit': return t(event.eliminated ? 'ak_hit_eliminated' : 'ak_hit_life', { colour: colourLabel(event.colour) });
-    case 'won': return t('ak_won', { name: who(event.winner), role: roleName(event.winner) });
+    case 'won': return t('ak_winner', { name: who(event.winner), role: roleName(event.winner) });
     default: return event.type;
   }
 }
@@ -319,7 +319,7 @@ function finalPanel(game) {
   return el('section', { class: 'ak-final' },
     el('p', { class: 'ak-big', text: t('ak_winner', { name: game.names[game.winner], role: roleName(game.winner) }) }),
     el('p', { text: game.mode === 'arcade'
-      ? t('ak_final_throws', { count: game.history.filter((event) => event.type === 'thrown').length })
+      ? t('ak_throws_count', { count: game.history.filter((event) => event.type === 'thrown').length })
       : t('ak_final_turns', { count: game.turn }) }),
     el('p', { text: t('ak_final_time', { time: formatClock(elapsed(game) ?? 0) }) }));
 }
