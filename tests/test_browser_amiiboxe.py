@@ -111,3 +111,36 @@ def test_a_phone_rolls_a_fight_seen_on_every_screen(server, open_context):  # no
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
     for context in (host_context, ana_context, bo_context):
         context.assert_clean()
+
+
+def test_with_the_board_kept_a_phone_moves_its_figure_by_tapping_a_place(server, open_context):  # noqa: F811
+    table = requests.post(f"{server.url}/api/tables", timeout=10, json={
+        "game": "amiiboxe", "options": {"figures_per_player": 1, "board": "kept"}}).json()
+    code, host_token = table["code"], table["host_token"]
+    seats = {}
+    for name, amiibo_id in (("Ana", ANA[0]), ("Bo", BO[0])):
+        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+        api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
+    api(server, code, host_token, {"type": "table.start"})
+    state = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
+                         headers={"Authorization": f"Bearer {host_token}"}).json()["game"]
+    starts = {}
+    for figure in state["figures"]:
+        owner = next(seat for seat in seats.values() if seat["seat"] == figure["seat"])
+        api(server, code, owner["token"], {"type": "name_location", "figure": figure["id"], "name": "Home"
+                                           + figure["name"]["en"]})
+        starts[figure["seat"]] = next(side for side in state["setup"]["sides"] if side["seat"] == figure["seat"])["cells"][1]
+        api(server, code, host_token, {"type": "place", "figure": figure["id"], "cell": starts[figure["seat"]]})
+    api(server, code, host_token, {"type": "first_player", "seat": seats["Ana"]["seat"]})
+    api(server, code, host_token, {"type": "begin"})
+
+    ana_context, ana = phone_page(open_context, server, code, seats["Ana"]["token"])
+    expect(ana.locator(".ax-actions .muted")).to_have_text("To move it, tap an adjacent free place on the board below.")
+    row, column = starts[seats["Ana"]["seat"]]
+    ana.get_by_role("button", name=f"{row}, {column + 1}", exact=True).tap()  # one row forward (labels count from 1)
+    expect(ana.locator(".ax-status")).to_have_text("Bo's turn")
+    after = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
+                         headers={"Authorization": f"Bearer {host_token}"}).json()["game"]
+    mario = next(figure for figure in after["figures"] if figure["seat"] == seats["Ana"]["seat"])
+    assert mario["at"] == [row - 1, column]
+    ana_context.assert_clean()

@@ -96,7 +96,7 @@ def amiiboxe_strings() -> dict[str, str]:
         "ax_turn_of": gettext("%(name)s's turn"),
         "ax_your_turn": gettext("Your turn: pick a figure, then move, attack or retire."),
         "ax_pick_figure": gettext("Your figures"),
-        "ax_move_on_board": gettext("Moves are made on the host screen's board."),
+        "ax_move_on_board": gettext("To move it, tap an adjacent free place on the board below."),
         "ax_move": gettext("%(name)s moves (on the table)"),
         "ax_attack_whom": gettext("Attack an adjacent enemy:"),
         "ax_retire": gettext("%(name)s retires (on its own location)"),

@@ -104,9 +104,7 @@ function turnPanel(game, me, act) {
   }
   if (game.active !== me) return el('p', { class: 'ax-status', text: t('ax_turn_of', { name: seatName(game, game.active) }) });
   const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
-  // A figure tapped on the reader is picked too.
-  const chosen = picked ?? game.selected?.figure;
-  const mine = own.find((figure) => figure.id === chosen) ?? (own.length === 1 ? own[0] : null);
+  const mine = movingFigure(game, me);  // picked on the phone, or tapped on the reader
   const parts = [el('p', { class: 'ax-status', text: t('ax_your_turn') }),
     el('div', { class: 'ax-pick', role: 'group', 'aria-label': t('ax_pick_figure') }, ...own.map((figure) =>
       el('button', { type: 'button', class: figure === mine ? 'picked' : '', 'aria-pressed': String(figure === mine),
@@ -174,7 +172,7 @@ function hostSetup(game, act) {
 
 // --- the board (host screen, when kept) ------------------------------------------------------
 
-function boardPanel(game, act, isHost) {
+function boardPanel(game, act, isHost, mover = null) {
   if (!game.board) return null;
   const at = new Map(game.figures.filter((f) => f.at && f.status === 'in_play').map((f) => [f.at.join(','), f]));
   const grid = el('div', { class: 'ax-board', role: 'grid', 'aria-label': t('ax_board') });
@@ -183,7 +181,8 @@ function boardPanel(game, act, isHost) {
     const figure = at.get(`${r},${c}`);
     const cell = el('button', { type: 'button', class: `ax-cell${card.revealed ? ' revealed' : ''}${figure && figure.id === picked ? ' picked' : ''}`,
       'aria-label': `${r + 1}, ${c + 1}${card.name ? ` — ${card.name}` : ''}${figure ? ` — ${figureName(figure)}` : ''}`,
-      onclick: isHost && act ? () => boardTap(game, act, figure, [r, c], card) : null },
+      onclick: isHost && act ? () => boardTap(game, act, figure, [r, c], card)
+        : mover && !figure ? () => act({ type: 'move', figure: mover.id, cell: [r, c] }) : null },
     el('span', { class: 'ax-card', text: card.revealed ? (card.name ?? '?') : '' }),
     figure ? el('strong', { class: 'ax-token', text: figureName(figure) }) : null);
     if (figure) cell.querySelector('.ax-token').style.color = seatColour(lastView, figure.seat);
@@ -195,6 +194,14 @@ function boardPanel(game, act, isHost) {
       type: 'button', class: figure.id === picked ? 'picked' : '', text: figureName(figure),
       onclick: () => { picked = figure.id; render(); } }))) : null,
     isHost && act ? el('p', { class: 'muted', text: t('ax_board_hint') }) : null);
+}
+
+// The phone's figure that a tap on an empty place of the kept board moves (its own turn only).
+function movingFigure(game, me) {
+  if (game.phase !== 'play' || game.active !== me || game.chain) return null;
+  const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
+  const chosen = picked ?? game.selected?.figure;
+  return own.find((figure) => figure.id === chosen) ?? (own.length === 1 ? own[0] : null);
 }
 
 function boardTap(game, act, figure, cell, card) {
@@ -293,7 +300,7 @@ function render() {
     if (game.fight) parts.push(answerPanel(game, me, act));
     else if (game.phase === 'play' && act && !isHost) parts.push(turnPanel(game, me, act));
     else if (game.phase === 'play') parts.push(el('p', { class: 'ax-status', text: t('ax_turn_of', { name: seatName(game, game.active) }) }));
-    parts.push(boardPanel(game, act, isHost));
+    parts.push(boardPanel(game, act, isHost, isHost || game.fight ? null : movingFigure(game, me)));
     if (isHost && act && game.phase === 'play') parts.push(boardTools(game, act), referenceChanger(game, act));
     parts.push(scoreSheet(game), fightHistory(game));
   }
