@@ -159,3 +159,13 @@ class TableRng:
     def choice(self, items: list, purpose: str, secret: bool = False):
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
+    @staticmethod
+    def nonce(bits: int = 128) -> str:
+        """A secret the seed cannot recompute, as hex: the salt of a commitment.
+
+        Not a draw, so it is neither recorded nor replayable: a salt drawn from
+        the seed would let anyone who reads the seed, revealed when the table
+        closes, brute-force a choice still locked in at that moment. Nothing
+        needs to verify a salt but the commitment it hides."""
+        return secrets.token_hex(bits // 8)
+

@@ -116,7 +116,9 @@ class RateLimiter:
             return True
 
 
-Notify = Callable[[str, dict], None]
+# Gets a table's new views after a commit: every viewer's (public, host, each
+# seat), or with partial=True only the actor's, after a private action.
+Notify = Callable[..., None]
 
 
 def describe_by_id(amiibo_id: str) -> dict:
@@ -153,7 +155,7 @@ class Tables:
         self.describe_figure = describe_figure
         # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
         self.name_figure = name_figure
-        self.notify = notify or (lambda code, views: None)
+        self.notify = notify or (lambda code, views, partial=False: None)
         self.limiter = RateLimiter(rate_capacity, rate_per_second)
 
     # Creation and joining ------------------------------------------------
@@ -266,11 +268,15 @@ class Tables:
                 raise TableError(429, N_("Too many actions: wait a moment and try again."))
             if table["status"] == "closed":
                 raise TableError(410, N_("This table is closed."))
-            events = self._dispatch(tx, table, principal, action)
+            events, private = self._dispatch(tx, table, principal, action)
             result = {"ok": True, "events": events}
             tx.insert_action(table["code"], principal.actor, key, action, result)
             seats = tx.seats(table["code"])
-        self.notify(table["code"], self._views(table, seats))
+        views = self._views(table, seats)
+        if private:
+            self.notify(table["code"], {principal.seat: views[principal.seat]}, partial=True)
+        else:
+            self.notify(table["code"], views)
         return result
 
     @staticmethod
@@ -306,23 +312,43 @@ class Tables:
         if principal.role == "seat" and "seat" in action and action["seat"] != principal.seat:
             raise TableError(403, N_("You can only act for your own seat."))
 
-    def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> list[dict]:
+    def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
+        """The action's events, and whether it was private (only its actor may learn it happened)."""
         kind = action["type"]
         if kind.startswith("table."):
-            return getattr(self, "_host_" + kind.split(".", 1)[1])(tx, table, action)
+            return getattr(self, "_host_" + kind.split(".", 1)[1])(tx, table, action), False
         if kind in FIGURE_ACTIONS:
-            return self._figure_action(tx, table, principal.seat, action)
+            return self._figure_action(tx, table, principal.seat, action), False
+        return self._game_action(tx, table, principal, action)
+
+    def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
         if table["status"] != "playing":
             raise TableError(409, N_("The game has not started yet."))
         game = REGISTRY[table["game"]]
         rng = self._rng(table)
         stamped = {**action, "at": round(self.clock(), 3)}  # a phone's own "at" is overwritten
         seat = HOST if principal.role == "host" else principal.seat
-        state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
+        before = table["state"]
+        state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
+        private = self._only_actor_sees(tx, table, game, before, state, events, principal)
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
-                   state=state)
-        return events
+                   bump=not private, state=state)
+        return events, private
+
+    @staticmethod
+    def _only_actor_sees(tx: Transaction, table: dict, game: Game, before: dict, after: dict, events: list[dict],
+                         principal: Principal) -> bool:
+        """True when the action changed nothing anybody but its actor can see.
+
+        A tentative secret choice (Rayman's ``choose``) is such an action. It
+        keeps the table's version and reaches only the actor's screens: a
+        version that moved, or a view sent to the others, would tell them that
+        somebody is still hesitating, and how often."""
+        if events or principal.role != "seat":
+            return False
+        others = [None, HOST] + [s["seat"] for s in tx.seats(table["code"]) if s["seat"] != principal.seat]
+        return all(game.view(before, viewer) == game.view(after, viewer) for viewer in others)
 
     # Host actions ----------------------------------------------------------
     def _host_joining(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
@@ -540,12 +566,13 @@ class Tables:
 
     @staticmethod
     def _save(tx: Transaction, table: dict, rng: fairness.TableRng | None, entries: list[dict],
-              **fields: Any) -> None:
-        """Writes the table's changes, its draws and its public entries; bumps the version."""
+              bump: bool = True, **fields: Any) -> None:
+        """Writes the table's changes, its draws and its public entries; bumps the version
+        unless the change is private to its actor."""
         draws = [{"kind": "draw", **draw} for draw in rng.draws] if rng else []
         if rng:
             fields["next_draw"] = rng.next_n
-        table["version"] += 1
+        table["version"] += 1 if bump else 0
         table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
         tx.append_log(table["code"], draws + entries)

@@ -1,8 +1,6 @@
 """Pure game rules, one module per game, and the registry the tables use."""
 
-from companion.games import amiiboxe, arkade, dice  # noqa: F401  (registers the games)
-
-# Rayman (companion/games/rayman.py) has its rules and tests; it joins the registry with its screens.
+from companion.games import amiiboxe, arkade, dice, rayman  # noqa: F401  (registers the games)
 from companion.games.base import REGISTRY, Game, IllegalAction
 
 __all__ = ["REGISTRY", "Game", "IllegalAction", "get_game"]

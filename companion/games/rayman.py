@@ -21,8 +21,8 @@ Phases (``state["phase"]``)
 
 Secret choices are committed: at lock-in the public state and the events
 carry only ``locked`` and ``commitment(choice, salt)`` (SHA-256 of the
-canonical JSON of the choice followed by a 128-bit salt drawn secretly from
-the table's randomness). Nothing else about a choice leaves the chooser's own
+canonical JSON of the choice followed by a 128-bit salt, a nonce of the
+table's randomness that its seed cannot recompute). Nothing else about a choice leaves the chooser's own
 view until the last player locks in; then every choice and salt is public.
 
 Positions are optional, per player: a player who keeps their column and level
@@ -157,7 +157,7 @@ PTIZETRES_TO_FINISH = 3
 BUBBLE_MODE_ADVANCE = 4
 BOSS_DECK = 3
 MAX_BOSS_MOVE = 20
-SALT_WORDS, SALT_WORD = 4, 2 ** 32
+SALT_BITS = 128
 RANDOM_DISCARDS = 2
 PLACE_POINTS = (5, 3, 2)
 OTHER_PLACE_POINTS = 1
@@ -179,15 +179,9 @@ def commitment(choice: dict, salt: str) -> str:
     return hashlib.sha256((canonical_json(choice) + salt).encode()).hexdigest()
 
 
-def draw_salt(rng, name: str, round_number: int) -> str:
-    """128 secret bits, hidden in the log until the table closes.
-
-    Four 32-bit draws rather than two 64-bit ones: the verify page reads draws
-    as JavaScript numbers, exact only below 2^53.
-    """
-    words = [rng.randint(0, SALT_WORD - 1, f"salt for {name}'s secret choice, round {round_number}", secret=True)
-             for _ in range(SALT_WORDS)]
-    return "".join(f"{word:08x}" for word in words)
+def draw_salt(rng) -> str:
+    """128 secret bits that even the revealed seed does not give away (`TableRng.nonce`)."""
+    return rng.nonce(SALT_BITS)
 
 
 # --- options ---------------------------------------------------------------
@@ -843,7 +837,7 @@ def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have locked in your choice."))
     if not player["secret"]:
         raise IllegalAction(N_("Choose your two cards or a Bubble first."))
-    salt = draw_salt(rng, name_of(state, seat), state["round"]["number"])
+    salt = draw_salt(rng)
     player["secret"]["salt"] = salt
     player["locked"] = True
     player["commitment"] = commitment(player["secret"]["choice"], salt)

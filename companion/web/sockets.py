@@ -91,7 +91,7 @@ class SocketHub:
         return next(reversed(self._host_screens.values()), None)
 
     # Outgoing ------------------------------------------------------------
-    def publish(self, code: str, views: dict) -> None:
+    def publish(self, code: str, views: dict, partial: bool = False) -> None:
         """After a commit: every seat its own view, the host its own, spectators the public one.
 
         Views with the same content (all of them, in a game without secrets)
@@ -110,7 +110,8 @@ class SocketHub:
         online = self.presence.online(code)
         for body, rooms in groups:
             self.socketio.emit("view", {**body, "online": online}, to=rooms)
-        self._evict_removed(code, views)
+        if not partial:  # a partial publish names only its actor: the other seats are still there
+            self._evict_removed(code, views)
 
     def _evict_removed(self, code: str, views: dict) -> None:
         for seat, sid in self.presence.holders(code).items():
