@@ -734,3 +734,20 @@ def test_die_faces_give_the_three_levels():
 
 def test_the_boards_are_in_the_tournament_order():
     assert BOARDS == ("jungle", "foret", "fiesta", "enfer")
+
+
+def test_a_view_carries_its_viewers_actions_and_the_last_public_events():
+    state = ready(2)
+    assert {"type": "choose", "left": "b3", "second": "b1"} in view(state, 1)["actions"]
+    assert view(state, None)["actions"] == [] and view(state, HOST)["actions"] == []
+    state, events = act_events(act(state, 1, {"type": "choose", "bubble": True}), 1, {"type": "lock"})
+    assert view(state, 1)["actions"] == legal_actions(state, 1) and {"type": "lock"} not in view(state, 1)["actions"]
+    assert view(state, 2)["history"][-1] == events[0] and events[0]["type"] == "locked"
+    count = view(state, None)["history_count"]
+    state = act(state, 2, {"type": "choose", "left": "b1", "second": "b2"})  # tentative: no event, nothing new
+    assert view(state, None)["history_count"] == count
+    for _ in range(45):
+        state = act(state, 2, {"type": "position", "column": 1, "level": 1})
+    shown = view(state, None)
+    assert len(shown["history"]) == 40 and shown["history_count"] == count + 45
+    assert shown["history"][-1] == {"type": "moved", "seat": 2, "column": 1, "level": 1}

@@ -47,6 +47,11 @@ Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
 * Host (``seat == HOST``): ``answer`` (``question``: the asked key,
   ``value``), ``roll`` (for the player who should), ``next_race``.
 
+A view carries, besides the state a seat may see, ``actions`` (that viewer's
+legal actions, for the buttons of its screen; none for the public) and
+``history`` (the last public events, ``history_count`` of them in all), so that
+every screen can tell what just happened, such as the end of a round.
+
 Board geometry: players start on the start line (column 0) and race through
 columns 1 to 43 (tile 1: 1-21, tile 2: 22-43); the finish line follows column
 43, so column 44 is one space past it. Levels are 1 (ground) to 3.
@@ -158,6 +163,7 @@ BUBBLE_MODE_ADVANCE = 4
 BOSS_DECK = 3
 MAX_BOSS_MOVE = 20
 SALT_BITS = 128
+HISTORY_KEPT = 40  # events kept in the state for the screens (the table's log keeps them all)
 RANDOM_DISCARDS = 2
 PLACE_POINTS = (5, 3, 2)
 OTHER_PLACE_POINTS = 1
@@ -267,6 +273,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "tournament": {"races": [], "standings": [{"seat": seat["id"], "points": 0} for seat in seats]}
         if config["tournament"] else None,
         "result": None,
+        "history": [], "history_count": 0,
     }
 
 
@@ -396,7 +403,15 @@ def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
     new_state = copy.deepcopy(state)  # apply never mutates its input
     events = handler(new_state, seat, action, rng)
     advance(new_state, rng, events)
+    remember(new_state, events)
     return new_state, events
+
+
+def remember(state: dict, events: list[dict]) -> None:
+    """The last public events, for the screens to tell what just happened (an event never holds a secret)."""
+    if events:
+        state["history"] = (state.get("history", []) + events)[-HISTORY_KEPT:]
+        state["history_count"] = state.get("history_count", 0) + len(events)
 
 
 def advance(state: dict, rng, events: list[dict]) -> None:
@@ -1917,6 +1932,8 @@ def view(state: dict, seat) -> dict:
     shown["active"] = active_seat(state)
     shown["roller"] = current_roller(state) if state["phase"] == "round_start" else None
     shown["positions_known"] = positions_known(state)
+    # What this viewer may do now, for its buttons (the rules still check every action).
+    shown["actions"] = legal_actions(state, seat) if seat is not None else []
     return shown
 
 
