@@ -2,5 +2,6 @@
 import { renderAmiiboxe } from './amiiboxe.js';
 import { renderArkade } from './arkade.js';
 import { renderDice } from './dice.js';
+import { renderRayman } from './rayman.js';
 
-export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, dice: renderDice };
+export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, dice: renderDice, rayman: renderRayman };
