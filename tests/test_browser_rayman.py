@@ -1,0 +1,155 @@
+"""Rayman on the real screens, in headless Chromium against the real server: one round on two
+phone-sized pages (characters, the full hand entry, a secret choice changed then locked in, the
+reveal checked in the browser, the order of play, two turns) while the host screen shows who has
+locked in but never what, then answers the table's question about the last place."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import Page, expect
+
+from companion.games.rayman import canonical_json
+from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, browser, open_context, server  # noqa: F401
+from tests.test_browser import take_seat
+
+RAYMAN_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
+# Records the vibrations a page asks for (a headless browser has no motor to feel).
+RECORD_VIBRATIONS = """
+window.__vibrations = [];
+Object.defineProperty(Navigator.prototype, 'vibrate', {
+  configurable: true, value(pattern) { window.__vibrations.push(pattern); return true; },
+});
+"""
+# The initiative printed on each of the 8 action cards, as each player types them.
+ZOE_CARDS = [12, 3, 7, 25, 18, 9, 30, 5]
+MAX_CARDS = [11, 4, 8, 22, 15, 6, 28, 2]
+
+
+def create_rayman_table(server) -> tuple[str, str]:
+    response = requests.post(f"{server.url}/api/tables", json={"game": "rayman", "options": {}}, timeout=10)
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return body["code"], body["host_token"]
+
+
+def phone_page(open_context, server, code: str, name: str) -> tuple:
+    context = open_context(**RAYMAN_PHONE)
+    context.context.add_init_script(RECORD_VIBRATIONS)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    take_seat(page, name)
+    return context, page
+
+
+def enter_hand(page: Page, initiatives: list[int]) -> None:
+    expect(page.locator(".rm-status")).to_have_text("Type the initiative of each of your action cards.")
+    for number, initiative in enumerate(initiatives, start=1):
+        page.get_by_label(f"Card {number}", exact=True).fill(str(initiative))
+    page.get_by_role("button", name="Save my hand").tap()
+
+
+def tap_card(page: Page, row: str, initiative: int, card: int) -> None:
+    page.get_by_role("group", name=row).get_by_role("button", name=f"Initiative {initiative} (Card {card})").tap()
+
+
+def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
+    code, host_token = create_rayman_table(server)
+    host_screen = open_context(**DESKTOP)
+    as_host(host_screen, code, host_token)
+    host = host_screen.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    zoe_context, zoe = phone_page(open_context, server, code, "Zoé")
+    max_context, max_ = phone_page(open_context, server, code, "Max")
+    host.get_by_role("button", name="Start the game").click()
+
+    # Characters: a character of the box, or a name of one's own; a taken character is greyed out.
+    expect(zoe.locator(".rm-status")).to_have_text("Pick your character.")
+    zoe.get_by_role("button", name="Rayman", exact=True).tap()
+    expect(max_.get_by_role("button", name="Rayman", exact=True)).to_be_disabled()
+    max_.get_by_label("Or a name of your own").fill("Murfy")
+    max_.get_by_role("button", name="Choose", exact=True).tap()
+    expect(host.locator(".rm-history li").first).to_have_text("Max races as Murfy.")
+
+    # The hand: each player types the initiative of each of their 8 cards, once.
+    enter_hand(zoe, ZOE_CARDS)
+    expect(zoe.locator(".rm-done")).to_have_text("Your hand is saved. You may still correct it.")
+    expect(max_.locator(".rm-waiting")).to_have_text("Waiting for: Murfy (Max)")
+    enter_hand(max_, MAX_CARDS)
+
+    # The secret choice: Zoé plays 30 on the left and 12 second, and locks in.
+    expect(zoe.locator(".rm-status")).to_have_text("Choose your two action cards in secret, then lock in.")
+    tap_card(zoe, "Left card", 30, 7)
+    tap_card(zoe, "Second card", 12, 1)
+    expect(zoe.locator(".rm-tentative")).to_have_text("Your choice: 30 (Card 7) on the left, 12 (Card 1) second.")
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+    expect(zoe.locator(".rm-commitment code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
+
+    # Max hesitates: a first choice, then another; nobody else learns anything of it.
+    tap_card(max_, "Left card", 22, 4)
+    tap_card(max_, "Second card", 2, 8)
+    expect(max_.locator(".rm-tentative")).to_have_text("Your choice: 22 (Card 4) on the left, 2 (Card 8) second.")
+    tap_card(max_, "Left card", 28, 7)
+    expect(max_.locator(".rm-tentative")).to_have_text("Your choice: 28 (Card 7) on the left, 2 (Card 8) second.")
+    expect(max_.locator(".rm-locks li")).to_have_text(["Rayman (Zoé) — ✓ locked in", "Murfy (Max) — choosing…"])
+
+    # The host screen: who has locked in, never what.
+    expect(host.locator(".rm-locks li")).to_have_text(["Rayman (Zoé) — ✓ locked in", "Murfy (Max) — choosing…"])
+    expect(host.locator(".rm-status")).to_have_text("1 of 2 locked in")
+    expect(host.locator(".rm-card")).to_have_count(0)
+    expect(host.locator(".rm-reveal")).to_have_count(0)
+    expect(host.locator(".game-area")).not_to_contain_text("Initiative")
+    expect(host.locator(".game-area")).not_to_contain_text("Card 7")
+
+    # Max locks in: every screen reveals every choice and checks each commitment itself.
+    max_.get_by_role("button", name="Lock in my choice").tap()
+    for page in (zoe, max_, host):
+        expect(page.locator(".rm-verified")).to_have_count(2)
+        expect(page.locator(".rm-all-verified")).to_have_text(
+            "Every choice matches the commitment published before the reveal.")
+        expect(page.locator(".rm-revealed .rm-initiative")).to_have_text(["30", "12", "28", "2"])
+        expect(page.locator(".rm-order-item .rm-who")).to_have_text(["Rayman (Zoé)", "Murfy (Max)"])
+    expect(host.locator(".rm-order-item").first).to_contain_text("playing")
+
+    # Zoé's turn: her phone says so, and vibrated once when it started.
+    expect(zoe.locator(".rm-your-turn")).to_have_text("Your turn!")
+    expect(max_.locator(".rm-status")).to_have_text("Rayman (Zoé)'s turn")
+    expect(max_.locator(".rm-your-turn")).to_have_count(0)
+    assert zoe.evaluate("() => window.__vibrations").count([200, 100, 200]) == 1
+    assert max_.evaluate("() => window.__vibrations").count([200, 100, 200]) == 0
+    expect(zoe.locator(".rolling")).to_have_count(0)
+    end_turn = zoe.get_by_role("button", name="End my turn")
+    box = end_turn.bounding_box()
+    assert box["height"] >= 48 and box["x"] + box["width"] <= RAYMAN_PHONE["viewport"]["width"]
+    zoe.evaluate("() => window.scrollTo(0, 0)")
+    zoe.screenshot(path=DOCS / "screenshot-rayman-phone.png")
+    end_turn.tap()
+
+    # Max's turn: his phone takes over.
+    expect(max_.locator(".rm-your-turn")).to_have_text("Your turn!")
+    expect(zoe.locator(".rm-status")).to_have_text("Murfy (Max)'s turn")
+    expect(host.locator(".rm-order-item.done .rm-who")).to_have_text(["Rayman (Zoé)"])
+    assert max_.evaluate("() => window.__vibrations").count([200, 100, 200]) == 1
+    max_.get_by_role("button", name="End my turn").tap()
+
+    # Nobody keeps a position: the host screen asks who is last, and his phone tells him to move.
+    expect(host.locator(".rm-question-text")).to_contain_text("Who is in last place? Name 1")
+    expect(zoe.locator(".rm-status")).to_have_text("The table must answer a question on the host screen.")
+    host.locator(".rm-question").get_by_role("button", name="Murfy (Max)").click()
+    host.locator(".rm-question").get_by_role("button", name="Confirm").click()
+    expect(max_.locator(".rm-free-move")).to_contain_text("You are last: move your figure one space forward")
+    expect(zoe.locator(".rm-free-move-others")).to_have_text("Free move for the last player: Murfy (Max)")
+    expect(zoe.locator(".rm-round")).to_have_text("Round 2")
+    expect(zoe.locator(".rm-in-hand, .rm-card-row").first).to_contain_text("25")
+
+    for page in (zoe, max_):
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= RAYMAN_PHONE["viewport"]["width"]
+
+    # The phones hash the very bytes the server hashed, whatever the text.
+    tricky = {"second": "Zoé 🎲 \u2028\"<b>", "left": [1, None, True], "bubble": False, "Ä": {"z": 0, "a": -2}}
+    hashed = zoe.evaluate("async (value) => (await import('/static/js/games/rayman.js')).canonicalJson(value)", tricky)
+    assert hashed == canonical_json(tricky)
+    for context in (host_screen, zoe_context, max_context):
+        context.assert_clean()
