@@ -58,6 +58,7 @@ function nameOf(game, seat) {
 }
 
 const namesOf = (game, seats) => seats.map((seat) => nameOf(game, seat)).join(', ');
+const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 
 function cardName(card) {
   return card.extra ? t('rm_extra_card', { number: card.extra }) : t('rm_base_card', { number: card.id.slice(1) });
@@ -106,10 +107,13 @@ function observe(game) {
   }
 }
 
+// A revealed choice must hash to its commitment, and that commitment must be the one this screen saw
+// before the reveal (a screen opened after the reveal can only check the hash).
 function verification(game, entry) {
   const before = observed.get(roundKey(game, entry.seat));
   const hashOk = commitmentOf(entry.choice, entry.salt) === entry.commitment;
-  return { ok: hashOk && (before === undefined || before === entry.commitment), hashOk, changed: before !== undefined && before !== entry.commitment };
+  const changed = before !== undefined && before !== entry.commitment;
+  return { ok: hashOk && !changed, changed };
 }
 
 // --- what happened ----------------------------------------------------------------------------
@@ -119,22 +123,25 @@ const causeText = (cause) => t(`rm_cause_${cause}`);
 function eventText(event, game) {
   const name = nameOf(game, event.seat);
   switch (event.type) {
-    case 'character_chosen': return t('rm_ev_character', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
+    case 'character_chosen':
+      return t('rm_ev_character', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
     case 'legendary_chosen': return t('rm_ev_legendary', { name, card: LEGENDARY[event.card] ?? event.card });
-    case 'draft_revealed': return t('rm_ev_draft_revealed', { cards: event.cards.map((n) => `n°${n}`).join(', '), names: namesOf(game, event.order) });
+    case 'draft_revealed': return t('rm_ev_draft_revealed', { cards: numbers(event.cards), names: namesOf(game, event.order) });
     case 'picked': return t('rm_ev_picked', { name, number: event.card });
-    case 'draft_discarded': return t('rm_ev_draft_discarded', { cards: event.cards.map((n) => `n°${n}`).join(', ') });
+    case 'draft_discarded': return t('rm_ev_draft_discarded', { cards: numbers(event.cards) });
     case 'exchanged': return t('rm_ev_exchanged', { name, count: event.dropped.length });
     case 'hand_entered': return event.complete ? t('rm_ev_hand_entered', { name }) : null;
     case 'race_started': return t('rm_ev_race_started', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'next_race': return t('rm_ev_next_race', { race: event.race, board: BOARDS[event.board] ?? event.board });
-    case 'random_discards': return event.seat === game.you ? t('rm_ev_random_discards_mine') : t('rm_ev_random_discards', { name, count: event.count });
+    case 'random_discards': return event.seat === game.you ? t('rm_ev_random_discards_mine')
+      : t('rm_ev_random_discards', { name, count: event.count });
     case 'round_started': return t('rm_ev_round_started', { round: event.round });
     case 'projectile_roll': return t('rm_ev_projectile_roll', { die: event.die, level: event.level });
     case 'boss_roll': return t(event.entering ? 'rm_ev_boss_enters' : 'rm_ev_boss_roll', { die: event.die, level: event.level });
     case 'boss_card': return t('rm_ev_boss_card', { card: event.card });
     case 'projectile_spawned': return t('rm_ev_projectile_spawned', { id: event.id, column: event.column, level: event.level });
-    case 'projectile_spawn_hit': return t('rm_ev_projectile_spawn_hit', { id: event.id, column: event.column, level: event.level, name });
+    case 'projectile_spawn_hit':
+      return t('rm_ev_projectile_spawn_hit', { id: event.id, column: event.column, level: event.level, name });
     case 'choosing': return t('rm_ev_choosing', { round: event.round });
     case 'locked': return t('rm_ev_locked', { name });
     case 'revealed': return t('rm_ev_revealed', { order: namesOf(game, event.order) || '—' });
@@ -162,7 +169,8 @@ function eventText(event, game) {
     case 'position_forgotten': return null;
     case 'projectile_moved': return t('rm_ev_projectile_moved', { id: event.id, column: event.column, level: event.level });
     case 'projectile_removed': return t('rm_ev_projectile_removed', { id: event.id });
-    case 'projectile_card_effect': return t('rm_ev_card_effect', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
+    case 'projectile_card_effect':
+      return t('rm_ev_card_effect', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
     case 'boss_moved': return t('rm_ev_boss_moved', { column: event.column, level: event.level });
     case 'boss_hit': return t('rm_ev_boss_hit', { name });
     case 'boss_attack': return t('rm_ev_boss_attack', { card: event.card });
@@ -297,20 +305,27 @@ function draftPanel(game, me) {
     const extras = me.cards.filter((card) => card.extra);
     if (extras.length) parts.push(el('p', { text: `${t('rm_your_extras')}: ${extras.map(cardName).join(', ')}` }));
   }
-  if (draft.discarded.length) parts.push(el('p', { class: 'muted', text: t('rm_ev_draft_discarded', { cards: draft.discarded.map((n) => `n°${n}`).join(', ') }) }));
+  if (draft.discarded.length) {
+    parts.push(el('p', { class: 'muted', text: t('rm_ev_draft_discarded', { cards: numbers(draft.discarded) }) }));
+  }
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
 
 function exchangePanel(game, me) {
   const count = Math.max(0, me.cards.length - 10);
   const parts = [el('h3', { text: t('rm_exchange') })];
-  if (!count) return el('section', { class: 'rm-panel rm-setup' }, ...parts, el('p', { class: 'rm-done', text: t('rm_exchange_done') }));
+  if (!count) {
+    return el('section', { class: 'rm-panel rm-setup' }, ...parts, el('p', { class: 'rm-done', text: t('rm_exchange_done') }));
+  }
   const key = `${game.race.number}`;
   if (dropping.key !== key) dropping = { key, cards: new Set() };
   parts.push(el('p', { text: t('rm_exchange_hint', { count }) }),
     el('div', { class: 'rm-choices' }, ...me.cards.map((card) => el('button', {
       type: 'button', class: dropping.cards.has(card.id) ? 'picked' : '', 'aria-pressed': String(dropping.cards.has(card.id)),
-      onclick: () => { if (dropping.cards.has(card.id)) dropping.cards.delete(card.id); else dropping.cards.add(card.id); render(); } },
+      onclick: () => {
+        if (dropping.cards.has(card.id)) dropping.cards.delete(card.id); else dropping.cards.add(card.id);
+        render();
+      } },
     cardChip(card.initiative, cardName(card))))),
     button(t('rm_give_back', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
   parts.at(-1).disabled = dropping.cards.size !== count;
@@ -367,26 +382,30 @@ function rollPanel(game, me, isHost) {
     }
   }
   if (round.die !== null) {
-    const spawn = thisRoundEvents(game).find((event) => event.type === 'projectile_spawned' || event.type === 'projectile_spawn_hit');
-    parts.push(el('div', { class: 'rm-dice' }, el('span', { class: `die rm-die${freshRoll(game, 'projectile_roll') ? ' rolling' : ''}`, text: String(round.die) }),
-      el('p', {}, el('strong', { text: t('rm_projectile_die', { level: round.spawn.level }) }),
-        spawn ? el('br') : null, spawn ? t('rm_projectile_spawn', { id: spawn.id, column: spawn.column, level: spawn.level }) : null)));
+    const spawn = thisRoundEvents(game).find((event) => ['projectile_spawned', 'projectile_spawn_hit'].includes(event.type));
+    parts.push(el('div', { class: 'rm-dice' }, dieFace(round.die, 'projectile_roll'),
+      el('p', {}, el('strong', { text: t('rm_projectile_die', { level: round.spawn.level }) }), spawn ? el('br') : null,
+        spawn ? t('rm_projectile_spawn', { id: spawn.id, column: spawn.column, level: spawn.level }) : null)));
   }
   if (round.card_line !== null) {
-    parts.push(el('p', { class: 'rm-card-line' }, t('rm_card_line', { card: PROJECTILES[game.config.projectile], line: round.card_line }),
+    const card = PROJECTILES[game.config.projectile];
+    parts.push(el('p', { class: 'rm-card-line' }, t('rm_card_line', { card, line: round.card_line }),
       el('br'), el('small', { text: t('rm_card_line_hint') })));
   }
   if (round.boss_die !== null) {
-    parts.push(el('div', { class: 'rm-dice' }, el('span', { class: `die rm-die boss${freshRoll(game, 'boss_roll') ? ' rolling' : ''}`, text: String(round.boss_die) }),
+    parts.push(el('div', { class: 'rm-dice' }, dieFace(round.boss_die, 'boss_roll', 'boss'),
       el('p', {}, el('strong', { text: t('rm_boss_die', { level: game.boss.level }) }), el('br'),
         t('rm_boss_attack_card', { card: game.boss.card }), el('br'), el('small', { text: t('rm_boss_card_hint') }))));
   }
   if (!parts.length) return null;
-  return el('section', { class: 'rm-panel rm-round-start' }, el('h3', { text: t('rm_round_dice', { round: round.number }) }), ...parts);
+  return el('section', { class: 'rm-panel rm-round-start' },
+    el('h3', { text: t('rm_round_dice', { round: round.number }) }), ...parts);
 }
 
-function freshRoll(game, type) {
-  return !reducedMotion() && rolledNow.has(type);
+// A die face, rolling on screen once when the roll is new.
+function dieFace(value, rolledBy, extra = '') {
+  const rolling = !reducedMotion() && rolledNow.has(rolledBy);
+  return el('span', { class: `die rm-die ${extra}${rolling ? ' rolling' : ''}`, text: String(value) });
 }
 
 // --- the secret choice ---------------------------------------------------------------------------
@@ -396,7 +415,8 @@ function choiceText(game, me, choice) {
   if (choice.bubble) return t('rm_choice_bubble');
   if (game.config.quick) return t('rm_choice_cards', { left: choice.left, second: choice.second });
   const [left, second] = [choice.left, choice.second].map((id) => me.cards.find((card) => card.id === id));
-  return t('rm_choice_cards', { left: `${left.initiative} (${cardName(left)})`, second: `${second.initiative} (${cardName(second)})` });
+  const named = (card) => `${card.initiative} (${cardName(card)})`;
+  return t('rm_choice_cards', { left: named(left), second: named(second) });
 }
 
 function lockState(game) {
@@ -408,7 +428,10 @@ function lockState(game) {
 
 function choosingPanel(game, me) {
   const parts = [el('h3', { text: t('rm_secret_choice', { round: game.round.number }) })];
-  if (me.crossed) return el('section', { class: 'rm-panel rm-choice' }, ...parts, el('p', { text: t('rm_finished_no_choice') }), lockState(game));
+  if (me.crossed) {
+    return el('section', { class: 'rm-panel rm-choice' }, ...parts, el('p', { text: t('rm_finished_no_choice') }),
+      lockState(game));
+  }
   const choice = me.secret?.choice ?? null;
   if (me.locked) {
     parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('rm_you_locked_in')}` }),
@@ -426,7 +449,8 @@ function choosingPanel(game, me) {
     }
   }
   const mustBubble = me.hand.length < 2;
-  parts.push(el('p', { class: 'muted', text: t(mustBubble ? 'rm_must_bubble' : game.config.quick ? 'rm_choice_hint_quick' : 'rm_choice_hint') }));
+  const hint = mustBubble ? 'rm_must_bubble' : game.config.quick ? 'rm_choice_hint_quick' : 'rm_choice_hint';
+  parts.push(el('p', { class: 'muted', text: t(hint) }));
   if (!mustBubble && game.config.quick) parts.push(quickChoice());
   else if (!mustBubble) parts.push(...cardChoice(me));
   const bubble = can(game, 'choose', { bubble: true });
@@ -453,7 +477,8 @@ function cardChoice(me) {
     el('p', { class: 'rm-row-label', text: label }),
     el('div', { class: 'rm-cards' }, ...cards.map((card) => el('button', {
       type: 'button', class: `rm-card-button${pick[side] === card.id ? ' picked' : ''}`,
-      'aria-pressed': String(pick[side] === card.id), 'aria-label': t('rm_card_aria', { initiative: card.initiative, card: cardName(card) }),
+      'aria-pressed': String(pick[side] === card.id),
+      'aria-label': t('rm_card_aria', { initiative: card.initiative, card: cardName(card) }),
       onclick: () => tap(side, card.id) }, cardChip(card.initiative, cardName(card))))));
   return [row('left', t('rm_left_card'), hand), row('second', t('rm_second_card'), hand.filter((card) => card.id !== pick.left))];
 }
@@ -478,8 +503,9 @@ async function lockIn() {
     if (!choice || choice.left !== left || choice.second !== second) {
       if (!await send({ type: 'choose', left, second })) return;
     }
-  } else if (!choice?.bubble && pick.left && pick.second && (!choice || choice.left !== pick.left || choice.second !== pick.second)) {
-    if (!await send({ type: 'choose', left: pick.left, second: pick.second })) return;
+  } else if (!choice?.bubble && pick.left && pick.second) {
+    const same = choice && choice.left === pick.left && choice.second === pick.second;
+    if (!same && !await send({ type: 'choose', left: pick.left, second: pick.second })) return;
   }
   send({ type: 'lock' });
 }
@@ -494,12 +520,14 @@ function revealPanel(game) {
   const rows = checks.map(({ entry, check }) => el('li', { class: `rm-revealed${check.ok ? '' : ' bad'}` },
     swatch(entry.seat), el('span', { class: 'rm-who', text: nameOf(game, entry.seat) }),
     entry.choice.bubble ? el('span', { class: 'rm-chip rm-bubble-chip', text: t('rm_bubble') })
-      : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('rm_left')), cardChip(entry.second_initiative, t('rm_second'))),
+      : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('rm_left')),
+        cardChip(entry.second_initiative, t('rm_second'))),
     check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('rm_verified')}` })
       : el('span', { class: 'rm-mismatch', text: `⚠ ${t(check.changed ? 'rm_check_changed' : 'rm_check_failed')}` })));
   return el('section', { class: 'rm-panel rm-reveal', 'aria-live': 'polite' },
     el('h3', { text: t('rm_reveal', { round: round.number }) }), el('ul', { class: 'rm-reveal-list' }, ...rows),
-    el('p', { class: allGood ? 'rm-all-verified' : 'rm-warning', text: allGood ? t('rm_all_verified') : t('rm_verification_failed') }),
+    el('p', { class: allGood ? 'rm-all-verified' : 'rm-warning',
+      text: t(allGood ? 'rm_all_verified' : 'rm_verification_failed') }),
     orderOfPlay(game));
 }
 
@@ -536,8 +564,12 @@ function turnPanel(game, me) {
   }
   if (mine) {
     const entry = game.round.revealed.find((revealed) => revealed.seat === me.seat);
-    parts.unshift(el('p', { class: 'rm-your-turn', role: 'status', text: t(me.bubble_mode ? 'rm_your_turn_bubble' : 'rm_your_turn') }));
-    if (entry && !me.bubble_mode) parts.push(el('p', { class: 'rm-play-these' }, t('rm_play_your_cards'), ' ', cardChip(entry.left_initiative), ' ', cardChip(entry.second_initiative)));
+    parts.unshift(el('p', { class: 'rm-your-turn', role: 'status',
+      text: t(me.bubble_mode ? 'rm_your_turn_bubble' : 'rm_your_turn') }));
+    if (entry && !me.bubble_mode) {
+      parts.push(el('p', { class: 'rm-play-these' }, t('rm_play_your_cards'), ' ', cardChip(entry.left_initiative), ' ',
+        cardChip(entry.second_initiative)));
+    }
     if (me.bubble_mode) parts.push(el('p', { class: 'muted', text: t('rm_bubble_mode_turn') }));
     if (can(game, 'end_turn')) parts.push(button(t('rm_end_turn'), () => send({ type: 'end_turn' }), 'primary big rm-end-turn'));
     parts.push(...tokenButtons(game, me));
@@ -564,18 +596,23 @@ function tokenButtons(game, me) {
   if (can(game, 'spend_heart')) tokens.push(button(t('rm_spend_heart'), () => send({ type: 'spend_heart' })));
   if (can(game, 'bonus')) tokens.push(button(t('rm_gain_bonus'), () => send({ type: 'bonus' })));
   if (can(game, 'use_bonus') && !me.bonus_pending) tokens.push(button(t('rm_use_bonus'), () => send({ type: 'use_bonus' })));
-  if (can(game, 'use_legendary')) tokens.push(button(t('rm_use_legendary', { card: LEGENDARY[me.legendary] }), () => send({ type: 'use_legendary' })));
-  if (tokens.length) groups.push(el('div', { class: 'rm-actions', role: 'group', 'aria-label': t('rm_tokens') }, el('h4', { text: t('rm_tokens') }), ...tokens));
+  if (can(game, 'use_legendary')) {
+    tokens.push(button(t('rm_use_legendary', { card: LEGENDARY[me.legendary] }), () => send({ type: 'use_legendary' })));
+  }
+  const group = (title, buttons) => el('div', { class: 'rm-actions', role: 'group', 'aria-label': title },
+    el('h4', { text: title }), ...buttons);
+  if (tokens.length) groups.push(group(t('rm_tokens'), tokens));
   const frees = allOf(game, 'free');
   if (frees.length) {
-    groups.push(el('div', { class: 'rm-actions', role: 'group', 'aria-label': t('rm_free_ptizetre') }, el('h4', { text: t('rm_free_ptizetre') }),
-      ...frees.map((action) => button(t('rm_ptizetre_n', { number: action.ptizetre }), () => send(action), 'rm-ptizetre'))));
+    groups.push(group(t('rm_free_ptizetre'), frees.map((action) =>
+      button(t('rm_ptizetre_n', { number: action.ptizetre }), () => send(action), 'rm-ptizetre'))));
   }
   const slaps = allOf(game, 'slap');
   if (slaps.length) {
-    groups.push(el('div', { class: 'rm-actions', role: 'group', 'aria-label': t('rm_slap') }, el('h4', { text: t('rm_slap') }),
-      ...slaps.map((action) => button(action.direction ? t(`rm_slap_${action.direction}`, { name: nameOf(game, action.target) })
-        : t('rm_slap_player', { name: nameOf(game, action.target) }), () => send(action)))));
+    groups.push(group(t('rm_slap'), slaps.map((action) => {
+      const name = nameOf(game, action.target);
+      return button(t(action.direction ? `rm_slap_${action.direction}` : 'rm_slap_player', { name }), () => send(action));
+    })));
   }
   return groups;
 }
@@ -585,7 +622,8 @@ function hurtPanel(game) {
   if (!hurts.length) return null;
   return folded('hurt', t('rm_i_was_hit'), el('p', { class: 'muted', text: t('rm_hit_hint') }),
     el('div', { class: 'rm-actions' }, ...hurts.map((action) => button(action.cause === 'projectile'
-      ? t('rm_hit_by_projectile', { id: action.projectile }) : t('rm_hit_by', { cause: causeText(action.cause) }), () => send(action), 'danger'))));
+      ? t('rm_hit_by_projectile', { id: action.projectile }) : t('rm_hit_by', { cause: causeText(action.cause) }),
+    () => send(action), 'danger'))));
 }
 
 // --- positions ------------------------------------------------------------------------------------
@@ -650,10 +688,12 @@ function answerInputs(game, asked) {
       event.preventDefault();
       const value = readInt('answer:boss_move');
       if (value !== null) answer(value);
-    } }, numberInput('answer:boss_move', t('rm_spaces'), asked.low, asked.high), el('button', { type: 'submit', class: 'primary', text: t('rm_answer') }));
+    } }, numberInput('answer:boss_move', t('rm_spaces'), asked.low, asked.high),
+    el('button', { type: 'submit', class: 'primary', text: t('rm_answer') }));
   }
   if (asked.key === 'second_tile') {
-    return el('div', { class: 'rm-choices' }, button(t('rm_yes'), () => answer(true), 'primary'), button(t('rm_no'), () => answer(false)));
+    return el('div', { class: 'rm-choices' }, button(t('rm_yes'), () => answer(true), 'primary'),
+      button(t('rm_no'), () => answer(false)));
   }
   if (asked.key === 'last' || asked.key === 'ranking') {
     const wanted = asked.key === 'last' ? asked.count : asked.choices.length;
@@ -681,10 +721,14 @@ function badges(game, player) {
   if (!game.round) return items;  // setting up: nothing to count yet
   badge(player.heart ? `♥ ${t('rm_heart_token')}` : `♡ ${t('rm_no_heart')}`, player.heart ? 'heart' : 'off');
   badge(`${t('rm_bonus_tokens')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
-  badge(`${t('rm_ptizetres')} ${player.ptizetres.length}/3${player.ptizetres.length ? ` (n° ${player.ptizetres.join(', ')})` : ''}`, player.ptizetres.length >= 3 ? 'ok' : '');
+  const freed = player.ptizetres;
+  const which = freed.length ? ` (n° ${freed.join(', ')})` : '';
+  badge(`${t('rm_ptizetres')} ${freed.length}/3${which}`, freed.length >= 3 ? 'ok' : '');
   badge(t('rm_hand_sizes', { hand: player.hand_size, discard: player.discard_size }));
   if (player.position) badge(positionText(player.position), 'position');
-  if (game.phase === 'choosing' && !player.crossed) badge(player.locked ? `✓ ${t('rm_locked_in')}` : t('rm_still_choosing'), player.locked ? 'ok' : 'off');
+  if (game.phase === 'choosing' && !player.crossed) {
+    badge(player.locked ? `✓ ${t('rm_locked_in')}` : t('rm_still_choosing'), player.locked ? 'ok' : 'off');
+  }
   if (player.bubble) badge(t('rm_in_bubble'), 'bubble');
   if (player.bubble_mode) badge(t('rm_bubble_mode'), 'bubble');
   if (player.immune) badge(t('rm_immune'), 'immune');
@@ -714,7 +758,8 @@ function boardPanel(game) {
   if (game.boss) {
     const boss = game.boss;
     parts.push(el('h4', { text: `Boss — ${BOSSES[boss.name] ?? boss.name}` }),
-      el('p', { text: boss.column === null ? t('rm_boss_waiting') : t('rm_boss_at', { column: boss.column, level: boss.level }) }),
+      el('p', { text: boss.column === null ? t('rm_boss_waiting')
+        : t('rm_boss_at', { column: boss.column, level: boss.level }) }),
       el('p', { text: boss.move === null ? t('rm_boss_move_unknown') : t('rm_boss_move', { count: boss.move }) }),
       boss.card !== null ? el('p', { text: t('rm_boss_attack_card', { card: boss.card }) }) : null);
   }
@@ -726,7 +771,8 @@ function myCardsPanel(game, me) {
   if (!RACE_PHASES.includes(game.phase) && game.phase !== 'race_over') return null;
   const parts = [el('h3', { text: t('rm_my_cards') })];
   const row = (label, ids) => el('div', { class: 'rm-card-row' }, el('span', { class: 'rm-row-label', text: label }),
-    ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card))) : [el('span', { class: 'muted', text: '—' })]));
+    ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card)))
+      : [el('span', { class: 'muted', text: '—' })]));
   if (game.config.quick) {
     parts.push(el('p', { text: t('rm_hand_count', { hand: me.hand.length, discard: me.discard.length }) }));
   } else {
@@ -737,7 +783,8 @@ function myCardsPanel(game, me) {
   if (me.random_discards.length) {
     parts.push(el('p', { class: 'rm-random', text: game.config.quick
       ? t('rm_random_ranks', { ranks: me.random_ranks.join(', ') })
-      : t('rm_random_cards', { cards: cardsOf(me, me.random_discards).map((card) => `${card.initiative} (${cardName(card)})`).join(', ') }) }));
+      : t('rm_random_cards', { cards: cardsOf(me, me.random_discards)
+        .map((card) => `${card.initiative} (${cardName(card)})`).join(', ') }) }));
   }
   return el('section', { class: 'rm-panel rm-my-cards' }, ...parts);
 }
@@ -749,7 +796,8 @@ function summaryPanel(game) {
   const mine = free && game.you !== null && free.seats.includes(game.you);
   return el('section', { class: 'rm-panel rm-round-end' }, el('h3', { text: t('rm_round_end', { round: summary.round }) }),
     mine ? el('p', { class: 'rm-free-move', text: t('rm_free_move_mine') }) : null,
-    free && !mine ? el('p', { class: 'rm-free-move-others', text: t('rm_free_move_others', { names: namesOf(game, free.seats) }) }) : null,
+    free && !mine ? el('p', { class: 'rm-free-move-others',
+      text: t('rm_free_move_others', { names: namesOf(game, free.seats) }) }) : null,
     el('ul', {}, ...summary.events.filter((event) => event.type !== 'free_move')
       .map((event) => eventText(event, game)).filter(Boolean).map((text) => el('li', { text }))));
 }
@@ -777,8 +825,12 @@ function standingsPanel(game) {
   const parts = [el('h3', { text: t('rm_standings', { count: tournament.races.length }) }),
     el('ol', { class: 'rm-standings' }, ...standings.map((standing) => el('li', {}, swatch(standing.seat),
       nameOf(game, standing.seat), ' — ', el('strong', { text: t('rm_points', { count: standing.points }) }))))];
-  if (tournament.winners) parts.push(el('p', { class: 'rm-big', text: t('rm_ev_tournament_won', { names: namesOf(game, tournament.winners) }) }));
-  if (context.act && can(game, 'next_race')) parts.push(button(t('rm_next_race'), () => send({ type: 'next_race' }), 'primary big'));
+  if (tournament.winners) {
+    parts.push(el('p', { class: 'rm-big', text: t('rm_ev_tournament_won', { names: namesOf(game, tournament.winners) }) }));
+  }
+  if (context.act && can(game, 'next_race')) {
+    parts.push(button(t('rm_next_race'), () => send({ type: 'next_race' }), 'primary big'));
+  }
   else if (game.phase === 'race_over') parts.push(el('p', { class: 'muted', text: t('rm_waiting_next_race') }));
   return el('section', { class: 'rm-panel rm-tournament' }, ...parts);
 }
@@ -790,7 +842,8 @@ function distancePanel(game, me) {
       event.preventDefault();
       const spaces = readInt('distance');
       if (spaces !== null) send({ type: 'distance', spaces });
-    } }, numberInput('distance', t('rm_distance_label'), 1, 40), el('button', { type: 'submit', class: 'primary', text: t('rm_send') })),
+    } }, numberInput('distance', t('rm_distance_label'), 1, 40),
+    el('button', { type: 'submit', class: 'primary', text: t('rm_send') })),
     me.distance ? el('p', { class: 'rm-done', text: t('rm_distance', { count: me.distance }) }) : null);
 }
 
@@ -858,7 +911,8 @@ function phonePanels(game, me) {
 
 // Other players' hands are hidden: the history tells who has completed theirs.
 function waitingHands(game) {
-  const done = new Set((game.history || []).filter((event) => event.type === 'hand_entered' && event.complete).map((event) => event.seat));
+  const done = new Set((game.history || []).filter((event) => event.type === 'hand_entered' && event.complete)
+    .map((event) => event.seat));
   return game.players.filter((player) => !done.has(player.seat)).map((player) => player.seat);
 }
 
@@ -866,8 +920,9 @@ function hostSetupPanel(game) {
   const phase = game.phase;
   const parts = [];
   if (phase === 'characters' || phase === 'legendary') {
-    parts.push(el('ul', { class: 'rm-picks' }, ...game.players.map((player) => el('li', {}, swatch(player.seat), player.name, ' — ',
-      el('strong', { text: (phase === 'characters' ? player.character : LEGENDARY[player.legendary]) ?? '…' })))));
+    const picked = (player) => (phase === 'characters' ? player.character : LEGENDARY[player.legendary]) ?? '…';
+    parts.push(el('ul', { class: 'rm-picks' }, ...game.players.map((player) => el('li', {}, swatch(player.seat),
+      player.name, ' — ', el('strong', { text: picked(player) })))));
   }
   if (phase === 'draft') parts.push(draftPanel(game, null));
   if (phase === 'hands') parts.push(waitingFor(game, (player) => !waitingHands(game).includes(player.seat)));
@@ -911,12 +966,14 @@ function render() {
     if (game.phase === 'round_start') parts.push(dice);
     if (racing) parts.push(summaryPanel(game));
     if (game.phase === 'choosing') {
-      parts.push(el('section', { class: 'rm-panel rm-choice' }, el('h3', { text: t('rm_secret_choice', { round: game.round.number }) }), lockState(game)));
+      parts.push(el('section', { class: 'rm-panel rm-choice' },
+        el('h3', { text: t('rm_secret_choice', { round: game.round.number }) }), lockState(game)));
     }
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
-  target.replaceChildren(el('div', { class: `rayman phase-${game.phase}${isHost ? ' host' : ''}${reducedMotion() ? ' calm' : ''}` }, ...parts));
+  const classes = `rayman phase-${game.phase}${isHost ? ' host' : ''}${reducedMotion() ? ' calm' : ''}`;
+  target.replaceChildren(el('div', { class: classes }, ...parts));
   if (focusKey) target.querySelector(`[data-keep="${CSS.escape(focusKey)}"]`)?.focus();
 }
 
