@@ -326,6 +326,7 @@ def test_each_player_enters_the_initiative_of_each_card_once():
 def test_hand_entry_checks_the_cards_and_the_numbers():
     state = through_setup(new_game(2), values={1: {"b1": 3}})
     assert state["phase"] == "hands"  # Ana left seven cards blank
+    assert [shown["hand_entered"] for shown in view(state, None)["players"]] == [False, True]  # whom the table waits for
     refused(state, 1, {"type": "hand", "initiatives": {"b9": 3}}, "no card b9")
     refused(state, 1, {"type": "hand", "initiatives": {"b2": 100}}, "0 to 99")
     refused(state, 1, {"type": "hand", "initiatives": {"b2": "7"}}, "0 to 99")

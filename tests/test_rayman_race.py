@@ -94,9 +94,17 @@ def test_projectiles_spawn_at_column_43_once_a_player_reached_column_22():
     assert state["projectiles"][0]["column"] == 43 and state["projectiles"][0]["origin"] == 43
 
 
-def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
+def test_in_the_first_round_everybody_is_on_the_start_line_so_nothing_is_asked():
     state = act(ready(2, difficulty="intermediate"), HOST, ROLL)
-    assert view(state, None)["question"] == {"key": "second_tile", "column": 22}
+    assert state["phase"] == "choosing" and view(state, None)["question"] is None
+    assert state["projectiles"][0]["column"] == 21
+
+
+def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
+    state = end_turns(with_projectiles(turns(2, difficulty="intermediate"), []))
+    state = act(state, HOST, {"type": "answer", "question": "farthest", "value": 1})
+    state = act(state, HOST, ROLL)
+    assert state["round"]["number"] == 2 and view(state, None)["question"] == {"key": "second_tile", "column": 22}
     refused(state, HOST, {"type": "answer", "question": "second_tile", "value": "yes"}, "yes or no")
     refused(state, 1, {"type": "choose", "bubble": True}, "not possible now")
     state = act(state, HOST, {"type": "answer", "question": "second_tile", "value": True})

@@ -73,6 +73,8 @@ Where the book is silent, we chose:
 * Damage: the companion moves a kept position back 2 (or 3) columns on the
   same level; the player corrects the level or an occupied space with the
   stepper. A Boss hit with a heart puts the player just behind the Boss.
+* In a race's first round a position nobody keeps is the start line: the
+  table is not asked where the projectile spawns nor whom it hits.
 * Projectiles hit the first player on their path (their own space included);
   an immune or Bubble player removes the projectile without harm. Projectiles
   from column 21 leave the board after column 1, those from 43 after column 22.
@@ -742,9 +744,16 @@ def roll_boss(state: dict, rng) -> list[dict]:
     return events
 
 
+def at_the_start_line(state: dict) -> bool:
+    """In a race's first round nobody has played yet: a position not kept is on the start line."""
+    return state["round"]["number"] == 1
+
+
 def spawn_column(state: dict):
     if state["second_tile"]:
         return SPAWN_COLUMNS[1]
+    if at_the_start_line(state):
+        return SPAWN_COLUMNS[0]
     answers = state["round"]["answers"]
     if positions_known(state) or "second_tile" in answers:
         return SPAWN_COLUMNS[1 if answers.get("second_tile") else 0]
@@ -763,7 +772,7 @@ def spawn_hit(state: dict, column: int) -> tuple[bool, object]:
     answers = state["round"]["answers"]
     if "spawn_hit" in answers:
         return True, answers["spawn_hit"]
-    if positions_known(state):
+    if positions_known(state) or at_the_start_line(state):
         return True, player_at(state, column, state["round"]["spawn"]["level"])
     return False, None
 
@@ -1921,6 +1930,8 @@ def view(state: dict, seat) -> dict:
     shown = copy.deepcopy(state)
     for player in shown["players"]:
         player["hand_size"], player["discard_size"] = len(player["hand"]), len(player["discard"])
+        # Public anyway (a "hand_entered" event says it): who the table still waits for.
+        player["hand_entered"] = all(card["initiative"] is not None for card in player["cards"])
         if player["seat"] != seat or seat == HOST:
             hide_private(player)
     if shown["draft"]:

@@ -905,15 +905,8 @@ function phonePanels(game, me) {
   if (phase === 'legendary') parts.push(legendaryPanel(game, me), waitingFor(game, (player) => player.legendary));
   if (phase === 'draft') parts.push(draftPanel(game, me));
   if (phase === 'exchange') parts.push(exchangePanel(game, me), waitingFor(game, (player) => player.hand_size <= 10));
-  if (phase === 'hands') parts.push(handPanel(game, me), waitingFor(game, (player) => !waitingHands(game).includes(player.seat)));
+  if (phase === 'hands') parts.push(handPanel(game, me), waitingFor(game, (player) => player.hand_entered));
   return parts;
-}
-
-// Other players' hands are hidden: the history tells who has completed theirs.
-function waitingHands(game) {
-  const done = new Set((game.history || []).filter((event) => event.type === 'hand_entered' && event.complete)
-    .map((event) => event.seat));
-  return game.players.filter((player) => !done.has(player.seat)).map((player) => player.seat);
 }
 
 function hostSetupPanel(game) {
@@ -925,7 +918,7 @@ function hostSetupPanel(game) {
       player.name, ' — ', el('strong', { text: picked(player) })))));
   }
   if (phase === 'draft') parts.push(draftPanel(game, null));
-  if (phase === 'hands') parts.push(waitingFor(game, (player) => !waitingHands(game).includes(player.seat)));
+  if (phase === 'hands') parts.push(waitingFor(game, (player) => player.hand_entered));
   if (phase === 'exchange') parts.push(waitingFor(game, (player) => player.hand_size <= 10));
   return parts;
 }
