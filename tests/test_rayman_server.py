@@ -1,0 +1,416 @@
+"""Rayman against the real server: ``python app.py`` on a loopback port, driven
+by real python-socketio clients (each phone, the host screen, a spectator)
+and by the JSON API.
+
+* Secret choices stay secret on every channel until the last lock: the same
+  table, forked on two server processes, is played twice with only one
+  player's choices differing; every other client receives the same messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import hashlib
+import json
+import sqlite3
+
+import pytest
+import requests
+
+from companion.games.rayman import HOST, SETUP_PHASES, commitment, legal_actions
+from tests.helpers import ENTROPY, bearer
+from tests.screen import WAIT, Screen
+from tests.server import ServerProcess
+from tests.test_rayman import initiative
+
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # bots tap faster than thumbs
+NAMES = ("Ana", "Ben", "Chloé")
+MAX_ACTIONS = 400
+PRIVATE = ("cards", "hand", "discard", "played", "random_discards", "random_ranks", "secret")
+CHOICE_KEYS = ("salt", "choice", "left", "second", "left_initiative", "second_initiative")
+LOCK, ROLL, BUBBLE = {"type": "lock"}, {"type": "roll"}, {"type": "choose", "bubble": True}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("rayman"), extra_env=FAST).start()
+    yield process
+    process.stop()
+
+
+# --- a table and its screens ----------------------------------------------------------
+
+class Table:
+    """A Rayman table on a running server and its real clients: the host screen, each phone, a spectator.
+
+    ``act`` takes one action and waits until every screen shows what it changed;
+    it also checks that each screen received exactly one view for it (a tentative
+    ``choose``: none at all, except on its actor's phone)."""
+
+    def __init__(self, url: str, code: str, host_token: str, tokens: dict, commitment_: str):
+        self.url, self.code, self.host_token, self.tokens, self.commitment = url, code, host_token, tokens, commitment_
+        self.screens: dict = {}
+        self.marks: dict = {}
+        self.hesitating: set = set()  # who made a tentative choice since the last public action
+
+    @classmethod
+    def create(cls, url: str, options: dict, players: int) -> "Table":
+        created = requests.post(f"{url}/api/tables", json={"game": "rayman", "options": options}, timeout=WAIT)
+        assert created.status_code == 201, created.text
+        table = created.json()
+        tokens = {}
+        for name in NAMES[:players]:
+            seat = requests.post(f"{url}/api/tables/{table['code']}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=WAIT)
+            assert seat.status_code == 201, seat.text
+            tokens[seat.json()["seat"]] = seat.json()["token"]
+        return cls(url, table["code"], table["host_token"], tokens, table["commitment"])
+
+    def on(self, url: str) -> "Table":
+        """The same table (code, tokens) on another server: a fork of its database."""
+        return Table(url, self.code, self.host_token, self.tokens, self.commitment)
+
+    @property
+    def seats(self) -> list[int]:
+        return sorted(self.tokens)
+
+    def token(self, who):
+        return self.host_token if who == "host" else self.tokens.get(who)
+
+    # The screens --------------------------------------------------------------
+    def connect(self) -> None:
+        self.screens = {"host": Screen(self.url, self.code, self.host_token)}
+        self.screens.update({seat: Screen(self.url, self.code, self.tokens[seat]) for seat in self.seats})
+        self.screens["spectator"] = Screen(self.url, self.code, None)
+        for screen in self.screens.values():
+            screen.wait_for(lambda view: True)
+
+    def disconnect(self) -> None:
+        for screen in self.screens.values():
+            screen.leave()
+
+    def start(self) -> None:
+        """The host starts the game: the first view every screen gets after all the connections."""
+        self.act("host", {"type": "table.start"}, strict=False)
+
+    def game(self, who="host") -> dict:
+        return self.screens[who].latest["game"]
+
+    def version(self) -> int:
+        return self.screens["host"].latest["version"]
+
+    def act(self, who, action: dict, strict: bool = True) -> dict:
+        version = self.version()
+        answer = self.screens[who].play(action)
+        if action["type"] == "choose":
+            assert answer == {"ok": True, "events": []}  # no event tells that somebody hesitates
+            choice = normalized(action)
+            mine = self.screens[who].wait_for(lambda view: (own(view["game"], who)["secret"] or {}).get("choice")
+                                              == choice)
+            assert mine["version"] == version  # a tentative choice keeps the table's version
+            self.hesitating.add(who)
+            return answer
+        for screen in self.screens.values():
+            screen.wait_for(lambda view: view["version"] > version)
+        for name, screen in self.screens.items():
+            assert screen.latest["version"] == version + 1
+            received = [kind for kind, _ in screen.messages[self.marks.get(name, 0):]]
+            if strict and name not in self.hesitating:  # one view per action; the actor also gets its answer
+                assert received == (["view", "answer"] if name == who else ["view"]), (name, action, received)
+            self.marks[name] = len(screen.messages)
+        self.hesitating = set()
+        return answer
+
+    def refused(self, who, action: dict, status: int, complaint: str) -> None:
+        """A refusal over Socket.IO that changes nothing: no new version, no view (the next
+        ``act`` checks that the other screens got none either)."""
+        version = self.version()
+        answer = self.screens[who].act(action)
+        assert (answer["ok"], answer["status"], answer["error"]) == (False, status, complaint)
+        if who not in self.hesitating:
+            assert [kind for kind, _ in self.screens[who].messages[self.marks[who]:]] == ["answer"]
+        self.marks[who] = len(self.screens[who].messages)
+        assert self.get(who)["version"] == version
+
+    # The JSON API ---------------------------------------------------------------
+    def get(self, who=None) -> dict:
+        token = self.token(who)
+        response = requests.get(f"{self.url}/api/tables/{self.code}", headers=bearer(token) if token else {},
+                                timeout=WAIT)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def log(self) -> dict:
+        response = requests.get(f"{self.url}/api/tables/{self.code}/log", timeout=WAIT)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+
+def own(game: dict, seat) -> dict:
+    return next((player for player in game["players"] if player["seat"] == seat), {}) if game else {}
+
+
+def normalized(action: dict) -> dict:
+    if action.get("bubble"):
+        return {"bubble": True, "left": None, "second": None}
+    return {"bubble": False, "left": action["left"], "second": action["second"]}
+
+
+def hand_of(game: dict, seat: int) -> dict:
+    """The initiatives a player reads on their cards: different for every card at the table (no tie to roll)."""
+    return {card["id"]: initiative(seat, index) for index, card in enumerate(own(game, seat)["cards"])}
+
+
+def setup_move(table: Table):
+    """Characters, the youngest player, the draft (first card offered) and the hands, as the phones and host do."""
+    asked = legal_actions(table.game("host"), HOST)
+    if asked and table.game("host")["question"]:
+        return "host", asked[0]
+    for seat in table.seats:
+        game, mine = table.game(seat), own(table.game(seat), seat)
+        if game["phase"] == "characters" and mine["character"] is None:
+            return seat, legal_actions(game, seat)[0]
+        if game["phase"] == "draft" and legal_actions(game, seat):
+            return seat, legal_actions(game, seat)[0]
+        if game["phase"] == "hands" and any(card["initiative"] is None for card in mine["cards"]):
+            return seat, {"type": "hand", "initiatives": hand_of(game, seat)}
+    raise AssertionError(f"nobody can act in {table.game()['phase']}")
+
+
+def drive(table: Table, move, done) -> int:
+    """Actions chosen by ``move(table)`` until ``done(game)``; how many were taken."""
+    for count in range(MAX_ACTIONS):
+        if done(table.game()):
+            return count
+        who, action = move(table)
+        table.act(who, action)
+    raise AssertionError("the game should have got there")
+
+
+# --- what a message may not show ----------------------------------------------------------
+
+def private_leaks(message, viewer) -> list[str]:
+    """Paths in a message to ``viewer`` (a seat, or None) that show another player's cards, discards or choice."""
+    found = []
+
+    def walk(value, path):
+        if isinstance(value, dict):
+            if "hand_size" in value and "seat" in value:  # a player in a game view
+                if value["seat"] == viewer:
+                    return  # one's own cards and choice
+                found.extend(f"{path}.{key}" for key in PRIVATE if value.get(key) is not None)
+            for key, item in value.items():
+                walk(item, f"{path}.{key}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+
+    walk(message, "")
+    return found
+
+
+def choice_leaks(message, viewer, initiatives=frozenset()) -> list[str]:
+    """Before the reveal: also no salt, no choice, no revealed entry, no initiative of the chooser anywhere."""
+    found = private_leaks(message, viewer)
+
+    def walk(value, path):
+        if isinstance(value, dict):
+            if "hand_size" in value and value.get("seat") == viewer:
+                return
+            for key, item in value.items():
+                if key == "actions" and "players" in value:
+                    continue  # what the viewer itself may do, should a view list it
+                if key in CHOICE_KEYS or (key == "revealed" and item) or (key == "type" and item == "revealed") or (
+                        key == "initiative" and item in initiatives):
+                    found.append(f"{path}.{key}")
+                walk(item, f"{path}.{key}")
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+
+    walk(message, "")
+    return found
+
+
+def masked(value, keep: str):
+    """Times, salts and the commitments of choices masked: they differ between two runs whatever the choices."""
+    if isinstance(value, dict):
+        return {key: "<time>" if key in ("time", "at") else "<salt>" if key == "salt" else
+                "<commitment>" if key == "commitment" and item != keep else masked(item, keep)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [masked(item, keep) for item in value]
+    if isinstance(value, tuple):
+        return tuple(masked(item, keep) for item in value)
+    return value
+
+
+def events_of(log: dict) -> list[dict]:
+    """The public events of a table's log, in order."""
+    return [entry["event"] for entry in log["entries"] if entry["kind"] == "event"]
+
+
+def draws_of(log: dict) -> list[dict]:
+    return [entry for entry in log["entries"] if entry["kind"] == "draw"]
+
+
+def sealed_draws_shown(log: dict) -> list:
+    return [entry for entry in draws_of(log) if entry["secret"] and entry["result"] is not None]
+
+
+# --- 1. secret choices on every channel ---------------------------------------------------
+
+CHOOSER = 1
+# Ana's two ways through the same round: four tentative choices ending on two cards, or one Bubble.
+ANA_CARDS = ([{"type": "choose", "left": "b1", "second": "b2"}, BUBBLE,
+              {"type": "choose", "left": "b2", "second": "b1"}],
+             [{"type": "choose", "left": "b8", "second": "b3"}])
+ANA_BUBBLE = ([BUBBLE], [])
+
+
+def fork(server: ServerProcess, workdir) -> ServerProcess:
+    """A second server process on a copy of the first one's database, as it is now."""
+    twin = ServerProcess(workdir, extra_env=FAST, name="twin")
+    with contextlib.closing(sqlite3.connect(server.database)) as source, \
+            contextlib.closing(sqlite3.connect(twin.database)) as target:
+        source.backup(target)
+    return twin.start()
+
+
+def secrecy_run(table: Table, ana: tuple[list, list]) -> dict:
+    """One round of Intermediate (projectile die and all) for three players; Ana's choices are ``ana``.
+
+    Records every message each Socket.IO client receives, and after each step of
+    the round the JSON API as a spectator, as Ben (another seat), as the host,
+    and the public log."""
+    before_lock, after_lock = ana
+    polls, steps = [], []
+    table.connect()
+    try:
+        table.start()
+        drive(table, setup_move, lambda game: game["phase"] not in SETUP_PHASES)
+
+        def step(who, action):
+            table.act(who, action)
+            steps.append((who, action))
+            polls.append({"private": action["type"] == "choose", "spectator": table.get(None), "seat 2": table.get(2),
+                          "host": table.get("host"), "log": table.log()})
+
+        for seat in table.seats:  # everybody keeps a position: the projectile spawns without questions
+            step(seat, {"type": "position", "column": 0, "level": 1})
+        step(table.game()["roller"], ROLL)
+        assert table.game()["phase"] == "choosing" and table.game()["round"]["die"] in range(1, 7)
+        step(2, {"type": "choose", "left": "b1", "second": "b2"})
+        for action in before_lock:
+            step(CHOOSER, action)
+        step(2, {"type": "choose", "left": extra_card(table, 2), "second": "b4"})  # Ben changes his mind
+        step(2, LOCK)
+        step(CHOOSER, {"type": "step", "direction": "up"})  # a public move in the middle of Ana's hesitation
+        for action in after_lock:
+            step(CHOOSER, action)
+        chosen = own(table.game(CHOOSER), CHOOSER)["secret"]["choice"]
+        step(CHOOSER, LOCK)
+        step(3, BUBBLE)
+        step(3, {"type": "choose", "left": extra_card(table, 3), "second": "b5"})
+        locked = {who: copy.deepcopy(screen.latest) for who, screen in table.screens.items()}
+        marks = {who: len(screen.messages) for who, screen in table.screens.items()}
+        step(3, LOCK)  # the last lock: the reveal
+        return {"messages": {who: list(screen.messages) for who, screen in table.screens.items()},
+                "marks": marks, "polls": polls, "steps": steps, "locked": locked, "chosen": chosen,
+                "initiatives": set(hand_of(table.game(CHOOSER), CHOOSER).values())}
+    finally:
+        table.disconnect()
+
+
+def extra_card(table: Table, seat: int) -> str:
+    """The id of an extra action card the player drafted."""
+    return next(card["id"] for card in own(table.game(seat), seat)["cards"] if card["extra"])
+
+
+def distinct_in_a_row(polls: list[dict], keep: str) -> list:
+    """What a poller can tell apart: polls that repeat the one before are the same observation."""
+    seen = []
+    for poll in polls:
+        shown = masked({key: value for key, value in poll.items() if key != "private"}, keep)
+        if not seen or seen[-1] != shown:
+            seen.append(shown)
+    return seen
+
+
+def test_a_choice_leaks_to_no_other_client_on_any_channel_until_the_reveal(server, tmp_path):
+    """Channels tried: each phone's Socket.IO client, the host screen's client (host
+    token), a spectator's client (no token), and the JSON API polled after each step of
+    the round: GET the view as a spectator, as another seat (bearer token) and as the
+    host, and GET the public log.
+
+    The same table is forked (its database copied to a second server process: same
+    seed, code and tokens), then played twice. Only Ana's choices differ: two cards
+    after four tentative choices, or one Bubble after one. Everything the other clients
+    receive is the same in both runs until the reveal, with salts, commitments of
+    choices and times masked, message for message, versions included."""
+    table = Table.create(server.url, {"difficulty": "intermediate"}, players=3)
+    twin = fork(server, tmp_path)
+    try:
+        cards = secrecy_run(table, ANA_CARDS)
+        bubble = secrecy_run(table.on(twin.url), ANA_BUBBLE)
+    finally:
+        twin.stop()
+    assert cards["chosen"] == {"bubble": False, "left": "b8", "second": "b3"} and bubble["chosen"]["bubble"] is True
+    others = ["host", 2, 3, "spectator"]
+
+    # Until the last lock, the other clients cannot tell the two runs apart: same messages, same versions.
+    for who in others:
+        until_reveal = [masked(cards["messages"][who][:cards["marks"][who]], table.commitment),
+                        masked(bubble["messages"][who][:bubble["marks"][who]], table.commitment)]
+        assert until_reveal[0] == until_reveal[1], who
+        assert len(until_reveal[0]) > 20
+    assert len(cards["polls"]) == len(bubble["polls"]) + 3  # three tentative choices more: three more polls
+    assert distinct_in_a_row(cards["polls"][:-1], table.commitment) == distinct_in_a_row(
+        bubble["polls"][:-1], table.commitment)
+    # ... while Ana's phone saw her own hesitations, and the reveal tells the runs apart for everybody.
+    assert cards["messages"][CHOOSER] != bubble["messages"][CHOOSER]
+    for who in others:
+        assert masked(cards["messages"][who][cards["marks"][who]:], table.commitment) != masked(
+            bubble["messages"][who][bubble["marks"][who]:], table.commitment)
+
+    for run in (cards, bubble):
+        # Nothing about a pick, on any channel, before the reveal.
+        for who in others:
+            for message in run["messages"][who][:run["marks"][who]]:
+                assert choice_leaks(message, who if who in (2, 3) else None, run["initiatives"]) == [], who
+        for poll in run["polls"][:-1]:
+            for name in ("spectator", "host", "log"):
+                assert choice_leaks(poll[name], None, run["initiatives"]) == [], name
+            assert choice_leaks(poll["seat 2"], 2, run["initiatives"]) == []
+            assert sealed_draws_shown(poll["log"]) == []
+        # A tentative choice: no message to anybody else, the same version, the same answers from the API.
+        for index, ((who, _), poll) in enumerate(zip(run["steps"], run["polls"])):
+            if poll["private"]:
+                seen_by_others = [name for name in ("spectator", "seat 2", "host", "log") if name != f"seat {who}"]
+                assert [masked(poll[name], table.commitment) for name in seen_by_others] == [
+                    masked(run["polls"][index - 1][name], table.commitment) for name in seen_by_others]
+        check_the_reveal(run)
+
+
+def check_the_reveal(run: dict) -> None:
+    """After the last lock every client has the reveal; each commitment published at a lock opens with its salt."""
+    log = run["polls"][-1]["log"]
+    committed = {event["seat"]: event["commitment"] for event in events_of(log) if event["type"] == "locked"}
+    assert sorted(committed) == [1, 2, 3]
+    seen_locked = {player["seat"]: player["commitment"] for player in run["locked"]["spectator"]["game"]["players"]}
+    assert seen_locked == {**committed, 3: None}  # what the screens showed at each lock, before the reveal
+    for who, messages in run["messages"].items():
+        views = [data for kind, data in messages[run["marks"][who]:] if kind == "view"]
+        assert len(views) == 1, who
+        revealed = views[0]["game"]["round"]["revealed"]
+        assert [entry["seat"] for entry in revealed] == [1, 2, 3]
+        for entry in revealed:
+            assert entry["commitment"] == committed[entry["seat"]] and len(entry["salt"]) == 32
+            assert hashlib.sha256((json.dumps(entry["choice"], sort_keys=True, separators=(",", ":"))
+                                   + entry["salt"]).encode()).hexdigest() == entry["commitment"]
+            assert commitment(entry["choice"], entry["salt"]) == entry["commitment"]
+        assert revealed[0]["choice"] == run["chosen"]  # the last tentative choice, not an earlier one
+        assert all(player["secret"] is None for player in views[0]["game"]["players"])
+    assert [event["choices"] for event in events_of(log) if event["type"] == "revealed"] == [revealed]
+    assert run["polls"][-1]["spectator"]["game"]["round"]["revealed"] == revealed
