@@ -5,6 +5,7 @@ and by the JSON API.
 * Secret choices stay secret on every channel until the last lock: the same
   table, forked on two server processes, is played twice with only one
   player's choices differing; every other client receives the same messages.
+* Closing a table before the reveal reveals the seed but no choice and no salt.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 import requests
 
 from companion.games.rayman import HOST, SETUP_PHASES, commitment, legal_actions
+from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
@@ -176,6 +178,26 @@ def setup_move(table: Table):
         if game["phase"] == "hands" and any(card["initiative"] is None for card in mine["cards"]):
             return seat, {"type": "hand", "initiatives": hand_of(game, seat)}
     raise AssertionError(f"nobody can act in {table.game()['phase']}")
+
+
+def host_answer(game: dict) -> dict:
+    """What the table tells the host screen, among the answers the rules offer. Hit on a
+    space: whoever keeps a position there, nobody otherwise. The last players: those who
+    keep no position first (their figures never move in these tests). Anything else: the
+    first answer offered (the second tile not reached, the Boss moving 3 spaces)."""
+    asked, offered = game["question"], legal_actions(game, HOST)
+    where = {player["seat"]: player["position"] for player in game["players"]}
+    if asked["key"] == "last":
+        behind = sorted(asked["choices"], key=lambda seat: (where[seat] is not None, (where[seat] or {}).get("column")))
+        value = behind[:asked["count"]]
+    elif None in asked.get("choices", ()) and "column" in asked:
+        space = {"column": asked["column"], "level": asked["level"]}
+        value = next((seat for seat, position in where.items() if position == space), None)
+    else:
+        return offered[0]
+    action = {"type": "answer", "question": asked["key"], "value": value}
+    assert action in offered, (action, offered)
+    return action
 
 
 def drive(table: Table, move, done) -> int:
@@ -414,3 +436,77 @@ def check_the_reveal(run: dict) -> None:
         assert all(player["secret"] is None for player in views[0]["game"]["players"])
     assert [event["choices"] for event in events_of(log) if event["type"] == "revealed"] == [revealed]
     assert run["polls"][-1]["spectator"]["game"]["round"]["revealed"] == revealed
+
+
+# --- 2. closing before the reveal -------------------------------------------------------
+
+def roll_or_answer(table: Table):
+    """The round's start: the phone named to roll rolls; the host answers what the table is asked."""
+    game = table.game()
+    return ("host", host_answer(game)) if game["question"] else (game["roller"], ROLL)
+
+
+def without_result(entry: dict) -> dict:
+    return {key: value for key, value in entry.items() if key != "result"}
+
+
+def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(server):
+    """Channels checked after the host closes the table with two players locked in and
+    one still hesitating: the public log (GET log), the closed views from the JSON API
+    (spectator, host, the hesitating seat) and every Socket.IO message the host screen,
+    the spectator and the hesitating phone received, the closed view included."""
+    table = Table.create(server.url, {"difficulty": "intermediate", "extra_cards": "off"}, players=3)
+    table.connect()
+    try:
+        table.start()
+        drive(table, setup_move, lambda game: game["phase"] not in SETUP_PHASES)
+        # Nobody keeps a position: the host tells where the projectile appears.
+        drive(table, roll_or_answer, lambda game: game["phase"] == "choosing")
+        draws = draws_of(table.log())
+        table.act(1, {"type": "choose", "left": "b4", "second": "b6"})
+        table.act(1, {"type": "choose", "left": "b6", "second": "b4"})
+        table.act(1, LOCK)
+        table.act(2, BUBBLE)
+        table.act(2, LOCK)
+        table.act(3, {"type": "choose", "left": "b1", "second": "b2"})
+        held = {seat: own(table.game(seat), seat)["secret"] for seat in table.seats}  # on each one's own phone
+        assert held[1]["choice"] == {"bubble": False, "left": "b6", "second": "b4"} and held[2]["choice"]["bubble"]
+        assert held[3]["salt"] is None and all(len(held[seat]["salt"]) == 32 for seat in (1, 2))
+        salts = [held[1]["salt"], held[2]["salt"]]
+        assert draws_of(table.log()) == draws  # a salt is no draw
+
+        closed = requests.post(f"{table.url}/api/tables/{table.code}/close", headers=bearer(table.host_token),
+                               timeout=WAIT)
+        assert closed.status_code == 200
+        seed = closed.json()["seed"]
+        for screen in table.screens.values():
+            screen.wait_for(lambda view: view["table"]["status"] == "closed")
+        log = table.log()
+        assert log["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == table.commitment
+        report = verify_log(log)
+        assert report.ok and report.draws_checked == len(draws) > 0
+        assert [without_result(entry) for entry in draws_of(log)] == [without_result(entry) for entry in draws]
+        events = events_of(log)
+        assert [event["seat"] for event in events if event["type"] == "locked"] == [1, 2]
+        assert "revealed" not in [event["type"] for event in events]
+        assert [(event["question"], event["value"]) for event in events if event["type"] == "answered"] == [
+            ("second_tile", False), ("spawn_hit", None)]  # the host told where the projectile appeared
+
+        spectator = table.get(None)
+        assert spectator["table"]["seed"] == seed and spectator["game"]["round"]["revealed"] == []
+        seen = {"log": (log, None), "api spectator": (spectator, None), "api host": (table.get("host"), None),
+                "api seat 3": (table.get(3), 3), "socket host": (table.screens["host"].messages, None),
+                "socket spectator": (table.screens["spectator"].messages, None),
+                "socket seat 3": (table.screens[3].messages, 3)}  # (what was received, by whom)
+        for name, (received, viewer) in seen.items():
+            text = json.dumps(received)
+            assert not any(salt in text for salt in salts), name
+            assert choice_leaks(received, viewer) == [], name
+        for entry in draws_of(log):
+            assert "salt" not in entry["purpose"] and not any(salt in json.dumps(entry) for salt in salts)
+
+        # Closed: the round is never revealed, the last player cannot lock in any more.
+        table.refused(3, LOCK, 410, "This table is closed.")
+        assert table.get(None)["game"]["phase"] == "choosing"
+    finally:
+        table.disconnect()
