@@ -6,6 +6,7 @@ and by the JSON API.
   table, forked on two server processes, is played twice with only one
   player's choices differing; every other client receives the same messages.
 * Closing a table before the reveal reveals the seed but no choice and no salt.
+* Bad input on the Rayman action path changes nothing.
 """
 
 from __future__ import annotations
@@ -510,3 +511,77 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
         assert table.get(None)["game"]["phase"] == "choosing"
     finally:
         table.disconnect()
+
+
+# --- 3. bad input ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def refusing(server):
+    """Two Novice tables: one at the secret choice (Ana locked in), one at the turns."""
+    tables = {}
+    for phase in ("choosing", "turns"):
+        table = Table.create(server.url, {}, players=3)
+        table.connect()
+        table.start()
+        drive(table, setup_move, lambda game: game["phase"] == "choosing")
+        for seat in table.seats if phase == "turns" else [1]:
+            table.act(seat, {"type": "choose", "left": "b1", "second": "b2"})
+            table.act(seat, LOCK)
+        assert table.game()["phase"] == phase
+        tables[phase] = table
+    yield tables
+    for table in tables.values():
+        table.disconnect()
+
+
+OVERSIZED = {"type": "choose", "left": "b1", "second": "b2", "padding": "x" * 17_000}
+NOT_IN_HAND = "Choose two different cards from your hand."
+UNKNOWN_TABLE = "ZZZZZ"  # well formed, and no table has it: a fifth letter is used only after code collisions
+BAD_INPUT = [  # (table, who, action, status, complaint); "idle": a seat whose turn it is not
+    ("choosing", 2, {"type": "teleport"}, 400, "Unknown action: teleport."),
+    ("choosing", 2, {"type": "choose", "bubble": True, "seat": 3}, 403, "You can only act for your own seat."),
+    ("turns", "idle", {"type": "end_turn"}, 400, "It is {active}'s turn."),
+    ("choosing", 2, {"type": "choose", "left": "b1", "second": "b9"}, 400, NOT_IN_HAND),
+    ("choosing", 2, {"type": "choose", "left": "b3", "second": "b3"}, 400, NOT_IN_HAND),
+    ("choosing", 1, LOCK, 400, "You have locked in your choice."),
+    ("choosing", 1, BUBBLE, 400, "You have locked in your choice."),
+    ("choosing", "host", BUBBLE, 403, "The host screen does not play: act from a seat."),
+    ("turns", 2, {"type": "answer", "question": "last", "value": [1]}, 400, "Only the host can do that."),
+    ("turns", 2, {"type": "next_race"}, 400, "Only the host can do that."),
+    ("choosing", "spectator", BUBBLE, 401, "A seat or host token is needed to act."),
+    ("choosing", "forged", LOCK, 401, "This token is not valid."),
+    ("choosing", 2, OVERSIZED, 413, "too large (at most 16 KiB)."),
+    ("choosing", UNKNOWN_TABLE, BUBBLE, 404, f"There is no table with the code {UNKNOWN_TABLE}."),
+]
+
+
+def everything_seen(table: Table) -> list:
+    """The table as every viewer sees it from the JSON API (times masked), and the public log."""
+    return masked([table.get(who) for who in [None, "host", *table.seats]] + [table.log()], table.commitment)
+
+
+@pytest.mark.parametrize("channel", ["api", "socket"])
+@pytest.mark.parametrize("phase, who, action, status, complaint", BAD_INPUT,
+                         ids=[f"{case[1]}-{case[2]['type']}-{case[3]}" for case in BAD_INPUT])
+def test_bad_input_is_refused_and_changes_nothing(refusing, channel, phase, who, action, status, complaint):
+    """Over the JSON API (POST actions with a bearer token) and over Socket.IO (``act``)."""
+    table = refusing[phase]
+    game = table.game()
+    if who == "idle":
+        who = next(seat for seat in table.seats if seat != game["active"])
+        complaint = complaint.format(active=own(game, game["active"])["character"])
+    before = everything_seen(table)
+    code, token = (UNKNOWN_TABLE, table.tokens[2]) if who == UNKNOWN_TABLE else (table.code, table.token(who))
+    if who == "forged":
+        token = "x" * 32
+    if channel == "api":
+        refused = requests.post(f"{table.url}/api/tables/{code}/actions", json=action,
+                                headers=bearer(token) if token else {}, timeout=WAIT)
+        assert (refused.status_code, refused.json()["ok"]) == (status, False)
+        assert refused.json()["error"].endswith(complaint)
+    elif who in ("forged", UNKNOWN_TABLE):  # refused at the connection already
+        assert Screen.refusal(table.url, code, token) == {"message": complaint}
+    else:
+        answer = table.screens[who].act(action)
+        assert (answer["ok"], answer["status"]) == (False, status) and answer["error"].endswith(complaint)
+    assert everything_seen(table) == before
