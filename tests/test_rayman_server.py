@@ -7,6 +7,7 @@ and by the JSON API.
   player's choices differing; every other client receives the same messages.
 * Closing a table before the reveal reveals the seed but no choice and no salt.
 * Bad input on the Rayman action path changes nothing.
+* A whole Novice race, played by bots from the legal actions, to its ranking.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sqlite3
 import pytest
 import requests
 
-from companion.games.rayman import HOST, SETUP_PHASES, commitment, legal_actions
+from companion.games.rayman import HOST, LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, legal_actions
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
@@ -585,3 +586,159 @@ def test_bad_input_is_refused_and_changes_nothing(refusing, channel, phase, who,
         answer = table.screens[who].act(action)
         assert (answer["ok"], answer["status"]) == (False, status) and answer["error"].endswith(complaint)
     assert everything_seen(table) == before
+
+
+# --- 4. a whole Novice race --------------------------------------------------------------
+
+class Racer:
+    """A phone's player, deciding from its own view and the legal actions the rules list.
+
+    ``keeps_position``: moves its figure with the stepper and jumps (``position``);
+    otherwise the host tells the companion what it needs. ``jump``: columns per
+    turn; ``ptizetres``: how many it frees, one per turn; ``bubble_round``: the
+    round it declares a Bubble; ``stop``: the column it walks to once it may cross;
+    ``distance``: the spaces past the line it enters when it keeps no position."""
+
+    def __init__(self, seat: int, keeps_position=True, jump=0, ptizetres=3, bubble_round=None, stop=None,
+                 distance=None):
+        self.seat, self.keeps_position, self.jump, self.ptizetres = seat, keeps_position, jump, ptizetres
+        self.bubble_round, self.stop, self.distance = bubble_round, stop, distance
+        self.turn_done: dict = {}  # round number -> what this turn already did
+        self.hesitated = False
+
+    def move(self, game: dict, legal: list[dict]):
+        mine, phase = own(game, self.seat), game["phase"]
+        if phase == "characters":
+            return legal[0] if mine["character"] is None else None
+        if phase == "hands":
+            return {"type": "hand", "initiatives": hand_of(game, self.seat)} if any(
+                card["initiative"] is None for card in mine["cards"]) else None
+        if self.keeps_position and mine["position"] is None and phase in ("round_start", "choosing"):
+            return self.legal({"type": "position", "column": 0, "level": 1}, legal)
+        if phase == "choosing":
+            return self.choose(game, mine, legal)
+        if phase == "turns" and game["active"] == self.seat:
+            return self.turn(game, mine, legal)
+        if phase in ("turns", "round_end") and game["race"]["final_round"] and {"type": "crossed"} in legal \
+                and not self.keeps_position:
+            return {"type": "crossed"}  # past the line, as soon as the final round is on
+        if phase == "finish" and self.distance:
+            return self.legal({"type": "distance", "spaces": self.distance}, legal)
+        return None
+
+    @staticmethod
+    def legal(action: dict, legal: list[dict]) -> dict:
+        assert action in legal, (action, legal)
+        return action
+
+    def choose(self, game: dict, mine: dict, legal: list[dict]):
+        if mine["locked"]:
+            return None
+        pairs = [action for action in legal if action["type"] == "choose" and not action.get("bubble")]
+        if game["round"]["number"] == self.bubble_round or not pairs:
+            wanted = BUBBLE
+        else:  # the two strongest cards, the stronger on the left
+            strength = {card["id"]: card["initiative"] for card in mine["cards"]}
+            wanted = max(pairs, key=lambda a: (strength[a["left"]], strength[a["second"]]))
+            if not self.hesitated:  # changes its mind once, in the first round
+                self.hesitated = True
+                return min(pairs, key=lambda a: (strength[a["left"]], strength[a["second"]]))
+        if (mine["secret"] or {}).get("choice") != normalized(wanted):
+            return self.legal(wanted, legal)
+        return self.legal(LOCK, legal)
+
+    def turn(self, game: dict, mine: dict, legal: list[dict]):
+        done = self.turn_done.setdefault(game["round"]["number"], set())
+        position = mine["position"]
+        freeing = [action for action in legal if action["type"] == "free"]
+        if len(mine["ptizetres"]) < self.ptizetres and "free" not in done:
+            done.add("free")
+            return freeing[0]
+        if self.keeps_position:
+            column = position["column"]
+            if "jump" not in done and column + self.jump <= LAST_COLUMN:
+                done.add("jump")
+                return next(action for action in legal if action["type"] == "position"
+                            and action["column"] == column + self.jump)
+            if self.stop and len(mine["ptizetres"]) >= PTIZETRES_TO_FINISH and column < self.stop:
+                return self.legal({"type": "step", "direction": "forward"}, legal)
+            if position["level"] > 1:
+                return self.legal({"type": "step", "direction": "down"}, legal)
+        elif game["race"]["final_round"] and {"type": "crossed"} in legal:
+            return {"type": "crossed"}
+        return self.legal({"type": "end_turn"}, legal)
+
+
+def race_move(racers: dict):
+    def move(table: Table):
+        for seat, racer in racers.items():
+            game = table.game(seat)
+            action = racer.move(game, legal_actions(game, seat))
+            if action:
+                return seat, action
+        game = table.game("host")
+        if game["question"]:
+            return "host", host_answer(game)
+        raise AssertionError(f"nobody acts in {game['phase']}")
+    return move
+
+
+def test_a_whole_novice_race_to_its_ranking(server):
+    """Three phones play a whole competitive Novice race; the host screen answers
+    what the rules ask (Chloé keeps no position on her phone, so the host names the
+    last player at each round's end). Ana jumps and walks her figure past the line
+    with 3 Ptizêtres, which starts the final round; Ben declares a Bubble in round 2
+    and frees only 2 Ptizêtres; Chloé, with 3, crosses at the end of the final round
+    and enters her distance. Each action reaches every screen as exactly one view.
+    Every screen ends on the same ranking, which follows the distances."""
+    table = Table.create(server.url, {}, players=3)
+    racers = {1: Racer(1, jump=12, stop=LAST_COLUMN + 2),
+              2: Racer(2, jump=5, ptizetres=2, bubble_round=2),
+              3: Racer(3, keeps_position=False, distance=5)}
+    table.connect()
+    try:
+        table.start()
+        actions = drive(table, race_move(racers), lambda game: game["phase"] == "game_over")
+        assert actions > 60
+
+        finals = [screen.latest["game"] for screen in table.screens.values()]
+        assert all(game == {**finals[0], "you": game["you"], "players": game["players"]} for game in finals)
+        game = finals[0]
+        result = game["result"]
+        players = {player["seat"]: player for player in game["players"]}
+        assert players[1]["position"] == {"column": LAST_COLUMN + 2, "level": 1} and players[1]["crossed"]
+        assert players[3]["crossed"] and players[3]["position"] is None and players[3]["distance"] == 5
+        assert not players[2]["crossed"] and len(players[2]["ptizetres"]) == 2
+        assert players[2]["position"]["column"] <= LAST_COLUMN
+        distances = {1: 2, 3: 5}
+        assert result["ranking"] == [
+            {"seat": 3, "place": 1, "crossed": True, "distance": 5},
+            {"seat": 1, "place": 2, "crossed": True, "distance": 2},
+            {"seat": 2, "place": 3, "crossed": False, "distance": None}]
+        crossed = [entry for entry in result["ranking"] if entry["crossed"]]
+        assert [entry["seat"] for entry in crossed] == sorted(distances, key=distances.get, reverse=True)
+        assert all(entry["distance"] == distances[entry["seat"]] for entry in crossed)
+        assert result["winners"] == [3] and game["phase"] == "game_over"
+
+        # What happened, from the public log: the rounds, the Bubble, the crossing and the host's answers.
+        events = events_of(table.log())
+        kinds = [event["type"] for event in events]
+        crossed_at = kinds.index("crossed")
+        assert events[crossed_at]["seat"] == 1 and events[crossed_at + 1]["type"] == "final_round"
+        assert {"type": "crossed", "seat": 3} in events[crossed_at + 2:]
+        final = events[crossed_at + 1]["round"]
+        assert final == game["round"]["number"] == kinds.count("revealed") == 3
+        assert {"type": "bubble", "seat": 2, "lost_heart": False} in events
+        assert [event["question"] for event in events if event["type"] == "answered"] == ["last"] * (final - 1)
+        assert kinds.count("ptizetre_freed") == 3 + 2 + 3 and kinds[-3:] == ["distance", "race_over", "game_over"]
+        assert kinds.index("race_ending") < kinds.index("distance")
+        assert any(event["type"] == "moved" and event["seat"] == 1 and event["column"] == LAST_COLUMN + 1
+                   for event in events)
+        # Each phone saw only its own hand, from the first view to the last.
+        for who, screen in table.screens.items():
+            assert all(private_leaks(data, who if who in racers else None) == [] for kind, data in screen.messages
+                       if kind == "view"), who
+            assert any(data["game"] and data["game"]["phase"] == "finish" for kind, data in screen.messages
+                       if kind == "view")
+    finally:
+        table.disconnect()
