@@ -8,6 +8,7 @@ and by the JSON API.
 * Closing a table before the reveal reveals the seed but no choice and no salt.
 * Bad input on the Rayman action path changes nothing.
 * A whole Novice race, played by bots from the legal actions, to its ranking.
+* A co-op round against a Boss, with random discards only their owner sees.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import sqlite3
 import pytest
 import requests
 
-from companion.games.rayman import HOST, LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, legal_actions
+from companion.games.rayman import (HOST, LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, die_level,
+                                    legal_actions)
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
@@ -740,5 +742,77 @@ def test_a_whole_novice_race_to_its_ranking(server):
                        if kind == "view"), who
             assert any(data["game"] and data["game"]["phase"] == "finish" for kind, data in screen.messages
                        if kind == "view")
+    finally:
+        table.disconnect()
+
+
+# --- 5. a co-op round against a Boss ------------------------------------------------------
+
+def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_owner(server):
+    """Two phones against the Crapaud Blindé (co-op Novice). The host enters the
+    Boss's movement when asked; Ana rolls the Boss's die on her phone; its level and
+    attack card are public. Each player's two random discards reach only their own
+    phone: checked on every message of the other phone, the host screen and the
+    spectator, and on the JSON API as a spectator. Ana cannot choose a discarded card.
+    At the end of the round the Boss moves; the host says it landed on nobody (Ben
+    keeps no position) and names the last player."""
+    table = Table.create(server.url, {"mode": "coop"}, players=2)
+    racers = {1: Racer(1, jump=12), 2: Racer(2, keeps_position=False)}
+    table.connect()
+    try:
+        table.start()
+        drive(table, setup_move, lambda game: game["phase"] not in SETUP_PHASES)
+        discards = {seat: own(table.game(seat), seat)["random_discards"] for seat in table.seats}
+        for seat in table.seats:
+            mine = own(table.game(seat), seat)
+            assert len(discards[seat]) == 2 and set(discards[seat]) == set(mine["discard"])
+            assert not set(discards[seat]) & set(mine["hand"]) and mine["hand_size"] == 6
+            assert sorted(mine["random_ranks"]) == mine["random_ranks"] and len(mine["random_ranks"]) == 2
+
+        asked = table.game()["question"]
+        assert asked == {"key": "boss_move", "low": 1, "high": 20}
+        table.act("host", {"type": "answer", "question": "boss_move", "value": 6})
+        assert legal_actions(table.game(1), 1)[0] == ROLL and ROLL in legal_actions(table.game(2), 2)
+        table.act(1, ROLL)  # the Boss's die, on Ana's phone (any player may roll it)
+        boss = table.game()["boss"]
+        rolled = table.game()["round"]["boss_die"]
+        assert boss["column"] == 0 and boss["level"] == die_level(rolled) and boss["card"] in (1, 2, 3)
+        assert boss["deck"] == 2 and table.game()["phase"] == "choosing"
+
+        table.refused(1, {"type": "choose", "left": discards[1][0], "second": own(table.game(1), 1)["hand"][0]},
+                      400, NOT_IN_HAND)
+        drive(table, race_move(racers), lambda game: game["phase"] == "turns")
+        revealed = table.game()["round"]["revealed"]
+        for entry in revealed:
+            assert not {entry["choice"]["left"], entry["choice"]["second"]} & set(discards[entry["seat"]])
+            assert commitment(entry["choice"], entry["salt"]) == entry["commitment"]
+        drive(table, race_move(racers), lambda game: game["round"]["number"] == 2)
+
+        game = table.game()
+        assert game["phase"] == "round_start" and game["boss"]["column"] == 6 and game["boss"]["level"] == boss["level"]
+        assert all(screen.latest["game"]["boss"] == game["boss"] for screen in table.screens.values())
+        assert own(game, 1)["position"]["column"] == 12
+        events = events_of(table.log())
+        kinds = [event["type"] for event in events]
+        assert {"type": "boss_moved", "column": 6, "level": boss["level"]} in events
+        assert {"type": "boss_attack", "card": boss["card"]} in events
+        assert [(event["question"], event["value"]) for event in events if event["type"] == "answered"] == [
+            ("boss_move", 6), ("boss_landing", None), ("last", [2])]
+        assert kinds.index("boss_moved") < kinds.index("boss_attack") < kinds.index("round_ended")
+        assert [event for event in events if event["type"] == "random_discards"] == [
+            {"type": "random_discards", "seat": seat, "count": 2} for seat in table.seats]
+        log = table.log()
+        assert [entry["result"] for entry in draws_of(log) if entry["purpose"].startswith("random discard")] == [
+            None, None]  # sealed until the table closes
+
+        for who, screen in table.screens.items():
+            viewer = who if who in racers else None
+            assert all(private_leaks(data, viewer) == [] for kind, data in screen.messages if kind == "view"), who
+            if viewer:  # one's own random discards, on one's own phone
+                assert any(own(data["game"], who)["random_discards"] == discards[who]
+                           for kind, data in screen.messages if kind == "view" and data["game"])
+        spectator = table.get(None)
+        assert private_leaks(spectator, None) == [] and private_leaks(table.get(2), 2) == []
+        assert [player["discard_size"] for player in spectator["game"]["players"]] == [4, 4]  # 2 at random, 2 played
     finally:
         table.disconnect()
