@@ -387,7 +387,13 @@ def test_a_choice_leaks_to_no_other_client_on_any_channel_until_the_reveal(serve
     seed, code and tokens), then played twice. Only Ana's choices differ: two cards
     after four tentative choices, or one Bubble after one. Everything the other clients
     receive is the same in both runs until the reveal, with salts, commitments of
-    choices and times masked, message for message, versions included."""
+    choices and times masked, message for message, versions included.
+
+    Also directly: no message to another client before the reveal holds a secret, a
+    choice, a salt or the chooser's cards and initiatives; a tentative choice sends no
+    message to any other client (each action sends every screen exactly one view, see
+    `Table.act`) and keeps the version; after the last lock every client receives the
+    reveal and each commitment opens (SHA-256 of the canonical JSON and the salt)."""
     table = Table.create(server.url, {"difficulty": "intermediate"}, players=3)
     twin = fork(server, tmp_path)
     try:
