@@ -483,7 +483,7 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
     try:
         table.start()
         drive(table, setup_move, lambda game: game["phase"] not in SETUP_PHASES)
-        # Nobody keeps a position: the host tells where the projectile appears.
+        # Nobody keeps a position, but round 1 starts on the start line: nothing to ask.
         drive(table, roll_or_answer, lambda game: game["phase"] == "choosing")
         draws = draws_of(table.log())
         table.act(1, {"type": "choose", "left": "b4", "second": "b6"})
@@ -512,8 +512,7 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
         events = events_of(log)
         assert [event["seat"] for event in events if event["type"] == "locked"] == [1, 2]
         assert "revealed" not in [event["type"] for event in events]
-        assert [(event["question"], event["value"]) for event in events if event["type"] == "answered"] == [
-            ("second_tile", False), ("spawn_hit", None)]  # the host told where the projectile appeared
+        assert [event["column"] for event in events if event["type"] == "projectile_spawned"] == [21]
 
         spectator = table.get(None)
         assert spectator["table"]["seed"] == seed and spectator["game"]["round"]["revealed"] == []
