@@ -18,6 +18,8 @@ class Screen:
         self.views: "queue.Queue[dict]" = queue.Queue()
         self.readers: "queue.Queue[dict]" = queue.Queue()
         self.latest: dict | None = None
+        # Each message is handled in a thread of its own (engine.io's client): messages
+        # that arrive together may be recorded in either order; views carry their version.
         self.client = socketio.Client(reconnection=reconnection)
         self.client.on("*", self._record)
         auth = {"table": code, **({"token": token} if token else {})}
@@ -55,10 +57,7 @@ class Screen:
         return self.wait_for(lambda view: view["game"] is not None and ready(view["game"]))
 
     def close(self):
-        self.client.disconnect()
-
-    def leave(self):
-        """Disconnects without the wait of up to 3 s in ``close`` (see `hang_up`)."""
+        """Disconnects at once (see `hang_up`)."""
         hang_up(self.client)
         self.client.disconnect()
 

@@ -96,7 +96,7 @@ class Table:
 
     def disconnect(self) -> None:
         for screen in self.screens.values():
-            screen.leave()
+            screen.close()
 
     def start(self) -> None:
         """The host starts the game: the first view every screen gets after all the connections."""
