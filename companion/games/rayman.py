@@ -65,7 +65,8 @@ Where the book is silent, we chose:
 * Co-op and solo: a player whose hand is empty at the end of a round takes back
   all their cards and discards 2 at random (after every third round with 8
   cards, every fourth with 10). With ``quick`` hand entry the random discards
-  are shown as ranks: "your 2nd and 5th card, by initiative".
+  are shown as ranks: "your 2nd and 5th card, counting from the highest
+  initiative".
 * A Bubble action takes back every discarded card, the co-op random discards
   included. Solo has no Bubble at all (neither the action nor the mode). In
   co-op only damage from the Boss puts a player in Bubble mode (the issue's
