@@ -219,47 +219,41 @@ def drive(table: Table, move, done) -> int:
 
 # --- what a message may not show ----------------------------------------------------------
 
+def entries(value, prune, path=""):
+    """Every ``(path, parent, key, item)`` of a message, depth first, except under what ``prune(parent, key)`` cuts."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not prune(value, key):
+                yield path, value, key, item
+                yield from entries(item, prune, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from entries(item, prune, f"{path}[{index}]")
+
+
+def is_player(value: dict) -> bool:
+    return "hand_size" in value and "seat" in value  # a player in a game view
+
+
+def is_own(parent: dict, viewer) -> bool:
+    return is_player(parent) and parent["seat"] == viewer  # one's own cards and choice may show
+
+
 def private_leaks(message, viewer) -> list[str]:
     """Paths in a message to ``viewer`` (a seat, or None) that show another player's cards, discards or choice."""
-    found = []
-
-    def walk(value, path):
-        if isinstance(value, dict):
-            if "hand_size" in value and "seat" in value:  # a player in a game view
-                if value["seat"] == viewer:
-                    return  # one's own cards and choice
-                found.extend(f"{path}.{key}" for key in PRIVATE if value.get(key) is not None)
-            for key, item in value.items():
-                walk(item, f"{path}.{key}")
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                walk(item, f"{path}[{index}]")
-
-    walk(message, "")
-    return found
+    return [f"{path}.{key}" for path, parent, key, item in entries(message, lambda parent, key: is_own(parent, viewer))
+            if is_player(parent) and key in PRIVATE and item is not None]
 
 
 def choice_leaks(message, viewer, initiatives=frozenset()) -> list[str]:
     """Before the reveal: also no salt, no choice, no revealed entry, no initiative of the chooser anywhere."""
-    found = private_leaks(message, viewer)
+    def prune(parent, key):
+        return is_own(parent, viewer) or key == "actions" and "players" in parent  # what the viewer itself may do
 
-    def walk(value, path):
-        if isinstance(value, dict):
-            if "hand_size" in value and value.get("seat") == viewer:
-                return
-            for key, item in value.items():
-                if key == "actions" and "players" in value:
-                    continue  # what the viewer itself may do, should a view list it
-                if key in CHOICE_KEYS or (key == "revealed" and item) or (key == "type" and item == "revealed") or (
-                        key == "initiative" and item in initiatives):
-                    found.append(f"{path}.{key}")
-                walk(item, f"{path}.{key}")
-        elif isinstance(value, list):
-            for index, item in enumerate(value):
-                walk(item, f"{path}[{index}]")
-
-    walk(message, "")
-    return found
+    return private_leaks(message, viewer) + [
+        f"{path}.{key}" for path, parent, key, item in entries(message, prune)
+        if key in CHOICE_KEYS or (key == "revealed" and item) or (key == "type" and item == "revealed")
+        or (key == "initiative" and item in initiatives)]
 
 
 def masked(value, keep: str):
