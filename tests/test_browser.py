@@ -152,8 +152,30 @@ def public_log(server: ServerProcess, code: str) -> dict:
 
 def as_host(watched: Watched, code: str, host_token: str) -> None:
     """Gives the context the host key, as the home page leaves it after creating the table."""
+    store_token(watched, "host", code, host_token)
+
+
+def as_seat(watched: Watched, code: str, token: str) -> None:
+    """Gives the context a seat's token, as the phone keeps it after taking the seat."""
+    store_token(watched, "seat", code, token)
+
+
+def store_token(watched: Watched, kind: str, code: str, token: str) -> None:
     watched.context.add_init_script(f"if (location.origin === '{watched.server.url}') "
-                                    f"localStorage.setItem('companion.host.{code}', '{host_token}');")
+                                    f"localStorage.setItem('companion.{kind}.{code}', '{token}');")
+
+
+def seated_phone(open_context, server: ServerProcess, code: str, name: str, script: str = "",
+                 **options) -> tuple[Watched, Page]:
+    """A phone (``PHONE`` unless ``options`` say otherwise) that takes a seat by name at the table's page;
+    ``script`` runs first in each of its pages."""
+    context = open_context(**{**PHONE, **options})
+    if script:
+        context.context.add_init_script(script)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    take_seat(page, name)
+    return context, page
 
 
 def take_seat(page: Page, name: str, button: str = "Take a seat") -> None:

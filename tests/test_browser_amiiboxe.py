@@ -11,7 +11,7 @@ import re
 import requests
 from playwright.sync_api import Page, expect
 
-from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, browser, open_context  # noqa: F401
+from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, as_seat, browser, open_context  # noqa: F401
 from tests.test_browser_rankings import server  # noqa: F401  (a server with the AmiiboAPI catalogue)
 
 ANA = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
@@ -47,8 +47,7 @@ def table_ready_to_begin(server):  # noqa: F811
 
 def phone_page(open_context, server, code, token) -> tuple:  # noqa: F811
     context = open_context(**PHONE)
-    context.context.add_init_script(
-        f"if (location.origin === '{server.url}') localStorage.setItem('companion.seat.{code}', '{token}');")
+    as_seat(context, code, token)
     page = context.new_page()
     page.goto(f"{server.url}/t/{code}")
     return context, page

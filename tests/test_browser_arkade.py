@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.test_browser import (DESKTOP, DOCS, PHONE, as_host, browser, open_context, server,  # noqa: F401
-                                take_seat)
+                                seated_phone)
 
 # Counts the tones the page synthesises: the "piouuu" is an oscillator, not a file.
 COUNT_TONES = """
@@ -18,15 +18,6 @@ window.__tones = 0;
 const original = AudioContext.prototype.createOscillator;
 AudioContext.prototype.createOscillator = function () { window.__tones += 1; return original.call(this); };
 """
-
-
-def phone_page(open_context, server, code: str, name: str) -> tuple:
-    context = open_context(**PHONE)
-    context.context.add_init_script(COUNT_TONES)
-    page = context.new_page()
-    page.goto(f"{server.url}/t/{code}")
-    take_seat(page, name)
-    return context, page
 
 
 def create_arkade_table(host: Page, server, mode_label: str) -> str:
@@ -51,8 +42,8 @@ def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context
     host_screen = open_context(**DESKTOP)
     host = host_screen.new_page()
     code = create_arkade_table(host, server, "Stratégie (turn by turn)")
-    alien_context, alien = phone_page(open_context, server, code, "Zoé")
-    defender_context, defender = phone_page(open_context, server, code, "Max")
+    alien_context, alien = seated_phone(open_context, server, code, "Zoé", COUNT_TONES)
+    defender_context, defender = seated_phone(open_context, server, code, "Max", COUNT_TONES)
     host.get_by_role("button", name="Start the game").click()
 
     # Roles: the first phone to choose decides for both; the setup reminders are on show.
@@ -110,8 +101,8 @@ def test_arcade_starts_on_both_phones_after_the_countdown(server, open_context):
     host = host_screen.new_page()
     code = create_arkade_table(host, server, "Arcade (simultaneous, real time)")
     table_host = host_screen  # the host key came from the home page
-    alien_context, alien = phone_page(open_context, server, code, "Zoé")
-    defender_context, defender = phone_page(open_context, server, code, "Max")
+    alien_context, alien = seated_phone(open_context, server, code, "Zoé", COUNT_TONES)
+    defender_context, defender = seated_phone(open_context, server, code, "Max", COUNT_TONES)
     host.get_by_role("button", name="Start the game").click()
     defender.get_by_role("button", name="I play the Defender").tap()
     alien.get_by_role("button", name="Ready!").tap()

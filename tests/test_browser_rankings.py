@@ -13,7 +13,7 @@ from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from tests.server import ServerProcess
 from tests.test_amiibo_ids import AMIIBOAPI
-from tests.test_browser import PHONE, browser, open_context  # noqa: F401
+from tests.test_browser import PHONE, as_seat, browser, open_context  # noqa: F401
 
 MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002"
 
@@ -44,8 +44,7 @@ def table_with_figures(server) -> tuple[str, str]:
 def test_rankings_of_a_table_and_a_house_ranking_edited_by_dragging(server, open_context):
     code, token = table_with_figures(server)
     phone_context = open_context(**PHONE)
-    phone_context.context.add_init_script(
-        f"if (location.origin === '{server.url}') localStorage.setItem('companion.seat.{code}', '{token}');")
+    as_seat(phone_context, code, token)
     phone = phone_context.new_page()
     phone.goto(f"{server.url}/rankings?table={code}&criterion=lightest")
 

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from companion.games.rayman import canonical_json
 from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, browser, open_context, server  # noqa: F401
-from tests.test_browser import take_seat
+from tests.test_browser import seated_phone
 
 RAYMAN_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
 # Records the vibrations a page asks for (a headless browser has no motor to feel).
@@ -35,15 +35,6 @@ def create_rayman_table(server) -> tuple[str, str]:
     return body["code"], body["host_token"]
 
 
-def phone_page(open_context, server, code: str, name: str) -> tuple:
-    context = open_context(**RAYMAN_PHONE)
-    context.context.add_init_script(RECORD_VIBRATIONS)
-    page = context.new_page()
-    page.goto(f"{server.url}/t/{code}")
-    take_seat(page, name)
-    return context, page
-
-
 def enter_hand(page: Page, initiatives: list[int]) -> None:
     expect(page.locator(".rm-status")).to_have_text("Type the initiative of each of your action cards.")
     for number, initiative in enumerate(initiatives, start=1):
@@ -61,8 +52,8 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     as_host(host_screen, code, host_token)
     host = host_screen.new_page()
     host.goto(f"{server.url}/host/{code}")
-    zoe_context, zoe = phone_page(open_context, server, code, "Zoé")
-    max_context, max_ = phone_page(open_context, server, code, "Max")
+    zoe_context, zoe = seated_phone(open_context, server, code, "Zoé", RECORD_VIBRATIONS, **RAYMAN_PHONE)
+    max_context, max_ = seated_phone(open_context, server, code, "Max", RECORD_VIBRATIONS, **RAYMAN_PHONE)
     host.get_by_role("button", name="Start the game").click()
 
     # Characters: a character of the box, or a name of one's own; a taken character is greyed out.
