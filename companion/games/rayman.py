@@ -188,11 +188,6 @@ def commitment(choice: dict, salt: str) -> str:
     return hashlib.sha256((canonical_json(choice) + salt).encode()).hexdigest()
 
 
-def draw_salt(rng) -> str:
-    """128 secret bits that even the revealed seed does not give away (`TableRng.nonce`)."""
-    return rng.nonce(SALT_BITS)
-
-
 # --- options ---------------------------------------------------------------
 
 def resolve(options: dict) -> dict:
@@ -862,7 +857,7 @@ def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have locked in your choice."))
     if not player["secret"]:
         raise IllegalAction(N_("Choose your two cards or a Bubble first."))
-    salt = draw_salt(rng)
+    salt = rng.nonce(SALT_BITS)  # not from the seed: closing the table must not reveal a locked choice
     player["secret"]["salt"] = salt
     player["locked"] = True
     player["commitment"] = commitment(player["secret"]["choice"], salt)
