@@ -272,11 +272,11 @@ class Tables:
             result = {"ok": True, "events": events}
             tx.insert_action(table["code"], principal.actor, key, action, result)
             seats = tx.seats(table["code"])
-        views = self._views(table, seats)
-        if private:
-            self.notify(table["code"], {principal.seat: views[principal.seat]}, partial=True)
+        if private:  # only the actor's own view changed: nobody else's is even computed
+            own = self._envelope(table, seats, principal.seat, "seat", self.clock())
+            self.notify(table["code"], {principal.seat: own}, partial=True)
         else:
-            self.notify(table["code"], views)
+            self.notify(table["code"], self._views(table, seats))
         return result
 
     @staticmethod
