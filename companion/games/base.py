@@ -126,6 +126,25 @@ class Game:
     # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).
     figure_tapped: Callable[[dict, dict, Any], tuple[dict, list[dict]]] | None = None
 
+    # What the table shell asks of every game (the kernel; see the module docstring).
+    # None while the game runs; then {"winners": [seat, ...], "reason": msgid, "ranking": [[seat, ...], ...]}.
+    outcome: Callable[[dict], dict | None] = field(default=lambda state: None)
+    # The viewer's legal actions now, each a complete action dict (without "id" or "at").
+    legal_actions: Callable[[dict, Any], list[dict]] = field(default=lambda state, seat: [])
+    # Whom the game waits on now: [{"seat": int, "for": msgid, "params": {...}, "timed": bool}].
+    # "timed": a step that needs another phone (a judged fight, a confirmation): it must not
+    # wait forever, so the table's timeout applies to it.
+    waiting: Callable[[dict], list[dict]] = field(default=lambda state: [])
+    # Action types the host may take for an away seat: open decisions only, never a secret choice.
+    proxy_actions: frozenset = frozenset()
+    # The seat leaves the game for good: (state, seat, rng) -> (state, events); the rule
+    # (a msgid) is shown to the host before confirming.
+    withdraw: Callable[[dict, int, Any], tuple[dict, list[dict]]] = field(default=lambda state, seat, rng: (state, []))
+    withdraw_rule: str = N_("The seat leaves the game; the game goes on without it.")
+    # A timed wait on ``seat`` passed the table's deadline: (state, seat, rng) -> (state, events).
+    # None: the host decides for the seat (with a proxy action) instead.
+    on_timeout: Callable[[dict, int, Any], tuple[dict, list[dict]]] | None = None
+
     def normalize_options(self, raw: Any) -> dict:
         if raw is None:
             raw = {}
