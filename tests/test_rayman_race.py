@@ -482,9 +482,12 @@ def test_solo_damage_without_a_heart_loses():
     assert state["phase"] == "game_over" and state["result"] == {"kind": "coop", "won": False, "reason": "defeated"}
 
 
-def test_coop_damage_other_than_the_boss_is_ordinary():
-    state = act(coop_turns(), 2, {"type": "hurt", "cause": "enemy"})
-    assert player(state, 2)["immune"] and not player(state, 2)["bubble_mode"] and state["phase"] == "turns"
+@pytest.mark.parametrize("cause", ["enemy", "obstacle", "wall", "boss"])
+def test_rule_coop_any_damage_puts_the_player_in_bubble_mode(cause):
+    """« En mode coopératif, le mode Bulle est activé lorsqu'un joueur subit un dégât »: any damage, not only the Boss's."""
+    state, events = act_events(coop_turns(), 2, {"type": "hurt", "cause": cause})
+    assert player(state, 2)["immune"] and player(state, 2)["bubble_mode"] and state["phase"] == "turns"
+    assert {"type": "bubble_mode", "seat": 2, "on": True} in events
 
 
 def test_harsher_coop_damage_without_a_heart_loses():

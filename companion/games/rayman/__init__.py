@@ -1,0 +1,246 @@
+"""Rayman, le jeu de société (Flyos Games, 2024): the companion as a trusted referee.
+
+The board, the figures, the action cards and the tokens stay on the table. The
+companion does what a table cannot do fairly by itself: secret simultaneous
+choices (commit-reveal), honest dice and shuffles, the order of play, and the
+bookkeeping of hearts, bonus tokens, Ptizêtres, projectiles and Bosses. It
+tells every player, on their own phone, what to do next.
+
+Phases (``state["phase"]``)
+* Setup: ``characters`` (each player names a character), ``legendary`` (a
+  legendary player card, Legend mode or when chosen), ``draft`` (the extra
+  action cards, Intermediate and up), ``exchange`` (tournament card-exchange
+  variant, from the second race), ``hands`` (each player enters the initiative
+  of each of their cards, unless the option ``hand_entry`` is ``quick``).
+* Each round: ``round_start`` (the projectile and Boss dice), ``choosing``
+  (secret choice of two cards or a Bubble), ``turns`` (in initiative order),
+  ``round_end`` (projectiles, projectile card, Boss, free move of the last
+  player, discards).
+* The end: ``finish`` (distances past the line and the ranking), ``race_over``
+  (tournament: between two races) and ``game_over``.
+
+Secret choices are committed: at lock-in the public state and the events
+carry only ``locked`` and ``commitment(choice, salt)`` (SHA-256 of the
+canonical JSON of the choice followed by a 128-bit salt, a nonce of the
+table's randomness that its seed cannot recompute). Nothing else about a choice leaves the chooser's own
+view until the last player locks in; then every choice and salt is public.
+
+Positions are optional, per player: a player who keeps their column and level
+on their phone (``position``/``step``) lets the companion decide who is last,
+who is farthest from the finish, where projectiles spawn and whom they or the
+Boss hit. When a needed position is unknown, the companion asks the table
+(``question`` in the view; the host answers with ``answer``).
+
+Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
+* Setup: ``character`` (``name``), ``pick_legendary`` (``card``), ``pick``
+  (``card``: an extra card's number), ``exchange`` (``drop``: card ids),
+  ``hand`` (``initiatives``: card id -> 0..99).
+* Rounds: ``roll``; ``choose`` (``left``, ``second``: card ids, or
+  initiatives with quick entry; or ``bubble: true``); ``lock``; on one's turn
+  ``end_turn``, ``heart`` (``to``: co-op gift), ``spend_heart`` (Filou),
+  ``slap`` (``target``, ``direction`` when both figures share a column),
+  ``free`` (``ptizetre``), ``bonus``, ``use_bonus``, ``use_legendary``; any
+  time ``hurt`` (``cause``, ``projectile``), ``discard_bonus`` (a fifth
+  token), ``give_bonus`` (``to``, co-op), ``crossed``, ``position``
+  (``column``, ``level``), ``step`` (``direction``), ``forget_position``;
+  after the race ``distance`` (``spaces`` past the line).
+* Host (``seat == HOST``): ``answer`` (``question``: the asked key,
+  ``value``), ``roll`` (for the player who should), ``next_race``.
+
+A view carries, besides the state a seat may see, ``actions`` (that viewer's
+legal actions, for the buttons of its screen; none for the public) and
+``history`` (the last public events, ``history_count`` of them in all), so that
+every screen can tell what just happened, such as the end of a round.
+
+Board geometry: players start on the start line (column 0) and race through
+columns 1 to 43 (tile 1: 1-21, tile 2: 22-43); the finish line follows column
+43, so column 44 is one space past it. Levels are 1 (ground) to 3.
+
+Where the book is silent, we chose:
+* Hands are private: another player sees how many cards a player holds and has
+  discarded, never which (played cards are public once revealed). The co-op
+  random discards are shown to their owner only.
+* The youngest player (first to pick in the draft) is named by the host;
+  clockwise is the order of the table's seats.
+* Co-op and solo: a player whose hand is empty at the end of a round takes back
+  all their cards and discards 2 at random (after every third round with 8
+  cards, every fourth with 10). With ``quick`` hand entry the random discards
+  are shown as ranks: "your 2nd and 5th card, counting from the highest
+  initiative".
+* A Bubble action takes back every discarded card, the co-op random discards
+  included. Solo has no Bubble at all (neither the action nor the mode). In
+  co-op any damage puts a player in Bubble mode (« le mode Bulle est activé
+  lorsqu'un joueur subit un dégât »); a player in Bubble mode cannot declare a
+  Bubble action.
+* The mode is resolved once into named rules (``config["rules"]``, see
+  ``options.mode_rules``); the rules read those names, never the mode.
+* Damage: the companion moves a kept position back 2 (or 3) columns on the
+  same level; the player corrects the level or an occupied space with the
+  stepper. A Boss hit with a heart puts the player just behind the Boss.
+* In a race's first round a position nobody keeps is the start line: the
+  table is not asked where the projectile spawns nor whom it hits.
+* Projectiles hit the first player on their path (their own space included);
+  an immune or Bubble player removes the projectile without harm. Projectiles
+  from column 21 leave the board after column 1, those from 43 after column 22.
+* The Boss enters at column 0 on the level of its first die and moves along
+  the columns; only the space where it ends its move hits a player. A Boss
+  past column 43 has finished: in co-op and solo the table loses unless every
+  player had finished; in a competitive race with a Boss it takes the first
+  place when it finishes before the final round.
+* The Boss's movement value is on its card and not in the book: option
+  ``boss_move``, or 0 to have the host enter it at the first round.
+* Solo has no free move (there is no last place when racing alone).
+* Crossing the finish line needs 3 freed Ptizêtres; a crossed player no longer
+  slaps and is no longer slapped, hit or counted as last. In co-op a player who
+  has finished no longer chooses cards.
+* Ranking: past the line, farther first, then the higher left-card initiative
+  of the final round, then shared; everybody else by column then level (the
+  lower level is behind). Tournament points: 5, 3, 2 for the first three
+  places, 1 for every other place; tied players share the better place.
+* Tournament with extra cards: each race drafts two new extra cards. Without
+  the exchange variant they replace the previous ones; with it, each player
+  keeps their ten cards and drops two of the twelve.
+* Ptizêtres are numbered 1 to 4 in the order they sit along the course (the
+  book gives each a colour but not which).
+* Whoever must roll (a random player in round 1, then the player farthest from
+  the finish) taps ``roll`` on their phone; the host may roll for them. With
+  only a Boss to roll for, any player may roll.
+* The Boss hits only where its end-of-round move ends, not during its vertical
+  move at the start of a round.
+* A fifth bonus token waits (``bonus_pending``) until the player uses or
+  discards one: the count never exceeds four.
+* A hit may be reported from the start of a round to its end (the free move
+  of the last player can land on an enemy after the turns).
+* Tournament exchange variant: cards kept by players stay out of the next
+  draft; when the deck runs short, players pick while cards remain and give
+  back as many cards as they drafted.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from companion.games.base import Game, HOST, IllegalAction, N_, Option, register
+from companion.games.rayman.choosing import advance_choosing, do_choose, do_lock
+from companion.games.rayman.common import die_level, player_of
+from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, HISTORY_KEPT,
+                                              HOST_ACTIONS, HOST_ONLY, LAST_COLUMN, LEGENDARY_CARDS, LEVELS, MAX_BONUS,
+                                              MAX_BOSS_MOVE, MODES, ON_OFF, PROJECTILE_END, PROJECTILES,
+                                              PTIZETRES_TO_FINISH, SETUP_PHASES, canonical_json, commitment)
+from companion.games.rayman.legal import legal_actions
+from companion.games.rayman.finish import advance_finish, do_distance, do_next_race
+from companion.games.rayman.options import check_options
+from companion.games.rayman.positions import do_forget_position, do_position, do_step
+from companion.games.rayman.questions import do_answer
+from companion.games.rayman.round import advance_round_start, do_roll
+from companion.games.rayman.round_end import advance_round_end
+from companion.games.rayman.setup import (advance_draft, advance_setup, do_character, do_exchange, do_hand, do_pick,
+                                          do_pick_legendary, setup)
+from companion.games.rayman.turns import (advance_turns, do_bonus, do_crossed, do_discard_bonus, do_end_turn, do_free,
+                                          do_give_bonus, do_heart, do_hurt, do_slap, do_spend_heart, do_use_bonus,
+                                          do_use_legendary)
+from companion.games.rayman.view import view
+
+__all__ = [  # what the tests and the other modules read from the package
+    "BOARDS", "CHARACTERS", "GAME", "HOST", "HOST_ACTIONS", "LAST_COLUMN", "LEGENDARY_CARDS", "LEVELS", "MAX_BONUS",
+    "PROJECTILE_END", "PTIZETRES_TO_FINISH", "SETUP_PHASES", "canonical_json", "commitment", "die_level",
+    "legal_actions", "view",
+]
+
+
+def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
+    if not isinstance(action, dict):
+        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action))
+    kind = action.get("type")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind))
+    if state["phase"] == "game_over":
+        raise IllegalAction(N_("The game is over."))
+    if seat == HOST and kind not in HOST_ACTIONS:
+        raise IllegalAction(N_("The host screen does not play: act from a seat."))
+    if seat != HOST and kind in HOST_ONLY:
+        raise IllegalAction(N_("Only the host can do that."))
+    if seat != HOST:
+        player_of(state, seat)
+    new_state = copy.deepcopy(state)  # apply never mutates its input
+    events = handler(new_state, seat, action, rng)
+    advance(new_state, rng, events)
+    remember(new_state, events)
+    return new_state, events
+
+
+def remember(state: dict, events: list[dict]) -> None:
+    """The last public events, for the screens to tell what just happened (an event never holds a secret)."""
+    if events:
+        state["history"] = (state.get("history", []) + events)[-HISTORY_KEPT:]
+        state["history_count"] = state.get("history_count", 0) + len(events)
+
+
+def advance(state: dict, rng, events: list[dict]) -> None:
+    """Runs what happens by itself (reveals, rolls for ties, round ends) until someone must act."""
+    while True:
+        step = AUTOMATIC.get(state["phase"])
+        if step is None or not step(state, rng, events):
+            return
+
+
+HANDLERS = {
+    "character": do_character, "pick_legendary": do_pick_legendary, "pick": do_pick, "exchange": do_exchange,
+    "hand": do_hand, "roll": do_roll, "choose": do_choose, "lock": do_lock, "end_turn": do_end_turn,
+    "heart": do_heart, "spend_heart": do_spend_heart, "hurt": do_hurt, "slap": do_slap, "free": do_free,
+    "bonus": do_bonus, "use_bonus": do_use_bonus, "discard_bonus": do_discard_bonus,
+    "give_bonus": do_give_bonus, "use_legendary": do_use_legendary, "crossed": do_crossed,
+    "position": do_position, "step": do_step, "forget_position": do_forget_position, "distance": do_distance,
+    "answer": do_answer, "next_race": do_next_race,
+}
+
+
+AUTOMATIC = {"characters": advance_setup, "legendary": advance_setup, "exchange": advance_setup,
+             "hands": advance_setup, "draft": advance_draft, "round_start": advance_round_start,
+             "choosing": advance_choosing, "turns": advance_turns, "round_end": advance_round_end,
+             "finish": advance_finish}
+
+
+GAME = register(Game(
+    id="rayman",
+    title=N_("Rayman, the board game"),
+    min_seats=1,
+    max_seats=6,
+    options=(
+        Option("mode", N_("Mode"), "choice", "competitive", choices=MODES,
+               choice_labels=(N_("Competitive"), N_("Co-op against a Boss"), N_("Solo against a Boss"))),
+        Option("difficulty", N_("Difficulty"), "choice", "novice", choices=DIFFICULTIES,
+               choice_labels=(N_("Novice"), N_("Intermediate"), N_("Hero"), N_("Legend"), N_("Custom"))),
+        Option("board", N_("Board"), "choice", "auto", choices=("auto",) + BOARDS,
+               choice_labels=(N_("As the difficulty says"), "Jungle", "Forêt", "Fiesta de los Muertos", "Enfer")),
+        Option("projectile", N_("Projectiles"), "choice", "auto", choices=("auto", "none") + PROJECTILES,
+               choice_labels=(N_("As the difficulty says"), N_("None"), "Missile", "Fourchette", "Feu d'artifice",
+                              "Fantôme Rouge", "Bombe Volante")),
+        Option("projectile_card", N_("Projectile card"), "choice", "auto", choices=AUTO_ON_OFF),
+        Option("extra_cards", N_("Extra action cards"), "choice", "auto", choices=AUTO_ON_OFF),
+        Option("legendary", N_("Legendary player cards"), "choice", "auto", choices=AUTO_ON_OFF),
+        Option("boss", N_("Boss"), "choice", "auto", choices=("auto", "none") + BOSSES),
+        Option("boss_move", N_("Boss movement (0: read it on the Boss card during the game)"), "int", 0,
+               minimum=0, maximum=MAX_BOSS_MOVE),
+        Option("hand_entry", N_("Hand entry"), "choice", "full", choices=("full", "quick"),
+               choice_labels=(N_("Each player enters their cards once"), N_("Quick: type the two initiatives each round"))),
+        Option("players_5_6", N_("5–6 player extension"), "choice", "off", choices=ON_OFF),
+        Option("captive_ptizetres", N_("Captive Ptizêtres"), "int", 4, minimum=3, maximum=4),
+        Option("damage_push", N_("Spaces back after damage"), "int", 2, minimum=2, maximum=3),
+        Option("projectile_speed", N_("Projectile spaces per round"), "int", 8, minimum=8, maximum=9),
+        Option("limited_legendary", N_("Legendary ability once per race"), "choice", "off", choices=ON_OFF),
+        Option("unlimited_slaps", N_("Unlimited slaps"), "choice", "off", choices=ON_OFF),
+        Option("harsh_coop", N_("Co-op: damage without a heart loses the race"), "choice", "off", choices=ON_OFF),
+        Option("tournament", N_("Tournament (the 4 boards)"), "choice", "off", choices=ON_OFF),
+        Option("card_exchange", N_("Tournament: exchange cards between races"), "choice", "off", choices=ON_OFF),
+        Option("tournament_legendary", N_("Tournament: legendary card"), "choice", "keep",
+               choices=("keep", "change")),
+    ),
+    setup=setup,
+    apply=apply,
+    view=view,
+    check_options=check_options,
+    host_actions=HOST_ACTIONS,
+    uses_figures=False,
+))

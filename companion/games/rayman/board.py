@@ -1,0 +1,78 @@
+"""Rayman: what happens to a figure on the board: a hit, damage, a move, crossing the finish line."""
+
+from __future__ import annotations
+
+from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.common import racers, rule
+from companion.games.rayman.constants import LAST_COLUMN, MAX_COLUMN, PTIZETRES_TO_FINISH, SECOND_TILE, START_COLUMN
+
+
+def require_projectile(state: dict, action: dict) -> dict:
+    require_fields(action, projectile=int)
+    for projectile in state["projectiles"]:
+        if projectile["id"] == action["projectile"]:
+            return projectile
+    raise IllegalAction(N_("That projectile is not on the board."))
+
+
+def take_hit(state: dict, player: dict, cause: str, events: list[dict]) -> None:
+    """A heart saves the player; otherwise damage, unless they are immune."""
+    seat = player["seat"]
+    if player["bubble"] or player["bubble_mode"] or player["immune"]:
+        events.append({"type": "immune", "seat": seat, "cause": cause})
+        return
+    if player["heart"]:
+        player["heart"] = False
+        events.append({"type": "heart_lost", "seat": seat, "cause": cause})
+        return
+    player["immune"] = True
+    events.append({"type": "damaged", "seat": seat, "cause": cause, "back": state["config"]["damage_push"]})
+    if player["position"] is not None:
+        position = player["position"]
+        move_to(state, player, position["column"] - state["config"]["damage_push"], position["level"], events)
+    damage_consequences(state, player, cause, events)
+
+
+def damage_consequences(state: dict, player: dict, cause: str, events: list[dict]) -> None:
+    if rule(state, "damage_defeats"):
+        end_coop(state, False, "defeated", events)
+    elif rule(state, "bubble_mode_on_damage"):
+        player["bubble_mode"] = True
+        events.append({"type": "bubble_mode", "seat": player["seat"], "on": True})
+        if all(other["bubble_mode"] for other in racers(state)):
+            end_coop(state, False, "all_in_bubbles", events)
+
+
+def check_may_cross(player: dict) -> None:
+    if len(player["ptizetres"]) < PTIZETRES_TO_FINISH:
+        raise IllegalAction(N_("You need 3 Ptizêtres to cross the finish line."))
+
+
+def cross(state: dict, player: dict, events: list[dict]) -> None:
+    player["crossed"] = True
+    state["second_tile"] = True  # past the line, they went through the second tile
+    events.append({"type": "crossed", "seat": player["seat"]})
+    if not rule(state, "race_together"):
+        if not state["race"]["final_round"]:
+            state["race"]["final_round"] = True
+            events.append({"type": "final_round", "round": state["round"]["number"]})
+    elif not racers(state):
+        end_coop(state, True, "all_finished", events)
+
+
+def move_to(state: dict, player: dict, column: int, level: int, events: list[dict]) -> None:
+    """Moves a kept position (clamped to the course); crossing the line counts as finishing."""
+    limit = MAX_COLUMN if player["crossed"] or len(player["ptizetres"]) >= PTIZETRES_TO_FINISH else LAST_COLUMN
+    column = max(START_COLUMN, min(column, limit))
+    player["position"] = {"column": column, "level": level}
+    if column >= SECOND_TILE:
+        state["second_tile"] = True
+    events.append({"type": "moved", "seat": player["seat"], "column": column, "level": level})
+    if column > LAST_COLUMN and not player["crossed"] and state["phase"] in ("turns", "round_end"):
+        cross(state, player, events)
+
+
+def end_coop(state: dict, won: bool, reason: str, events: list[dict]) -> None:
+    state["result"] = {"kind": "coop", "won": won, "reason": reason}
+    state["phase"] = "game_over"
+    events.append({"type": "game_over", "won": won, "reason": reason})

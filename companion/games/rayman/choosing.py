@@ -1,0 +1,163 @@
+"""Rayman: the secret choice of two cards or a Bubble, the reveal and the order of play."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat, require_phase,
+                                           rule)
+from companion.games.rayman.constants import MAX_INITIATIVE, SALT_BITS, commitment
+from companion.games.rayman.turns import enter_turns
+
+
+def enter_choosing(state: dict, events: list[dict]) -> None:
+    state["phase"] = "choosing"
+    for player in state["players"]:
+        player.update({"locked": False, "commitment": None, "secret": None})
+    events.append({"type": "choosing", "round": state["round"]["number"]})
+
+
+def may_bubble(state: dict, player: dict) -> bool:
+    return rule(state, "bubble_action") and not player["bubble_mode"]
+
+
+def must_bubble(player: dict) -> bool:
+    return hand_size(player) < 2
+
+
+def normalized_choice(state: dict, player: dict, action: dict) -> dict:
+    """The choice as committed: ``{"bubble", "left", "second"}``, nothing else."""
+    if action.get("bubble") is True:
+        if not (may_bubble(state, player) or must_bubble(player)):
+            raise IllegalAction(N_("You cannot declare a Bubble in this race."))
+        return {"bubble": True, "left": None, "second": None}
+    if must_bubble(player):
+        raise IllegalAction(N_("Your hand is empty: you must declare a Bubble."))
+    if state["config"]["quick"]:
+        return quick_choice(action)
+    require_fields(action, left=str, second=str)
+    left, second = action["left"], action["second"]
+    if left == second or left not in player["hand"] or second not in player["hand"]:
+        raise IllegalAction(N_("Choose two different cards from your hand."))
+    return {"bubble": False, "left": left, "second": second}
+
+
+def quick_choice(action: dict) -> dict:
+    require_fields(action, left=int, second=int)
+    if not all(0 <= action[side] <= MAX_INITIATIVE for side in ("left", "second")):
+        raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
+    return {"bubble": False, "left": action["left"], "second": action["second"]}
+
+
+def do_choose(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A tentative choice: only its owner sees it, and no event tells that it changed."""
+    require_phase(state, "choosing")
+    player = require_chooser(state, seat)
+    if player["locked"]:
+        raise IllegalAction(N_("You have locked in your choice."))
+    player["secret"] = {"choice": normalized_choice(state, player, action), "salt": None}
+    return []
+
+
+def require_chooser(state: dict, seat) -> dict:
+    player = require_own_seat(state, seat)
+    if player not in choosers(state):
+        raise IllegalAction(N_("You have finished the race."))
+    return player
+
+
+def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "choosing")
+    player = require_chooser(state, seat)
+    if player["locked"]:
+        raise IllegalAction(N_("You have locked in your choice."))
+    if not player["secret"]:
+        raise IllegalAction(N_("Choose your two cards or a Bubble first."))
+    salt = rng.nonce(SALT_BITS)  # not from the seed: closing the table must not reveal a locked choice
+    player["secret"]["salt"] = salt
+    player["locked"] = True
+    player["commitment"] = commitment(player["secret"]["choice"], salt)
+    return [{"type": "locked", "seat": seat, "commitment": player["commitment"]}]
+
+
+def advance_choosing(state: dict, rng, events: list[dict]) -> bool:
+    if not all(player["locked"] for player in choosers(state)):
+        return False
+    reveal(state, rng, events)
+    return True
+
+
+def initiatives_of(state: dict, player: dict, choice: dict) -> tuple:
+    if choice["bubble"]:
+        return None, None
+    if state["config"]["quick"]:
+        return choice["left"], choice["second"]
+    return card_of(player, choice["left"])["initiative"], card_of(player, choice["second"])["initiative"]
+
+
+def reveal(state: dict, rng, events: list[dict]) -> None:
+    round_ = state["round"]
+    revealed = []
+    for player in choosers(state):
+        choice, salt = player["secret"]["choice"], player["secret"]["salt"]
+        left, second = initiatives_of(state, player, choice)
+        revealed.append({"seat": player["seat"], "choice": choice, "salt": salt, "commitment": player["commitment"],
+                         "left_initiative": left, "second_initiative": second})
+        player["secret"] = None
+    round_["revealed"] = revealed
+    playing = [entry for entry in revealed if not entry["choice"]["bubble"]]
+    round_["order"] = order_of_play(state, playing, rng)
+    events.append({"type": "revealed", "round": round_["number"], "choices": revealed,
+                   "order": round_["order"], "tie_rolls": round_["tie_rolls"]})
+    for entry in revealed:
+        player = player_of(state, entry["seat"])
+        if entry["choice"]["bubble"]:
+            enter_bubble(player, events)
+        else:
+            play_cards(state, player, entry["choice"])
+    enter_turns(state, events)
+
+
+def play_cards(state: dict, player: dict, choice: dict) -> None:
+    if state["config"]["quick"]:
+        played = player["hand"][:2]  # the cards are not named: any two of the hand
+    else:
+        played = [choice["left"], choice["second"]]
+    player["hand"] = [card for card in player["hand"] if card not in played]
+    player["played"] = played
+
+
+def enter_bubble(player: dict, events: list[dict]) -> None:
+    """Immune until the end of the round, every discarded card back in hand, no heart."""
+    player["bubble"] = True
+    player["hand"] += player["discard"]
+    player["discard"], player["random_discards"], player["random_ranks"] = [], [], []
+    lost_heart = player["heart"]
+    player["heart"] = False
+    events.append({"type": "bubble", "seat": player["seat"], "lost_heart": lost_heart})
+
+
+def order_of_play(state: dict, playing: list[dict], rng) -> list:
+    """Left initiative, then second initiative, then dice for whoever is still tied."""
+    def key(entry):
+        return -entry["left_initiative"], -entry["second_initiative"]
+
+    order = []
+    for _, group in groupby(sorted(playing, key=key), key=key):
+        order += break_tie([entry["seat"] for entry in group], state, rng, 1)
+    return order
+
+
+def break_tie(seats: list, state: dict, rng, attempt: int) -> list:
+    if len(seats) == 1:
+        return seats
+    round_ = state["round"]
+    again = "re-roll" if attempt > 1 else "roll"
+    rolls = {seat: rng.randint(1, 6, f"tie-break {again} for {names(state, seats)}, round {round_['number']}")
+             for seat in seats}
+    round_["tie_rolls"].append({"seats": seats, "rolls": [rolls[seat] for seat in seats]})
+    order = []
+    for value in sorted(set(rolls.values()), reverse=True):
+        order += break_tie([seat for seat in seats if rolls[seat] == value], state, rng, attempt + 1)
+    return order

@@ -1,0 +1,131 @@
+"""Rayman: the end of a race: distances past the line, the ranking, a tournament's standings."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.common import positions_known, racers, require_own_seat, require_phase
+from companion.games.rayman.constants import BOARDS, LAST_COLUMN, MAX_COLUMN, OTHER_PLACE_POINTS, PLACE_POINTS
+from companion.games.rayman.setup import enter_setup_after, new_boss, new_race, reset_for_race
+
+
+def enter_finish(state: dict, events: list[dict]) -> None:
+    state["phase"] = "finish"
+    state["round"]["answers"] = {}
+    events.append({"type": "race_ending", "race": state["race"]["number"]})
+
+
+def distance_of(player: dict):
+    if player["distance"] is not None:
+        return player["distance"]
+    if player["position"] is not None and player["position"]["column"] > LAST_COLUMN:
+        return player["position"]["column"] - LAST_COLUMN
+    return None
+
+
+def others_order(state: dict):
+    """Those who did not cross, best first: from the positions or from the host."""
+    others = racers(state)
+    if len(others) <= 1:
+        return [player["seat"] for player in others]
+    if "ranking" in state["round"]["answers"]:
+        return state["round"]["answers"]["ranking"]
+    if positions_known(state):
+        ahead = sorted(others, key=lambda p: (p["position"]["column"], p["position"]["level"]), reverse=True)
+        return [player["seat"] for player in ahead]
+    return None
+
+
+def advance_finish(state: dict, rng, events: list[dict]) -> bool:
+    crossed = [player for player in state["players"] if player["crossed"]]
+    if any(distance_of(player) is None for player in crossed):
+        return False
+    others = others_order(state)
+    if others is None:
+        return False
+    ranking = rank(state, crossed, others)
+    finish_race(state, ranking, events)
+    return True
+
+
+def final_initiative(state: dict, seat) -> int:
+    entry = next((e for e in state["round"]["revealed"] if e["seat"] == seat), None)
+    return entry["left_initiative"] if entry and entry["left_initiative"] is not None else -1
+
+
+def rank(state: dict, crossed: list[dict], others: list) -> list[dict]:
+    def key(player):
+        return distance_of(player), final_initiative(state, player["seat"])
+
+    ranking, place = [], 2 if state["race"]["boss_finished"] else 1
+    for _, group in groupby(sorted(crossed, key=key, reverse=True), key=key):
+        group = list(group)
+        ranking += [{"seat": p["seat"], "place": place, "crossed": True, "distance": distance_of(p)} for p in group]
+        place += len(group)
+    for offset, seat in enumerate(others):
+        ranking.append({"seat": seat, "place": place + offset, "crossed": False, "distance": None})
+    return ranking
+
+
+def place_points(place: int) -> int:
+    return PLACE_POINTS[place - 1] if place <= len(PLACE_POINTS) else OTHER_PLACE_POINTS
+
+
+def finish_race(state: dict, ranking: list[dict], events: list[dict]) -> None:
+    winners = [entry["seat"] for entry in ranking if entry["place"] == 1]
+    result = {"kind": "race", "ranking": ranking, "winners": winners, "boss_won": state["race"]["boss_finished"]}
+    events.append({"type": "race_over", "race": state["race"]["number"], **result})
+    state["result"] = result
+    tournament = state["tournament"]
+    if tournament is None:
+        state["phase"] = "game_over"
+        events.append({"type": "game_over"})
+        return
+    points = {entry["seat"]: place_points(entry["place"]) for entry in ranking}
+    for standing in tournament["standings"]:
+        standing["points"] += points.get(standing["seat"], 0)
+    tournament["races"].append({"board": state["race"]["board"], "ranking": ranking, "points": points_list(points)})
+    events.append({"type": "standings", "standings": tournament["standings"]})
+    if len(tournament["races"]) == len(BOARDS):
+        best = max(standing["points"] for standing in tournament["standings"])
+        tournament["winners"] = [s["seat"] for s in tournament["standings"] if s["points"] == best]
+        state["phase"] = "game_over"
+        events.append({"type": "game_over", "winners": tournament["winners"]})
+    else:
+        state["phase"] = "race_over"
+
+
+def points_list(points: dict) -> list[dict]:
+    return [{"seat": seat, "points": value} for seat, value in points.items()]
+
+
+def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
+    """How many spaces past the finish line a player got (when they keep no position)."""
+    require_phase(state, "finish")
+    player = require_own_seat(state, seat)
+    if not player["crossed"]:
+        raise IllegalAction(N_("Only the players past the finish line enter a distance."))
+    require_fields(action, spaces=int)
+    if not 1 <= action["spaces"] <= MAX_COLUMN - LAST_COLUMN:
+        raise IllegalAction(N_("A distance is a whole number from 1 to %(high)s."), high=MAX_COLUMN - LAST_COLUMN)
+    player["distance"] = action["spaces"]
+    return [{"type": "distance", "seat": seat, "spaces": action["spaces"]}]
+
+
+def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "race_over")
+    number = state["race"]["number"] + 1
+    config = state["config"]
+    state["race"] = new_race(config, number)
+    state.update({"round": None, "projectiles": [], "second_tile": False,  # projectile ids stay unique
+                  "boss": new_boss(config), "draft": None, "result": None})
+    for player in state["players"]:
+        if config["extra_cards"] and not config["card_exchange"]:
+            player["cards"] = [card for card in player["cards"] if card["extra"] is None]
+        if not config["keep_legendary"]:
+            player["legendary"] = None
+        reset_for_race(player)
+    events = [{"type": "next_race", "race": number, "board": state["race"]["board"]}]
+    enter_setup_after(state, "characters", rng, events)
+    return events

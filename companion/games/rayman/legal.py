@@ -1,0 +1,211 @@
+"""Rayman: the actions a seat may take now, for the phones' buttons and the tests."""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from companion.games.base import HOST, IllegalAction
+from companion.games.rayman.choosing import may_bubble, must_bubble
+from companion.games.rayman.common import active_seat, choosers, player_of, rule
+from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES, HURT_CAUSES, LAST_COLUMN,
+                                              LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_COLUMN, PTIZETRES_TO_FINISH,
+                                              RACE_PHASES, START_COLUMN)
+from companion.games.rayman.questions import question
+from companion.games.rayman.round import current_roller, needs_roll
+from companion.games.rayman.setup import cards_to_give_back
+
+
+def legal_actions(state: dict, seat) -> list[dict]:
+    """The actions ``seat`` may take now (python-chess style), for the phones and the tests.
+
+    Open-ended arguments are sampled: a few initiatives, positions and
+    distances, two orders for a ranking. Every listed action is accepted.
+    """
+    if state["phase"] == "game_over":
+        return []
+    if seat == HOST:
+        return host_actions(state)
+    try:
+        player = player_of(state, seat)
+    except IllegalAction:
+        return []
+    actions = SEAT_ACTIONS.get(state["phase"], lambda s, p: [])(state, player)
+    if state["phase"] in HIT_PHASES and not player["crossed"]:
+        actions += hurt_actions(state)
+    if state["phase"] in RACE_PHASES:
+        actions += position_actions(state, player)
+    return actions
+
+
+def hurt_actions(state: dict) -> list[dict]:
+    actions = [{"type": "hurt", "cause": cause} for cause in HURT_CAUSES
+               if cause not in ("projectile", "boss") or (cause == "boss" and state["boss"])]
+    return actions + [{"type": "hurt", "cause": "projectile", "projectile": p["id"]} for p in state["projectiles"]]
+
+
+def host_actions(state: dict) -> list[dict]:
+    asked = question(state)
+    if asked:
+        return [{"type": "answer", "question": asked["key"], "value": value} for value in answer_samples(asked)]
+    if state["phase"] == "race_over":
+        return [{"type": "next_race"}]
+    if state["phase"] == "round_start" and needs_roll(state) and not state["round"]["rolled"]:
+        return [{"type": "roll"}]
+    return []
+
+
+def answer_samples(asked: dict) -> list:
+    key = asked["key"]
+    if key == "boss_move":
+        return [3, 6, 9]
+    if key == "second_tile":
+        return [False, True]
+    if key == "last":
+        return [list(order) for order in permutations(asked["choices"], asked["count"])]
+    if key == "ranking":
+        return [asked["choices"], list(reversed(asked["choices"]))]
+    return list(asked["choices"])
+
+
+def setup_actions(state: dict, player: dict) -> list[dict]:
+    phase = state["phase"]
+    if phase == "characters":
+        taken = {p["character"].lower() for p in state["players"] if p["character"] and p is not player}
+        free_name = f"Hero {player['seat']}"
+        return [{"type": "character", "name": name} for name in CHARACTERS + (free_name,)
+                if name.lower() not in taken]
+    if phase == "legendary":
+        taken = {p["legendary"] for p in state["players"] if p is not player}
+        return [{"type": "pick_legendary", "card": card} for card in LEGENDARY_CARDS if card not in taken]
+    if phase == "exchange" and cards_to_give_back(player):
+        ids = [card["id"] for card in player["cards"]]
+        return [{"type": "exchange", "drop": list(drop)} for drop in combinations(ids, cards_to_give_back(player))]
+    if phase == "hands":
+        ids = [card["id"] for card in player["cards"]]
+        return [{"type": "hand", "initiatives": {card: 5 for card in ids}},
+                {"type": "hand", "initiatives": {card: (index * 7) % 12 for index, card in enumerate(ids)}}]
+    return []
+
+
+def draft_actions(state: dict, player: dict) -> list[dict]:
+    draft = state["draft"]
+    if draft["table"] and draft["turn"] < len(draft["order"]) and draft["order"][draft["turn"]] == player["seat"]:
+        return [{"type": "pick", "card": card} for card in draft["table"]]
+    return []
+
+
+def round_start_actions(state: dict, player: dict) -> list[dict]:
+    if not needs_roll(state) or state["round"]["rolled"] or question(state) or player["crossed"]:
+        return []
+    roller = current_roller(state)
+    return [{"type": "roll"}] if roller in (None, player["seat"]) else []
+
+
+def choosing_actions(state: dict, player: dict) -> list[dict]:
+    if player["locked"] or player not in choosers(state):
+        return []
+    actions = [{"type": "lock"}] if player["secret"] else []
+    if may_bubble(state, player) or must_bubble(player):
+        actions.append({"type": "choose", "bubble": True})
+    if must_bubble(player):
+        return actions
+    if state["config"]["quick"]:
+        pairs = [(5, 5), (5, 3), (9, 1)]
+    else:
+        pairs = list(permutations(player["hand"], 2))
+    return actions + [{"type": "choose", "left": left, "second": second} for left, second in pairs]
+
+
+def turn_actions(state: dict, player: dict) -> list[dict]:
+    seat = player["seat"]
+    actions = []
+    if player["bonus_pending"]:
+        actions += [{"type": "use_bonus"}, {"type": "discard_bonus"}]
+    if rule(state, "bonus_exchange") and player["bonus"]:
+        active = active_seat(state)
+        actions += [{"type": "give_bonus", "to": other["seat"]} for other in state["players"]
+                    if other is not player and other["bonus"] < MAX_BONUS and active in (seat, other["seat"])]
+    if active_seat(state) != seat:
+        return actions + crossing_actions(player)
+    if player["bonus_pending"]:
+        return actions
+    actions.append({"type": "end_turn"})
+    if player["bubble_mode"]:
+        return actions + crossing_actions(player)
+    return actions + acting_actions(state, player) + crossing_actions(player)
+
+
+def acting_actions(state: dict, player: dict) -> list[dict]:
+    actions = [{"type": "heart"}, {"type": "bonus"}]
+    if rule(state, "gift_hearts") and player["heart"]:
+        actions += [{"type": "heart", "to": other["seat"]} for other in state["players"]
+                    if other is not player and not other["heart"]]
+    if player["heart"] and player["legendary"] == "filou":
+        actions.append({"type": "spend_heart"})
+    if player["bonus"]:
+        actions.append({"type": "use_bonus"})
+    if player["legendary"] and not (state["config"]["limited_legendary"] and player["legendary_uses"]):
+        actions.append({"type": "use_legendary"})
+    actions += [{"type": "free", "ptizetre": number} for number in range(1, state["config"]["captives"] + 1)
+                if number not in player["ptizetres"]]
+    if not player["crossed"]:
+        actions += slap_actions(state, player)
+    return actions
+
+
+def slap_actions(state: dict, player: dict) -> list[dict]:
+    actions = []
+    for target in state["players"]:
+        if target is player or target["crossed"] or target["bubble"]:
+            continue
+        if target["slapped"] and not state["config"]["unlimited_slaps"]:
+            continue
+        same_column = (not target["bubble_mode"] and player["position"] and target["position"]
+                       and player["position"]["column"] == target["position"]["column"])
+        if same_column:
+            actions += [{"type": "slap", "target": target["seat"], "direction": way} for way in ("forward", "back")]
+        else:
+            actions.append({"type": "slap", "target": target["seat"]})
+    return actions
+
+
+def crossing_actions(player: dict) -> list[dict]:
+    if player["crossed"] or len(player["ptizetres"]) < PTIZETRES_TO_FINISH:
+        return []
+    return [{"type": "crossed"}]
+
+
+def round_end_actions(state: dict, player: dict) -> list[dict]:
+    return crossing_actions(player)
+
+
+def finish_actions(state: dict, player: dict) -> list[dict]:
+    if player["crossed"] and player["position"] is None:
+        return [{"type": "distance", "spaces": spaces} for spaces in (1, 2, 5)]
+    return []
+
+
+def position_actions(state: dict, player: dict) -> list[dict]:
+    position = player["position"]
+    if position is None:
+        return [{"type": "position", "column": LAST_COLUMN + 1 if player["crossed"] else START_COLUMN, "level": 1}]
+    crossing_allowed = state["phase"] in ("turns", "round_end") and (
+        player["crossed"] or len(player["ptizetres"]) >= PTIZETRES_TO_FINISH)
+    low = LAST_COLUMN + 1 if player["crossed"] else START_COLUMN
+    high = MAX_COLUMN if crossing_allowed else LAST_COLUMN
+    actions = [{"type": "forget_position"}]
+    for direction, (columns, levels) in DIRECTIONS.items():
+        column, level = position["column"] + columns, position["level"] + levels
+        if low <= column <= high and 1 <= level <= LEVELS:
+            actions.append({"type": "step", "direction": direction})
+    for jump in (5, 12):
+        column = min(position["column"] + jump, high)
+        if low <= column:
+            actions.append({"type": "position", "column": column, "level": (position["level"] % LEVELS) + 1})
+    return actions
+
+
+SEAT_ACTIONS = {"characters": setup_actions, "legendary": setup_actions, "exchange": setup_actions,
+                "hands": setup_actions, "draft": draft_actions, "round_start": round_start_actions,
+                "choosing": choosing_actions, "turns": turn_actions, "round_end": round_end_actions,
+                "finish": finish_actions}

@@ -1,0 +1,196 @@
+"""Rayman's round start: the first discards, the projectile and Boss dice, the projectile's spawn."""
+
+from __future__ import annotations
+
+from companion.games.base import HOST, IllegalAction, N_
+from companion.games.rayman.board import take_hit
+from companion.games.rayman.choosing import enter_choosing
+from companion.games.rayman.common import (die_level, name_of, player_at, player_of, positions_known, racers,
+                                           require_phase, rule, seat_list)
+from companion.games.rayman.constants import (BOSS_DECK, MAX_BOSS_MOVE, RANDOM_DISCARDS, SECOND_TILE, SPAWN_COLUMNS,
+                                              START_COLUMN)
+
+
+def start_race(state: dict, rng, events: list[dict]) -> None:
+    events.append({"type": "race_started", "race": state["race"]["number"], "board": state["race"]["board"]})
+    if rule(state, "random_discards"):
+        for player in state["players"]:
+            random_discards(state, player, rng, 1, events)
+    new_round(state, 1, rng, events)
+
+
+def random_discards(state: dict, player: dict, rng, round_number: int, events: list[dict]) -> None:
+    """Co-op and solo: two cards leave the hand at random, shown to their owner only."""
+    order = rng.permutation(len(player["hand"]),
+                            f"random discard of 2 cards for {name_of(state, player['seat'])}, round {round_number}",
+                            secret=True)
+    positions = sorted(order[:RANDOM_DISCARDS])
+    chosen = [player["hand"][position] for position in positions]
+    player["hand"] = [card for card in player["hand"] if card not in chosen]
+    player["discard"] += chosen
+    player["random_discards"] = chosen
+    player["random_ranks"] = [position + 1 for position in positions]
+    events.append({"type": "random_discards", "seat": player["seat"], "count": len(chosen)})
+
+
+def new_round(state: dict, number: int, rng, events: list[dict]) -> None:
+    state["round"] = {"number": number, "rolled": False, "roller": None, "die": None, "card_line": None,
+                      "boss_die": None, "spawn": None, "answers": {}, "order": [], "turn": 0, "tie_rolls": [],
+                      "revealed": [], "end": None, "free_move": []}
+    state["phase"] = "round_start"
+    if state["config"]["projectile"] and number == 1:
+        seats = [player["seat"] for player in state["players"]]
+        state["round"]["roller"] = rng.choice(seats, "random player to roll the first projectile die")
+    events.append({"type": "round_started", "round": number})
+
+
+def needs_roll(state: dict) -> bool:
+    return bool(state["config"]["projectile"] or state["boss"])
+
+
+def farthest_from_finish(state: dict):
+    """The player nearest the start: lowest column, then lowest level."""
+    behind = sorted(racers(state), key=lambda p: (p["position"]["column"], p["position"]["level"]))
+    return behind[0]["seat"] if behind else None
+
+
+def current_roller(state: dict):
+    """Who rolls the projectile die; None when anyone may (or the table must say)."""
+    round_ = state["round"]
+    if not state["config"]["projectile"]:
+        return None
+    if round_["number"] == 1:
+        return round_["roller"]
+    if "farthest" in round_["answers"]:
+        return round_["answers"]["farthest"]
+    return farthest_from_finish(state) if positions_known(state) else None
+
+
+def advance_round_start(state: dict, rng, events: list[dict]) -> bool:
+    round_ = state["round"]
+    if needs_roll(state) and not round_["rolled"]:
+        return False
+    spawn = round_["spawn"]
+    if spawn and not spawn["done"]:
+        column = spawn_column(state)
+        hit = spawn_hit(state, column) if column else (False, None)
+        if not hit[0]:
+            return False
+        spawn["done"] = True
+        place_projectile(state, column, spawn["level"], hit[1], events)
+        if state["phase"] != "round_start":
+            return True  # the hit ended the game
+    enter_choosing(state, events)
+    return True
+
+
+def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "round_start")
+    round_ = state["round"]
+    if not needs_roll(state) or round_["rolled"]:
+        raise IllegalAction(N_("That is not possible now."))
+    if round_start_question(state):
+        raise IllegalAction(N_("The table must answer a question first."))
+    roller = current_roller(state)
+    if seat != HOST:
+        player = player_of(state, seat)
+        if roller is not None and seat != roller:
+            raise IllegalAction(N_("%(name)s rolls this die."), name=name_of(state, roller))
+        if player["crossed"]:
+            raise IllegalAction(N_("That is not possible now."))
+    round_["rolled"] = True
+    events = []
+    if state["config"]["projectile"]:
+        events += roll_projectile(state, roller, rng)
+    if state["boss"]:
+        events += roll_boss(state, rng)
+    return events
+
+
+def roll_projectile(state: dict, roller, rng) -> list[dict]:
+    round_ = state["round"]
+    who = name_of(state, roller) if roller is not None else "the table"
+    die = rng.randint(1, 6, f"projectile level, round {round_['number']}, rolled for {who}")
+    round_["die"] = die
+    round_["spawn"] = {"level": die_level(die), "done": False}
+    if state["config"]["projectile_card"]:
+        round_["card_line"] = die  # the die sits on this line of the card until the end of the round
+    return [{"type": "projectile_roll", "seat": roller, "die": die, "level": die_level(die),
+             "card": state["config"]["projectile"] if state["config"]["projectile_card"] else None,
+             "line": round_["card_line"]}]
+
+
+def roll_boss(state: dict, rng) -> list[dict]:
+    boss, round_ = state["boss"], state["round"]
+    die = rng.randint(1, 6, f"Boss level, round {round_['number']}")
+    round_["boss_die"] = die
+    entering = boss["column"] is None
+    if entering:
+        boss["column"] = START_COLUMN
+    boss["level"] = die_level(die)
+    events = [{"type": "boss_roll", "die": die, "level": boss["level"], "entering": entering}]
+    if boss["card"] is not None:
+        boss["used"].append(boss["card"])  # the previous attack card is discarded
+    if not boss["deck"]:  # all three used: the deck is shuffled again
+        boss["deck"] = rng.shuffle(list(range(1, BOSS_DECK + 1)), "shuffle of the Boss's 3 attack cards",
+                                   secret=True)
+        boss["used"] = []
+    boss["card"] = boss["deck"].pop(0)
+    events.append({"type": "boss_card", "card": boss["card"]})
+    return events
+
+
+def at_the_start_line(state: dict) -> bool:
+    """In a race's first round nobody has played yet: a position not kept is on the start line."""
+    return state["round"]["number"] == 1
+
+
+def spawn_column(state: dict):
+    if state["second_tile"]:
+        return SPAWN_COLUMNS[1]
+    if at_the_start_line(state):
+        return SPAWN_COLUMNS[0]
+    answers = state["round"]["answers"]
+    if positions_known(state) or "second_tile" in answers:
+        return SPAWN_COLUMNS[1 if answers.get("second_tile") else 0]
+    return None
+
+
+def spawn_hit(state: dict, column: int) -> tuple[bool, object]:
+    answers = state["round"]["answers"]
+    if "spawn_hit" in answers:
+        return True, answers["spawn_hit"]
+    if positions_known(state) or at_the_start_line(state):
+        return True, player_at(state, column, state["round"]["spawn"]["level"])
+    return False, None
+
+
+def place_projectile(state: dict, column: int, level: int, hit, events: list[dict]) -> None:
+    projectile = {"id": state["next_projectile"], "column": column, "level": level, "origin": column}
+    state["next_projectile"] += 1
+    if hit is None:
+        state["projectiles"].append(projectile)
+        events.append({"type": "projectile_spawned", **projectile})
+        return
+    events.append({"type": "projectile_spawn_hit", **projectile, "seat": hit})
+    take_hit(state, player_of(state, hit), "projectile", events)
+
+
+def round_start_question(state: dict):
+    round_, boss = state["round"], state["boss"]
+    if not round_["rolled"]:
+        if boss and boss["move"] is None:
+            return {"key": "boss_move", "low": 1, "high": MAX_BOSS_MOVE}
+        if state["config"]["projectile"] and round_["number"] > 1 and current_roller(state) is None:
+            return {"key": "farthest", "choices": seat_list(racers(state))}
+        return None
+    spawn = round_["spawn"]
+    if not spawn or spawn["done"]:
+        return None
+    column = spawn_column(state)
+    if column is None:
+        return {"key": "second_tile", "column": SECOND_TILE}
+    if not spawn_hit(state, column)[0]:
+        return {"key": "spawn_hit", "column": column, "level": spawn["level"],
+                "choices": seat_list(racers(state)) + [None]}
+    return None

@@ -1,0 +1,211 @@
+"""Rayman's round end: projectiles, the projectile card, the Boss, the free move, the discards."""
+
+from __future__ import annotations
+
+from companion.games.rayman.board import end_coop, move_to, take_hit
+from companion.games.rayman.common import player_at, player_of, positions_known, racers, rule, seat_list
+from companion.games.rayman.constants import LAST_COLUMN, PROJECTILE_END
+from companion.games.rayman.finish import enter_finish
+from companion.games.rayman.round import new_round, random_discards
+
+
+def advance_round_end(state: dict, rng, events: list[dict]) -> bool:
+    end = state["round"]["end"]
+    step = END_STEPS[end["step"]]
+    if not step(state, rng, events):
+        return False
+    if state["phase"] == "round_end":
+        end["step"] += 1
+    return True
+
+
+def projectiles_to_move(state: dict) -> list[dict]:
+    """This round's projectiles still to move; one removed meanwhile (a hit reported by a player) is skipped."""
+    waiting = state["round"]["end"]["projectiles"]
+    on_board = {projectile["id"]: projectile for projectile in state["projectiles"]}
+    if waiting is None:
+        return list(state["projectiles"])
+    return [on_board[number] for number in waiting if number in on_board]
+
+
+def end_projectiles(state: dict, rng, events: list[dict]) -> bool:
+    end = state["round"]["end"]
+    while True:
+        waiting = projectiles_to_move(state)
+        end["projectiles"] = [projectile["id"] for projectile in waiting]
+        if not waiting:
+            return True
+        known, seat = projectile_victim(state, waiting[0])
+        if not known:
+            return False
+        move_projectile(state, waiting[0], seat, events)
+        end["projectiles"].pop(0)
+        if state["phase"] != "round_end":
+            return True  # a hit ended the game
+
+
+def projectile_path(state: dict, projectile: dict) -> tuple[list[int], bool]:
+    """The columns it crosses, counter-clockwise, and whether it then leaves the board."""
+    last = PROJECTILE_END[projectile["origin"]]
+    target = projectile["column"] - state["config"]["projectile_speed"]
+    stop = max(target, last)
+    return list(range(projectile["column"], stop - 1, -1)), target <= last
+
+
+def projectile_victim(state: dict, projectile: dict) -> tuple[bool, object]:
+    answers = state["round"]["answers"]
+    key = f"projectile_{projectile['id']}"
+    if key in answers:
+        return True, answers[key]
+    if not positions_known(state):
+        return False, None
+    path, _ = projectile_path(state, projectile)
+    for column in path:
+        seat = player_at(state, column, projectile["level"])
+        if seat is not None:
+            return True, seat
+    return True, None
+
+
+def move_projectile(state: dict, projectile: dict, victim, events: list[dict]) -> None:
+    path, leaves = projectile_path(state, projectile)
+    if victim is not None:
+        state["projectiles"].remove(projectile)
+        events.append({"type": "projectile_hit", "id": projectile["id"], "seat": victim})
+        take_hit(state, player_of(state, victim), "projectile", events)
+    elif leaves:
+        state["projectiles"].remove(projectile)
+        events.append({"type": "projectile_removed", "id": projectile["id"]})
+    else:
+        projectile["column"] = path[-1]
+        events.append({"type": "projectile_moved", "id": projectile["id"], "column": path[-1],
+                       "level": projectile["level"]})
+
+
+def end_projectile_card(state: dict, rng, events: list[dict]) -> bool:
+    line = state["round"]["card_line"]
+    if line is not None:
+        events.append({"type": "projectile_card_effect", "card": state["config"]["projectile"], "line": line})
+    return True
+
+
+def end_boss(state: dict, rng, events: list[dict]) -> bool:
+    boss, end = state["boss"], state["round"]["end"]
+    if not boss or boss["column"] is None:
+        return True
+    if not end["boss_moved"]:
+        boss["column"] += boss["move"]
+        end["boss_moved"] = True
+        events.append({"type": "boss_moved", "column": boss["column"], "level": boss["level"]})
+    if boss["column"] > LAST_COLUMN:
+        boss_finished(state, events)
+        return True
+    known, seat = boss_victim(state)
+    if not known:
+        return False
+    if seat is not None:
+        boss_hits(state, player_of(state, seat), events)
+        if state["phase"] != "round_end":
+            return True  # the hit ended the game
+    events.append({"type": "boss_attack", "card": boss["card"]})
+    return True
+
+
+def boss_victim(state: dict) -> tuple[bool, object]:
+    answers = state["round"]["answers"]
+    if "boss_landing" in answers:
+        return True, answers["boss_landing"]
+    if not positions_known(state):
+        return False, None
+    return True, player_at(state, state["boss"]["column"], state["boss"]["level"])
+
+
+def boss_hits(state: dict, player: dict, events: list[dict]) -> None:
+    events.append({"type": "boss_hit", "seat": player["seat"]})
+    had_heart = player["heart"] and not (player["bubble"] or player["bubble_mode"] or player["immune"])
+    take_hit(state, player, "boss", events)
+    if had_heart and player["position"] is not None:
+        boss = state["boss"]
+        move_to(state, player, boss["column"] - 1, boss["level"], events)  # behind the Boss
+
+
+def boss_finished(state: dict, events: list[dict]) -> None:
+    events.append({"type": "boss_finished"})
+    if rule(state, "race_together"):
+        end_coop(state, False, "boss_finished", events)
+    elif not state["race"]["final_round"]:
+        state["race"]["boss_finished"] = True
+        enter_finish(state, events)
+
+
+def free_move_count(state: dict) -> int:
+    """The last player, or the two last from 4 players on; nobody when racing alone."""
+    if not rule(state, "free_move"):
+        return 0
+    return min(2 if len(state["players"]) >= 4 else 1, len(racers(state)))
+
+
+def last_players(state: dict):
+    """Farthest behind first (same column: the lower level is behind); None when the table must say."""
+    count = free_move_count(state)
+    answers = state["round"]["answers"]
+    if "last" in answers:
+        return answers["last"]
+    if count == 0:
+        return []
+    if not positions_known(state):
+        return None
+    behind = sorted(racers(state), key=lambda p: (p["position"]["column"], p["position"]["level"]))
+    return [player["seat"] for player in behind[:count]]
+
+
+def end_free_move(state: dict, rng, events: list[dict]) -> bool:
+    seats = last_players(state)
+    if seats is None:
+        return False
+    state["round"]["free_move"] = seats
+    if seats:
+        events.append({"type": "free_move", "seats": seats})
+    return True
+
+
+def end_cleanup(state: dict, rng, events: list[dict]) -> bool:
+    round_ = state["round"]
+    for player in state["players"]:
+        player["discard"] += player["played"]
+        player["played"] = []
+        player["bubble"] = player["slapped"] = False
+    if rule(state, "random_discards"):
+        for player in racers(state):
+            if not player["hand"]:  # every card used: take them all back, two leave at random
+                player["hand"], player["discard"] = player["hand"] + player["discard"], []
+                random_discards(state, player, rng, round_["number"] + 1, events)
+    events.append({"type": "round_ended", "round": round_["number"]})
+    if state["race"]["final_round"]:
+        enter_finish(state, events)
+    else:
+        new_round(state, round_["number"] + 1, rng, events)
+    return True
+
+
+END_STEPS = (end_projectiles, end_projectile_card, end_boss, end_free_move, end_cleanup)
+
+
+def round_end_question(state: dict):
+    end = state["round"]["end"]
+    step = END_STEPS[end["step"]]
+    choices = seat_list(racers(state)) + [None]
+    waiting = projectiles_to_move(state) if step is end_projectiles else []
+    if waiting:
+        projectile = waiting[0]
+        if not projectile_victim(state, projectile)[0]:
+            path, _ = projectile_path(state, projectile)
+            return {"key": f"projectile_{projectile['id']}", "projectile": projectile["id"],
+                    "level": projectile["level"], "from": path[0], "to": path[-1], "choices": choices}
+    if step is end_boss and end["boss_moved"] and state["boss"]["column"] <= LAST_COLUMN \
+            and not boss_victim(state)[0]:
+        return {"key": "boss_landing", "column": state["boss"]["column"], "level": state["boss"]["level"],
+                "choices": choices}
+    if step is end_free_move and last_players(state) is None:
+        return {"key": "last", "count": free_move_count(state), "choices": seat_list(racers(state))}
+    return None

@@ -1,0 +1,251 @@
+"""Rayman before the first round: characters, legendary cards, the draft of extra cards, the hands."""
+
+from __future__ import annotations
+
+from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.common import card_of, name_of, require_own_seat, require_phase, rule
+from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
+                                              LEGENDARY_CARDS, MAX_INITIATIVE, SETUP_PHASES, SOLO_DRAFT, START_COLUMN)
+from companion.games.rayman.options import resolve, seat_range
+from companion.games.rayman.round import start_race
+
+
+def setup(options: dict, seats: list[dict], rng) -> dict:
+    config = resolve(options)
+    low, high = seat_range(config)
+    if not low <= len(seats) <= high:
+        raise IllegalAction(N_("This mode is for %(low)s to %(high)s players."), low=low, high=high)
+    return {
+        "config": config,
+        "phase": "characters",
+        "players": [new_player(seat, config) for seat in seats],
+        "race": new_race(config, 1),
+        "round": None,
+        "projectiles": [],
+        "next_projectile": 1,
+        "second_tile": False,
+        "boss": new_boss(config),
+        "draft": None,
+        "youngest": None,
+        "tournament": {"races": [], "standings": [{"seat": seat["id"], "points": 0} for seat in seats]}
+        if config["tournament"] else None,
+        "result": None,
+        "history": [], "history_count": 0,
+    }
+
+
+def new_player(seat: dict, config: dict) -> dict:
+    cards = [{"id": f"b{number}", "initiative": None, "extra": None} for number in range(1, BASE_CARDS + 1)]
+    player = {"seat": seat["id"], "name": seat["name"], "character": None, "legendary": None,
+              "cards": cards, "position": None}
+    reset_for_race(player)
+    return player
+
+
+def reset_for_race(player: dict) -> None:
+    """Tokens, hand and progress as the race starts (cards and character stay)."""
+    player.update({
+        "hand": [card["id"] for card in player["cards"]], "discard": [], "played": [], "random_discards": [],
+        "random_ranks": [], "heart": False, "bonus": 0, "bonus_pending": False, "ptizetres": [],
+        "immune": False, "bubble": False, "bubble_mode": False, "slapped": False, "crossed": False,
+        "distance": None, "legendary_uses": 0, "locked": False, "commitment": None, "secret": None,
+    })
+    if player["position"] is not None:
+        player["position"] = {"column": START_COLUMN, "level": 1}
+
+
+def new_race(config: dict, number: int) -> dict:
+    board = BOARDS[number - 1] if config["tournament"] else config["board"]
+    return {"number": number, "board": board, "final_round": False, "boss_finished": False}
+
+
+def new_boss(config: dict) -> dict | None:
+    if not config["boss"]:
+        return None
+    return {"name": config["boss"], "move": config["boss_move"], "column": None, "level": None,
+            "deck": [], "card": None, "used": []}
+
+
+def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "characters")
+    player = require_own_seat(state, seat)
+    require_fields(action, name=str)
+    name = " ".join(action["name"].split())
+    if not 0 < len(name) <= 24:
+        raise IllegalAction(N_("A character's name has 1 to 24 characters."))
+    name = next((known for known in CHARACTERS if known.lower() == name.lower()), name)
+    taken = [other for other in state["players"] if other is not player and other["character"]
+             and other["character"].lower() == name.lower()]
+    if taken:
+        raise IllegalAction(N_("%(name)s is already in the race."), name=name)
+    player["character"] = name
+    return [{"type": "character_chosen", "seat": seat, "character": name}]
+
+
+def do_pick_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "legendary")
+    player = require_own_seat(state, seat)
+    require_fields(action, card=str)
+    card = action["card"]
+    if card not in LEGENDARY_CARDS:
+        raise IllegalAction(N_("The legendary cards are %(choices)s."), choices=", ".join(LEGENDARY_CARDS))
+    if any(other is not player and other["legendary"] == card for other in state["players"]):
+        raise IllegalAction(N_("Another player already holds that legendary card."))
+    player["legendary"] = card
+    return [{"type": "legendary_chosen", "seat": seat, "card": card}]
+
+
+def setup_done(state: dict, phase: str) -> bool:
+    players = state["players"]
+    if phase == "characters":
+        return all(player["character"] for player in players)
+    if phase == "legendary":
+        return all(player["legendary"] for player in players)
+    if phase == "exchange":
+        return all(len(player["cards"]) <= BASE_CARDS + DRAFT_ROUNDS for player in players)
+    if phase == "hands":
+        return all(card["initiative"] is not None for player in players for card in player["cards"])
+    return False
+
+
+def phase_needed(state: dict, phase: str) -> bool:
+    config, race = state["config"], state["race"]["number"]
+    if phase == "legendary":
+        return config["legendary"] and (race == 1 or not config["keep_legendary"])
+    if phase == "draft":
+        return config["extra_cards"]
+    if phase == "exchange":
+        return config["card_exchange"] and race > 1
+    if phase == "hands":
+        return not config["quick"]
+    return False
+
+
+def enter_setup_after(state: dict, phase: str, rng, events: list[dict]) -> None:
+    for following in SETUP_PHASES[SETUP_PHASES.index(phase) + 1:]:
+        if phase_needed(state, following):
+            state["phase"] = following
+            if following == "draft":
+                start_draft(state, rng)
+            return
+    start_race(state, rng, events)
+
+
+def advance_setup(state: dict, rng, events: list[dict]) -> bool:
+    phase = state["phase"]
+    if not setup_done(state, phase):
+        return False
+    enter_setup_after(state, phase, rng, events)
+    return True
+
+
+def start_draft(state: dict, rng) -> None:
+    held = {card["extra"] for player in state["players"] for card in player["cards"]}
+    free = [number for number in range(1, EXTRA_CARDS + 1) if number not in held]
+    deck = rng.shuffle(free, f"shuffle of the {len(free)} extra action cards", secret=True)
+    state["draft"] = {"deck": deck, "table": [], "discarded": [], "round": 0, "order": [], "turn": 0,
+                      "last": None}
+
+
+def draft_size(state: dict) -> int:
+    return SOLO_DRAFT if rule(state, "draft_alone") else len(state["players"]) + 2
+
+
+def clockwise_from(state: dict, seat) -> list:
+    seats = [player["seat"] for player in state["players"]]
+    start = seats.index(seat)
+    return seats[start:] + seats[:start]
+
+
+def advance_draft(state: dict, rng, events: list[dict]) -> bool:
+    draft = state["draft"]
+    if draft["table"] and draft["turn"] < len(draft["order"]):
+        return False  # someone is picking
+    if draft["table"]:
+        draft["discarded"] += draft["table"]
+        events.append({"type": "draft_discarded", "cards": draft["table"]})
+        draft["table"] = []
+    if draft["round"] == DRAFT_ROUNDS:
+        enter_setup_after(state, "draft", rng, events)
+        return True
+    if len(state["players"]) > 1 and state["youngest"] is None:
+        return False  # the host names the youngest player
+    reveal_draft_round(state, events)
+    return True
+
+
+def reveal_draft_round(state: dict, events: list[dict]) -> None:
+    draft = state["draft"]
+    size = draft_size(state)
+    draft["table"], draft["deck"] = draft["deck"][:size], draft["deck"][size:]
+    draft["round"] += 1
+    if rule(state, "draft_alone"):
+        draft["order"] = [state["players"][0]["seat"]]
+    elif draft["round"] == 1:
+        draft["order"] = clockwise_from(state, state["youngest"])
+    else:  # back the other way, starting with the last to pick
+        counterclockwise = list(reversed(clockwise_from(state, state["youngest"])))
+        start = counterclockwise.index(draft["last"])
+        draft["order"] = counterclockwise[start:] + counterclockwise[:start]
+    draft["turn"] = 0
+    events.append({"type": "draft_revealed", "round": draft["round"], "cards": draft["table"],
+                   "order": draft["order"]})
+
+
+def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "draft")
+    player = require_own_seat(state, seat)
+    draft = state["draft"]
+    if not draft["table"] or draft["turn"] >= len(draft["order"]):
+        raise IllegalAction(N_("That is not possible now."))
+    picker = draft["order"][draft["turn"]]
+    if seat != picker:
+        raise IllegalAction(N_("It is %(name)s's turn to pick."), name=name_of(state, picker))
+    require_fields(action, card=int)
+    if action["card"] not in draft["table"]:
+        raise IllegalAction(N_("That card is not on the table."))
+    draft["table"].remove(action["card"])
+    card_id = f"x{action['card']}"
+    player["cards"].append({"id": card_id, "initiative": None, "extra": action["card"]})
+    player["hand"].append(card_id)
+    draft["turn"] += 1  # solo: one pick, the other two cards are discarded
+    draft["last"] = seat
+    return [{"type": "picked", "seat": seat, "card": action["card"]}]
+
+
+def cards_to_give_back(player: dict) -> int:
+    return max(0, len(player["cards"]) - (BASE_CARDS + DRAFT_ROUNDS))
+
+
+def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Tournament variant: as many cards go back to the box as were drafted (two, unless the deck ran short)."""
+    require_phase(state, "exchange")
+    player = require_own_seat(state, seat)
+    count = cards_to_give_back(player)
+    if count == 0:
+        raise IllegalAction(N_("You have already exchanged your cards."))
+    require_fields(action, drop=list)
+    drop = action["drop"]
+    ids = [card["id"] for card in player["cards"]]
+    if len(drop) != count or len(set(map(str, drop))) != count or not all(card in ids for card in drop):
+        raise IllegalAction(N_("Choose %(count)s of your cards to give back."), count=count)
+    player["cards"] = [card for card in player["cards"] if card["id"] not in drop]
+    player["hand"] = [card["id"] for card in player["cards"]]
+    return [{"type": "exchanged", "seat": seat, "dropped": sorted(drop)}]
+
+
+def do_hand(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The initiative printed on each card, entered once; the companion then tracks the hand."""
+    require_phase(state, "hands")
+    player = require_own_seat(state, seat)
+    require_fields(action, initiatives=dict)
+    entries = action["initiatives"]
+    for card_id, value in entries.items():
+        if card_of(player, card_id) is None:
+            raise IllegalAction(N_("You have no card %(card)s."), card=str(card_id)[:8])
+        if type(value) is not int or not 0 <= value <= MAX_INITIATIVE:
+            raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
+    for card_id, value in entries.items():
+        card_of(player, card_id)["initiative"] = value
+    missing = sum(card["initiative"] is None for card in player["cards"])
+    return [{"type": "hand_entered", "seat": seat, "complete": missing == 0}]

@@ -1,0 +1,237 @@
+"""Rayman: a player's turn, in initiative order: hearts, hits, slaps, Ptizêtres, bonus tokens, crossing."""
+
+from __future__ import annotations
+
+from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
+from companion.games.rayman.common import (active_seat, name_of, player_of, require_own_seat, require_phase, require_seat_field,
+                                           require_turn, rule)
+from companion.games.rayman.constants import BUBBLE_MODE_ADVANCE, HIT_PHASES, HURT_CAUSES, LAST_COLUMN, MAX_BONUS
+
+
+def enter_turns(state: dict, events: list[dict]) -> None:
+    state["phase"] = "turns"
+    state["round"]["turn"] = 0
+    if state["round"]["order"]:
+        start_turn(state, events)
+
+
+def start_turn(state: dict, events: list[dict]) -> None:
+    player = player_of(state, active_seat(state))
+    player["immune"] = False  # damage immunity lasts until the start of the player's next turn
+    events.append({"type": "turn_started", "seat": player["seat"], "bubble_mode": player["bubble_mode"]})
+
+
+def advance_turns(state: dict, rng, events: list[dict]) -> bool:
+    round_ = state["round"]
+    if round_["turn"] < len(round_["order"]):
+        return False
+    state["phase"] = "round_end"
+    round_["end"] = {"step": 0, "projectiles": None, "boss_moved": False}
+    return True
+
+
+def do_end_turn(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_turn(state, seat)
+    if player["bonus_pending"]:
+        raise IllegalAction(N_("Use or discard a bonus token first: you may keep only 4."))
+    events = [{"type": "turn_ended", "seat": seat}]
+    if player["bubble_mode"] and player["position"] is not None:
+        move_to(state, player, player["position"]["column"] + BUBBLE_MODE_ADVANCE, player["position"]["level"],
+                events)
+        if state["phase"] != "turns":
+            return events  # the last player in co-op has finished
+    state["round"]["turn"] += 1
+    if state["round"]["turn"] < len(state["round"]["order"]):
+        start_turn(state, events)
+    return events
+
+
+def require_acting(state: dict, seat) -> dict:
+    """The player whose turn it is, able to use their cards."""
+    player = require_turn(state, seat)
+    if player["bubble_mode"]:
+        raise IllegalAction(N_("In Bubble mode you cannot use your cards: wait for a slap."))
+    if player["bonus_pending"]:
+        raise IllegalAction(N_("Use or discard a bonus token first: you may keep only 4."))
+    return player
+
+
+def do_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A heart action: take a heart, or in co-op give one when you already hold one."""
+    player = require_acting(state, seat)
+    if "to" in action and action["to"] != seat:
+        return [give_heart(state, player, action)]
+    if player["heart"]:
+        return [{"type": "heart", "seat": seat, "gained": False}]
+    player["heart"] = True
+    return [{"type": "heart", "seat": seat, "gained": True}]
+
+
+def give_heart(state: dict, player: dict, action: dict) -> dict:
+    if not rule(state, "gift_hearts"):
+        raise IllegalAction(N_("Hearts are given only in co-op."))
+    if not player["heart"]:
+        raise IllegalAction(N_("Take a heart for yourself first."))
+    other = require_seat_field(state, action, "to")
+    if other["heart"]:
+        raise IllegalAction(N_("%(name)s already has a heart."), name=name_of(state, other["seat"]))
+    other["heart"] = True
+    return {"type": "heart_given", "seat": player["seat"], "to": other["seat"]}
+
+
+def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The Filou turns their heart into a crouch icon."""
+    player = require_acting(state, seat)
+    if player["legendary"] != "filou":
+        raise IllegalAction(N_("Only the Filou can turn a heart into an action."))
+    if not player["heart"]:
+        raise IllegalAction(N_("You have no heart."))
+    player["heart"] = False
+    return [{"type": "heart_spent", "seat": seat}]
+
+
+def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The player reports a hit: an enemy not slapped, an obstacle, a wall, a projectile, the Boss."""
+    require_phase(state, *HIT_PHASES)
+    player = require_own_seat(state, seat)
+    require_fields(action, cause=str)
+    cause = action["cause"]
+    if cause not in HURT_CAUSES:
+        raise IllegalAction(N_("A hit comes from %(choices)s."), choices=", ".join(HURT_CAUSES))
+    if player["crossed"]:
+        raise IllegalAction(N_("You have finished the race."))
+    if cause == "boss" and not state["boss"]:
+        raise IllegalAction(N_("There is no Boss in this race."))
+    events = []
+    if cause == "projectile":
+        projectile = require_projectile(state, action)
+        state["projectiles"].remove(projectile)
+        events.append({"type": "projectile_hit", "id": projectile["id"], "seat": seat})
+    take_hit(state, player, cause, events)
+    return events
+
+
+def do_slap(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_acting(state, seat)
+    if player["crossed"]:
+        raise IllegalAction(N_("Past the finish line you can no longer slap."))
+    target = require_seat_field(state, action, "target")
+    who = name_of(state, target["seat"])
+    if target is player:
+        raise IllegalAction(N_("You cannot slap yourself."))
+    if target["crossed"]:
+        raise IllegalAction(N_("%(name)s has finished the race."), name=who)
+    if target["bubble"]:
+        raise IllegalAction(N_("%(name)s is in a Bubble: no slap this round."), name=who)
+    if target["slapped"] and not state["config"]["unlimited_slaps"]:
+        raise IllegalAction(N_("%(name)s has already been slapped this round."), name=who)
+    target["slapped"] = True
+    if target["bubble_mode"]:
+        target["bubble_mode"] = False  # freed from the Bubble, the figure does not move
+        return [{"type": "slapped", "seat": seat, "target": target["seat"]},
+                {"type": "bubble_mode", "seat": target["seat"], "on": False}]
+    events = [{"type": "slapped", "seat": seat, "target": target["seat"]}]
+    push_slapped(state, player, target, action, events)
+    return events
+
+
+def push_slapped(state: dict, player: dict, target: dict, action: dict, events: list[dict]) -> None:
+    """From behind the target moves forward, from the front back; from above or below, the slapper says."""
+    if player["position"] is None or target["position"] is None:
+        return
+    mine, theirs = player["position"]["column"], target["position"]["column"]
+    if mine == theirs:
+        direction = action.get("direction")
+        if direction not in ("forward", "back"):
+            raise IllegalAction(N_("Say whether %(name)s goes forward or back."), name=name_of(state, target["seat"]))
+    else:
+        direction = "forward" if mine < theirs else "back"
+    step = 1 if direction == "forward" else -1
+    move_to(state, target, theirs + step, target["position"]["level"], events)
+
+
+def do_free(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_acting(state, seat)
+    require_fields(action, ptizetre=int)
+    number = action["ptizetre"]
+    if not 1 <= number <= state["config"]["captives"]:
+        raise IllegalAction(N_("The captive Ptizêtres are numbered 1 to %(high)s."), high=state["config"]["captives"])
+    if number in player["ptizetres"]:
+        raise IllegalAction(N_("You have already freed that Ptizêtre."))
+    player["ptizetres"] = sorted(player["ptizetres"] + [number])
+    return [{"type": "ptizetre_freed", "seat": seat, "ptizetre": number, "count": len(player["ptizetres"])}]
+
+
+def do_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    """An enemy defeated: one bonus token; a fifth must be used or discarded at once."""
+    player = require_acting(state, seat)
+    if player["bonus"] < MAX_BONUS:
+        player["bonus"] += 1
+        return [{"type": "bonus_gained", "seat": seat, "count": player["bonus"]}]
+    player["bonus_pending"] = True
+    return [{"type": "bonus_gained", "seat": seat, "count": MAX_BONUS, "fifth": True}]
+
+
+def do_use_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_turn(state, seat)
+    if player["bonus_pending"]:
+        player["bonus_pending"] = False  # one of the five is used: four remain
+        return [{"type": "bonus_used", "seat": seat, "count": player["bonus"]}]
+    if player["bubble_mode"]:
+        raise IllegalAction(N_("In Bubble mode you cannot use your cards: wait for a slap."))
+    if player["bonus"] == 0:
+        raise IllegalAction(N_("You have no bonus token."))
+    player["bonus"] -= 1
+    return [{"type": "bonus_used", "seat": seat, "count": player["bonus"]}]
+
+
+def do_discard_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_own_seat(state, seat)
+    if not player["bonus_pending"]:
+        raise IllegalAction(N_("You may keep your bonus tokens."))
+    player["bonus_pending"] = False
+    return [{"type": "bonus_discarded", "seat": seat, "count": player["bonus"]}]
+
+
+def do_give_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Co-op: a free exchange of bonus tokens, on the giver's or the receiver's turn."""
+    require_phase(state, "turns")
+    player = require_own_seat(state, seat)
+    if not rule(state, "bonus_exchange"):
+        raise IllegalAction(N_("Bonus tokens are exchanged only in co-op."))
+    other = require_seat_field(state, action, "to")
+    if other is player:
+        raise IllegalAction(N_("That is not possible now."))
+    if active_seat(state) not in (seat, other["seat"]):
+        raise IllegalAction(N_("Exchange on your turn or on the other player's turn."))
+    if player["bonus"] == 0:
+        raise IllegalAction(N_("You have no bonus token."))
+    if other["bonus"] >= MAX_BONUS:
+        raise IllegalAction(N_("%(name)s already has 4 bonus tokens."), name=name_of(state, other["seat"]))
+    player["bonus"] -= 1
+    other["bonus"] += 1
+    return [{"type": "bonus_given", "seat": seat, "to": other["seat"]}]
+
+
+def do_use_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = require_acting(state, seat)
+    if not player["legendary"]:
+        raise IllegalAction(N_("You have no legendary card."))
+    if state["config"]["limited_legendary"] and player["legendary_uses"] >= 1:
+        raise IllegalAction(N_("Your legendary ability is used once per race."))
+    player["legendary_uses"] += 1
+    return [{"type": "legendary_used", "seat": seat, "card": player["legendary"]}]
+
+
+def do_crossed(state: dict, seat, action: dict, rng) -> list[dict]:
+    require_phase(state, "turns", "round_end")
+    player = require_own_seat(state, seat)
+    if player["crossed"]:
+        raise IllegalAction(N_("You have finished the race."))
+    check_may_cross(player)
+    events = []
+    if player["position"] is not None and player["position"]["column"] <= LAST_COLUMN:
+        player["position"]["column"] = LAST_COLUMN + 1
+    cross(state, player, events)
+    return events

@@ -1,0 +1,40 @@
+"""Rayman: what each screen may see."""
+
+from __future__ import annotations
+
+import copy
+
+from companion.games.base import HOST
+from companion.games.rayman.common import active_seat, positions_known
+from companion.games.rayman.legal import legal_actions
+from companion.games.rayman.questions import question
+from companion.games.rayman.round import current_roller
+
+
+def view(state: dict, seat) -> dict:
+    """What ``seat`` may see: their own hand and tentative choice; of the others, counts only."""
+    shown = copy.deepcopy(state)
+    for player in shown["players"]:
+        player["hand_size"], player["discard_size"] = len(player["hand"]), len(player["discard"])
+        # Public anyway (a "hand_entered" event says it): who the table still waits for.
+        player["hand_entered"] = all(card["initiative"] is not None for card in player["cards"])
+        if player["seat"] != seat or seat == HOST:
+            hide_private(player)
+    if shown["draft"]:
+        shown["draft"]["deck"] = len(state["draft"]["deck"])
+    if shown["boss"]:
+        shown["boss"]["deck"] = len(state["boss"]["deck"])
+    shown["you"] = seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None
+    shown["question"] = question(state)
+    shown["active"] = active_seat(state)
+    shown["roller"] = current_roller(state) if state["phase"] == "round_start" else None
+    shown["positions_known"] = positions_known(state)
+    # What this viewer may do now, for its buttons (the rules still check every action).
+    shown["actions"] = legal_actions(state, seat) if seat is not None else []
+    return shown
+
+
+def hide_private(player: dict) -> None:
+    for key in ("cards", "hand", "discard", "played", "random_discards", "random_ranks"):
+        player[key] = None
+    player["secret"] = None  # a tentative or locked choice, and its salt
