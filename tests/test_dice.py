@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import IllegalAction, get_game
+from companion.games.base import HOST
 from companion.games.dice import HISTORY_KEPT
 
 DICE = get_game("dice")
@@ -82,9 +83,21 @@ def test_unknown_action_is_illegal_and_changes_nothing():
     assert state == before and generator.draws == []
 
 
-def test_view_is_the_same_for_every_seat():
+def test_view_is_the_same_for_every_seat_and_every_seat_may_roll():
     state, _ = DICE.apply(new_game(), 1, {"type": "roll"}, rng())
-    assert DICE.view(state, None) == DICE.view(state, 1) == DICE.view(state, 7)
+    public, first, seventh = DICE.view(state, None), DICE.view(state, 1), DICE.view(state, 7)
+    assert first == seventh and {**public, "legal": first["legal"]} == first
+    assert public["legal"] == [] and first["legal"] == [{"type": "roll"}]
+
+
+def test_the_host_screen_cannot_roll_for_the_table():
+    with pytest.raises(IllegalAction, match="Only a player"):
+        DICE.apply(new_game(), HOST, {"type": "roll"}, rng())
+
+
+def test_the_die_never_ends_and_waits_on_nobody():
+    state, _ = DICE.apply(new_game(), 1, {"type": "roll"}, rng())
+    assert DICE.outcome(state) is None and DICE.waiting(state) == []
 
 
 @given(rollers=st.lists(st.integers(1, 12), max_size=40), die=st.sampled_from(["d4", "d6", "d20"]),

@@ -54,7 +54,9 @@ def test_a_roll_reaches_every_screen_with_its_own_view(table, seated):
         assert got[0]["game"]["last"]["seat"] == 1
         # A view shared by every screen leaves "you" out: each learnt it when connecting.
         assert "you" not in got[0]
-    assert received["Ana"] == received["Bo"] == received["host"] == received["spectator"]
+    # Seats may roll, the screens that watch may not: two audiences, two messages.
+    assert received["Ana"] == received["Bo"] and received["host"] == received["spectator"]
+    assert received["Ana"][0]["game"]["legal"] == [{"type": "roll"}] and received["host"][0]["game"]["legal"] == []
 
 
 def test_each_screen_learns_who_it_is_when_connecting(table, socket_client):

@@ -29,6 +29,11 @@ def N_(message: str) -> str:
     return message
 
 
+class Msg(str):
+    """A message parameter that is itself a msgid ("choosing roles"): the web
+    shell translates it with the message, so a French screen reads no English."""
+
+
 class IllegalAction(Exception):
     """A rule says no. ``message`` is an English msgid with ``%(name)s`` fields."""
 

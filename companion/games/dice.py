@@ -8,6 +8,7 @@ screens; the table log keeps every one of them.
 from __future__ import annotations
 
 from companion.games.base import N_, Game, IllegalAction, Option, register
+from companion.games.kernel import Move, Phase, Rules
 
 STANDARD_DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
 HISTORY_KEPT = 10  # every view carries it: enough for the screens, small on the wire
@@ -26,27 +27,33 @@ def check_options(options: dict) -> None:
 
 
 def setup(options: dict, seats: list[dict], rng) -> dict:
-    return {"die": options["die"], "faces": faces_of(options), "count": options["count"],
-            "rolls": 0, "history": []}
+    return {"phase": "rolling", "outcome": None, "die": options["die"], "faces": faces_of(options),
+            "count": options["count"], "rolls": 0, "history": []}
 
 
-def apply(state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
-    if action.get("type") != "roll":
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action.get("type")))
+def roll(state: dict, seat: int, action: dict, rng) -> list[dict]:
     faces = state["faces"]
     values = [rng.randint(1, len(faces), f"roll of {state['die']} by seat {seat}") for _ in range(state["count"])]
     roll = {"seat": seat, "number": state["rolls"] + 1, "values": values,
             "faces": [faces[value - 1] for value in values]}
-    new_state = {**state, "rolls": roll["number"], "history": ([roll] + state["history"])[:HISTORY_KEPT]}
-    return new_state, [{"type": "rolled", **roll}]
+    state["rolls"] = roll["number"]
+    state["history"] = ([roll] + state["history"])[:HISTORY_KEPT]
+    return [{"type": "rolled", **roll}]
 
 
-def view(state: dict, seat: int | None) -> dict:
+def render(state: dict, seat: int | None) -> dict:
     # Nothing about a shared die is secret: every seat sees the same thing.
     return {"die": state["die"], "faces": state["faces"], "count": state["count"],
             "rolls": state["rolls"], "last": state["history"][0] if state["history"] else None,
             "history": state["history"]}
 
+
+# Any seat rolls at any time, and the die never ends: one phase, nobody waited on.
+RULES = Rules(
+    moves={"roll": Move(run=roll)},
+    phases={"rolling": Phase(moves=("roll",), label=N_("rolling the die"), waits=False)},
+    render=render,
+)
 
 GAME = register(Game(
     id="dice",
@@ -59,8 +66,7 @@ GAME = register(Game(
         Option("count", N_("Dice per roll"), "int", 1, minimum=1, maximum=6),
     ),
     setup=setup,
-    apply=apply,
-    view=view,
     starts_at_once=True,
     check_options=check_options,
+    **RULES.hooks(),
 ))

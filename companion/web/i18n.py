@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
+from companion.games.base import Msg
+
 LANG_COOKIE = "lang"
 
 
@@ -24,7 +26,8 @@ def current_language() -> str:
 
 def translate(error) -> str:
     """A TableError or IllegalAction, in the viewer's language."""
-    return gettext(error.message, **error.params)
+    params = {name: gettext(value) if isinstance(value, Msg) else value for name, value in error.params.items()}
+    return gettext(error.message, **params)
 
 
 def init_app(app: Flask) -> None:

@@ -1,0 +1,224 @@
+"""The kernel every game is written on: declared phases and moves, secrets by
+layout, one outcome (in the spirit of boardgame.io's flow and python-chess's
+one source for "legal").
+
+A game declares
+
+* its **moves**: one `Move` per action type, with one ``check`` predicate that
+  raises `IllegalAction` when the action is not legal. The same predicate
+  refuses an action in ``apply`` and filters the candidates of
+  ``legal_actions``: "legal" has one source;
+* its **phases**: one `Phase` per value of ``state["phase"]``, naming the move
+  types allowed in it, the seats that may act (``actors``), what comes next
+  (``next``) and what happens on entering it (``begin``). Off-phase and
+  out-of-turn actions never reach a move;
+* where its **secrets** live: a seat's private data in
+  ``state["private"][str(seat)]``, the table's (decks, face-down tiles) in
+  ``state["secret"]``. Views are rendered from `strip_secrets`, so a new
+  private field is private by layout, not by remembering to hide it;
+* its **outcome**: ``decide(state)`` returns None while the game runs, then
+  ``{"winners": [seat, ...], "reason": msgid, "ranking": [[seat, ...], ...]}``;
+  the kernel stores it in ``state["outcome"]`` and refuses every action after.
+
+`Rules` turns these declarations into the ``apply``, ``view``,
+``legal_actions``, ``outcome``, ``waiting``, ``host_actions`` and
+``proxy_actions`` of a `companion.games.base.Game`::
+
+    RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide)
+    GAME = register(Game(id="dice", ..., setup=setup, **RULES.hooks()))
+
+A move's ``run`` gets a private deep copy of the state and changes it in place
+(it returns the list of public events); ``apply`` never mutates its input.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from companion.games.base import HOST, N_, IllegalAction, Msg
+
+SEAT = "seat"  # a move a seated player sends (for themselves)
+HOST_ONLY = "host"  # a move of the host screen (board keeping, questions put to the table)
+ANYONE = "anyone"  # either
+
+MAX_PHASE_STEPS = 100  # phases that chain into each other on one action: a loop is a bug
+
+
+def _no_objection(state: dict, seat: Any, action: dict) -> None:
+    return None
+
+
+def _no_parameters(state: dict, seat: Any) -> Iterable[dict]:
+    return ({},)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action type.
+
+    ``run(state, seat, action, rng) -> events`` changes the state (a private
+    copy) in place; ``check(state, seat, action)`` raises `IllegalAction` when
+    the action is not legal and never changes the state; ``candidates(state,
+    seat)`` lists the parameter sets worth offering (``legal_actions`` keeps
+    those ``check`` accepts; a free-text move offers an example)."""
+
+    run: Callable[[dict, Any, dict, Any], list[dict] | None]
+    check: Callable[[dict, Any, dict], None] = _no_objection
+    candidates: Callable[[dict, Any], Iterable[dict]] = _no_parameters
+    by: str = SEAT
+    # The host may take this move for a seat that is away (an open decision:
+    # never a secret choice, which only its phone may make).
+    proxy: bool = False
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of the game's flow.
+
+    ``actors(state)`` is the seats that may act now (None: every seat, for
+    games such as the shared die); ``next(state)`` is checked after every
+    action and names the phase to go to (None: stay); ``begin(state, rng)``
+    runs on entering the phase and returns events. ``waits`` says whether the
+    table waits on the actors (so the screens say "waiting for …"), ``timed``
+    whether such a wait needs another phone and so gets the table's deadline."""
+
+    moves: tuple[str, ...]
+    # msgid: what the table is doing, read as "the table is <label>" ("choosing roles";
+    # French: "la table est en train de <label>", "choisir les rôles"), in refusals and waits.
+    label: str
+    actors: Callable[[dict], Iterable[int]] | None = None
+    next: Callable[[dict], str | None] | None = None
+    begin: Callable[[dict, Any], list[dict] | None] | None = None
+    waits: bool = True
+    timed: bool = False
+
+
+def strip_secrets(state: dict, seat: Any) -> dict:
+    """A deep copy of ``state`` holding only what ``seat`` may see: no
+    ``secret``, and in ``private`` only the seat's own entry."""
+    visible = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("secret", "private")}
+    own = (state.get("private") or {}).get(str(seat)) if type(seat) is int else None
+    if own is not None:
+        visible["private"] = {str(seat): copy.deepcopy(own)}
+    return visible
+
+
+def private_of(state: dict, seat: int) -> dict:
+    """The seat's private data (created empty on first use)."""
+    return state.setdefault("private", {}).setdefault(str(seat), {})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A game's declarations, and the functions the table calls, built from them."""
+
+    moves: dict[str, Move]
+    phases: dict[str, Phase]
+    render: Callable[[dict, Any], dict]  # (state stripped for the viewer, viewer) -> the game's view
+    decide: Callable[[dict], dict | None] = lambda state: None
+    # Whom the game waits on, when the phases' default (their actors) is not enough.
+    wait_on: Callable[[dict], list[dict]] | None = None
+    always: tuple[str, ...] = field(default=())  # moves allowed in every phase (corrections, say)
+
+    # The table's hooks ------------------------------------------------------
+    def hooks(self) -> dict:
+        """The `Game` fields the kernel provides."""
+        return {"apply": self.apply, "view": self.view, "legal_actions": self.legal_actions,
+                "outcome": self.outcome, "waiting": self.waiting,
+                "host_actions": frozenset(k for k, m in self.moves.items() if m.by in (HOST_ONLY, ANYONE)),
+                "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy)}
+
+    def apply(self, state: dict, seat: Any, action: dict, rng) -> tuple[dict, list[dict]]:
+        kind = action.get("type") if isinstance(action, dict) else None
+        move = self.moves.get(kind) if isinstance(kind, str) else None
+        if move is None:
+            raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind)[:40])
+        self._refuse_if_not_allowed(state, seat, kind, move)
+        move.check(state, seat, action)
+        work = copy.deepcopy(state)
+        events = list(move.run(work, seat, action, rng) or [])
+        events += self._advance(work, rng)
+        work["outcome"] = self.decide(work)
+        return work, events
+
+    def legal_actions(self, state: dict, seat: Any) -> list[dict]:
+        """Every action ``seat`` may send now, from the same predicates as the refusals."""
+        if seat is None or state.get("outcome") is not None:
+            return []
+        found = []
+        for kind in self._moves_of(state):
+            move = self.moves[kind]
+            if not self._may_act(state, seat, move):
+                continue
+            for parameters in move.candidates(state, seat):
+                action = {**parameters, "type": kind}
+                try:
+                    move.check(state, seat, action)
+                except IllegalAction:
+                    continue
+                found.append(action)
+        return found
+
+    def view(self, state: dict, seat: Any) -> dict:
+        """The game's view for ``seat``, rendered from what it may see, with the
+        keys every game shares: phase, legal actions, whom the game waits on, outcome."""
+        rendered = self.render(strip_secrets(state, seat), seat)
+        return {**rendered, "phase": state["phase"], "legal": self.legal_actions(state, seat),
+                "waiting": self.waiting(state), "outcome": state.get("outcome")}
+
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome") if isinstance(state, dict) else None
+
+    def waiting(self, state: dict) -> list[dict]:
+        if state.get("outcome") is not None:
+            return []
+        if self.wait_on is not None:
+            return self.wait_on(state)
+        phase = self.phases[state["phase"]]
+        if not phase.waits or phase.actors is None:
+            return []
+        return [{"seat": seat, "for": phase.label, "params": {}, "timed": phase.timed}
+                for seat in phase.actors(state)]
+
+    # Inside -----------------------------------------------------------------
+    def _moves_of(self, state: dict) -> tuple[str, ...]:
+        return self.phases[state["phase"]].moves + self.always
+
+    def _may_act(self, state: dict, seat: Any, move: Move) -> bool:
+        if seat == HOST:
+            return move.by in (HOST_ONLY, ANYONE)
+        if type(seat) is not int or move.by == HOST_ONLY:
+            return False
+        actors = self.phases[state["phase"]].actors
+        return actors is None or seat in set(actors(state))
+
+    def _refuse_if_not_allowed(self, state: dict, seat: Any, kind: str, move: Move) -> None:
+        if state.get("outcome") is not None:
+            raise IllegalAction(N_("The game is over."))
+        phase = self.phases[state["phase"]]
+        if kind not in self._moves_of(state):
+            raise IllegalAction(N_("Not now: the table is %(phase)s."), phase=Msg(phase.label))
+        if seat == HOST and move.by == SEAT:
+            raise IllegalAction(N_("Only a player can do that, on their phone."))
+        if seat != HOST and move.by == HOST_ONLY:
+            raise IllegalAction(N_("Only the host can do that."))
+        if not self._may_act(state, seat, move):
+            raise IllegalAction(N_("Not your turn: the table is %(phase)s."), phase=Msg(phase.label))
+
+    def _advance(self, state: dict, rng) -> list[dict]:
+        """Moves through the phases whose end the action brought about."""
+        events: list[dict] = []
+        for _ in range(MAX_PHASE_STEPS):
+            phase = self.phases[state["phase"]]
+            following = phase.next(state) if phase.next else None
+            if following is None or following == state["phase"]:
+                return events
+            if following not in self.phases:
+                raise KeyError(f"phase {following!r} is not declared")
+            state["phase"] = following
+            entered = self.phases[following]
+            if entered.begin:
+                events += list(entered.begin(state, rng) or [])
+        raise RuntimeError("the phases loop: check their next()")

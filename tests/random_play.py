@@ -1,0 +1,197 @@
+"""One random-play harness over every registered game (as OpenSpiel's
+``random_sim_test`` runs over every game it knows).
+
+Each game supplies its configurations below (`CONFIGS`): options, seats, a
+bound on the number of steps, and an invariants hook. `play` then picks
+random legal actions — every seat's and the host screen's — and checks at each
+step that
+
+* ``apply`` never mutates its input,
+* every action that ``legal_actions`` lists is accepted,
+* a refused action (an unknown type, another seat's legal action, a legal
+  action after its field is spoiled) leaves no trace,
+* the state, the events and every view survive a JSON round trip,
+* no view holds a string found only in another seat's private data or in the
+  table's secret,
+* the game's own invariants hold,
+
+and, for a game that ends, that it ends within the bound. `record` keeps
+the same walk as a golden playthrough (see tests/playthroughs/).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from companion.fairness import EMPTY_POOL, TableRng
+from companion.games import REGISTRY
+from companion.games.base import HOST, Game, IllegalAction
+
+SEED = "5a" * 32
+START_TIME = 1_000_000.0  # the server stamps every action with its "at": the harness's clock
+
+
+def plain_seats(count: int) -> list[dict]:
+    return [{"id": number, "name": f"Player {number}", "figures": []} for number in range(1, count + 1)]
+
+
+@dataclass(frozen=True)
+class Config:
+    """One way to play a game in the harness."""
+
+    name: str
+    options: dict
+    seats: int
+    max_steps: int = 400
+    ends: bool = True  # False for a game that never ends by itself (the shared die)
+    make_seats: Callable[[int], list[dict]] = plain_seats
+    # What the table's services do before setup (the catalogue's values, for Amiiboxe).
+    prepare: Callable[[dict, list[dict]], tuple[dict, list[dict]]] = lambda options, seats: (options, seats)
+    invariants: Callable[[dict], None] = lambda state: None
+    seconds_per_step: float = 1.0
+
+
+CONFIGS: dict[str, list[Config]] = {
+    "dice": [Config("d6", {}, seats=3, max_steps=60, ends=False),
+             Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2,
+                    max_steps=40, ends=False)],
+}
+
+
+@dataclass
+class Step:
+    """One action of a walk, with what it did."""
+
+    seat: Any
+    action: dict
+    events: list[dict]
+    state: dict
+
+
+@dataclass
+class Walk:
+    game: Game
+    config: Config
+    seats: list[dict]
+    state: dict
+    rng: TableRng
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def viewers(self) -> list:
+        return [None, HOST] + [seat["id"] for seat in self.seats]
+
+    @property
+    def clock(self) -> float:
+        return round(START_TIME + len(self.steps) * self.config.seconds_per_step, 3)
+
+
+def start(game: Game, config: Config, seed: str = SEED) -> Walk:
+    rng = TableRng(seed=seed, pool=EMPTY_POOL, next_n=0)
+    options = game.normalize_options(copy.deepcopy(config.options))
+    options, seats = config.prepare(options, config.make_seats(config.seats))
+    state = game.setup(options, seats, rng)
+    return Walk(game, config, seats, state, rng)
+
+
+def choices(walk: Walk) -> list[tuple[Any, dict]]:
+    """Every (actor, action) pair the rules list now: the seats' and the host screen's."""
+    actors = [HOST] + [seat["id"] for seat in walk.seats]
+    return [(actor, action) for actor in actors for action in walk.game.legal_actions(walk.state, actor)]
+
+
+def act(walk: Walk, seat: Any, action: dict) -> Step:
+    """Applies an action the rules listed, checking what every step must keep."""
+    stamped = {**action, "at": walk.clock}
+    before = copy.deepcopy(walk.state)
+    state, events = walk.game.apply(walk.state, seat, stamped, walk.rng)
+    assert walk.state == before, f"apply mutated its input on {action}"
+    assert round_trips(state) and round_trips(events), f"not JSON after {action}"
+    step = Step(seat, stamped, events, state)
+    walk.steps.append(step)
+    walk.state = state
+    return step
+
+
+def refusal_probes(walk: Walk, listed: list[tuple[Any, dict]], picker: random.Random) -> Iterator[tuple[Any, dict]]:
+    """Actions the rules should refuse: unknown, another seat's, spoiled."""
+    yield picker.choice([HOST] + [s["id"] for s in walk.seats]), {"type": "no-such-action"}
+    if listed:
+        seat, action = picker.choice(listed)
+        others = [s["id"] for s in walk.seats if s["id"] != seat and (s["id"], action) not in listed]
+        if others:
+            yield picker.choice(others), action
+        spoilable = [name for name, value in action.items() if name != "type"]
+        if spoilable:
+            yield seat, {**action, picker.choice(spoilable): {"spoiled": [None]}}
+
+
+def check_refusals_leave_no_trace(walk: Walk, listed: list, picker: random.Random) -> None:
+    for seat, action in refusal_probes(walk, listed, picker):
+        before = copy.deepcopy(walk.state)
+        probe_rng = TableRng(seed=walk.rng.seed, pool=walk.rng.pool, next_n=walk.rng.next_n)
+        try:
+            walk.game.apply(walk.state, seat, {**action, "at": walk.clock}, probe_rng)
+        except IllegalAction:
+            pass
+        assert walk.state == before, f"a refused or probed action changed the state: {seat} {action}"
+
+
+def round_trips(value: Any) -> bool:
+    return json.loads(json.dumps(value)) == value
+
+
+def strings_in(tree: Any) -> set[str]:
+    if isinstance(tree, str):
+        return {tree}
+    if isinstance(tree, dict):
+        return set().union(set(), *(strings_in(value) for value in tree.values()))
+    if isinstance(tree, list):
+        return set().union(set(), *(strings_in(value) for value in tree))
+    return set()
+
+
+def check_views(walk: Walk) -> None:
+    """Every view is JSON and holds no string that only another seat or the table's secret holds."""
+    views = {viewer: walk.game.view(walk.state, viewer) for viewer in walk.viewers}
+    for viewer, seen in views.items():
+        assert round_trips(seen), f"the view of {viewer} is not JSON"
+    public = strings_in(views[None])
+    private = walk.state.get("private") or {}
+    for viewer, seen in views.items():
+        hidden = strings_in(walk.state.get("secret"))
+        for owner, data in private.items():
+            if owner != str(viewer):
+                hidden |= strings_in(data)
+        leaked = {text for text in (hidden - public) & strings_in(seen) if len(text) >= 4}
+        assert not leaked, f"the view of {viewer} shows another's secret: {sorted(leaked)[:5]}"
+
+
+def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
+    """A random walk of legal actions, checked at every step."""
+    picker = random.Random(picks)
+    walk = start(game, config, seed)
+    assert round_trips(walk.state), "the state after setup is not JSON"
+    for _ in range(config.max_steps):
+        check_views(walk)
+        config.invariants(walk.state)
+        if game.outcome(walk.state) is not None:
+            break
+        listed = choices(walk)
+        assert listed, f"nobody can act and the game is not over (phase {walk.state.get('phase')})"
+        check_refusals_leave_no_trace(walk, listed, picker)
+        seat, action = picker.choice(listed)
+        act(walk, seat, action)
+    else:
+        assert not config.ends, f"{game.id} did not end within {config.max_steps} actions"
+    return walk
+
+
+def every_config() -> list[tuple[str, Config]]:
+    missing = sorted(set(REGISTRY) - set(CONFIGS))
+    assert not missing, f"games without a random-play configuration: {missing}"
+    return [(game_id, config) for game_id, configs in CONFIGS.items() for config in configs]
