@@ -4,6 +4,7 @@
 #   ./manage.sh serve   install the runtime, then start the server (embedded defaults)
 #   ./manage.sh test    install everything, then run every test
 #   ./manage.sh install-test   only the installation part of "test"
+#   ./manage.sh strings  bring the French catalogues in line with the code (see README)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -46,5 +47,6 @@ case "${1:-}" in
   serve) install_runtime; exec "$PY" app.py ;;
   test) install_test; shift; exec "$PY" -m pytest "$@" ;;
   install-test) install_test ;;
-  *) echo "usage: ./manage.sh serve | test [pytest args] | install-test" >&2; exit 2 ;;
+  strings) "$PY" -m scripts.translations; "$VENV/bin/pybabel" -q compile -d companion/translations ;;
+  *) echo "usage: ./manage.sh serve | test [pytest args] | install-test | strings" >&2; exit 2 ;;
 esac

@@ -4,36 +4,38 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 from babel.messages.pofile import read_po
 
-from tests.server import ROOT
+from scripts import translations
+from scripts.translations import DOMAINS, extracted, key, po_path
 
-PO = ROOT / "companion" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
+FIX = "run ./manage.sh strings, then write the French of each new entry at the end of the .po"
 
 
-def test_every_extracted_string_has_a_french_translation(tmp_path):
-    template = tmp_path / "messages.pot"
-    subprocess.run([sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg", "-k", "N_",
-                    "-o", str(template), "."], cwd=ROOT, check=True, capture_output=True)
-    with open(template, "rb") as handle:
-        wanted = {message.id for message in read_po(handle) if message.id}
-    with open(PO, "rb") as handle:
-        french = {message.id: message.string for message in read_po(handle, locale="fr") if message.id}
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_extracted_string_has_a_french_translation(domain):
+    wanted = {key(message) for message in extracted(domain) if message.id}
+    with open(po_path(domain), "rb") as handle:
+        french = {key(message): message for message in read_po(handle, locale="fr") if message.id}
     assert len(wanted) > 100
-    assert sorted(wanted - {k for k, v in french.items() if v}) == []
-    assert not [m for m in french if m not in wanted], "stale translations: remove them"
+    missing = [entry for entry in wanted if entry not in french or not french[entry].string or french[entry].fuzzy]
+    assert sorted(missing) == [], FIX
+    assert sorted(entry for entry in french if entry not in wanted) == [], "stale translations: " + FIX
 
 
-def test_placeholders_survive_translation():
-    with open(PO, "rb") as handle:
+def test_catalogues_are_up_to_date_by_the_update_command():
+    assert translations.main(["--check"]) == 0, FIX
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_placeholders_survive_translation(domain):
+    with open(po_path(domain), "rb") as handle:
         for message in read_po(handle, locale="fr"):
-            if message.id:
-                for field in ("%(count)s", "%(code)s", "%(name)s", "%(action)s", "%(option)s"):
-                    assert (field in message.id) == (field in message.string), message.id
+            if message.id and isinstance(message.id, str):
+                fields = set(re.findall(r"%\((\w+)\)s", message.id))
+                assert fields == set(re.findall(r"%\((\w+)\)s", message.string)), message.id
 
 
 @pytest.mark.parametrize("path", ["/", "/join", "/t/ZZZZ"])
@@ -54,9 +56,25 @@ def test_browser_language_is_the_default(client):
     assert "Host a table" in page.get_data(as_text=True)
 
 
+def script_strings(client, path):
+    page = client.get(path).get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S).group(1))
+
+
 def test_script_strings_are_translated_in_the_page(client):
-    page = client.get("/?lang=fr").get_data(as_text=True)
-    block = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S).group(1)
-    strings = json.loads(block)
-    assert strings["offline"] == "Connexion perdue — reconnexion…"
-    assert strings["rolled"] == "%(name)s a fait %(result)s"
+    strings = script_strings(client, "/?lang=fr")
+    assert strings["Connection lost — reconnecting…"] == "Connexion perdue — reconnexion…"
+    assert strings["%(name)s rolled %(result)s"] == "%(name)s a fait %(result)s"
+    assert script_strings(client, "/?lang=en") == {}, "English needs no catalogue: the key is the text"
+
+
+def test_a_script_string_without_french_fails_the_catalogue_check(tmp_path, monkeypatch):
+    script = tmp_path / "static" / "js" / "new.js"
+    script.parent.mkdir(parents=True)
+    script.write_text("import { t } from './i18n.js';\nexport const shown = t('A brand new sentence');\n")
+    (tmp_path / "babel-js.cfg").write_text((translations.ROOT / "babel-js.cfg").read_text())
+    monkeypatch.setattr(translations, "ROOT", tmp_path)
+    assert [message.id for message in extracted("js") if message.id] == ["A brand new sentence"]
+    text, added, dropped = translations.updated("js")
+    assert added == ["A brand new sentence"] and "Connected" in dropped
+    assert text.rstrip().endswith('msgid "A brand new sentence"\nmsgstr ""')

@@ -3,12 +3,17 @@ then the browser's Accept-Language."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
+from babel.messages.pofile import read_po
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
 from companion.games.base import Msg
 
 LANG_COOKIE = "lang"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 
 
 def select_locale() -> str:
@@ -30,12 +35,29 @@ def translate(error) -> str:
     return gettext(error.message, **params)
 
 
-def init_app(app: Flask) -> None:
-    from companion.web.js_strings import js_strings
+@lru_cache(maxsize=None)
+def browser_catalogue(language: str) -> dict[str, str]:
+    """The browser's strings in one language, keyed by their English text: the Babel domain "js"
+    (extracted from static/js, see scripts/translations.py). Read from the .po itself, so that
+    it needs no compile step; English needs nothing (the key is the text)."""
+    path = TRANSLATIONS / language / "LC_MESSAGES" / "js.po"
+    if not path.is_file():
+        return {}
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    return {message.id: message.string for message in catalog
+            if message.id and message.string and not message.fuzzy and isinstance(message.id, str)}
 
+
+def browser_strings() -> dict[str, str]:
+    """The catalogue of the page's language, for the page's JSON data block (static/js/i18n.js)."""
+    return browser_catalogue(current_language())
+
+
+def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale,
           default_translation_directories=str(app.root_path + "/translations"))
-    app.jinja_env.globals.update(js_strings=js_strings, current_locale=lambda: str(get_locale()))
+    app.jinja_env.globals.update(browser_strings=browser_strings, current_locale=lambda: str(get_locale()))
 
     @app.after_request
     def remember_language(response):

@@ -1,8 +1,18 @@
 // The socket to a table: authenticates with the table code and a token, keeps
 // the newest view, reconnects by itself after a reload, a sleep or a Wi-Fi drop.
 import { io } from '/static/vendor/socket.io.esm.min.js';
+import { N_ } from './i18n.js';
 
 const ACK_TIMEOUT_MS = 8000;
+
+// What a screen says about its connection (onStatus) or why it ended (onEnded), to pass to t().
+export const CONNECTION_TEXT = {
+  connecting: N_('Connecting…'),
+  connected: N_('Connected'),
+  offline: N_('Connection lost — reconnecting…'),
+  replaced: N_('This seat was opened on another screen.'),
+  removed: N_('The host removed your seat.'),
+};
 
 export function randomHex(bytes) {
   const values = crypto.getRandomValues(new Uint8Array(bytes));

@@ -1,8 +1,16 @@
 // Figures at the table: the reader's state, taps, "add my figures", claims and catalogue picks.
-import { t } from './i18n.js';
+import { N_, t } from './i18n.js';
 import { el, seatName } from './ui.js';
 
 const language = document.documentElement.lang || 'en';
+
+// The reader's state on the host screen.
+const READER_TEXT = {
+  off: N_('No NFC reader is used'),
+  absent: N_('NFC reader: not connected (plug it in; it is picked up by itself)'),
+  connected: N_('NFC reader ready: %(model)s'),
+  error: N_('NFC reader error: %(message)s'),
+};
 
 export function figureName(figure) {
   return figure.name[language] || figure.name.en;
@@ -10,14 +18,14 @@ export function figureName(figure) {
 
 function figureItem(figure, remove, name) {
   // An unknown figure (newer than the catalogue) can be named; the name is remembered.
-  const naming = name && !figure.known ? el('button', { type: 'button', class: 'small', text: t('name_it'),
+  const naming = name && !figure.known ? el('button', { type: 'button', class: 'small', text: t('Name it'),
     onclick: () => {
-      const given = window.prompt(t('name_prompt'), '');
+      const given = window.prompt(t('What is this figure called?'), '');
       if (given) name(given);
     } }) : null;
   return el('li', { class: `figure${figure.known ? '' : ' unknown'}`, 'data-uid': figure.uid || '' },
     el('span', { class: 'figure-name', text: figureName(figure) }), naming,
-    remove ? el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: remove }) : null);
+    remove ? el('button', { type: 'button', class: 'small danger', text: t('Remove'), onclick: remove }) : null);
 }
 
 export function figuresOf(view, seatId) {
@@ -28,21 +36,21 @@ export function figuresOf(view, seatId) {
 export function renderHostFigures(container, view, reader, act) {
   const { figures, code } = view.table;
   const parts = [el('p', { class: `reader-state reader-${reader.state}`, role: 'status',
-    text: t(`reader_${reader.state}`, { model: reader.model || '', message: reader.message || '' }) })];
+    text: t(READER_TEXT[reader.state], { model: reader.model || '', message: reader.message || '' }) })];
   if (reader.tap_error) parts.push(el('p', { class: 'tap-error', role: 'alert', text: reader.tap_error }));
   if (figures.registering !== null) {
-    parts.push(el('p', { class: 'registering', text: t('tap_now', { name: seatName(view, figures.registering) }) }));
+    parts.push(el('p', { class: 'registering', text: t('%(name)s: tap your figures on the reader', { name: seatName(view, figures.registering) }) }));
   }
   if (figures.pending) {
     const pending = figures.pending;
     parts.push(el('div', { class: 'pending-figure' },
-      el('p', { text: t('figure_waiting', { figure: figureName(pending) }) }),
-      pending.claim ? el('img', { class: 'qr claim-qr', alt: t('figure_waiting', { figure: figureName(pending) }),
+      el('p', { text: t('%(figure)s is waiting: scan this code to take it', { figure: figureName(pending) }) }),
+      pending.claim ? el('img', { class: 'qr claim-qr', alt: t('%(figure)s is waiting: scan this code to take it', { figure: figureName(pending) }),
         src: `/t/${code}/qr.svg?claim=${encodeURIComponent(pending.claim)}` }) : null));
   }
   if (figures.last_tap) {
     const tapped = figures.list.find((figure) => figure.id === figures.last_tap.figure);
-    if (tapped) parts.push(el('p', { class: 'last-tap', text: t('figure_tapped', {
+    if (tapped) parts.push(el('p', { class: 'last-tap', text: t('%(figure)s (%(name)s)', {
       figure: figureName(tapped), name: seatName(view, tapped.seat) }) }));
   }
   container.replaceChildren(...parts);
@@ -62,26 +70,26 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   const me = view.you.seat;
   if (view.you.role !== 'seat') { container.replaceChildren(); return; }
   const adding = figures.registering === me;
-  const parts = [el('h3', { text: t('my_figures') })];
+  const parts = [el('h3', { text: t('My figures') })];
   const mine = figuresOf(view, me);
   parts.push(mine.length
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
       () => act({ type: 'figure.remove', figure: figure.id }),
       (name) => act({ type: 'figure.name', figure: figure.id, name, lang: language }))))
-    : el('p', { class: 'muted', text: t('no_figures') }));
+    : el('p', { class: 'muted', text: t('No figure yet') }));
   if (claim && figures.pending) {
-    parts.push(el('button', { type: 'button', class: 'primary claim', text: t('claim_figure', {
+    parts.push(el('button', { type: 'button', class: 'primary claim', text: t('Take %(figure)s', {
       figure: figureName(figures.pending) }), onclick: async () => {
       const answer = await act({ type: 'figure.claim', claim });
       if (answer.ok) onClaimed?.();
     } }));
   }
   parts.push(el('button', { type: 'button', class: adding ? 'primary adding' : 'adding',
-    text: adding ? t('adding_done') : t('add_figures'),
+    text: adding ? t('Done') : t('Add my figures'),
     onclick: () => act({ type: 'figure.adding', on: !adding }) }));
-  if (adding) parts.push(el('p', { class: 'registering', text: t('tap_yours_now') }));
+  if (adding) parts.push(el('p', { class: 'registering', text: t('Tap your figures on the reader now, then press Done.') }));
   else if (figures.registering !== null) {
-    parts.push(el('p', { class: 'muted', text: t('tap_now', { name: seatName(view, figures.registering) }) }));
+    parts.push(el('p', { class: 'muted', text: t('%(name)s: tap your figures on the reader', { name: seatName(view, figures.registering) }) }));
   }
   // Built once and moved into each new render, so a search in progress survives the views that arrive.
   pickPanel ??= pickForm(act);
@@ -96,7 +104,7 @@ let pickPanel = null;
 export function catalogueSearch(onPick) {
   const results = el('ul', { class: 'catalogue-results' });
   const input = el('input', { type: 'search', name: 'q', maxlength: '40', autocomplete: 'off',
-    placeholder: t('search_figure'), 'aria-label': t('search_figure') });
+    placeholder: t('Figure name'), 'aria-label': t('Figure name') });
   const form = el('form', { class: 'pick-figure inline', onsubmit: async (event) => {
     event.preventDefault();
     const response = await fetch(`/api/amiibo?q=${encodeURIComponent(input.value)}&limit=12&lang=${language}`);
@@ -104,13 +112,13 @@ export function catalogueSearch(onPick) {
     const found = body.results || [];
     results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
       el('span', { text: figure.label || figure.id }),
-      el('button', { type: 'button', class: 'small', text: t('add'), onclick: () => onPick(figure, results) })))
-      : [el('li', { text: t('nothing_found') })]));
-  } }, input, el('button', { type: 'submit', text: t('search') }));
+      el('button', { type: 'button', class: 'small', text: t('Add'), onclick: () => onPick(figure, results) })))
+      : [el('li', { text: t('Nothing found') })]));
+  } }, input, el('button', { type: 'submit', text: t('Search') }));
   return [form, results];
 }
 
 function pickForm(act) {
   const search = catalogueSearch((figure) => act({ type: 'figure.pick', amiibo_id: figure.id }));
-  return el('details', { class: 'no-reader' }, el('summary', { text: t('no_reader') }), ...search);
+  return el('details', { class: 'no-reader' }, el('summary', { text: t('No reader? Pick your figures') }), ...search);
 }

@@ -1,5 +1,5 @@
 // The host screen: QR code, seats, the game as everybody sees it, host controls.
-import { connectTable, storedToken } from './connection.js';
+import { CONNECTION_TEXT, connectTable, storedToken } from './connection.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
@@ -36,12 +36,12 @@ function seatItem(seat) {
   if (figures) item.append(figures);
   if (token && current.table.status !== 'closed') {
     item.append(el('span', { class: 'seat-actions' },
-      el('button', { type: 'button', class: 'small', text: t('rename'), onclick: () => {
-        const name = window.prompt(t('rename_prompt'), seat.name);
+      el('button', { type: 'button', class: 'small', text: t('Rename'), onclick: () => {
+        const name = window.prompt(t('New name for this seat:'), seat.name);
         if (name !== null) act({ type: 'table.rename', seat: seat.id, name });
       } }),
-      el('button', { type: 'button', class: 'small danger', text: t('remove'), onclick: () => {
-        if (window.confirm(t('remove_confirm', { name: seat.name }))) act({ type: 'table.remove', seat: seat.id });
+      el('button', { type: 'button', class: 'small danger', text: t('Remove'), onclick: () => {
+        if (window.confirm(t('Remove %(name)s from the table?', { name: seat.name }))) act({ type: 'table.remove', seat: seat.id });
       } })));
   }
   return item;
@@ -54,16 +54,16 @@ function render() {
   figureHeading.hidden = !table.uses_figures;
   figureArea.hidden = !table.uses_figures;
   if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
-  root.querySelector('.joining-state').textContent = table.joining_open ? t('joining_open') : t('joining_closed');
+  root.querySelector('.joining-state').textContent = table.joining_open ? t('Joining is open') : t('Joining is closed');
   root.classList.toggle('joining-closed', !table.joining_open);
   controls.hidden = !token || table.status === 'closed';
-  controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('close_joining') : t('open_joining');
+  controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('Close joining') : t('Open joining');
   controls.querySelector('.start-game').hidden = table.status !== 'lobby';
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
-  if (table.status === 'closed') { statusLine.textContent = t('closed'); statusLine.dataset.state = 'closed'; }
-  if (!view.game) { gameArea.textContent = t('lobby'); return; }
+  if (table.status === 'closed') { statusLine.textContent = t('This table is closed.'); statusLine.dataset.state = 'closed'; }
+  if (!view.game) { gameArea.textContent = t('Waiting for players'); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
   renderers[table.game](gameArea, view, { act: token ? act : null });
 }
@@ -72,7 +72,7 @@ controls.querySelector('.toggle-joining').addEventListener('click', () =>
   act({ type: 'table.joining', open: !current.table.joining_open }));
 controls.querySelector('.start-game').addEventListener('click', () => act({ type: 'table.start' }));
 controls.querySelector('.close-table').addEventListener('click', () => {
-  if (window.confirm(t('close_confirm'))) act({ type: 'table.close' });
+  if (window.confirm(t('Close this table? Nobody can act any more and the seed is revealed.'))) act({ type: 'table.close' });
 });
 
 connection = connectTable({
@@ -81,8 +81,9 @@ connection = connectTable({
   onPresence: (seats) => { online = seats; if (current) render(); },
   on: { reader: (status) => { reader = status; if (current) render(); } },
   onStatus: (state) => {
-    statusLine.textContent = token ? t(state) : `${t(state)} — ${t('no_host_key')}`;
+    const text = t(CONNECTION_TEXT[state]);
+    statusLine.textContent = token ? text : `${text} — ${t('This screen does not hold the host key of this table: watching only.')}`;
     statusLine.dataset.state = state;
   },
-  onEnded: (reason, message) => { statusLine.textContent = message || t(reason); },
+  onEnded: (reason, message) => { statusLine.textContent = message || t(CONNECTION_TEXT[reason]); },
 });

@@ -1,7 +1,13 @@
-// Translated strings come from the page's JSON data block (rendered by Flask-Babel).
+// The page's translations for the browser (Babel domain "js", extracted from these scripts), keyed by
+// the English text, come as a JSON data block (the Content-Security-Policy forbids inline scripts).
 const strings = JSON.parse(document.getElementById('i18n')?.textContent || '{}');
 
-export function t(key, params = {}) {
-  const template = strings[key] ?? key;
+// The message in the page's language, its %(name)s fields filled from params.
+export function t(message, params = {}) {
+  const template = strings[message] || message || '';
   return template.replace(/%\((\w+)\)s/g, (_, name) => String(params[name] ?? ''));
 }
+
+// Marks a message for extraction where it is picked before t() is called (tables, alternatives):
+// the extractor only reads a string written directly as t()'s first argument.
+export const N_ = (message) => message;

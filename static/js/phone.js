@@ -1,5 +1,5 @@
 // A phone at the table: join once, then come back to the same seat by itself.
-import { connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
+import { CONNECTION_TEXT, connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
@@ -42,9 +42,9 @@ function showJoinForm(message) {
 
 function render(view, connection) {
   const me = view.table.seats.find((seat) => seat.id === view.you.seat);
-  seatView.querySelector('.my-name').textContent = me ? me.name : t('spectator');
+  seatView.querySelector('.my-name').textContent = me ? me.name : t('You are watching as a spectator.');
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
-  if (view.table.status === 'closed') showError(notice, t('closed'));
+  if (view.table.status === 'closed') showError(notice, t('This table is closed.'));
   figureArea.hidden = !view.table.uses_figures;
   if (view.table.uses_figures) renderPhoneFigures(figureArea, view, {
     act: async (action) => {
@@ -56,7 +56,7 @@ function render(view, connection) {
     onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
   });
   const renderer = renderers[view.table.game];
-  if (!view.game) { gameArea.textContent = t('lobby'); return; }
+  if (!view.game) { gameArea.textContent = t('Waiting for players'); return; }
   const canAct = view.you.role === 'seat' && view.table.status === 'playing';
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {
@@ -75,17 +75,17 @@ function render(view, connection) {
 function start(token) {
   joinForm.hidden = true;
   seatView.hidden = false;
-  statusLine.textContent = t('connecting');
+  statusLine.textContent = t('Connecting…');
   let connection = null;
   connection = connectTable({
     code, token,
     onView: (view) => render(view, connection),
-    onStatus: (state) => { statusLine.textContent = t(state); statusLine.dataset.state = state; },
+    onStatus: (state) => { statusLine.textContent = t(CONNECTION_TEXT[state]); statusLine.dataset.state = state; },
     onEnded: (reason, message) => {
       statusLine.textContent = '';
-      if (reason === 'replaced') { showError(notice, t('replaced')); return; }
+      if (reason === 'replaced') { showError(notice, t('This seat was opened on another screen.')); return; }
       forgetToken('seat', code);
-      showJoinForm(reason === 'removed' ? t('removed') : message);
+      showJoinForm(reason === 'removed' ? t('The host removed your seat.') : message);
     },
   });
   keepAwake();

@@ -2,7 +2,7 @@
 // their values; the house ranking of judgement criteria is edited by dragging and saved.
 import { storedToken } from './connection.js';
 import { catalogueSearch } from './figures.js';
-import { t } from './i18n.js';
+import { N_, t } from './i18n.js';
 import { el, showError } from './ui.js';
 
 const root = document.getElementById('rankings');
@@ -34,9 +34,28 @@ function editable() {
   return current()?.kind === 'judgement' && Boolean(token) && rows.length > 1;
 }
 
+const SOURCES = {
+  computed: N_('from the catalogue'),
+  fact: N_('fact'),
+  estimate: N_('estimate'),
+  house: N_('house ranking'),
+};
+const KIND_NOTES = {
+  computed: N_('Worked out from the catalogue.'),
+  facts: N_('From the facts the companion knows about each character.'),
+  situational: N_('Decided by the board at the moment of the fight.'),
+  judgement: N_("A matter of judgement: the table's house ranking decides, and it learns from the players' answers."),
+};
+const GROUPS = {
+  computed: N_('From the catalogue'),
+  facts: N_('Facts'),
+  situational: N_('On the board'),
+  judgement: N_('Judgement'),
+};
+
 function sourceText(source) {
-  if (source) return t(`rk_source_${source}`);
-  return t(current()?.kind === 'judgement' ? 'rk_unranked' : 'rk_unknown');
+  if (source) return t(SOURCES[source]);
+  return current()?.kind === 'judgement' ? t('not ranked yet') : t('unknown');
 }
 
 function rowItem(row, index) {
@@ -50,12 +69,12 @@ function rowItem(row, index) {
     el('span', { class: `rank-source source-${entry.source ?? 'none'}`, text: sourceText(entry.source) }));
   if (canEdit) {
     item.append(el('span', { class: 'rank-buttons' },
-      el('button', { type: 'button', class: 'small', text: '↑', 'aria-label': t('rk_up', { name: entry.label }),
+      el('button', { type: 'button', class: 'small', text: '↑', 'aria-label': t('Move %(name)s up', { name: entry.label }),
         disabled: index === 0, onclick: () => move(index, index - 1) }),
-      el('button', { type: 'button', class: 'small', text: '↓', 'aria-label': t('rk_down', { name: entry.label }),
+      el('button', { type: 'button', class: 'small', text: '↓', 'aria-label': t('Move %(name)s down', { name: entry.label }),
         disabled: index === rows.length - 1, onclick: () => move(index, index + 1) }),
       el('button', { type: 'button', class: 'small', text: '=', 'aria-pressed': String(row.tied),
-        'aria-label': t('rk_tie', { name: entry.label }), disabled: index === 0,
+        'aria-label': t('Tie %(name)s with the figure above', { name: entry.label }), disabled: index === 0,
         onclick: () => { row.tied = !row.tied; draw(); } })));
     item.querySelector('.handle').addEventListener('pointerdown', (event) => startDrag(event, item));
   }
@@ -115,10 +134,10 @@ function show(body) {
   // The last tier may hold the figures nothing ranks yet (no source): they are not tied, just unranked.
   rows = body.tiers.flatMap((tier) => tier.map((entry, index) => ({ entry, tied: index > 0 && entry.source !== null })));
   const criterion = current();
-  let note = body.note || t(`rk_kind_${criterion.kind}`);
-  if (criterion.kind === 'judgement' && !token) note = `${note} ${t('rk_read_only')}`;
+  let note = body.note || t(KIND_NOTES[criterion.kind]);
+  if (criterion.kind === 'judgement' && !token) note = `${note} ${t("Open this page from a table's screen to edit it.")}`;
   root.querySelector('.criterion-note').textContent = note;
-  if (!rows.length) list.replaceChildren(el('li', { class: 'muted', text: t('rk_no_figures') }));
+  if (!rows.length) list.replaceChildren(el('li', { class: 'muted', text: t('No figures yet: add some.') }));
   else draw();
 }
 
@@ -142,7 +161,7 @@ async function save() {
       method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({ table, tiers: tiers() }),
     }));
-    savedLine.textContent = t('rk_saved');
+    savedLine.textContent = t('House ranking saved.');
     savedLine.hidden = false;
   } catch (error) {
     showError(errorLine, error.message);
@@ -159,11 +178,11 @@ async function start() {
   const body = await getJson(`/api/criteria?lang=${language}`);
   criteria = body.criteria;
   const kinds = ['computed', 'facts', 'situational', 'judgement'];
-  select.replaceChildren(...kinds.map((kind) => el('optgroup', { label: t(`rk_group_${kind}`) },
+  select.replaceChildren(...kinds.map((kind) => el('optgroup', { label: t(GROUPS[kind]) },
     ...criteria.filter((criterion) => criterion.kind === kind)
       .map((criterion) => el('option', { value: criterion.id, text: criterion.wording })))));
   select.value = criteria.some((criterion) => criterion.id === root.dataset.criterion) ? root.dataset.criterion : criteria[0].id;
-  root.querySelector('.figures-source').textContent = table ? t('rk_table_figures', { code: table }) : t('rk_pick_figures');
+  root.querySelector('.figures-source').textContent = table ? t('The figures of table %(code)s', { code: table }) : t('Pick figures from the catalogue');
   root.querySelector('.add-figure').hidden = Boolean(table);
   select.addEventListener('change', refresh);
   root.querySelector('.save').addEventListener('click', save);

@@ -7,7 +7,7 @@ const root = document.getElementById('verify');
 const verdict = root.querySelector('.verdict');
 
 async function run() {
-  verdict.textContent = t('verify_running');
+  verdict.textContent = t('Recomputing every draw…');
   const log = await (await fetch(root.dataset.log)).json();
   const report = verifyLog(log);
   const draws = log.entries.filter((entry) => entry.kind === 'draw');
@@ -17,9 +17,9 @@ async function run() {
       el('td', { text: String(draw.n) }), el('td', { text: draw.purpose }),
       el('td', { text: JSON.stringify(draw.result) }), el('td', { text: row ? (row.good ? '✓' : '✗') : '…' }));
   }));
-  if (report.pending) verdict.textContent = t('verify_pending');
-  else if (report.ok) verdict.textContent = t('verify_ok', { count: report.checked });
-  else verdict.textContent = t('verify_fail', { message: report.message });
+  if (report.pending) verdict.textContent = t('The seed is revealed when the table closes; draws can be verified then.');
+  else if (report.ok) verdict.textContent = t('Verified: the commitment and all %(count)s draws check out.', { count: report.checked });
+  else verdict.textContent = t('Mismatch: %(message)s', { message: report.message });
   verdict.dataset.result = report.pending ? 'pending' : (report.ok ? 'ok' : 'mismatch');
 }
 

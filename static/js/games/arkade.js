@@ -1,11 +1,10 @@
 // Arkade: the Alien against the Defender. Phones throw and declare; the host screen shows both sides.
-import { t } from '../i18n.js';
+import { N_, t } from '../i18n.js';
 import { button, el, reducedMotion } from '../ui.js';
 import { piouuu } from '../sound.js';
 
 const ALIEN = 'alien';
 const DEFENDER = 'defender';
-const KNOWN_COLOURS = ['blue', 'green', 'pink', 'orange', 'red', 'yellow', 'purple', 'cyan', 'white', 'black'];
 
 let seenEvents = null;  // history length already announced (null: first view, announce nothing)
 let serverOffset = 0;  // server time minus this screen's time, in ms
@@ -17,10 +16,61 @@ let pendingChoice = null;  // a two-step action waiting for its colour: 'bonus'
 let lastView = null;
 
 const serverNow = () => (Date.now() + serverOffset) / 1000;
-const roleName = (role) => t(role === ALIEN ? 'ak_alien' : 'ak_defender');
+const roleName = (role) => (role === ALIEN ? t('Alien') : t('Defender'));
+
+// Colour names the companion knows; other colours show as typed.
+const COLOURS = {
+  blue: N_('blue'),
+  green: N_('green'),
+  pink: N_('pink'),
+  orange: N_('orange'),
+  red: N_('red'),
+  yellow: N_('yellow'),
+  purple: N_('purple'),
+  cyan: N_('cyan'),
+  white: N_('white'),
+  black: N_('black'),
+};
+// Power tiles, by kind.
+const TILES = {
+  extra_life: N_('Extra life'),
+  engines: N_('Engines'),
+  rift: N_('Rift in the galaxy'),
+  turret: N_('Turret hit'),
+  repair: N_('Repaired saucer'),
+  reactor: N_('Reactor damage'),
+  munitions: N_('Super munitions'),
+  asteroid: N_('Asteroid'),
+  mine: N_('Nugget mine'),
+  gps: N_('GPS update'),
+  magnetic_field: N_('Magnetic field'),
+  tower: N_('Mini-tower'),
+  comet: N_('Comet'),
+};
+// How the ship moved.
+const SHIP_MOVES = {
+  die: N_('The ship moves to cell %(cell)s (movement die).'),
+  nugget: N_('The ship moves to cell %(cell)s (one nugget).'),
+  gps: N_('The ship moves to cell %(cell)s (GPS update).'),
+};
+// Reactor damage: coming next turn, or now.
+const REACTOR = {
+  pending: N_('Reactor damaged: next turn the ship moves only on a 1 or a 6.'),
+  active: N_('Reactor damaged: the ship moves only if the die shows 1 or 6, and then only to cell 1 or 6. No nugget, no GPS.'),
+};
+// The board's side in the setup reminders.
+const BOARDS = {
+  classic: N_('Board: classic side'),
+  advanced: N_('Board: advanced Alien side'),
+};
+// The saucers' layout in the setup reminders.
+const LAYOUTS = {
+  base: N_('Saucers: the basic layout on the first two lines'),
+  simplified: N_('Saucers: the simplified layout (colours lined up)'),
+};
 
 function colourLabel(name) {
-  return KNOWN_COLOURS.includes(name) ? t(`ak_colour_${name}`) : name;
+  return Object.hasOwn(COLOURS, name) ? t(COLOURS[name]) : name;
 }
 
 function colourChip(name, extra = '') {
@@ -34,7 +84,7 @@ function faceChip(face) {
 }
 
 function tileLabel(tile) {
-  const name = t(`ak_tile_${tile.kind}`);
+  const name = t(TILES[tile.kind]);
   return tile.value ? `${name} (${tile.value})` : name;
 }
 
@@ -53,20 +103,22 @@ function elapsed(game) {
 function eventText(event, game) {
   const who = (role) => game.names[role] ?? roleName(role);
   switch (event.type) {
-    case 'roles_chosen': return t('ak_roles_chosen', { alien: game.names.alien, defender: game.names.defender });
-    case 'ready': return t('ak_is_ready', { name: who(event.role) });
-    case 'countdown': return t('ak_countdown_started');
-    case 'top_depart': return t('ak_top_depart');
-    case 'thrown': return t('ak_thrown', { name: who(event.role), faces: event.faces.map(faceText).join(' · ') });
-    case 'turn_ended': return t('ak_turn_ended', { name: who(event.role), next: who(event.next) });
-    case 'alien_tile': return t('ak_alien_tile', { tile: tileLabel(event), colour: colourLabel(event.colour) });
-    case 'defender_tile': return t('ak_defender_tile', { tile: tileLabel(event), colour: colourLabel(event.colour) });
-    case 'repaired': return event.colour ? t('ak_repaired', { colour: colourLabel(event.colour) }) : t('ak_repair_none');
-    case 'claimed_last_line': return t('ak_claimed', { name: who(ALIEN) });
-    case 'claim_answered': return event.accepted ? t('ak_claim_accepted') : t('ak_claim_refused');
-    case 'ship_moved': return t(`ak_ship_moved_${event.by}`, { cell: event.to });
-    case 'hit': return t(event.eliminated ? 'ak_hit_eliminated' : 'ak_hit_life', { colour: colourLabel(event.colour) });
-    case 'won': return t('ak_winner', { name: who(event.winner), role: roleName(event.winner) });
+    case 'roles_chosen': return t('%(alien)s plays the Alien, %(defender)s the Defender.', { alien: game.names.alien, defender: game.names.defender });
+    case 'ready': return t('%(name)s is ready.', { name: who(event.role) });
+    case 'countdown': return t('Everybody is ready: the countdown starts.');
+    case 'top_depart': return t('Top départ!');
+    case 'thrown': return t('%(name)s throws: %(faces)s', { name: who(event.role), faces: event.faces.map(faceText).join(' · ') });
+    case 'turn_ended': return t('%(name)s ends the turn; %(next)s plays.', { name: who(event.role), next: who(event.next) });
+    case 'alien_tile': return t('Alien power tile: %(tile)s (a %(colour)s saucer on a bonus cell)', { tile: tileLabel(event), colour: colourLabel(event.colour) });
+    case 'defender_tile': return t('Defender power tile, %(colour)s: %(tile)s', { tile: tileLabel(event), colour: colourLabel(event.colour) });
+    case 'repaired': return event.colour ? t('A %(colour)s saucer is repaired: put it back on the first line.', { colour: colourLabel(event.colour) }) : t('No saucer to repair: the tile has no effect.');
+    case 'claimed_last_line': return t('%(name)s says a saucer reached the last line.', { name: who(ALIEN) });
+    case 'claim_answered': return event.accepted ? t('The Defender confirms: a saucer is on the last line.') : t('The Defender says no: no saucer on the last line.');
+    case 'ship_moved': return t(SHIP_MOVES[event.by], { cell: event.to });
+    case 'hit': return event.eliminated
+      ? t('Piouuu! A %(colour)s saucer is eliminated.', { colour: colourLabel(event.colour) })
+      : t('Piouuu! A %(colour)s saucer loses its extra life.', { colour: colourLabel(event.colour) });
+    case 'won': return t('%(name)s (%(role)s) wins!', { name: who(event.winner), role: roleName(event.winner) });
     default: return event.type;
   }
 }
@@ -89,13 +141,13 @@ function announceNew(game, announce) {
 
 function diceRow(game, role, act) {
   const dice = game.dice[role];
-  if (!dice.length) return el('p', { class: 'ak-no-dice', text: t('ak_no_throw') });
+  if (!dice.length) return el('p', { class: 'ak-no-dice', text: t('No throw yet') });
   const canPick = act && game.can.includes('throw');
   return el('div', { class: 'ak-dice' }, ...dice.map((die, index) => {
     const node = el(canPick ? 'button' : 'div', {
       class: `ak-die${die.used ? ' used' : ''}${selected.has(index) ? ' picked' : ''}`,
       type: canPick ? 'button' : null, 'aria-pressed': canPick ? String(selected.has(index)) : null,
-      'aria-label': `${t(role === ALIEN ? 'ak_move_die' : ['ak_ship_die', 'ak_shooting_die'][index])}: ${faceText(die.face)}${die.used ? ` (${t('ak_used')})` : ''}`,
+      'aria-label': `${role === ALIEN ? t('Movement die') : [t('Ship movement die'), t('Shooting die')][index]}: ${faceText(die.face)}${die.used ? ` (${t('used')})` : ''}`,
       onclick: canPick ? () => { toggle(index); render(); } : null,
     }, faceChip(die.face));
     return node;
@@ -108,25 +160,25 @@ function toggle(index) {
 
 function throwsText(game, role) {
   const left = game.throws_left[role];
-  return left === null ? t('ak_throws_count', { count: game.throws[role] }) : t('ak_throws_left', { count: left });
+  return left === null ? t('Throws: %(count)s', { count: game.throws[role] }) : t('Throws left: %(count)s', { count: left });
 }
 
 function saucerTable(game) {
   const saucers = game.saucers;
   return el('table', { class: 'ak-saucers' },
-    el('thead', {}, el('tr', {}, el('th', { text: t('ak_saucers') }), el('th', { text: t('ak_on_board') }),
-      el('th', { text: t('ak_extra_lives') }), el('th', { text: t('ak_eliminated') }))),
+    el('thead', {}, el('tr', {}, el('th', { text: t('Saucers') }), el('th', { text: t('On the board') }),
+      el('th', { text: t('Extra lives') }), el('th', { text: t('Eliminated') }))),
     el('tbody', {}, ...game.colours.map((colour) => el('tr', {},
       el('th', {}, colourChip(colour)), el('td', { text: String(saucers.on_board[colour]) }),
       el('td', { text: String(saucers.extra_lives[colour]) }), el('td', { text: String(saucers.eliminated[colour]) })))));
 }
 
 function tileList(tiles, owner) {
-  return el('ul', { class: 'ak-tiles', 'aria-label': t(owner === ALIEN ? 'ak_alien_tiles' : 'ak_defender_tiles') },
+  return el('ul', { class: 'ak-tiles', 'aria-label': (owner === ALIEN ? t('Alien power tiles') : t('Defender power tiles')) },
     ...tiles.map((tile) => {
       if (tile.turned) return el('li', { class: 'ak-tile turned', text: tileLabel(tile) });
-      const back = el('li', { class: 'ak-tile face-down' }, tile.colour ? colourChip(tile.colour) : t('ak_face_down'));
-      back.setAttribute('aria-label', t('ak_face_down'));
+      const back = el('li', { class: 'ak-tile face-down' }, tile.colour ? colourChip(tile.colour) : t('face down'));
+      back.setAttribute('aria-label', t('face down'));
       return back;
     }));
 }
@@ -139,13 +191,13 @@ function sidePanel(game, role, act) {
     diceRow(game, role, mine ? act : null),
     el('p', { class: 'ak-throws', text: throwsText(game, role) }));
   if (role === DEFENDER) {
-    panel.append(el('p', { class: 'ak-ship' }, t('ak_ship_cell', { cell: game.ship }), ' · ',
-      el('strong', { text: t('ak_nuggets', { count: game.nuggets }) })));
-    if (game.reactor) panel.append(el('p', { class: 'ak-warning', text: t(`ak_reactor_${game.reactor}`) }));
-    const kept = [...game.kept.munitions.map((colour) => t('ak_kept_munitions', { colour: colourLabel(colour) })),
-      ...Array(game.kept.gps).fill(t('ak_tile_gps'))];
-    if (kept.length) panel.append(el('p', { class: 'ak-kept', text: `${t('ak_kept')}: ${kept.join(', ')}` }));
-    if (game.tower) panel.append(el('p', { text: t('ak_tower_built') }));
+    panel.append(el('p', { class: 'ak-ship' }, t('Ship on cell %(cell)s', { cell: game.ship }), ' · ',
+      el('strong', { text: t('Nuggets: %(count)s', { count: game.nuggets }) })));
+    if (game.reactor) panel.append(el('p', { class: 'ak-warning', text: t(REACTOR[game.reactor]) }));
+    const kept = [...game.kept.munitions.map((colour) => t('%(colour)s super munitions', { colour: colourLabel(colour) })),
+      ...Array(game.kept.gps).fill(t('GPS update'))];
+    if (kept.length) panel.append(el('p', { class: 'ak-kept', text: `${t('Kept tiles')}: ${kept.join(', ')}` }));
+    if (game.tower) panel.append(el('p', { text: t('A mini-tower guards its column.') }));
   }
   if (game.power_tiles) panel.append(tileList(role === ALIEN ? game.alien_tiles : game.defender_tiles, role));
   return panel;
@@ -156,7 +208,7 @@ function throwButtons(game, act) {
   const first = !game.dice[game.role].length;
   const chosen = [...selected].sort();
   const label = first || !chosen.length || chosen.length === game.dice[game.role].length
-    ? t(first ? 'ak_throw' : 'ak_rethrow_all') : t('ak_rethrow_picked', { count: chosen.length });
+    ? (first ? t('Throw the dice') : t('Throw both dice again')) : t('Throw the picked die again', { count: chosen.length });
   return [button(label, () => {
     const action = first || !chosen.length ? { type: 'throw' } : { type: 'throw', dice: chosen };
     selected = new Set();
@@ -167,26 +219,26 @@ function throwButtons(game, act) {
 function alienButtons(game, act) {
   const buttons = [];
   if (game.can.includes('bonus')) {
-    buttons.push(button(t('ak_bonus'), () => { pendingChoice = pendingChoice === 'bonus' ? null : 'bonus'; render(); }));
+    buttons.push(button(t('A saucer stopped on a bonus cell of its colour'), () => { pendingChoice = pendingChoice === 'bonus' ? null : 'bonus'; render(); }));
   }
   if (pendingChoice === 'bonus' && game.can.includes('bonus')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('ak_bonus_which') },
-      el('p', { text: t('ak_bonus_which') }),
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Which saucer colour?') },
+      el('p', { text: t('Which saucer colour?') }),
       ...game.colours.filter((colour) => game.saucers.on_board[colour])
         .map((colour) => el('button', { type: 'button', onclick: () => { pendingChoice = null; act({ type: 'bonus', colour }); } },
           colourChip(colour)))));
   }
   if (game.can.includes('claim')) {
-    buttons.push(button(t('ak_claim'), () => {
-      if (window.confirm(t('ak_claim_confirm'))) act({ type: 'claim' });
+    buttons.push(button(t('A saucer reached the last line!'), () => {
+      if (window.confirm(t('Claim the victory: one of your saucers is on the last line?'))) act({ type: 'claim' });
     }, 'danger'));
   }
   if (game.can.includes('repair')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('ak_repair_which') },
-      el('p', { text: t('ak_repair_which') }),
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Repaired saucer: which colour goes back on the first line?') },
+      el('p', { text: t('Repaired saucer: which colour goes back on the first line?') }),
       ...game.pending.colours.map((colour) => el('button', { type: 'button', onclick: () => act({ type: 'repair', colour }) },
         colourChip(colour))),
-      button(t('ak_first_line_full'), () => act({ type: 'repair', colour: null }))));
+      button(t('The first line is full'), () => act({ type: 'repair', colour: null }))));
   }
   return buttons;
 }
@@ -195,24 +247,24 @@ function defenderButtons(game, act) {
   const buttons = [];
   const [movement, shooting] = game.dice.defender;
   if (game.can.includes('confirm')) {
-    buttons.push(el('div', { class: 'ak-choices' }, el('p', { text: t('ak_confirm_question', { name: game.names.alien }) }),
-      button(t('ak_confirm_yes'), () => act({ type: 'confirm', accept: true }), 'danger'),
-      button(t('ak_confirm_no'), () => act({ type: 'confirm', accept: false }))));
+    buttons.push(el('div', { class: 'ak-choices' }, el('p', { text: t('%(name)s says a saucer reached the last line. Is it true?', { name: game.names.alien }) }),
+      button(t('Yes, the Alien wins'), () => act({ type: 'confirm', accept: true }), 'danger'),
+      button(t('No'), () => act({ type: 'confirm', accept: false }))));
   }
   if (game.can.includes('move')) {
-    buttons.push(button(t('ak_move_ship', { cell: movement.face }), () => act({ type: 'move' }), 'primary'));
+    buttons.push(button(t('Move the ship to cell %(cell)s', { cell: movement.face }), () => act({ type: 'move' }), 'primary'));
   }
   if (shooting && !shooting.used) buttons.push(...hitButtons(game, shooting.face, false, act));
   for (const colour of new Set(game.kept.munitions)) buttons.push(...hitButtons(game, colour, true, act));
   if (game.can.includes('nugget')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('ak_spend_nugget') },
-      el('p', { text: t('ak_spend_nugget') }),
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Spend a nugget: move one cell') },
+      el('p', { text: t('Spend a nugget: move one cell') }),
       ...[game.ship - 1, game.ship + 1].filter((cell) => cell >= 1 && cell <= 6)
-        .map((cell) => button(t('ak_to_cell', { cell }), () => act({ type: 'nugget', to: cell })))));
+        .map((cell) => button(t('To cell %(cell)s', { cell }), () => act({ type: 'nugget', to: cell })))));
   }
   if (game.can.includes('gps')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('ak_use_gps') },
-      el('p', { text: t('ak_use_gps') }),
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('GPS update: move to any cell') },
+      el('p', { text: t('GPS update: move to any cell') }),
       ...[1, 2, 3, 4, 5, 6].map((cell) => button(String(cell), () => act({ type: 'gps', to: cell })))));
   }
   return buttons;
@@ -226,65 +278,65 @@ function hitButtons(game, colour, munitions, act) {
   return options.map((extraLife) => el('button', {
     type: 'button', class: 'ak-hit',
     onclick: () => act({ type: 'hit', colour, extra_life: extraLife, ...(munitions ? { munitions: true } : {}) }),
-  }, colourChip(colour), ' ', t(munitions ? 'ak_hit_munitions' : 'ak_hit'),
-  extraLife ? ` — ${t('ak_with_extra_life')}` : ''));
+  }, colourChip(colour), ' ', (munitions ? t('saucer hit with super munitions') : t('saucer hit')),
+  extraLife ? ` — ${t('it had an extra life')}` : ''));
 }
 
 function controls(game, act) {
   const parts = [...throwButtons(game, act)];
   parts.push(...(game.role === ALIEN ? alienButtons(game, act) : defenderButtons(game, act)));
-  if (game.can.includes('end_turn')) parts.push(button(t('ak_end_turn'), () => act({ type: 'end_turn' })));
+  if (game.can.includes('end_turn')) parts.push(button(t('End my turn'), () => act({ type: 'end_turn' })));
   return el('div', { class: 'ak-controls' }, ...parts);
 }
 
 function statusLine(game) {
-  if (game.winner) return t('ak_winner', { name: game.names[game.winner], role: roleName(game.winner) });
-  if (game.pending?.kind === 'claim') return t('ak_waiting_claim');
-  if (game.mode === 'arcade') return t('ak_arcade_running');
-  if (game.role && game.active === game.role) return t('ak_your_turn');
-  return t('ak_turn_of', { name: game.names[game.active], role: roleName(game.active) });
+  if (game.winner) return t('%(name)s (%(role)s) wins!', { name: game.names[game.winner], role: roleName(game.winner) });
+  if (game.pending?.kind === 'claim') return t("Waiting for the Defender's answer…");
+  if (game.mode === 'arcade') return t('Arcade: throw whenever you like!');
+  if (game.role && game.active === game.role) return t('Your turn!');
+  return t("%(name)s's turn (%(role)s)", { name: game.names[game.active], role: roleName(game.active) });
 }
 
 function reminders(game) {
   const { reminders: r } = game;
   const items = [
-    t(game.mode === 'arcade' ? 'ak_mode_arcade' : 'ak_mode_strategie'),
-    t('ak_start_nuggets', { count: r.nuggets }),
-    r.board ? t(`ak_board_${r.board}`) : t('ak_board_any'),
-    t(`ak_layout_${r.layout}`),
-    r.power_tiles ? t('ak_tiles_in_play') : t('ak_tiles_left_out'),
+    (game.mode === 'arcade' ? t('Arcade: both players at once, in real time') : t('Stratégie: turn by turn, the Alien first')),
+    t('The Defender starts with %(count)s nuggets', { count: r.nuggets }),
+    r.board ? t(BOARDS[r.board]) : t('Board: either side'),
+    t(LAYOUTS[r.layout]),
+    r.power_tiles ? t('Power tiles: in play (drawn by the companion, face down)') : t('Power tiles: left out'),
   ];
-  if (game.mode === 'strategie') items.push(t('ak_throws_per_turn', { count: r.throws }));
+  if (game.mode === 'strategie') items.push(t('%(count)s throws per turn', { count: r.throws }));
   return el('details', { class: 'ak-setup', open: game.phase === 'roles' || game.phase === 'ready' },
-    el('summary', { text: t('ak_setup') }),
+    el('summary', { text: t('Setting up the box') }),
     el('ul', {}, ...items.map((text) => el('li', { text })),
-      el('li', {}, `${t('ak_saucer_colours')}: `, ...game.colours.map((colour) => colourChip(colour))),
-      el('li', {}, `${t('ak_alien_die')}: `, ...game.alien_die.map(faceChip)),
-      el('li', {}, `${t('ak_shooting_die')}: `, ...game.shooting_die.map(faceChip))));
+      el('li', {}, `${t('Saucer colours')}: `, ...game.colours.map((colour) => colourChip(colour))),
+      el('li', {}, `${t('Alien movement dice')}: `, ...game.alien_die.map(faceChip)),
+      el('li', {}, `${t('Shooting die')}: `, ...game.shooting_die.map(faceChip))));
 }
 
 // --- phases ------------------------------------------------------------------------
 
 function rolesPanel(game, act) {
-  if (!act) return el('p', { class: 'ak-big', text: t('ak_choose_roles_wait') });
-  return el('div', { class: 'ak-roles' }, el('p', { text: t('ak_choose_role') }),
-    button(t('ak_play_alien'), () => act({ type: 'choose_role', role: ALIEN }), 'primary big'),
-    button(t('ak_play_defender'), () => act({ type: 'choose_role', role: DEFENDER }), 'primary big'));
+  if (!act) return el('p', { class: 'ak-big', text: t('The players choose their roles on their phones.') });
+  return el('div', { class: 'ak-roles' }, el('p', { text: t('Who do you play?') }),
+    button(t('I play the Alien'), () => act({ type: 'choose_role', role: ALIEN }), 'primary big'),
+    button(t('I play the Defender'), () => act({ type: 'choose_role', role: DEFENDER }), 'primary big'));
 }
 
 function readyPanel(game, act) {
   const waiting = [ALIEN, DEFENDER].filter((role) => !game.ready[role]).map((role) => game.names[role]);
   return el('div', { class: 'ak-ready' },
-    el('p', { text: t('ak_roles_chosen', { alien: game.names.alien, defender: game.names.defender }) }),
-    act && game.can.includes('ready') ? button(t('ak_ready'), () => act({ type: 'ready' }), 'primary big') : null,
-    el('p', { text: t('ak_waiting_for', { names: waiting.join(', ') }) }));
+    el('p', { text: t('%(alien)s plays the Alien, %(defender)s the Defender.', { alien: game.names.alien, defender: game.names.defender }) }),
+    act && game.can.includes('ready') ? button(t('Ready!'), () => act({ type: 'ready' }), 'primary big') : null,
+    el('p', { text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }));
 }
 
 function countdownPanel(game, act) {
   const node = el('p', { class: 'ak-countdown', 'aria-live': 'assertive' });
   const tick = () => {
     const left = game.countdown_from + game.countdown_seconds - serverNow();
-    node.textContent = left > 0 ? String(Math.ceil(left)) : t('ak_top_depart');
+    node.textContent = left > 0 ? String(Math.ceil(left)) : t('Top départ!');
     if (left <= 0) {
       clearInterval(countdownTimer);
       countdownTimer = null;
@@ -299,12 +351,12 @@ function countdownPanel(game, act) {
 
 function history(game) {
   const recent = game.history.slice(-12).reverse();
-  return el('section', { class: 'ak-history' }, el('h3', { text: t('ak_history') }),
+  return el('section', { class: 'ak-history' }, el('h3', { text: t('What happened') }),
     el('ol', { reversed: true }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
 }
 
 function clock(game) {
-  const node = el('span', { class: 'ak-clock', 'aria-label': t('ak_elapsed') });
+  const node = el('span', { class: 'ak-clock', 'aria-label': t('Elapsed time') });
   const tick = () => {
     const seconds = elapsed(game);
     node.textContent = seconds === null ? '--:--' : formatClock(seconds);
@@ -317,11 +369,11 @@ function clock(game) {
 
 function finalPanel(game) {
   return el('section', { class: 'ak-final' },
-    el('p', { class: 'ak-big', text: t('ak_winner', { name: game.names[game.winner], role: roleName(game.winner) }) }),
+    el('p', { class: 'ak-big', text: t('%(name)s (%(role)s) wins!', { name: game.names[game.winner], role: roleName(game.winner) }) }),
     el('p', { text: game.mode === 'arcade'
-      ? t('ak_throws_count', { count: game.history.filter((event) => event.type === 'thrown').length })
-      : t('ak_final_turns', { count: game.turn }) }),
-    el('p', { text: t('ak_final_time', { time: formatClock(elapsed(game) ?? 0) }) }));
+      ? t('Throws: %(count)s', { count: game.history.filter((event) => event.type === 'thrown').length })
+      : t('Turns played: %(count)s', { count: game.turn }) }),
+    el('p', { text: t('Time: %(time)s', { time: formatClock(elapsed(game) ?? 0) }) }));
 }
 
 // --- the renderer ------------------------------------------------------------------
@@ -334,7 +386,7 @@ function render() {
   const game = lastView.game;
   const act = context.act ? (action, options) => context.act(action, options) : null;
   const head = el('header', { class: 'ak-head' },
-    el('strong', { class: 'ak-role', text: game.role ? roleName(game.role) : t('ak_both_sides') }),
+    el('strong', { class: 'ak-role', text: game.role ? roleName(game.role) : t('Alien against Defender') }),
     clock(game), el('span', { class: 'ak-status', text: game.phase === 'playing' || game.phase === 'over' ? statusLine(game) : '' }));
   const parts = [head];
   if (game.phase === 'roles') parts.push(rolesPanel(game, act), reminders(game));

@@ -5,7 +5,7 @@ import { el, seatColour, seatName, reducedMotion } from '../ui.js';
 let lastShown = null;
 
 function rollText(view, roll) {
-  return t('rolled', { name: seatName(view, roll.seat), result: roll.faces.join(' + ') });
+  return t('%(name)s rolled %(result)s', { name: seatName(view, roll.seat), result: roll.faces.join(' + ') });
 }
 
 function dieFaces(roll, placeholder) {
@@ -20,16 +20,16 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   const isNew = last && lastShown !== null && last.number !== lastShown;
   const die = el(onRoll ? 'button' : 'div', {
     class: `die${(last ? last.faces.length : 1) > 1 ? ' multi' : ''}`, type: onRoll ? 'button' : null,
-    'aria-label': onRoll ? `${t('tap_to_roll')}${last ? ` — ${last.faces.join(' + ')}` : ''}` : null,
+    'aria-label': onRoll ? `${t('Tap the die to roll')}${last ? ` — ${last.faces.join(' + ')}` : ''}` : null,
     onclick: onRoll || null,
   }, ...dieFaces(last, '?'));
   if (isNew && !reducedMotion()) {
     die.classList.add('rolling');
     die.addEventListener('animationend', () => die.classList.remove('rolling'), { once: true });
   }
-  const caption = el('p', { class: 'roll-caption', text: last ? rollText(view, last) : t('no_roll_yet') });
+  const caption = el('p', { class: 'roll-caption', text: last ? rollText(view, last) : t('No roll yet') });
   if (last) caption.style.setProperty('--seat-colour', seatColour(view, last.seat));
-  const history = el('ol', { class: 'history', 'aria-label': t('history') },
+  const history = el('ol', { class: 'history', 'aria-label': t('Rolls') },
     ...game.history.map((roll) => el('li', {},
       el('span', { class: 'swatch', style: null }), `#${roll.number} `, rollText(view, roll))));
   history.querySelectorAll('.swatch').forEach((swatch, index) => {
@@ -37,8 +37,8 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   });
   container.replaceChildren(el('div', { class: 'dice-game' },
     el('p', { class: 'die-kind', text: `${game.count > 1 ? game.count : ''}${game.die}` }),
-    die, onRoll ? el('p', { class: 'die-hint', text: t('tap_to_roll') }) : null,
-    caption, el('h3', { text: t('history') }), history));
+    die, onRoll ? el('p', { class: 'die-hint', text: t('Tap the die to roll') }) : null,
+    caption, el('h3', { text: t('Rolls') }), history));
   if (isNew) onNewRoll?.(last, rollText(view, last));
   if (last) lastShown = last.number; else lastShown = 0;
 }

@@ -1,6 +1,6 @@
 // Rayman: each phone keeps its player's secret choice, turn, tokens and (optionally) position;
 // the host screen shows the table's public picture and answers the table's questions.
-import { t } from '../i18n.js';
+import { N_, t } from '../i18n.js';
 import { bytesToHex, sha256, utf8 } from '../sha256.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
@@ -50,7 +50,7 @@ const playerOf = (game, seat) => game.players.find((player) => player.seat === s
 const roundKey = (game, seat) => `${game.race.number}:${game.round?.number}:${seat}`;
 
 function nameOf(game, seat) {
-  if (seat === null || seat === undefined) return t('rm_nobody');
+  if (seat === null || seat === undefined) return t('Nobody');
   const player = playerOf(game, seat);
   if (!player) return `#${seat}`;
   if (!player.character || player.character === player.name) return player.name;
@@ -61,7 +61,7 @@ const namesOf = (game, seats) => seats.map((seat) => nameOf(game, seat)).join(',
 const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 
 function cardName(card) {
-  return card.extra ? t('rm_extra_card', { number: card.extra }) : t('rm_base_card', { number: card.id.slice(1) });
+  return card.extra ? t('Extra card n°%(number)s', { number: card.extra }) : t('Card %(number)s', { number: card.id.slice(1) });
 }
 
 function cardChip(initiative, caption = '', extra = '') {
@@ -118,75 +118,157 @@ function verification(game, entry) {
 
 // --- what happened ----------------------------------------------------------------------------
 
-const causeText = (cause) => t(`rm_cause_${cause}`);
+// What hit a player.
+const CAUSES = {
+  enemy: N_('an Enemy'),
+  obstacle: N_('an Obstacle'),
+  wall: N_('a Wall'),
+  projectile: N_('a Projectile'),
+  boss: N_('the Boss'),
+};
+// Why the table lost against the Boss.
+const COOP_LOSSES = {
+  defeated: N_('Defeated: the Boss wins.'),
+  all_in_bubbles: N_('Every player is in Bubble mode: the Boss wins.'),
+  boss_finished: N_('The Boss crossed the finish line first: the Boss wins.'),
+};
+// What each legendary card does.
+const LEGENDARY_ABILITIES = {
+  esquiveur: N_('Crouch to dodge an Enemy and gain 1 Move. Lums: Crouch.'),
+  vagabond: N_('Go up or down while gliding; 1 Move per 2 Glide icons. Lums: Glide.'),
+  fracasseur: N_('Each Slap reaches one space further; 1 Move for a hit 2 spaces away or more. Lums: Slap.'),
+  sprinteur: N_('2 Moves in the air before falling. Lums: Move.'),
+  filou: N_('Turn your heart into a Crouch icon; 1 Move per 2 Crouch icons. Lums: a heart.'),
+  grimpeur: N_('Two Jumps in a row; 1 Move for reaching level 3 from level 1. Lums: Jump.'),
+};
+// The position stepper, by direction.
+const STEP_LABELS = {
+  up: N_('One level up'),
+  down: N_('One level down'),
+  forward: N_('One space forward'),
+  back: N_('One space back'),
+};
+// The host's questions to the table, by key.
+const QUESTIONS = {
+  youngest: N_('Who is the youngest player? They pick first.'),
+  boss_move: N_('How many spaces does the Boss move each round? (on its Boss card)'),
+  farthest: N_('Who is farthest from the finish line? They roll the projectile die.'),
+  second_tile: N_('Has a player reached the second tile (column %(column)s)?'),
+  spawn_hit: N_('A projectile appears at column %(column)s, level %(level)s: is a player on that space?'),
+  projectile: N_('Projectile n°%(id)s moves on level %(level)s from column %(from)s to column %(to)s: whom does it hit first?'),
+  boss_landing: N_('The Boss ends its move at column %(column)s, level %(level)s: who is on that space?'),
+  last: N_('Who is in last place? Name %(count)s, the farthest behind first (in the same column, the lower level is behind).'),
+  ranking: N_('Rank the %(count)s players who did not cross the line, the farthest ahead first.'),
+};
+// Game modes.
+const MODES = {
+  competitive: N_('Competitive'),
+  coop: N_('Co-op against a Boss'),
+  solo: N_('Solo against a Boss'),
+};
+// Difficulty levels.
+const DIFFICULTIES = {
+  label: N_('Difficulty'),
+  novice: N_('Novice'),
+  intermediate: N_('Intermediate'),
+  hero: N_('Hero'),
+  legend: N_('Legend'),
+  custom: N_('Custom'),
+};
+// Phases of a race.
+const PHASES = {
+  characters: N_('Characters'),
+  legendary: N_('Legendary cards'),
+  draft: N_('Extra action cards'),
+  exchange: N_('Card exchange'),
+  hands: N_('Hand entry'),
+  round_start: N_('Start of the round'),
+  choosing: N_('Secret choice'),
+  turns: N_('Turns'),
+  round_end: N_('End of the round'),
+  finish: N_('Finish'),
+  race_over: N_('Between two races'),
+  game_over: N_('Game over'),
+};
+
+const causeText = (cause) => t(CAUSES[cause]);
+const coopResult = (result) => (result.won
+  ? t('The table wins: every player finished before the Boss!') : t(COOP_LOSSES[result.reason]));
 
 function eventText(event, game) {
   const name = nameOf(game, event.seat);
   switch (event.type) {
     case 'character_chosen':
-      return t('rm_ev_character', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
-    case 'legendary_chosen': return t('rm_ev_legendary', { name, card: LEGENDARY[event.card] ?? event.card });
-    case 'draft_revealed': return t('rm_ev_draft_revealed', { cards: numbers(event.cards), names: namesOf(game, event.order) });
-    case 'picked': return t('rm_ev_picked', { name, number: event.card });
-    case 'draft_discarded': return t('rm_ev_draft_discarded', { cards: numbers(event.cards) });
-    case 'exchanged': return t('rm_ev_exchanged', { name, count: event.dropped.length });
-    case 'hand_entered': return event.complete ? t('rm_ev_hand_entered', { name }) : null;
-    case 'race_started': return t('rm_ev_race_started', { race: event.race, board: BOARDS[event.board] ?? event.board });
-    case 'next_race': return t('rm_ev_next_race', { race: event.race, board: BOARDS[event.board] ?? event.board });
-    case 'random_discards': return event.seat === game.you ? t('rm_ev_random_discards_mine')
-      : t('rm_ev_random_discards', { name, count: event.count });
-    case 'round_started': return t('rm_ev_round_started', { round: event.round });
-    case 'projectile_roll': return t('rm_ev_projectile_roll', { die: event.die, level: event.level });
-    case 'boss_roll': return t(event.entering ? 'rm_ev_boss_enters' : 'rm_ev_boss_roll', { die: event.die, level: event.level });
-    case 'boss_card': return t('rm_ev_boss_card', { card: event.card });
-    case 'projectile_spawned': return t('rm_ev_projectile_spawned', { id: event.id, column: event.column, level: event.level });
+      return t('%(name)s races as %(character)s.', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
+    case 'legendary_chosen': return t('%(name)s takes the legendary card %(card)s.', { name, card: LEGENDARY[event.card] ?? event.card });
+    case 'draft_revealed': return t('Extra cards on the table: %(cards)s. Order: %(names)s.', { cards: numbers(event.cards), names: namesOf(game, event.order) });
+    case 'picked': return t('%(name)s takes extra card n°%(number)s.', { name, number: event.card });
+    case 'draft_discarded': return t('Discarded: %(cards)s.', { cards: numbers(event.cards) });
+    case 'exchanged': return t('%(name)s gives back %(count)s cards.', { name, count: event.dropped.length });
+    case 'hand_entered': return event.complete ? t('%(name)s has entered their cards.', { name }) : null;
+    case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
+    case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
+    case 'random_discards': return event.seat === game.you ? t('Two of your cards were discarded at random: see your cards.')
+      : t('%(name)s discards %(count)s cards at random.', { name, count: event.count });
+    case 'round_started': return t('Round %(round)s.', { round: event.round });
+    case 'projectile_roll': return t('Projectile die: %(die)s, level %(level)s.', { die: event.die, level: event.level });
+    case 'boss_roll': return event.entering
+      ? t('Boss die: %(die)s, the Boss enters on level %(level)s.', { die: event.die, level: event.level })
+      : t('Boss die: %(die)s, the Boss moves to level %(level)s.', { die: event.die, level: event.level });
+    case 'boss_card': return t('The Boss reveals attack card n°%(card)s.', { card: event.card });
+    case 'projectile_spawned': return t('Projectile n°%(id)s appears at column %(column)s, level %(level)s.', { id: event.id, column: event.column, level: event.level });
     case 'projectile_spawn_hit':
-      return t('rm_ev_projectile_spawn_hit', { id: event.id, column: event.column, level: event.level, name });
-    case 'choosing': return t('rm_ev_choosing', { round: event.round });
-    case 'locked': return t('rm_ev_locked', { name });
-    case 'revealed': return t('rm_ev_revealed', { order: namesOf(game, event.order) || '—' });
-    case 'bubble': return t(event.lost_heart ? 'rm_ev_bubble_heart' : 'rm_ev_bubble', { name });
-    case 'turn_started': return t('rm_ev_turn_started', { name });
-    case 'turn_ended': return t('rm_ev_turn_ended', { name });
-    case 'heart': return t(event.gained ? 'rm_ev_heart' : 'rm_ev_heart_kept', { name });
-    case 'heart_given': return t('rm_ev_heart_given', { name, other: nameOf(game, event.to) });
-    case 'heart_spent': return t('rm_ev_heart_spent', { name });
-    case 'projectile_hit': return t('rm_ev_projectile_hit', { id: event.id, name });
-    case 'immune': return t('rm_ev_immune', { name, cause: causeText(event.cause) });
-    case 'heart_lost': return t('rm_ev_heart_lost', { name, cause: causeText(event.cause) });
-    case 'damaged': return t('rm_ev_damaged', { name, cause: causeText(event.cause), count: event.back });
-    case 'bubble_mode': return t(event.on ? 'rm_ev_bubble_mode_on' : 'rm_ev_bubble_mode_off', { name });
-    case 'slapped': return t('rm_ev_slapped', { name, other: nameOf(game, event.target) });
-    case 'ptizetre_freed': return t('rm_ev_ptizetre', { name, number: event.ptizetre, count: event.count });
-    case 'bonus_gained': return t(event.fifth ? 'rm_ev_bonus_fifth' : 'rm_ev_bonus', { name, count: event.count });
-    case 'bonus_used': return t('rm_ev_bonus_used', { name, count: event.count });
-    case 'bonus_discarded': return t('rm_ev_bonus_discarded', { name });
-    case 'bonus_given': return t('rm_ev_bonus_given', { name, other: nameOf(game, event.to) });
-    case 'legendary_used': return t('rm_ev_legendary_used', { name, card: LEGENDARY[event.card] ?? event.card });
-    case 'crossed': return t('rm_ev_crossed', { name });
-    case 'final_round': return t('rm_ev_final_round');
-    case 'moved': return t('rm_ev_moved', { name, column: event.column, level: event.level });
+      return t('Projectile n°%(id)s appears on %(name)s (column %(column)s, level %(level)s).', { id: event.id, column: event.column, level: event.level, name });
+    case 'choosing': return t('Round %(round)s: choose your cards in secret.', { round: event.round });
+    case 'locked': return t('%(name)s has locked in.', { name });
+    case 'revealed': return t('Reveal! Order of play: %(order)s.', { order: namesOf(game, event.order) || '—' });
+    case 'bubble': return event.lost_heart
+      ? t('%(name)s declares a Bubble: immune this round, takes back the discarded cards and loses the heart.', { name })
+      : t('%(name)s declares a Bubble: immune this round, takes back the discarded cards.', { name });
+    case 'turn_started': return t("%(name)s's turn.", { name });
+    case 'turn_ended': return t('%(name)s ends the turn.', { name });
+    case 'heart': return event.gained ? t('%(name)s takes a heart.', { name }) : t('%(name)s already has a heart.', { name });
+    case 'heart_given': return t('%(name)s gives a heart to %(other)s.', { name, other: nameOf(game, event.to) });
+    case 'heart_spent': return t('%(name)s turns the heart into a Crouch (Filou).', { name });
+    case 'projectile_hit': return t('Projectile n°%(id)s hits %(name)s.', { id: event.id, name });
+    case 'immune': return t('%(name)s is immune (%(cause)s): no harm.', { name, cause: causeText(event.cause) });
+    case 'heart_lost': return t('%(name)s loses the heart (%(cause)s).', { name, cause: causeText(event.cause) });
+    case 'damaged': return t('%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', { name, cause: causeText(event.cause), count: event.back });
+    case 'bubble_mode': return event.on
+      ? t('%(name)s is in Bubble mode.', { name }) : t('%(name)s is slapped out of the Bubble.', { name });
+    case 'slapped': return t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
+    case 'ptizetre_freed': return t('%(name)s frees Ptizêtre n°%(number)s (%(count)s freed).', { name, number: event.ptizetre, count: event.count });
+    case 'bonus_gained': return event.fifth
+      ? t('%(name)s gains a fifth bonus token: one must be used or discarded.', { name })
+      : t('%(name)s gains a bonus token (%(count)s).', { name, count: event.count });
+    case 'bonus_used': return t('%(name)s uses a bonus token (%(count)s left).', { name, count: event.count });
+    case 'bonus_discarded': return t('%(name)s discards a bonus token.', { name });
+    case 'bonus_given': return t('%(name)s gives a bonus token to %(other)s.', { name, other: nameOf(game, event.to) });
+    case 'legendary_used': return t('%(name)s uses the legendary ability (%(card)s).', { name, card: LEGENDARY[event.card] ?? event.card });
+    case 'crossed': return t('%(name)s crosses the finish line!', { name });
+    case 'final_round': return t('Final round: it is played to the end so that everybody plays as often.');
+    case 'moved': return t('%(name)s: column %(column)s, level %(level)s.', { name, column: event.column, level: event.level });
     case 'position_forgotten': return null;
-    case 'projectile_moved': return t('rm_ev_projectile_moved', { id: event.id, column: event.column, level: event.level });
-    case 'projectile_removed': return t('rm_ev_projectile_removed', { id: event.id });
+    case 'projectile_moved': return t('Projectile n°%(id)s moves to column %(column)s, level %(level)s.', { id: event.id, column: event.column, level: event.level });
+    case 'projectile_removed': return t('Projectile n°%(id)s leaves the board.', { id: event.id });
     case 'projectile_card_effect':
-      return t('rm_ev_card_effect', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
-    case 'boss_moved': return t('rm_ev_boss_moved', { column: event.column, level: event.level });
-    case 'boss_hit': return t('rm_ev_boss_hit', { name });
-    case 'boss_attack': return t('rm_ev_boss_attack', { card: event.card });
-    case 'boss_finished': return t('rm_ev_boss_finished');
-    case 'free_move': return t('rm_ev_free_move', { names: namesOf(game, event.seats) });
-    case 'round_ended': return t('rm_ev_round_ended', { round: event.round });
-    case 'race_ending': return t('rm_ev_race_ending');
-    case 'race_over': return event.boss_won && !event.winners.length ? t('rm_ev_boss_won')
-      : t('rm_ev_race_over', { race: event.race, names: namesOf(game, event.winners) });
-    case 'standings': return t('rm_ev_standings');
-    case 'distance': return t('rm_ev_distance', { name, count: event.spaces });
-    case 'answered': return t('rm_ev_answered');
+      return t('Apply line %(line)s of the %(card)s projectile card.', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
+    case 'boss_moved': return t('The Boss moves to column %(column)s, level %(level)s.', { column: event.column, level: event.level });
+    case 'boss_hit': return t('The Boss lands on %(name)s!', { name });
+    case 'boss_attack': return t("Apply the Boss's attack card n°%(card)s.", { card: event.card });
+    case 'boss_finished': return t('The Boss crosses the finish line!');
+    case 'free_move': return t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) });
+    case 'round_ended': return t('End of round %(round)s.', { round: event.round });
+    case 'race_ending': return t('The race is over: the distances past the line decide.');
+    case 'race_over': return event.boss_won && !event.winners.length ? t('The Boss won the race.')
+      : t('Race %(race)s: %(names)s wins!', { race: event.race, names: namesOf(game, event.winners) });
+    case 'standings': return t('Tournament standings updated.');
+    case 'distance': return t('%(name)s: %(count)s spaces past the line.', { name, count: event.spaces });
+    case 'answered': return t('The table answered.');
     case 'game_over':
-      if (event.won !== undefined) return t(event.won ? 'rm_coop_won' : `rm_coop_lost_${event.reason}`);
-      if (event.winners) return t('rm_ev_tournament_won', { names: namesOf(game, event.winners) });
-      return t('rm_ev_game_over');
+      if (event.won !== undefined) return coopResult(event);
+      if (event.winners) return t('%(names)s wins the tournament!', { names: namesOf(game, event.winners) });
+      return t('Game over.');
     default: return null;
   }
 }
@@ -263,63 +345,63 @@ async function send(action) {
 
 function characterPanel(game, me) {
   const taken = new Set(game.players.filter((p) => p !== me && p.character).map((p) => p.character.toLowerCase()));
-  const parts = [el('h3', { text: t('rm_pick_character') })];
-  if (me.character) parts.push(el('p', { class: 'rm-done', text: t('rm_you_race_as', { character: me.character }) }));
+  const parts = [el('h3', { text: t('Your character') })];
+  if (me.character) parts.push(el('p', { class: 'rm-done', text: t('You race as %(character)s.', { character: me.character }) }));
   parts.push(el('div', { class: 'rm-choices' }, ...CHARACTERS.map((name) => el('button', {
     type: 'button', class: me.character === name ? 'picked' : '', 'aria-pressed': String(me.character === name),
     disabled: taken.has(name.toLowerCase()), text: name, onclick: () => send({ type: 'character', name }) }))));
   parts.push(el('form', { class: 'inline rm-free-name', onsubmit: (event) => {
     event.preventDefault();
     if ((kept.free_name ?? '').trim()) send({ type: 'character', name: kept.free_name.trim() });
-  } }, el('label', {}, t('rm_free_name'), keptInput('free_name', { maxlength: '24', autocomplete: 'off' })),
-  el('button', { type: 'submit', text: t('rm_choose') })));
+  } }, el('label', {}, t('Or a name of your own'), keptInput('free_name', { maxlength: '24', autocomplete: 'off' })),
+  el('button', { type: 'submit', text: t('Choose') })));
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
 
 function legendaryPanel(game, me) {
   const taken = new Set(game.players.filter((p) => p !== me && p.legendary).map((p) => p.legendary));
-  return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('rm_pick_legendary') }),
-    me.legendary ? el('p', { class: 'rm-done', text: t('rm_your_legendary', { card: LEGENDARY[me.legendary] }) }) : null,
+  return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('Your legendary player card') }),
+    me.legendary ? el('p', { class: 'rm-done', text: t('Your legendary card: %(card)s.', { card: LEGENDARY[me.legendary] }) }) : null,
     el('div', { class: 'rm-legendary' }, ...Object.entries(LEGENDARY).map(([id, label]) => el('button', {
       type: 'button', class: me.legendary === id ? 'picked' : '', 'aria-pressed': String(me.legendary === id),
       disabled: taken.has(id), onclick: () => send({ type: 'pick_legendary', card: id }) },
-    el('strong', { text: label }), el('small', { text: t(`rm_legend_${id}`) })))));
+    el('strong', { text: label }), el('small', { text: t(LEGENDARY_ABILITIES[id]) })))));
 }
 
 function draftPanel(game, me) {
   const draft = game.draft;
-  const parts = [el('h3', { text: t('rm_draft') }),
-    el('p', { class: 'muted', text: t(game.config.mode === 'solo' ? 'rm_draft_solo' : 'rm_draft_rules') })];
+  const parts = [el('h3', { text: t('Extra action cards') }),
+    el('p', { class: 'muted', text: (game.config.mode === 'solo' ? t('Solo: draw 3 cards, keep 1, twice.') : t('The cards lie face up; the youngest player picks first, clockwise, then the other way round. The 2 cards left over are discarded.')) })];
   if (draft.table.length) {
     const picker = draft.order[draft.turn];
-    parts.push(el('p', { class: 'rm-draft-round', text: t('rm_draft_round', { round: draft.round }) }),
+    parts.push(el('p', { class: 'rm-draft-round', text: t('Draw %(round)s of 2', { round: draft.round }) }),
       el('ol', { class: 'rm-draft-order' }, ...draft.order.map((seat, index) => el('li', {
         class: index < draft.turn ? 'done' : index === draft.turn ? 'current' : '', text: nameOf(game, seat) }))));
     const mine = me && picker === me.seat && can(game, 'pick');
-    if (!mine) parts.push(el('p', { class: 'rm-status-line', text: t('rm_pick_of', { name: nameOf(game, picker) }) }));
+    if (!mine) parts.push(el('p', { class: 'rm-status-line', text: t('%(name)s picks.', { name: nameOf(game, picker) }) }));
     parts.push(el('div', { class: 'rm-choices rm-draft-table' }, ...draft.table.map((number) => mine
-      ? button(t('rm_take_extra', { number }), () => send({ type: 'pick', card: number }), 'primary')
-      : el('span', { class: 'rm-chip', text: t('rm_extra_card', { number }) }))));
+      ? button(t('Take n°%(number)s', { number }), () => send({ type: 'pick', card: number }), 'primary')
+      : el('span', { class: 'rm-chip', text: t('Extra card n°%(number)s', { number }) }))));
   }
   if (me) {
     const extras = me.cards.filter((card) => card.extra);
-    if (extras.length) parts.push(el('p', { text: `${t('rm_your_extras')}: ${extras.map(cardName).join(', ')}` }));
+    if (extras.length) parts.push(el('p', { text: `${t('Your extra cards')}: ${extras.map(cardName).join(', ')}` }));
   }
   if (draft.discarded.length) {
-    parts.push(el('p', { class: 'muted', text: t('rm_ev_draft_discarded', { cards: numbers(draft.discarded) }) }));
+    parts.push(el('p', { class: 'muted', text: t('Discarded: %(cards)s.', { cards: numbers(draft.discarded) }) }));
   }
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
 
 function exchangePanel(game, me) {
   const count = Math.max(0, me.cards.length - 10);
-  const parts = [el('h3', { text: t('rm_exchange') })];
+  const parts = [el('h3', { text: t('Tournament: exchange of cards') })];
   if (!count) {
-    return el('section', { class: 'rm-panel rm-setup' }, ...parts, el('p', { class: 'rm-done', text: t('rm_exchange_done') }));
+    return el('section', { class: 'rm-panel rm-setup' }, ...parts, el('p', { class: 'rm-done', text: t('Done: your hand is ready for this race.') }));
   }
   const key = `${game.race.number}`;
   if (dropping.key !== key) dropping = { key, cards: new Set() };
-  parts.push(el('p', { text: t('rm_exchange_hint', { count }) }),
+  parts.push(el('p', { text: t('Pick %(count)s cards to put back in the box.', { count }) }),
     el('div', { class: 'rm-choices' }, ...me.cards.map((card) => el('button', {
       type: 'button', class: dropping.cards.has(card.id) ? 'picked' : '', 'aria-pressed': String(dropping.cards.has(card.id)),
       onclick: () => {
@@ -327,7 +409,7 @@ function exchangePanel(game, me) {
         render();
       } },
     cardChip(card.initiative, cardName(card))))),
-    button(t('rm_give_back', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
+    button(t('Give back %(count)s cards', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
   parts.at(-1).disabled = dropping.cards.size !== count;
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
@@ -339,7 +421,7 @@ function handPanel(game, me) {
     const initiatives = {};
     for (const card of me.cards) {
       const value = readInt(`hand:${card.id}`);
-      if (value === null || value > 99) { localError = t('rm_hand_incomplete'); render(); return; }
+      if (value === null || value > 99) { localError = t('Type a whole number from 0 to 99 for every card.'); render(); return; }
       initiatives[card.id] = value;
     }
     localError = '';
@@ -347,15 +429,15 @@ function handPanel(game, me) {
   } }, el('div', { class: 'rm-hand-grid' }, ...me.cards.map((card) => {
     if (kept[`hand:${card.id}`] === undefined && card.initiative !== null) kept[`hand:${card.id}`] = String(card.initiative);
     return numberInput(`hand:${card.id}`, cardName(card), 0, 99);
-  })), el('button', { type: 'submit', class: 'primary big', text: t(complete ? 'rm_hand_update' : 'rm_hand_save') }));
-  return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('rm_hand_entry') }),
-    el('p', { text: t('rm_hand_hint', { count: me.cards.length }) }),
-    complete ? el('p', { class: 'rm-done', text: t('rm_hand_saved') }) : null, form);
+  })), el('button', { type: 'submit', class: 'primary big', text: (complete ? t('Correct my hand') : t('Save my hand')) }));
+  return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('Hand entry') }),
+    el('p', { text: t('Type once the initiative printed at the top left of each of your %(count)s action cards.', { count: me.cards.length }) }),
+    complete ? el('p', { class: 'rm-done', text: t('Your hand is saved. You may still correct it.') }) : null, form);
 }
 
 function waitingFor(game, done) {
   const waiting = game.players.filter((player) => !done(player)).map((player) => nameOf(game, player.seat));
-  return waiting.length ? el('p', { class: 'muted rm-waiting', text: t('rm_waiting_for', { names: waiting.join(', ') }) }) : null;
+  return waiting.length ? el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }) : null;
 }
 
 // --- the start of a round: dice, projectile, Boss ------------------------------------------------
@@ -373,33 +455,33 @@ function rollPanel(game, me, isHost) {
   if (needsRoll && !round.rolled && game.phase === 'round_start') {
     const mine = context.act && can(game, 'roll');
     if (mine) {
-      const label = isHost && game.roller !== null ? t('rm_roll_for', { name: nameOf(game, game.roller) }) : t('rm_roll');
+      const label = isHost && game.roller !== null ? t('Roll for %(name)s', { name: nameOf(game, game.roller) }) : t('Roll');
       parts.push(button(label, () => send({ type: 'roll' }), 'primary big rm-roll'));
     }
     if (!mine || isHost) {
       parts.push(el('p', { class: 'rm-status-line', text: game.roller !== null && game.roller !== undefined
-        ? t('rm_waiting_roll', { name: nameOf(game, game.roller) }) : t('rm_waiting_roll_any') }));
+        ? t('%(name)s rolls the die.', { name: nameOf(game, game.roller) }) : t('Any player may roll.') }));
     }
   }
   if (round.die !== null) {
     const spawn = thisRoundEvents(game).find((event) => ['projectile_spawned', 'projectile_spawn_hit'].includes(event.type));
     parts.push(el('div', { class: 'rm-dice' }, dieFace(round.die, 'projectile_roll'),
-      el('p', {}, el('strong', { text: t('rm_projectile_die', { level: round.spawn.level }) }), spawn ? el('br') : null,
-        spawn ? t('rm_projectile_spawn', { id: spawn.id, column: spawn.column, level: spawn.level }) : null)));
+      el('p', {}, el('strong', { text: t('Projectile: level %(level)s', { level: round.spawn.level }) }), spawn ? el('br') : null,
+        spawn ? t('Projectile n°%(id)s appears at column %(column)s, level %(level)s.', { id: spawn.id, column: spawn.column, level: spawn.level }) : null)));
   }
   if (round.card_line !== null) {
     const card = PROJECTILES[game.config.projectile];
-    parts.push(el('p', { class: 'rm-card-line' }, t('rm_card_line', { card, line: round.card_line }),
-      el('br'), el('small', { text: t('rm_card_line_hint') })));
+    parts.push(el('p', { class: 'rm-card-line' }, t('%(card)s projectile card: line %(line)s', { card, line: round.card_line }),
+      el('br'), el('small', { text: t('Its effect applies at the end of the round; an effect marked CE ROUND-CI is active for the whole round.') })));
   }
   if (round.boss_die !== null) {
     parts.push(el('div', { class: 'rm-dice' }, dieFace(round.boss_die, 'boss_roll', 'boss'),
-      el('p', {}, el('strong', { text: t('rm_boss_die', { level: game.boss.level }) }), el('br'),
-        t('rm_boss_attack_card', { card: game.boss.card }), el('br'), el('small', { text: t('rm_boss_card_hint') }))));
+      el('p', {}, el('strong', { text: t('Boss: level %(level)s', { level: game.boss.level }) }), el('br'),
+        t('Boss attack card: n°%(card)s', { card: game.boss.card }), el('br'), el('small', { text: t('Applied at the end of the round, after the Boss moves, unless it says CE ROUND-CI (active all round).') }))));
   }
   if (!parts.length) return null;
   return el('section', { class: 'rm-panel rm-round-start' },
-    el('h3', { text: t('rm_round_dice', { round: round.number }) }), ...parts);
+    el('h3', { text: t('Round %(round)s: the dice', { round: round.number }) }), ...parts);
 }
 
 // A die face, rolling on screen once when the roll is new.
@@ -411,33 +493,33 @@ function dieFace(value, rolledBy, extra = '') {
 // --- the secret choice ---------------------------------------------------------------------------
 
 function choiceText(game, me, choice) {
-  if (!choice) return t('rm_no_choice_yet');
-  if (choice.bubble) return t('rm_choice_bubble');
-  if (game.config.quick) return t('rm_choice_cards', { left: choice.left, second: choice.second });
+  if (!choice) return t('Nothing chosen yet.');
+  if (choice.bubble) return t('Your choice: a Bubble.');
+  if (game.config.quick) return t('Your choice: %(left)s on the left, %(second)s second.', { left: choice.left, second: choice.second });
   const [left, second] = [choice.left, choice.second].map((id) => me.cards.find((card) => card.id === id));
   const named = (card) => `${card.initiative} (${cardName(card)})`;
-  return t('rm_choice_cards', { left: named(left), second: named(second) });
+  return t('Your choice: %(left)s on the left, %(second)s second.', { left: named(left), second: named(second) });
 }
 
 function lockState(game) {
   const choosers = game.players.filter((player) => !player.crossed);
-  return el('ul', { class: 'rm-locks', 'aria-label': t('rm_locks') }, ...choosers.map((player) => el('li', {
+  return el('ul', { class: 'rm-locks', 'aria-label': t('Who has locked in') }, ...choosers.map((player) => el('li', {
     class: player.locked ? 'locked' : '' }, swatch(player.seat), nameOf(game, player.seat), ' — ',
-  el('strong', { text: player.locked ? `✓ ${t('rm_locked_in')}` : t('rm_still_choosing') }))));
+  el('strong', { text: player.locked ? `✓ ${t('locked in')}` : t('choosing…') }))));
 }
 
 function choosingPanel(game, me) {
-  const parts = [el('h3', { text: t('rm_secret_choice', { round: game.round.number }) })];
+  const parts = [el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) })];
   if (me.crossed) {
-    return el('section', { class: 'rm-panel rm-choice' }, ...parts, el('p', { text: t('rm_finished_no_choice') }),
+    return el('section', { class: 'rm-panel rm-choice' }, ...parts, el('p', { text: t('You have finished the race: no more cards to choose.') }),
       lockState(game));
   }
   const choice = me.secret?.choice ?? null;
   if (me.locked) {
-    parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('rm_you_locked_in')}` }),
+    parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('Locked in.')}` }),
       el('p', { text: choiceText(game, me, choice) }),
-      el('p', { class: 'rm-commitment' }, t('rm_your_commitment'), ' ', el('code', { text: me.commitment })),
-      el('p', { class: 'muted', text: t('rm_commitment_hint') }));
+      el('p', { class: 'rm-commitment' }, t('Your commitment:'), ' ', el('code', { text: me.commitment })),
+      el('p', { class: 'muted', text: t('This fingerprint of your choice is public now; at the reveal every phone checks that your choice matches it.') }));
     return el('section', { class: 'rm-panel rm-choice' }, ...parts, lockState(game));
   }
   const key = `${game.race.number}:${game.round.number}`;
@@ -449,17 +531,23 @@ function choosingPanel(game, me) {
     }
   }
   const mustBubble = me.hand.length < 2;
-  const hint = mustBubble ? 'rm_must_bubble' : game.config.quick ? 'rm_choice_hint_quick' : 'rm_choice_hint';
-  parts.push(el('p', { class: 'muted', text: t(hint) }));
+  let hint = t('Tap your left card (its initiative counts), then your second card. You may change your mind until you '
+    + 'lock in.');
+  if (game.config.quick) {
+    hint = t('Type the initiative of your left card (it counts) and of your second card. You may change them until '
+      + 'you lock in.');
+  }
+  if (mustBubble) hint = t('Your hand is empty: you must declare a Bubble.');
+  parts.push(el('p', { class: 'muted', text: hint }));
   if (!mustBubble && game.config.quick) parts.push(quickChoice());
   else if (!mustBubble) parts.push(...cardChoice(me));
   const bubble = can(game, 'choose', { bubble: true });
   if (bubble) {
-    parts.push(button(t('rm_declare_bubble'), () => { pick.left = pick.second = null; send({ type: 'choose', bubble: true }); },
+    parts.push(button(t('Declare a Bubble'), () => { pick.left = pick.second = null; send({ type: 'choose', bubble: true }); },
       `rm-bubble${choice?.bubble ? ' picked' : ''}`));
   }
   parts.push(el('p', { class: 'rm-tentative', text: choiceText(game, me, choice) }));
-  const lock = button(t('rm_lock_in'), lockIn, 'primary big rm-lock');
+  const lock = button(t('Lock in my choice'), lockIn, 'primary big rm-lock');
   lock.disabled = !choice && !game.config.quick;  // quick entry: the typed numbers are checked at the tap
   parts.push(lock, lockState(game));
   return el('section', { class: 'rm-panel rm-choice' }, ...parts);
@@ -478,14 +566,14 @@ function cardChoice(me) {
     el('div', { class: 'rm-cards' }, ...cards.map((card) => el('button', {
       type: 'button', class: `rm-card-button${pick[side] === card.id ? ' picked' : ''}`,
       'aria-pressed': String(pick[side] === card.id),
-      'aria-label': t('rm_card_aria', { initiative: card.initiative, card: cardName(card) }),
+      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative, card: cardName(card) }),
       onclick: () => tap(side, card.id) }, cardChip(card.initiative, cardName(card))))));
-  return [row('left', t('rm_left_card'), hand), row('second', t('rm_second_card'), hand.filter((card) => card.id !== pick.left))];
+  return [row('left', t('Left card'), hand), row('second', t('Second card'), hand.filter((card) => card.id !== pick.left))];
 }
 
 function quickChoice() {
   return el('div', { class: 'rm-quick' },
-    numberInput('quick:left', t('rm_left_initiative'), 0, 99), numberInput('quick:second', t('rm_second_initiative'), 0, 99));
+    numberInput('quick:left', t('Initiative of the left card'), 0, 99), numberInput('quick:second', t('Initiative of the second card'), 0, 99));
 }
 
 async function lockIn() {
@@ -496,7 +584,7 @@ async function lockIn() {
     const left = readInt('quick:left');
     const second = readInt('quick:second');
     if (left === null || second === null || left > 99 || second > 99) {
-      localError = t('rm_quick_missing');
+      localError = t('Type both initiatives first: whole numbers from 0 to 99.');
       render();
       return;
     }
@@ -519,15 +607,15 @@ function revealPanel(game) {
   const allGood = checks.every(({ check }) => check.ok);
   const rows = checks.map(({ entry, check }) => el('li', { class: `rm-revealed${check.ok ? '' : ' bad'}` },
     swatch(entry.seat), el('span', { class: 'rm-who', text: nameOf(game, entry.seat) }),
-    entry.choice.bubble ? el('span', { class: 'rm-chip rm-bubble-chip', text: t('rm_bubble') })
-      : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('rm_left')),
-        cardChip(entry.second_initiative, t('rm_second'))),
-    check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('rm_verified')}` })
-      : el('span', { class: 'rm-mismatch', text: `⚠ ${t(check.changed ? 'rm_check_changed' : 'rm_check_failed')}` })));
+    entry.choice.bubble ? el('span', { class: 'rm-chip rm-bubble-chip', text: t('Bubble') })
+      : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('left')),
+        cardChip(entry.second_initiative, t('second'))),
+    check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('verified')}` })
+      : el('span', { class: 'rm-mismatch', text: `⚠ ${(check.changed ? t('changed after locking in!') : t('does not match its commitment!'))}` })));
   return el('section', { class: 'rm-panel rm-reveal', 'aria-live': 'polite' },
-    el('h3', { text: t('rm_reveal', { round: round.number }) }), el('ul', { class: 'rm-reveal-list' }, ...rows),
+    el('h3', { text: t('Round %(round)s: the reveal', { round: round.number }) }), el('ul', { class: 'rm-reveal-list' }, ...rows),
     el('p', { class: allGood ? 'rm-all-verified' : 'rm-warning',
-      text: t(allGood ? 'rm_all_verified' : 'rm_verification_failed') }),
+      text: (allGood ? t('Every choice matches the commitment published before the reveal.') : t('Warning: a choice does not match its commitment. Do not trust this round.')) }),
     orderOfPlay(game));
 }
 
@@ -541,15 +629,15 @@ function orderOfPlay(game) {
     return el('li', { class: `rm-order-item ${state}`.trim(), 'aria-current': state === 'current' ? 'step' : null },
       swatch(seat), el('span', { class: 'rm-who', text: nameOf(game, seat) }),
       el('span', { class: 'rm-initiatives', text: `${entry.left_initiative} / ${entry.second_initiative}` }),
-      state === 'current' ? el('strong', { class: 'rm-now', text: t('rm_playing_now') }) : null,
-      state === 'done' ? el('span', { class: 'muted', text: `✓ ${t('rm_played')}` }) : null);
+      state === 'current' ? el('strong', { class: 'rm-now', text: t('playing') }) : null,
+      state === 'done' ? el('span', { class: 'muted', text: `✓ ${t('played')}` }) : null);
   });
   const bubbles = round.revealed.filter((entry) => entry.choice.bubble).map((entry) => entry.seat);
-  return el('div', { class: 'rm-order' }, el('h4', { text: t('rm_order_of_play') }),
-    items.length ? el('ol', {}, ...items) : el('p', { text: t('rm_nobody_plays') }),
-    ...round.tie_rolls.map((tie) => el('p', { class: 'rm-tie', text: t('rm_tie_rolls', {
+  return el('div', { class: 'rm-order' }, el('h4', { text: t('Order of play') }),
+    items.length ? el('ol', {}, ...items) : el('p', { text: t('Nobody plays a turn this round.') }),
+    ...round.tie_rolls.map((tie) => el('p', { class: 'rm-tie', text: t('Tie broken by the die: %(rolls)s', {
       rolls: tie.seats.map((seat, index) => `${nameOf(game, seat)} 🎲 ${tie.rolls[index]}`).join(', ') }) })),
-    bubbles.length ? el('p', { class: 'rm-bubbles', text: t('rm_bubble_immune', { names: namesOf(game, bubbles) }) }) : null);
+    bubbles.length ? el('p', { class: 'rm-bubbles', text: t('In a Bubble, immune until the end of the round: %(names)s', { names: namesOf(game, bubbles) }) }) : null);
 }
 
 // --- turns ---------------------------------------------------------------------------------------
@@ -558,28 +646,28 @@ function turnPanel(game, me) {
   const mine = game.active === me.seat;
   const parts = [];
   if (me.bonus_pending) {
-    parts.push(el('div', { class: 'rm-forced' }, el('p', { class: 'rm-warning', text: t('rm_fifth_bonus') }),
-      button(t('rm_use_bonus'), () => send({ type: 'use_bonus' }), 'primary'),
-      button(t('rm_discard_bonus'), () => send({ type: 'discard_bonus' }))));
+    parts.push(el('div', { class: 'rm-forced' }, el('p', { class: 'rm-warning', text: t('A fifth bonus token: use one now or discard one.') }),
+      button(t('Use a bonus token'), () => send({ type: 'use_bonus' }), 'primary'),
+      button(t('Discard a bonus token'), () => send({ type: 'discard_bonus' }))));
   }
   if (mine) {
     const entry = game.round.revealed.find((revealed) => revealed.seat === me.seat);
     parts.unshift(el('p', { class: 'rm-your-turn', role: 'status',
-      text: t(me.bubble_mode ? 'rm_your_turn_bubble' : 'rm_your_turn') }));
+      text: (me.bubble_mode ? t('Your turn, in Bubble mode.') : t('Your turn!')) }));
     if (entry && !me.bubble_mode) {
-      parts.push(el('p', { class: 'rm-play-these' }, t('rm_play_your_cards'), ' ', cardChip(entry.left_initiative), ' ',
+      parts.push(el('p', { class: 'rm-play-these' }, t('Play your cards:'), ' ', cardChip(entry.left_initiative), ' ',
         cardChip(entry.second_initiative)));
     }
-    if (me.bubble_mode) parts.push(el('p', { class: 'muted', text: t('rm_bubble_mode_turn') }));
-    if (can(game, 'end_turn')) parts.push(button(t('rm_end_turn'), () => send({ type: 'end_turn' }), 'primary big rm-end-turn'));
+    if (me.bubble_mode) parts.push(el('p', { class: 'muted', text: t('In Bubble mode you use no card: at the end of your turn you advance 4 spaces, on the level of your choice. A slap from another player frees you.') }));
+    if (can(game, 'end_turn')) parts.push(button(t('End my turn'), () => send({ type: 'end_turn' }), 'primary big rm-end-turn'));
     parts.push(...tokenButtons(game, me));
   } else if (game.active !== null) {
-    parts.push(el('p', { class: 'rm-status-line', text: t('rm_turn_of', { name: nameOf(game, game.active) }) }));
+    parts.push(el('p', { class: 'rm-status-line', text: t("%(name)s's turn", { name: nameOf(game, game.active) }) }));
   }
   for (const gift of allOf(game, 'give_bonus')) {
-    parts.push(button(t('rm_give_bonus', { name: nameOf(game, gift.to) }), () => send(gift)));
+    parts.push(button(t('Give a bonus token to %(name)s', { name: nameOf(game, gift.to) }), () => send(gift)));
   }
-  if (can(game, 'crossed')) parts.push(button(t('rm_crossed_line'), () => send({ type: 'crossed' }), 'rm-cross'));
+  if (can(game, 'crossed')) parts.push(button(t('I crossed the finish line'), () => send({ type: 'crossed' }), 'rm-cross'));
   if (!parts.length) return null;
   return el('section', { class: `rm-panel rm-turn${mine ? ' mine' : ''}` }, ...parts);
 }
@@ -588,30 +676,32 @@ function tokenButtons(game, me) {
   const groups = [];
   const tokens = [];
   if (can(game, 'heart', {}) && allOf(game, 'heart').some((action) => !('to' in action))) {
-    tokens.push(button(t(me.heart ? 'rm_heart_again' : 'rm_heart'), () => send({ type: 'heart' })));
+    tokens.push(button((me.heart ? t('Heart action (you already hold a heart)') : t('Heart action: take a heart')), () => send({ type: 'heart' })));
   }
   for (const gift of allOf(game, 'heart').filter((action) => 'to' in action)) {
-    tokens.push(button(t('rm_give_heart', { name: nameOf(game, gift.to) }), () => send(gift)));
+    tokens.push(button(t('Give a heart to %(name)s', { name: nameOf(game, gift.to) }), () => send(gift)));
   }
-  if (can(game, 'spend_heart')) tokens.push(button(t('rm_spend_heart'), () => send({ type: 'spend_heart' })));
-  if (can(game, 'bonus')) tokens.push(button(t('rm_gain_bonus'), () => send({ type: 'bonus' })));
-  if (can(game, 'use_bonus') && !me.bonus_pending) tokens.push(button(t('rm_use_bonus'), () => send({ type: 'use_bonus' })));
+  if (can(game, 'spend_heart')) tokens.push(button(t('Filou: turn my heart into a Crouch'), () => send({ type: 'spend_heart' })));
+  if (can(game, 'bonus')) tokens.push(button(t('Enemy defeated: take a bonus token'), () => send({ type: 'bonus' })));
+  if (can(game, 'use_bonus') && !me.bonus_pending) tokens.push(button(t('Use a bonus token'), () => send({ type: 'use_bonus' })));
   if (can(game, 'use_legendary')) {
-    tokens.push(button(t('rm_use_legendary', { card: LEGENDARY[me.legendary] }), () => send({ type: 'use_legendary' })));
+    tokens.push(button(t('Use my legendary ability (%(card)s)', { card: LEGENDARY[me.legendary] }), () => send({ type: 'use_legendary' })));
   }
   const group = (title, buttons) => el('div', { class: 'rm-actions', role: 'group', 'aria-label': title },
     el('h4', { text: title }), ...buttons);
-  if (tokens.length) groups.push(group(t('rm_tokens'), tokens));
+  if (tokens.length) groups.push(group(t('Tokens'), tokens));
   const frees = allOf(game, 'free');
   if (frees.length) {
-    groups.push(group(t('rm_free_ptizetre'), frees.map((action) =>
-      button(t('rm_ptizetre_n', { number: action.ptizetre }), () => send(action), 'rm-ptizetre'))));
+    groups.push(group(t('Free a Ptizêtre'), frees.map((action) =>
+      button(t('Ptizêtre n°%(number)s', { number: action.ptizetre }), () => send(action), 'rm-ptizetre'))));
   }
   const slaps = allOf(game, 'slap');
   if (slaps.length) {
-    groups.push(group(t('rm_slap'), slaps.map((action) => {
+    groups.push(group(t('Slap a player'), slaps.map((action) => {
       const name = nameOf(game, action.target);
-      return button(t(action.direction ? `rm_slap_${action.direction}` : 'rm_slap_player', { name }), () => send(action));
+      const label = { forward: N_('Slap %(name)s forward'), back: N_('Slap %(name)s back') }[action.direction]
+        ?? N_('Slap %(name)s');
+      return button(t(label, { name }), () => send(action));
     })));
   }
   return groups;
@@ -620,18 +710,18 @@ function tokenButtons(game, me) {
 function hurtPanel(game) {
   const hurts = allOf(game, 'hurt');
   if (!hurts.length) return null;
-  return folded('hurt', t('rm_i_was_hit'), el('p', { class: 'muted', text: t('rm_hit_hint') }),
+  return folded('hurt', t('I was hit'), el('p', { class: 'muted', text: t('Your heart is spent first; without one you take damage, unless you are immune.') }),
     el('div', { class: 'rm-actions' }, ...hurts.map((action) => button(action.cause === 'projectile'
-      ? t('rm_hit_by_projectile', { id: action.projectile }) : t('rm_hit_by', { cause: causeText(action.cause) }),
+      ? t('Hit by projectile n°%(id)s', { id: action.projectile }) : t('Hit by %(cause)s', { cause: causeText(action.cause) }),
     () => send(action), 'danger'))));
 }
 
 // --- positions ------------------------------------------------------------------------------------
 
 function positionText(position) {
-  if (!position) return t('rm_position_unknown');
-  if (position.column > LAST_COLUMN) return t('rm_past_line', { count: position.column - LAST_COLUMN, level: position.level });
-  return t('rm_position', { column: position.column, level: position.level });
+  if (!position) return t('position not kept');
+  if (position.column > LAST_COLUMN) return t('%(count)s past the line, level %(level)s', { count: position.column - LAST_COLUMN, level: position.level });
+  return t('column %(column)s, level %(level)s', { column: position.column, level: position.level });
 }
 
 function positionPanel(game, me) {
@@ -640,12 +730,12 @@ function positionPanel(game, me) {
   if (!position) {
     const start = allOf(game, 'position')[0];
     if (!start) return null;
-    return folded('position', t('rm_positions'), el('p', { class: 'muted', text: t('rm_position_hint') }),
-      button(t('rm_keep_position'), () => send(start)));
+    return folded('position', t('Keep my position (optional)'), el('p', { class: 'muted', text: t('If every player keeps their column and level here, the companion works out who is last, who rolls and whom projectiles and the Boss hit; otherwise the host screen asks the table.') }),
+      button(t('Keep my position on this phone'), () => send(start)));
   }
-  const stepper = el('div', { class: 'rm-stepper', role: 'group', 'aria-label': t('rm_stepper') },
+  const stepper = el('div', { class: 'rm-stepper', role: 'group', 'aria-label': t('Move my figure one space') },
     ...STEPS.map(([direction, arrow]) => el('button', { type: 'button', class: `rm-step rm-step-${direction}`,
-      'aria-label': t(`rm_step_${direction}`), disabled: !can(game, 'step', { direction }), text: arrow,
+      'aria-label': t(STEP_LABELS[direction]), disabled: !can(game, 'step', { direction }), text: arrow,
       onclick: () => send({ type: 'step', direction }) })),
     el('output', { class: 'rm-here', text: positionText(position) }));
   const direct = el('form', { class: 'inline rm-direct', onsubmit: (event) => {
@@ -653,11 +743,11 @@ function positionPanel(game, me) {
     const column = readInt('pos:column');
     const level = readInt('pos:level');
     if (column !== null && level !== null) send({ type: 'position', column, level });
-  } }, numberInput('pos:column', t('rm_column'), 0, 83), numberInput('pos:level', t('rm_level'), 1, 3),
-  el('button', { type: 'submit', text: t('rm_set_position') }));
-  const section = el('section', { class: 'rm-panel rm-position' }, el('h3', { text: t('rm_my_position') }), stepper,
-    folded('direct', t('rm_position_direct'), direct),
-    can(game, 'forget_position') ? button(t('rm_forget_position'), () => send({ type: 'forget_position' }), 'small') : null);
+  } }, numberInput('pos:column', t('Column'), 0, 83), numberInput('pos:level', t('Level'), 1, 3),
+  el('button', { type: 'submit', text: t('Set') }));
+  const section = el('section', { class: 'rm-panel rm-position' }, el('h3', { text: t('My position') }), stepper,
+    folded('direct', t('Type a position'), direct),
+    can(game, 'forget_position') ? button(t('Stop keeping my position'), () => send({ type: 'forget_position' }), 'small') : null);
   return section;
 }
 
@@ -665,16 +755,16 @@ function positionPanel(game, me) {
 
 function questionText(game, asked) {
   const key = asked.key.startsWith('projectile_') ? 'projectile' : asked.key;
-  return t(`rm_q_${key}`, { column: asked.column, level: asked.level, id: asked.projectile, from: asked.from,
+  return t(QUESTIONS[key], { column: asked.column, level: asked.level, id: asked.projectile, from: asked.from,
     to: asked.to, count: asked.count ?? asked.choices?.length });
 }
 
 function questionPanel(game, isHost) {
   const asked = game.question;
   if (!asked) return null;
-  const parts = [el('h3', { text: t('rm_question') }), el('p', { class: 'rm-question-text', text: questionText(game, asked) })];
+  const parts = [el('h3', { text: t('Question for the table') }), el('p', { class: 'rm-question-text', text: questionText(game, asked) })];
   if (!isHost || !context.act) {
-    parts.push(el('p', { class: 'muted', text: t('rm_host_answers') }));
+    parts.push(el('p', { class: 'muted', text: t('The host screen answers it.') }));
   } else {
     parts.push(answerInputs(game, asked));
   }
@@ -688,28 +778,28 @@ function answerInputs(game, asked) {
       event.preventDefault();
       const value = readInt('answer:boss_move');
       if (value !== null) answer(value);
-    } }, numberInput('answer:boss_move', t('rm_spaces'), asked.low, asked.high),
-    el('button', { type: 'submit', class: 'primary', text: t('rm_answer') }));
+    } }, numberInput('answer:boss_move', t('Spaces'), asked.low, asked.high),
+    el('button', { type: 'submit', class: 'primary', text: t('Answer') }));
   }
   if (asked.key === 'second_tile') {
-    return el('div', { class: 'rm-choices' }, button(t('rm_yes'), () => answer(true), 'primary'),
-      button(t('rm_no'), () => answer(false)));
+    return el('div', { class: 'rm-choices' }, button(t('Yes'), () => answer(true), 'primary'),
+      button(t('No'), () => answer(false)));
   }
   if (asked.key === 'last' || asked.key === 'ranking') {
     const wanted = asked.key === 'last' ? asked.count : asked.choices.length;
     const key = `${game.race.number}:${game.round?.number}:${asked.key}`;
     if (ordering.key !== key) ordering = { key, seats: [] };
     const left = asked.choices.filter((seat) => !ordering.seats.includes(seat));
-    const confirm = button(t('rm_confirm'), () => answer(ordering.seats), 'primary big');
+    const confirm = button(t('Confirm'), () => answer(ordering.seats), 'primary big');
     confirm.disabled = ordering.seats.length !== wanted;
     return el('div', { class: 'rm-ordering' },
       el('ol', {}, ...ordering.seats.map((seat) => el('li', { text: nameOf(game, seat) }))),
       el('div', { class: 'rm-choices' }, ...(ordering.seats.length < wanted ? left : []).map((seat) =>
         button(nameOf(game, seat), () => { ordering.seats.push(seat); render(); }))),
-      el('div', { class: 'rm-choices' }, confirm, button(t('rm_start_again'), () => { ordering.seats = []; render(); })));
+      el('div', { class: 'rm-choices' }, confirm, button(t('Start again'), () => { ordering.seats = []; render(); })));
   }
   return el('div', { class: 'rm-choices' }, ...asked.choices.map((seat) =>
-    button(seat === null ? t('rm_nobody') : nameOf(game, seat), () => answer(seat), seat === null ? '' : 'primary')));
+    button(seat === null ? t('Nobody') : nameOf(game, seat), () => answer(seat), seat === null ? '' : 'primary')));
 }
 
 // --- the public picture ---------------------------------------------------------------------------
@@ -719,30 +809,30 @@ function badges(game, player) {
   const badge = (text, extra = '') => items.push(el('span', { class: `rm-badge ${extra}`.trim(), text }));
   if (player.legendary) badge(LEGENDARY[player.legendary], 'legendary');
   if (!game.round) return items;  // setting up: nothing to count yet
-  badge(player.heart ? `♥ ${t('rm_heart_token')}` : `♡ ${t('rm_no_heart')}`, player.heart ? 'heart' : 'off');
-  badge(`${t('rm_bonus_tokens')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
+  badge(player.heart ? `♥ ${t('heart')}` : `♡ ${t('no heart')}`, player.heart ? 'heart' : 'off');
+  badge(`${t('Bonus')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
   const freed = player.ptizetres;
   const which = freed.length ? ` (n° ${freed.join(', ')})` : '';
-  badge(`${t('rm_ptizetres')} ${freed.length}/3${which}`, freed.length >= 3 ? 'ok' : '');
-  badge(t('rm_hand_sizes', { hand: player.hand_size, discard: player.discard_size }));
+  badge(`${t('Ptizêtres')} ${freed.length}/3${which}`, freed.length >= 3 ? 'ok' : '');
+  badge(t('hand %(hand)s · discard %(discard)s', { hand: player.hand_size, discard: player.discard_size }));
   if (player.position) badge(positionText(player.position), 'position');
   if (game.phase === 'choosing' && !player.crossed) {
-    badge(player.locked ? `✓ ${t('rm_locked_in')}` : t('rm_still_choosing'), player.locked ? 'ok' : 'off');
+    badge(player.locked ? `✓ ${t('locked in')}` : t('choosing…'), player.locked ? 'ok' : 'off');
   }
-  if (player.bubble) badge(t('rm_in_bubble'), 'bubble');
-  if (player.bubble_mode) badge(t('rm_bubble_mode'), 'bubble');
-  if (player.immune) badge(t('rm_immune'), 'immune');
-  if (player.slapped) badge(t('rm_already_slapped'), 'off');
-  if (player.crossed) badge(`🏁 ${t('rm_finished')}${player.distance ? ` (+${player.distance})` : ''}`, 'ok');
+  if (player.bubble) badge(t('Bubble: immune this round'), 'bubble');
+  if (player.bubble_mode) badge(t('Bubble mode'), 'bubble');
+  if (player.immune) badge(t('immune until their next turn'), 'immune');
+  if (player.slapped) badge(t('already slapped'), 'off');
+  if (player.crossed) badge(`🏁 ${t('finished')}${player.distance ? ` (+${player.distance})` : ''}`, 'ok');
   return items;
 }
 
 function playersPanel(game) {
-  return el('section', { class: 'rm-panel rm-players' }, el('h3', { text: t('rm_players') }),
+  return el('section', { class: 'rm-panel rm-players' }, el('h3', { text: t('Players') }),
     el('ul', {}, ...game.players.map((player) => el('li', {
       class: `rm-player${game.active === player.seat ? ' active' : ''}${player.seat === game.you ? ' me' : ''}` },
     el('p', { class: 'rm-player-name' }, swatch(player.seat), el('strong', { text: nameOf(game, player.seat) }),
-      game.active === player.seat ? el('span', { class: 'rm-now', text: ` — ${t('rm_playing_now')}` }) : null),
+      game.active === player.seat ? el('span', { class: 'rm-now', text: ` — ${t('playing')}` }) : null),
     el('p', { class: 'rm-badges' }, ...badges(game, player))))));
 }
 
@@ -750,18 +840,18 @@ function boardPanel(game) {
   const parts = [];
   if (!game.round) return null;
   if (game.config.projectile) {
-    parts.push(el('h4', { text: t('rm_projectiles', { name: PROJECTILES[game.config.projectile] }) }),
+    parts.push(el('h4', { text: t('Projectiles (%(name)s)', { name: PROJECTILES[game.config.projectile] }) }),
       game.projectiles.length ? el('ul', { class: 'rm-projectiles' }, ...game.projectiles.map((projectile) => el('li', {
-        text: t('rm_projectile_at', { id: projectile.id, column: projectile.column, level: projectile.level }) })))
-        : el('p', { class: 'muted', text: t('rm_no_projectile') }));
+        text: t('Projectile n°%(id)s: column %(column)s, level %(level)s', { id: projectile.id, column: projectile.column, level: projectile.level }) })))
+        : el('p', { class: 'muted', text: t('No projectile on the board.') }));
   }
   if (game.boss) {
     const boss = game.boss;
     parts.push(el('h4', { text: `Boss — ${BOSSES[boss.name] ?? boss.name}` }),
-      el('p', { text: boss.column === null ? t('rm_boss_waiting')
-        : t('rm_boss_at', { column: boss.column, level: boss.level }) }),
-      el('p', { text: boss.move === null ? t('rm_boss_move_unknown') : t('rm_boss_move', { count: boss.move }) }),
-      boss.card !== null ? el('p', { text: t('rm_boss_attack_card', { card: boss.card }) }) : null);
+      el('p', { text: boss.column === null ? t('Not on the board yet: it enters at the first roll.')
+        : t('Column %(column)s, level %(level)s', { column: boss.column, level: boss.level }) }),
+      el('p', { text: boss.move === null ? t('Movement: asked at the first round') : t('Moves %(count)s spaces each round', { count: boss.move }) }),
+      boss.card !== null ? el('p', { text: t('Boss attack card: n°%(card)s', { card: boss.card }) }) : null);
   }
   if (!parts.length) return null;
   return el('section', { class: 'rm-panel rm-board' }, ...parts);
@@ -769,21 +859,21 @@ function boardPanel(game) {
 
 function myCardsPanel(game, me) {
   if (!RACE_PHASES.includes(game.phase) && game.phase !== 'race_over') return null;
-  const parts = [el('h3', { text: t('rm_my_cards') })];
+  const parts = [el('h3', { text: t('My action cards') })];
   const row = (label, ids) => el('div', { class: 'rm-card-row' }, el('span', { class: 'rm-row-label', text: label }),
     ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card)))
       : [el('span', { class: 'muted', text: '—' })]));
   if (game.config.quick) {
-    parts.push(el('p', { text: t('rm_hand_count', { hand: me.hand.length, discard: me.discard.length }) }));
+    parts.push(el('p', { text: t('In hand: %(hand)s cards · discarded: %(discard)s', { hand: me.hand.length, discard: me.discard.length }) }));
   } else {
-    parts.push(row(t('rm_in_hand'), me.hand));
-    if (me.played.length) parts.push(row(t('rm_played_cards'), me.played));
-    parts.push(row(t('rm_discarded'), me.discard));
+    parts.push(row(t('Hand'), me.hand));
+    if (me.played.length) parts.push(row(t('Played'), me.played));
+    parts.push(row(t('Discard'), me.discard));
   }
   if (me.random_discards.length) {
     parts.push(el('p', { class: 'rm-random', text: game.config.quick
-      ? t('rm_random_ranks', { ranks: me.random_ranks.join(', ') })
-      : t('rm_random_cards', { cards: cardsOf(me, me.random_discards)
+      ? t('Discarded at random (only you see this): your cards n° %(ranks)s, counting from the highest initiative.', { ranks: me.random_ranks.join(', ') })
+      : t('Discarded at random (only you see this): %(cards)s', { cards: cardsOf(me, me.random_discards)
         .map((card) => `${card.initiative} (${cardName(card)})`).join(', ') }) }));
   }
   return el('section', { class: 'rm-panel rm-my-cards' }, ...parts);
@@ -794,10 +884,10 @@ function summaryPanel(game) {
   if (!summary || !summary.events.length) return null;
   const free = summary.events.find((event) => event.type === 'free_move');
   const mine = free && game.you !== null && free.seats.includes(game.you);
-  return el('section', { class: 'rm-panel rm-round-end' }, el('h3', { text: t('rm_round_end', { round: summary.round }) }),
-    mine ? el('p', { class: 'rm-free-move', text: t('rm_free_move_mine') }) : null,
+  return el('section', { class: 'rm-panel rm-round-end' }, el('h3', { text: t('End of round %(round)s', { round: summary.round }) }),
+    mine ? el('p', { class: 'rm-free-move', text: t('You are last: move your figure one space forward, on the level of your choice (not onto another player or an Obstacle; Walls do not stop it).') }) : null,
     free && !mine ? el('p', { class: 'rm-free-move-others',
-      text: t('rm_free_move_others', { names: namesOf(game, free.seats) }) }) : null,
+      text: t('Free move for the last player: %(names)s', { names: namesOf(game, free.seats) }) }) : null,
     el('ul', {}, ...summary.events.filter((event) => event.type !== 'free_move')
       .map((event) => eventText(event, game)).filter(Boolean).map((text) => el('li', { text }))));
 }
@@ -807,93 +897,93 @@ function resultPanel(game) {
   if (!result) return null;
   if (result.kind === 'coop') {
     return el('section', { class: `rm-panel rm-result ${result.won ? 'won' : 'lost'}` },
-      el('p', { class: 'rm-big', text: t(result.won ? 'rm_coop_won' : `rm_coop_lost_${result.reason}`) }));
+      el('p', { class: 'rm-big', text: coopResult(result) }));
   }
   const winners = namesOf(game, result.winners);
   return el('section', { class: 'rm-panel rm-result won' },
-    el('p', { class: 'rm-big', text: result.winners.length ? t('rm_winner', { names: winners }) : t('rm_ev_boss_won') }),
-    result.boss_won ? el('p', { text: t('rm_boss_first') }) : null,
+    el('p', { class: 'rm-big', text: result.winners.length ? t('%(names)s wins the race!', { names: winners }) : t('The Boss won the race.') }),
+    result.boss_won ? el('p', { text: t("The Boss finished first: the players' places start at the second.") }) : null,
     el('ol', { class: 'rm-ranking' }, ...result.ranking.map((entry) => el('li', {},
-      el('strong', { text: t('rm_place', { place: entry.place }) }), ' ', swatch(entry.seat), nameOf(game, entry.seat), ' — ',
-      entry.crossed ? t('rm_distance', { count: entry.distance }) : t('rm_not_crossed')))));
+      el('strong', { text: t('Place %(place)s', { place: entry.place }) }), ' ', swatch(entry.seat), nameOf(game, entry.seat), ' — ',
+      entry.crossed ? t('%(count)s spaces past the line', { count: entry.distance }) : t('did not cross the line')))));
 }
 
 function standingsPanel(game) {
   const tournament = game.tournament;
   if (!tournament) return null;
   const standings = [...tournament.standings].sort((a, b) => b.points - a.points);
-  const parts = [el('h3', { text: t('rm_standings', { count: tournament.races.length }) }),
+  const parts = [el('h3', { text: t('Tournament standings (races played: %(count)s of 4)', { count: tournament.races.length }) }),
     el('ol', { class: 'rm-standings' }, ...standings.map((standing) => el('li', {}, swatch(standing.seat),
-      nameOf(game, standing.seat), ' — ', el('strong', { text: t('rm_points', { count: standing.points }) }))))];
+      nameOf(game, standing.seat), ' — ', el('strong', { text: t('%(count)s points', { count: standing.points }) }))))];
   if (tournament.winners) {
-    parts.push(el('p', { class: 'rm-big', text: t('rm_ev_tournament_won', { names: namesOf(game, tournament.winners) }) }));
+    parts.push(el('p', { class: 'rm-big', text: t('%(names)s wins the tournament!', { names: namesOf(game, tournament.winners) }) }));
   }
   if (context.act && can(game, 'next_race')) {
-    parts.push(button(t('rm_next_race'), () => send({ type: 'next_race' }), 'primary big'));
+    parts.push(button(t('Next race'), () => send({ type: 'next_race' }), 'primary big'));
   }
-  else if (game.phase === 'race_over') parts.push(el('p', { class: 'muted', text: t('rm_waiting_next_race') }));
+  else if (game.phase === 'race_over') parts.push(el('p', { class: 'muted', text: t('Waiting for the host to start the next race.') }));
   return el('section', { class: 'rm-panel rm-tournament' }, ...parts);
 }
 
 function distancePanel(game, me) {
   if (!can(game, 'distance')) return null;
-  return el('section', { class: 'rm-panel rm-distance' }, el('h3', { text: t('rm_distance_title') }),
+  return el('section', { class: 'rm-panel rm-distance' }, el('h3', { text: t('Past the finish line') }),
     el('form', { class: 'inline', onsubmit: (event) => {
       event.preventDefault();
       const spaces = readInt('distance');
       if (spaces !== null) send({ type: 'distance', spaces });
-    } }, numberInput('distance', t('rm_distance_label'), 1, 40),
-    el('button', { type: 'submit', class: 'primary', text: t('rm_send') })),
-    me.distance ? el('p', { class: 'rm-done', text: t('rm_distance', { count: me.distance }) }) : null);
+    } }, numberInput('distance', t('Spaces past the line'), 1, 40),
+    el('button', { type: 'submit', class: 'primary', text: t('Send') })),
+    me.distance ? el('p', { class: 'rm-done', text: t('%(count)s spaces past the line', { count: me.distance }) }) : null);
 }
 
 function historyPanel(game) {
   const texts = (game.history || []).filter((event) => !UNLISTED.has(event.type))
     .map((event) => eventText(event, game)).filter(Boolean).slice(-12).reverse();
-  return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('rm_history') }),
+  return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('What happened') }),
     el('ul', {}, ...texts.map((text) => el('li', { text }))));
 }
 
 function setupReminder(game) {
   const config = game.config;
-  const items = [`${t('rm_mode_label')}: ${t(`rm_mode_${config.mode}`)}`,
-    `${t('rm_difficulty_label')}: ${t(`rm_difficulty_${config.difficulty}`)}`,
-    t('rm_board', { board: BOARDS[game.race.board] ?? game.race.board })];
-  items.push(config.projectile ? t('rm_with_projectiles', { name: PROJECTILES[config.projectile] }) : t('rm_no_projectiles'));
-  if (config.projectile_card) items.push(t('rm_with_projectile_card'));
-  if (config.boss) items.push(t('rm_with_boss', { name: BOSSES[config.boss] ?? config.boss }));
-  items.push(t(config.extra_cards ? 'rm_with_extras' : 'rm_no_extras'));
-  if (config.legendary) items.push(t('rm_with_legendary'));
-  items.push(t(config.quick ? 'rm_quick_entry' : 'rm_full_entry'));
-  items.push(t('rm_captives', { count: config.captives }));
-  if (config.tournament) items.push(t('rm_tournament'));
-  return folded('setup', t('rm_setup'), el('ul', {}, ...items.map((text) => el('li', { text }))));
+  const items = [`${t('Mode')}: ${t(MODES[config.mode])}`,
+    `${t('Difficulty')}: ${t(DIFFICULTIES[config.difficulty])}`,
+    t('Board: %(board)s', { board: BOARDS[game.race.board] ?? game.race.board })];
+  items.push(config.projectile ? t('Projectiles: %(name)s', { name: PROJECTILES[config.projectile] }) : t('No projectiles'));
+  if (config.projectile_card) items.push(t('The projectile card applies'));
+  if (config.boss) items.push(t('Boss: %(name)s', { name: BOSSES[config.boss] ?? config.boss }));
+  items.push((config.extra_cards ? t('Extra action cards: 10 cards each') : t('8 action cards each')));
+  if (config.legendary) items.push(t('Legendary player cards'));
+  items.push((config.quick ? t('Quick: type the two initiatives each round') : t('Each player enters their cards once')));
+  items.push(t('%(count)s captive Ptizêtres; free 3 before the finish line', { count: config.captives }));
+  if (config.tournament) items.push(t('Tournament (the 4 boards)'));
+  return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))));
 }
 
 // --- what to do now ------------------------------------------------------------------------------------
 
 function statusText(game, me, isHost) {
   const phase = game.phase;
-  if (phase === 'game_over') return t('rm_game_over');
-  if (game.question && !isHost) return t('rm_waiting_host');
-  if (game.question) return t('rm_host_question');
+  if (phase === 'game_over') return t('The game is over.');
+  if (game.question && !isHost) return t('The table must answer a question on the host screen.');
+  if (game.question) return t('The table must answer this question:');
   const locked = game.players.filter((player) => !player.crossed);
   switch (phase) {
-    case 'characters': return me && !me.character ? t('rm_do_character') : t('rm_waiting_characters');
-    case 'legendary': return me && !me.legendary ? t('rm_do_legendary') : t('rm_waiting_legendary');
-    case 'draft': return me && can(game, 'pick') ? t('rm_your_pick') : t('rm_waiting_draft');
-    case 'exchange': return me && can(game, 'exchange') ? t('rm_do_exchange') : t('rm_waiting_exchange');
-    case 'hands': return me && me.cards.some((card) => card.initiative === null) ? t('rm_do_hand') : t('rm_waiting_hands');
-    case 'round_start': return me && can(game, 'roll') ? t('rm_do_roll') : t('rm_waiting_dice');
+    case 'characters': return me && !me.character ? t('Pick your character.') : t("Waiting for the other players' characters.");
+    case 'legendary': return me && !me.legendary ? t('Pick your legendary player card.') : t("Waiting for the other players' legendary cards.");
+    case 'draft': return me && can(game, 'pick') ? t('Your pick: take one extra action card.') : t('The extra action cards are being drafted.');
+    case 'exchange': return me && can(game, 'exchange') ? t('Choose the cards you give back.') : t('Waiting for the card exchange.');
+    case 'hands': return me && me.cards.some((card) => card.initiative === null) ? t('Type the initiative of each of your action cards.') : t("Waiting for the other players' hands.");
+    case 'round_start': return me && can(game, 'roll') ? t('Roll the die!') : t('Start of the round: the dice.');
     case 'choosing':
-      if (me && !me.crossed && !me.locked) return t('rm_do_choose');
-      return t('rm_locked_count', { count: locked.filter((player) => player.locked).length, total: locked.length });
+      if (me && !me.crossed && !me.locked) return t('Choose your two action cards in secret, then lock in.');
+      return t('%(count)s of %(total)s locked in', { count: locked.filter((player) => player.locked).length, total: locked.length });
     case 'turns':
       if (game.active === null) return '';
-      return me && game.active === me.seat ? t('rm_your_turn') : t('rm_turn_of', { name: nameOf(game, game.active) });
-    case 'round_end': return t('rm_round_ending');
-    case 'finish': return me && can(game, 'distance') ? t('rm_do_distance') : t('rm_waiting_finish');
-    case 'race_over': return t('rm_waiting_next_race');
+      return me && game.active === me.seat ? t('Your turn!') : t("%(name)s's turn", { name: nameOf(game, game.active) });
+    case 'round_end': return t('End of the round: projectiles, Boss and the free move.');
+    case 'finish': return me && can(game, 'distance') ? t('Enter how many spaces past the finish line you got.') : t('The race is over: waiting for the distances and the ranking.');
+    case 'race_over': return t('Waiting for the host to start the next race.');
     default: return '';
   }
 }
@@ -932,11 +1022,11 @@ function render() {
   const me = game.you !== null ? playerOf(game, game.you) : null;
   const playing = Boolean(me && context.act);
   const focusKey = target.contains(document.activeElement) ? document.activeElement?.dataset?.keep : null;
-  const round = game.round ? t('rm_round_n', { round: game.round.number }) : '';
+  const round = game.round ? t('Round %(round)s', { round: game.round.number }) : '';
   const head = el('header', { class: 'rm-head' },
-    el('strong', { class: 'rm-title', text: t('rm_race_n', { race: game.race.number }) }),
+    el('strong', { class: 'rm-title', text: t('Race %(race)s', { race: game.race.number }) }),
     round ? el('span', { class: 'rm-round', text: round }) : null,
-    el('span', { class: 'rm-phase', text: t(`rm_phase_${game.phase}`) }),
+    el('span', { class: 'rm-phase', text: t(PHASES[game.phase]) }),
     me?.character ? el('span', { class: 'rm-me' }, swatch(me.seat), me.character) : null);
   const mineNow = playing && game.phase === 'turns' && game.active === me.seat;
   const status = mineNow ? '' : statusText(game, me, isHost);  // the turn panel says it, bigger
@@ -960,7 +1050,7 @@ function render() {
     if (racing) parts.push(summaryPanel(game));
     if (game.phase === 'choosing') {
       parts.push(el('section', { class: 'rm-panel rm-choice' },
-        el('h3', { text: t('rm_secret_choice', { round: game.round.number }) }), lockState(game)));
+        el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) }), lockState(game)));
     }
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
