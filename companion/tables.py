@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness, figures
+from companion import fairness, figures, text
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
@@ -87,8 +87,12 @@ def clean_name(raw: Any) -> str:
     if not isinstance(raw, str):
         raise TableError(400, N_("A name is needed."))
     name = unicodedata.normalize("NFC", raw).strip()
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
+    unsafe = text.unsafe_character(name)
+    if unsafe == text.CONTROL:
         raise TableError(400, N_("A name cannot contain control characters."))
+    if unsafe == text.INVISIBLE:
+        raise TableError(400, N_("A name cannot contain invisible or direction-changing characters "
+                                 "(zero-width spaces, bidi overrides)."))
     if not name:
         raise TableError(400, N_("A name is needed."))
     if len(name) > MAX_NAME_LENGTH:
@@ -157,6 +161,9 @@ class Tables:
         self.name_figure = name_figure
         self.notify = notify or (lambda code, views, partial=False: None)
         self.limiter = RateLimiter(rate_capacity, rate_per_second)
+        # Told whether each table code looked up named a table; raises to refuse a client
+        # that guesses codes (the web shell's per-client limit).
+        self.code_lookup: Callable[[bool], None] = lambda found: None
 
     # Creation and joining ------------------------------------------------
     def create(self, game_id: Any, raw_options: Any) -> dict:
@@ -542,6 +549,7 @@ class Tables:
     def _existing_table(self, tx: Transaction, raw_code: Any) -> dict:
         code = normalize_code(raw_code)
         table = tx.table(code) if code else None
+        self.code_lookup(table is not None)
         if table is None:
             raise TableError(404, N_("There is no table with the code %(code)s."), code=str(raw_code)[:12])
         return table

@@ -37,6 +37,7 @@ from companion.amiibo.ids import AmiiboError, AmiiboId, InvalidAmiiboId, decode,
 from companion.amiibo.locale import LANGUAGES, is_supported, language, translate
 from companion.amiibo.sync import DEFAULT_TIMEOUT, DEFAULT_URL, download
 from companion.games.base import N_
+from companion.text import CONTROL, unsafe_character
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS amiibo_figures (
@@ -246,8 +247,10 @@ class Catalog:
         name = " ".join(unicodedata.normalize("NFC", name).split())
         if len(name) > MAX_HOST_NAME:
             raise AmiiboError(N_("A figure's name has at most %(count)s characters."), count=MAX_HOST_NAME)
-        if any(unicodedata.category(char) == "Cc" for char in name):
+        if unsafe_character(name) == CONTROL:
             raise AmiiboError(N_("A figure's name cannot contain control characters."))
+        if unsafe_character(name):
+            raise AmiiboError(N_("A figure's name cannot contain invisible or direction-changing characters."))
         with self.store.transaction() as tx:
             tx.execute("INSERT INTO amiibo_figure_names (id, lang, source, name, folded, updated_at) "
                        "VALUES (?, ?, 'host', ?, ?, ?) ON CONFLICT (id, lang, source) DO UPDATE SET "

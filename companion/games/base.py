@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from companion.text import unsafe_character
 
 HOST = "host"  # the seat argument of apply for the host screen's game actions
 
@@ -93,6 +94,9 @@ class Option:
         if len(items) != len(value) or not all(0 < len(item) <= self.max_length for item in items):
             raise IllegalAction(N_("Each item of %(option)s must be text of 1 to %(length)s characters."),
                                 option=self.name, length=self.max_length)
+        if any(unsafe_character(item) for item in items):
+            raise IllegalAction(N_("Each item of %(option)s must be visible text: no control, invisible or "
+                                   "direction-changing characters."), option=self.name)
         return items
 
 
