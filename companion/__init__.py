@@ -43,7 +43,7 @@ def create_app(config: dict | None = None) -> Flask:
     from companion.web.api import api
     from companion.web.pages import pages
     from companion.web.rankings_api import rankings_api
-    from companion.web.security import install_security
+    from companion.web.security import guard, install_security
 
     i18n.init_app(app)
     install_security(app)
@@ -69,6 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
                                                 name_figure=catalog.name_figure, services=services)
     app.extensions["companion.socketio"] = socketio
     hub.register()
+    guard(app, socketio, app.extensions["companion.tables"])
     _start_reader(app, socketio, hub)
     return app
 

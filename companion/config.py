@@ -45,6 +45,11 @@ def from_environment() -> dict:
         "RATE_BURST": _int("COMPANION_RATE_BURST", 10),
         "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
         "MESSAGE_QUEUE": os.environ.get("COMPANION_MESSAGE_QUEUE") or None,
+        # Per client address (see companion/limits.py): BURST/SECONDS, and open Socket.IO connections.
+        "LIMIT_CREATE": os.environ.get("COMPANION_LIMIT_CREATE") or None,
+        "LIMIT_JOIN": os.environ.get("COMPANION_LIMIT_JOIN") or None,
+        "LIMIT_LOOKUP": os.environ.get("COMPANION_LIMIT_LOOKUP") or None,
+        "LIMIT_CONNECTIONS": _int("COMPANION_LIMIT_CONNECTIONS", 30),
         "MAX_CONTENT_LENGTH": 16 * 1024,
         "BABEL_DEFAULT_LOCALE": "en",
         "LANGUAGES": ("en", "fr"),

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from tests.server import ServerProcess
+from tests.server import TEST_LIMITS, ServerProcess
 
 
 @pytest.fixture
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "ASYNC_MODE": "threading",
-                      "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test", "READER": "none"})
+                      "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test", "READER": "none",
+                      **TEST_LIMITS})
     yield app
     app.extensions["companion.tables"].store.close()
 

@@ -15,6 +15,12 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Every test client comes from 127.0.0.1: the per-client limits (companion/limits.py) would
+# take a whole test run for one flood. tests/test_abuse_limits.py sets them back to the defaults.
+TEST_LIMITS = {"LIMIT_CREATE": "100000/1", "LIMIT_JOIN": "100000/1", "LIMIT_LOOKUP": "100000/1",
+               "LIMIT_CONNECTIONS": 100000}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -35,7 +41,8 @@ class ServerProcess:
         self.app = app
         self.env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(self.port),
                     "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(workdir),
-                    "COMPANION_PUBLIC_URL": self.url, "COMPANION_READER": "none", **(extra_env or {})}
+                    "COMPANION_PUBLIC_URL": self.url, "COMPANION_READER": "none",
+                    **{f"COMPANION_{name}": str(value) for name, value in TEST_LIMITS.items()}, **(extra_env or {})}
         self.process: subprocess.Popen | None = None
         self.log_path = workdir / f"{name}.log"
 

@@ -18,7 +18,8 @@ from companion.web import tables
 from companion.web.i18n import translate
 from companion.web.links import join_url, seat_cookie_name
 from companion.web.openapi import openapi_document
-from companion.web.security import is_cross_origin
+from companion.limits import CREATE, JOIN
+from companion.web.security import charge, is_cross_origin
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -81,6 +82,7 @@ def games():
 
 @api.post("/tables")
 def create_table():
+    charge(CREATE)
     body = json_body()
     created = tables().create(body.get("game"), body.get("options"))
     return jsonify({**created, "join_url": join_url(created["code"])}), 201
@@ -88,6 +90,7 @@ def create_table():
 
 @api.post("/tables/<code>/seats")
 def take_seat(code: str):
+    charge(JOIN)
     body = json_body()
     seat = tables().join(code, body.get("name"), body.get("entropy"))
     response = jsonify(seat)

@@ -1,10 +1,19 @@
-"""Headers every response carries, and the same-origin rule of the JSON API."""
+"""What every answer carries and what every client is held to: security
+headers (on Socket.IO's answers too), JSON that cannot crash the server, the
+same-origin rule of the JSON API, and the per-client limits of
+`companion.limits`."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import json
+from urllib.parse import parse_qs, urlsplit
 
-from flask import Flask, request
+from flask import Flask, g, has_request_context, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import gettext
+
+from companion.games.base import N_
+from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, rules_from
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -18,6 +27,13 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "frame-ancestors 'none'",
     "form-action 'self'",
 ])
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+CONNECTION_RETRY_SECONDS = 10
 
 
 def is_cross_origin() -> bool:
@@ -29,11 +45,103 @@ def is_cross_origin() -> bool:
     return parts.netloc != request.host or parts.scheme != request.scheme
 
 
+class SafeJSONProvider(DefaultJSONProvider):
+    """A body nested thousands deep exhausts the parser's recursion: that is a
+    malformed body (400), not a server error."""
+
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def limits() -> ClientLimits:
+    from flask import current_app
+
+    return current_app.extensions["companion.limits"]
+
+
+def charge(kind: str) -> None:
+    """Spends one of this client's attempts at ``kind`` (`TooManyAttempts` when none is left)."""
+    try:
+        limits().charge(kind, client_address())
+    except TooManyAttempts as error:
+        g.retry_after = error.retry_after
+        raise
+
+
+def _code_lookup(found: bool) -> None:
+    """Tables' hook: a miss spends an attempt; a client with none left looks up nothing."""
+    if not has_request_context():
+        return  # the server's own work (the reader, the sweeper)
+    try:
+        if found:
+            limits().check(LOOKUP, client_address())
+        else:
+            limits().charge(LOOKUP, client_address())
+    except TooManyAttempts as error:
+        g.retry_after = error.retry_after
+        raise
+
+
+class GuardedWSGI:
+    """Around everything, Socket.IO included: the security headers on every
+    answer, and a cap on the Socket.IO connections one address holds open."""
+
+    def __init__(self, app: Flask, inner, socketio):
+        self.app, self.inner, self.socketio = app, inner, socketio
+        self.max_connections = int(app.config.get("LIMIT_CONNECTIONS") or DEFAULT_CONNECTIONS)
+        self.path = "/" + socketio.server_options.get("socketio_path", "socket.io").strip("/")
+
+    def __call__(self, environ, start_response):
+        def with_headers(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            headers = list(headers) + [(name, value) for name, value in SECURITY_HEADERS
+                                       if name.lower() not in present]
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
+        if self._is_new_connection(environ) and self._open_connections(environ) >= self.max_connections:
+            return self._refuse_connection(environ, with_headers)
+        return self.inner(environ, with_headers)
+
+    def _is_new_connection(self, environ) -> bool:
+        path = environ.get("PATH_INFO", "").rstrip("/")
+        return path == self.path and "sid" not in parse_qs(environ.get("QUERY_STRING", ""))
+
+    def _open_connections(self, environ) -> int:
+        address = environ.get("REMOTE_ADDR")
+        return sum(1 for other in list(self.socketio.server.environ.values()) if other.get("REMOTE_ADDR") == address)
+
+    def _refuse_connection(self, environ, start_response):
+        with self.app.request_context(environ):
+            message = gettext(N_("Too many connections from this device (at most %(count)s): close a few pages "
+                                 "of this table and try again."), count=self.max_connections)
+        body = json.dumps({"ok": False, "error": message}).encode()
+        start_response("429 Too Many Requests", [("Content-Type", "application/json"),
+                                                 ("Content-Length", str(len(body))),
+                                                 ("Retry-After", str(CONNECTION_RETRY_SECONDS))])
+        return [body]
+
+
 def install_security(app: Flask) -> None:
+    app.json = SafeJSONProvider(app)
+    app.extensions["companion.limits"] = ClientLimits(rules_from(app.config))
+
     @app.after_request
     def security_headers(response):
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        for name, value in SECURITY_HEADERS:
+            response.headers.setdefault(name, value)
+        if getattr(g, "retry_after", None):
+            response.headers["Retry-After"] = str(g.retry_after)
         return response
+
+
+def guard(app: Flask, socketio, tables) -> None:
+    """Once Socket.IO and the tables exist: the outermost WSGI layer, and the code-lookup limit."""
+    app.wsgi_app = GuardedWSGI(app, app.wsgi_app, socketio)
+    tables.code_lookup = _code_lookup

@@ -1,0 +1,189 @@
+"""Hostile input against the real server process: JSON nested 8,000 deep or
+malformed (a 400, never a 500, over HTTP and Socket.IO), the security headers
+on every kind of answer (Socket.IO's included), and names, figure names and
+die faces that would lie on another screen (control, bidi-override and
+zero-width characters) refused with a clear message, nothing changed."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.helpers import ENTROPY, bearer
+from tests.screen import Screen
+from tests.server import ServerProcess
+
+DEEP = 8000
+HEADERS = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Content-Type-Options": "nosniff",
+           "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("abuse-input")).start()
+    yield process
+    process.stop()
+
+
+def new_table(server, names=("Ana",), **options) -> dict:
+    created = requests.post(f"{server.url}/api/tables", json={"game": "dice", "options": options}, timeout=10)
+    assert created.status_code == 201, created.text
+    table = {**created.json(), "seats": {}}
+    for name in names:
+        seat = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name, "entropy": ENTROPY},
+                             timeout=10)
+        assert seat.status_code == 201, seat.text
+        table["seats"][name] = seat.json()
+    return table
+
+
+def log_of(server, code: str) -> list:
+    return requests.get(f"{server.url}/api/tables/{code}/log", timeout=10).json()["entries"]
+
+
+def post_raw(server, path: str, body: str, **headers):
+    return requests.post(server.url + path, data=body.encode(), timeout=10,
+                         headers={"Content-Type": "application/json", **headers})
+
+
+@pytest.mark.parametrize("attack, body", [
+    ("nested lists 8000 deep", b"[" * DEEP + b"]" * DEEP),
+    ("nested objects 3000 deep (16 KiB at most)", b'{"":' * 3000 + b"1" + b"}" * 3000),
+    ("truncated JSON", b'{"game": "dice", "options": {'),
+    ("not JSON at all", b"game=dice"),
+    ("a JSON list, not an object", b'["dice"]'),
+    ("invalid UTF-8", b'{"game": "\xff"}'),
+])
+def test_a_malformed_or_deep_body_is_a_400_with_a_clear_message(server, attack, body):
+    response = requests.post(server.url + "/api/tables", data=body, headers={"Content-Type": "application/json"},
+                             timeout=10)
+    assert response.status_code == 400, (attack, response.status_code, response.text[:200])
+    assert response.json() == {"ok": False, "error": "The body must be a JSON object."}
+
+
+def test_a_deep_action_changes_nothing_and_the_table_plays_on(server):
+    table = new_table(server)
+    token = table["seats"]["Ana"]["token"]
+    before = log_of(server, table["code"])
+    deep_action = '{"type": "roll", "x": ' + "[" * DEEP + "]" * DEEP + "}"
+    response = post_raw(server, f"/api/tables/{table['code']}/actions", deep_action, **bearer(token))
+    assert response.status_code == 400 and response.json()["ok"] is False
+    assert log_of(server, table["code"]) == before
+    rolled = requests.post(f"{server.url}/api/tables/{table['code']}/actions", json={"type": "roll"},
+                           headers=bearer(token), timeout=10)
+    assert rolled.status_code == 200 and rolled.json()["ok"] is True
+
+
+def test_a_socket_io_packet_nested_8000_deep_changes_nothing_and_others_play_on(server):
+    table = new_table(server, names=("Ana", "Bo"))
+    attacker = Screen(server.url, table["code"], table["seats"]["Ana"]["token"])
+    honest = Screen(server.url, table["code"], table["seats"]["Bo"]["token"])
+    try:
+        attacker.wait_for(lambda view: True)
+        before = log_of(server, table["code"])
+        # Written by hand: the client's own encoder would refuse to nest this deep.
+        attacker.client.eio.send('2["act",{"type":"roll","x":' + "[" * DEEP + "]" * DEEP + "}]")
+        attacker.client.eio.send('2["act",{"type":"roll","x":' + '{"a":' * DEEP + "1" + "}" * DEEP + "}]")
+        # The same connection's next action is read after them: only it leaves a trace.
+        attacker.play({"type": "roll"})
+        added = log_of(server, table["code"])[len(before):]
+        assert [entry["event"]["type"] for entry in added if entry["kind"] == "event"] == ["rolled"]
+        assert honest.play({"type": "roll"})["ok"] is True
+    finally:
+        attacker.close()
+        honest.close()
+
+
+def socket_io_handshake(server):
+    return requests.get(f"{server.url}/socket.io/?EIO=4&transport=polling", timeout=10)
+
+
+@pytest.mark.parametrize("answer", ["home page", "phone page of an unknown table", "static script", "API 201",
+                                    "API 404", "API 405", "Socket.IO handshake", "Socket.IO bad request",
+                                    "Socket.IO unknown session"])
+def test_security_headers_on_every_answer(server, answer):
+    url = server.url
+    response = {
+        "home page": lambda: requests.get(url + "/", timeout=10),
+        "phone page of an unknown table": lambda: requests.get(url + "/t/ZZZZ", timeout=10),
+        "static script": lambda: requests.get(url + "/static/js/ui.js", timeout=10),
+        "API 201": lambda: requests.post(url + "/api/tables", json={"game": "dice"}, timeout=10),
+        "API 404": lambda: requests.get(url + "/api/nothing", timeout=10),
+        "API 405": lambda: requests.delete(url + "/api/games", timeout=10),
+        "Socket.IO handshake": lambda: socket_io_handshake(server),
+        "Socket.IO bad request": lambda: requests.get(url + "/socket.io/?EIO=3&transport=polling", timeout=10),
+        "Socket.IO unknown session": lambda: requests.get(url + "/socket.io/?EIO=4&transport=polling&sid=nope",
+                                                          timeout=10),
+    }[answer]()
+    for name, expected in HEADERS.items():
+        assert expected in response.headers.get(name, ""), (answer, name, response.headers)
+
+
+BAD_NAMES = [
+    ("right-to-left override", "Ana\u202egnp.exe", "invisible or direction-changing"),
+    ("left-to-right isolate", "\u2066Ana", "invisible or direction-changing"),
+    ("right-to-left mark", "Ana\u200f", "invisible or direction-changing"),
+    ("zero-width space inside", "An\u200ba", "invisible or direction-changing"),
+    ("zero-width joiner between Latin letters", "A\u200dna", "invisible or direction-changing"),
+    ("byte order mark", "\ufeffAna", "invisible or direction-changing"),
+    ("Hangul filler only", "\u3164", "invisible or direction-changing"),
+    ("line separator", "Ana\u2028Bo", "invisible or direction-changing"),
+    ("terminal escape", "Ana\x1b[2J", "control characters"),
+    ("newline", "Ana\nBo", "control characters"),
+    ("NUL", "Ana\x00", "control characters"),
+]
+
+
+@pytest.mark.parametrize("attack, name, reason", BAD_NAMES, ids=[case[0] for case in BAD_NAMES])
+def test_a_name_that_would_lie_on_other_screens_is_refused(server, attack, name, reason):
+    table = new_table(server, names=())
+    before = log_of(server, table["code"])
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name}, timeout=10)
+    assert response.status_code == 400 and reason in response.json()["error"], response.text
+    assert log_of(server, table["code"]) == before
+
+
+def test_the_host_cannot_rename_a_seat_with_a_bidi_override_and_the_refusal_is_translated(server):
+    table = new_table(server)
+    host = Screen(server.url, table["code"], table["host_token"])
+    try:
+        answer = host.act({"type": "table.rename", "seat": 1, "name": "\u202eanA"})
+        assert answer["ok"] is False and "direction-changing" in answer["error"]
+    finally:
+        host.close()
+    french = requests.post(f"{server.url}/api/tables/{table['code']}/seats?lang=fr", json={"name": "Bo\u200b"},
+                           timeout=10)
+    assert french.status_code == 400 and "invisibles" in french.json()["error"]
+
+
+@pytest.mark.parametrize("name", ["👨‍👩‍👧", "علی‌رضا", "🏴󠁧󠁢󠁳󠁣󠁴󠁿 Iain", "Zoë", "क्‍षमा"])
+def test_names_in_any_script_and_emoji_sequences_are_welcome(server, name):
+    table = new_table(server, names=())
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name}, timeout=10)
+    assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize("attack, faces", [
+    ("bell character", ["1", "\x07"]),
+    ("right-to-left override", ["heads", "tails\u202e"]),
+    ("zero-width space", ["\u200b", "x"]),
+    ("terminal escape", ["\x1b[31mred", "blue"]),
+])
+def test_a_custom_die_face_that_would_lie_is_refused(server, attack, faces):
+    response = requests.post(f"{server.url}/api/tables", json={"game": "dice", "options": {"die": "custom", "faces": faces}},
+                             timeout=10)
+    assert response.status_code == 400
+    assert "no control, invisible or direction-changing characters" in response.json()["error"]
+
+
+def test_a_figure_name_with_a_bidi_override_is_refused(server):
+    table = new_table(server)
+    token = table["seats"]["Ana"]["token"]
+    picked = requests.post(f"{server.url}/api/tables/{table['code']}/actions", timeout=10, headers=bearer(token),
+                           json={"type": "figure.pick", "amiibo_id": "0x3f00000004290502"})
+    assert picked.status_code == 200, picked.text
+    figure = picked.json()["events"][0]["figure"]["id"]
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/actions", timeout=10,
+                             headers=bearer(table["host_token"]),
+                             json={"type": "table.name_figure", "figure": figure, "name": "Mario\u202eoiraM"})
+    assert response.status_code == 400 and "direction-changing" in response.json()["error"]

@@ -1,0 +1,121 @@
+"""Per-client limits with their default values, against the real server
+process listening on both 127.0.0.1 and ::1: the two loopback addresses are
+two clients. One client that creates tables by the hundred, takes every seat
+of a table, sweeps table codes or holds connections open is told to wait
+(429, ``Retry-After``, in its language), and the other client is not."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+import requests
+
+from companion.limits import DEFAULT_CONNECTIONS, DEFAULT_RULES, Rule
+from tests.screen import Screen
+from tests.server import TEST_LIMITS, ServerProcess
+
+DEFAULTS = {f"COMPANION_{name}": "" for name in TEST_LIMITS}  # empty: the server's own defaults
+
+
+def ipv6_loopback_works() -> bool:
+    with socket.socket(socket.AF_INET6) as probe:
+        probe.bind(("::1", 0))
+    return True
+
+
+@pytest.fixture
+def server(tmp_path):
+    assert ipv6_loopback_works()  # the second client's address
+    process = ServerProcess(tmp_path, extra_env={**DEFAULTS, "COMPANION_HOST": "::"}).start()
+    process.other_url = f"http://[::1]:{process.port}"
+    yield process
+    process.stop()
+
+
+def burst(kind: str) -> int:
+    return Rule.parse(DEFAULT_RULES[kind]).burst
+
+
+def attempts_until_refused(attempt, at_most: int) -> tuple[int, requests.Response]:
+    """How many attempts passed before the first 429 (a few may pass more if the
+    machine is slow enough for the bucket to refill), and that refusal."""
+    for made in range(at_most):
+        response = attempt()
+        if response.status_code == 429:
+            return made, response
+    raise AssertionError(f"no refusal in {at_most} attempts")
+
+
+def assert_says_wait(response: requests.Response, french: bool = False) -> None:
+    seconds = int(response.headers["Retry-After"])
+    assert seconds >= 1
+    body = response.json()
+    assert body["ok"] is False
+    if french:
+        assert body["error"] == f"Trop de tentatives depuis cet appareil : attendez {seconds} s puis réessayez."
+    else:
+        assert body["error"] == f"Too many attempts from this device: wait {seconds} s and try again."
+
+
+def create(url: str, lang: str = "en") -> requests.Response:
+    return requests.post(f"{url}/api/tables?lang={lang}", json={"game": "dice"}, timeout=10)
+
+
+def test_creating_tables_by_the_hundred_is_refused_and_another_client_still_creates(server):
+    accepted, refusal = attempts_until_refused(lambda: create(server.url), 3 * burst("create"))
+    assert accepted >= burst("create")
+    assert_says_wait(refusal)
+    assert_says_wait(create(server.url, "fr"), french=True)
+    assert int(refusal.headers["Retry-After"]) <= 60  # 10 per 600 s: one more each minute
+    assert create(server.other_url).status_code == 201
+
+
+def test_taking_every_seat_of_a_table_at_once_is_refused_and_the_table_keeps_its_seats(server):
+    code = create(server.other_url).json()["code"]
+    join = lambda: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bot"}, timeout=10)  # noqa: E731
+    accepted, refusal = attempts_until_refused(join, 12)
+    assert burst("join") <= accepted < 12  # a table of 12 seats is never filled by one client at once
+    assert_says_wait(refusal)
+    seats = requests.get(f"{server.other_url}/api/tables/{code}", timeout=10).json()["table"]["seats"]
+    assert len(seats) == accepted
+    honest = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana"}, timeout=10)
+    assert honest.status_code == 201
+
+
+def test_sweeping_table_codes_is_stopped_even_for_a_code_that_exists(server):
+    code = create(server.other_url).json()["code"]
+    guesses = iter(f"Z{a}{b}{c}" for a in "2345" for b in "6789" for c in "ABCD")
+    guess = lambda: requests.get(f"{server.url}/api/tables/{next(guesses)}", timeout=10)  # noqa: E731
+    misses, refusal = attempts_until_refused(guess, 3 * burst("lookup"))
+    assert misses >= burst("lookup")
+    assert_says_wait(refusal)
+    # Stopped, the sweeper learns nothing: a code that exists is refused too, on every path.
+    assert requests.get(f"{server.url}/api/tables/{code}", timeout=10).status_code == 429
+    page = requests.get(f"{server.url}/t/{code}", timeout=10)
+    assert page.status_code == 429 and "Retry-After" in page.headers
+    refused = Screen.refusal(server.url, code, None)
+    assert "Too many attempts from this device" in str(refused)
+    # The table's own phones, elsewhere, see nothing of it.
+    assert requests.get(f"{server.other_url}/api/tables/{code}", timeout=10).status_code == 200
+
+
+def handshake(url: str) -> requests.Response:
+    return requests.get(f"{url}/socket.io/?EIO=4&transport=polling", timeout=10)
+
+
+def test_holding_connections_open_is_capped_per_client(server):
+    sessions = []
+    for _ in range(DEFAULT_CONNECTIONS):
+        response = handshake(server.url)
+        assert response.status_code == 200, response.text
+        sessions.append(response.text.split('"sid":"')[1].split('"')[0])
+    refused = handshake(server.url)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert f"at most {DEFAULT_CONNECTIONS}" in refused.json()["error"]
+    assert handshake(server.other_url).status_code == 200  # another phone is not held up
+    # A connection closed is a connection free again.
+    closed = requests.post(f"{server.url}/socket.io/?EIO=4&transport=polling&sid={sessions[0]}", data="1",
+                           timeout=10)
+    assert closed.status_code == 200
+    assert handshake(server.url).status_code == 200
