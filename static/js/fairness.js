@@ -1,5 +1,5 @@
 // The draws of companion/fairness.py, recomputed in the browser (format companion/v1).
-import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './sha256.js';
+import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 
 const WORD_SPACE = 1n << 64n;
 export const EMPTY_POOL = '00'.repeat(32);

@@ -1,7 +1,7 @@
 // Rayman: each phone keeps its player's secret choice, turn, tokens and (optionally) position;
 // the host screen shows the table's public picture and answers the table's questions.
 import { N_, t } from '../i18n.js';
-import { bytesToHex, sha256, utf8 } from '../sha256.js';
+import { bytesToHex, sha256, utf8 } from '../hashes.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 // Proper names from the box: the same in every language.
