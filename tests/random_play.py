@@ -55,10 +55,22 @@ class Config:
     seconds_per_step: float = 1.0
 
 
+def universalis_invariants(state: dict) -> None:
+    for seat, counters in state["players"].items():
+        assert counters["coins"] >= 0 and counters["deck"] >= 0 and 0 <= counters["stars"] <= 3, (seat, counters)
+    for card in state["in_play"]:
+        if card["kind"] == "character":
+            assert 0 < card["pc"] <= card["max_pc"] and card["pf"] >= 0 and card["base_pf"] >= 0, card
+
+
 CONFIGS: dict[str, list[Config]] = {
     "dice": [Config("d6", {}, seats=3, max_steps=60, ends=False),
              Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2,
                     max_steps=40, ends=False)],
+    "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
+                           invariants=universalis_invariants),
+                    Config("rich-each", {"deck_size": 120, "hand_size": 5, "starting_coins": 60, "sharing": "each"},
+                           seats=2, max_steps=4000, invariants=universalis_invariants)],
 }
 
 
@@ -171,6 +183,14 @@ def check_views(walk: Walk) -> None:
         assert not leaked, f"the view of {viewer} shows another's secret: {sorted(leaked)[:5]}"
 
 
+def pick(listed: list[tuple[Any, dict]], picker: random.Random) -> tuple[Any, dict]:
+    """An action type first, then one of its actions: a move with many parameter
+    sets (every target of every card) does not drown the others."""
+    kinds = sorted({action["type"] for _, action in listed})
+    kind = picker.choice(kinds)
+    return picker.choice([(seat, action) for seat, action in listed if action["type"] == kind])
+
+
 def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
     """A random walk of legal actions, checked at every step."""
     picker = random.Random(picks)
@@ -184,7 +204,7 @@ def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
         listed = choices(walk)
         assert listed, f"nobody can act and the game is not over (phase {walk.state.get('phase')})"
         check_refusals_leave_no_trace(walk, listed, picker)
-        seat, action = picker.choice(listed)
+        seat, action = pick(listed, picker)
         act(walk, seat, action)
     else:
         assert not config.ends, f"{game.id} did not end within {config.max_steps} actions"

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.games import REGISTRY
-from tests.random_play import CONFIGS, SEED, Walk, act, choices, start
+from tests.random_play import CONFIGS, SEED, Walk, act, choices, pick, start
 
 FOLDER = Path(__file__).parent
 STEPS = 25  # enough to cross the first phases of every game; the files stay small
@@ -35,7 +35,7 @@ def record(game_id: str, config_name: str) -> list[dict]:
         listed = choices(walk)
         if not listed:
             break
-        seat, action = picker.choice(listed)
+        seat, action = pick(listed, picker)
         step = act(walk, seat, action)
         lines.append({"seat": seat, "action": step.action, "events": step.events, "views": views_of(walk)})
     return lines

@@ -1,0 +1,56 @@
+"""Mario Universalis cards: the duel's counter, phase keeper and combat calculator.
+
+The cards stay on the table; each player's phone keeps what paper used to:
+coins, Super Stars, the deck's count, the characters in play with their
+current/max PC and current/base PF, the graveyard, and the phases of the turn
+(`companion/games/universalis/turn.py`). The rules the companion applies are
+in `rules.py` (checks: every one can be overridden, « a card allows it »),
+the combat in `combat.py`.
+
+What the book does not say, and what we assumed (all options, shown on the
+create form, except the last two):
+
+* starting coins: 6 (the book gives no stake; with none, nothing could be
+  played in the first global turn, when nobody refills);
+* starting hand: 5 cards drawn before the first turn, out of a 40-card deck;
+* who starts: drawn at random by the table;
+* several blockers on one attacker: the attacker's controller shares its PF
+  among them (``sharing = split``, as card players expect), or each blocker
+  takes its whole PF (``each``); the attacker always takes the sum of its
+  blockers' PF;
+* an Action card goes to its owner's graveyard once played; the other kinds
+  stay in play until they leave it;
+* a player's deck list is theirs alone: the opponent sees its count, not its
+  names.
+"""
+
+from __future__ import annotations
+
+from companion.games.base import N_, Game, IllegalAction, Option, register
+from companion.games.kernel import Rules
+from companion.games.universalis.turn import ANY_PHASE, MOVES, PHASES, decide, render, setup, waiting, withdraw
+
+def check_options(options: dict) -> None:
+    if options["hand_size"] >= options["deck_size"]:
+        raise IllegalAction(N_("The starting hand must be smaller than the deck."))
+
+
+GAME = register(Game(
+    id="universalis",
+    title=N_("Mario Universalis cards"),
+    min_seats=2,
+    max_seats=2,
+    options=(
+        Option("deck_size", N_("Cards in each deck"), "int", 40, minimum=5, maximum=200),
+        Option("hand_size", N_("Cards in the starting hand"), "int", 5, minimum=0, maximum=20),
+        Option("starting_coins", N_("Coins at the start"), "int", 6, minimum=0, maximum=100),
+        Option("sharing", N_("Several blockers on one attacker"), "choice", "split", choices=("split", "each"),
+               choice_labels=(N_("the attacker shares its PF among them"), N_("each blocker takes its whole PF"))),
+    ),
+    setup=setup,
+    check_options=check_options,
+    uses_figures=False,
+    withdraw=withdraw,
+    withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
+    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE).hooks(),
+))
