@@ -93,6 +93,8 @@ class StrategiePlayer:
             return {"type": "confirm", "accept": False}
         if "repair" in by_type:
             return by_type["repair"][-1]
+        if "heart" in by_type:
+            return {"type": "heart", "already": False}
         if role == DEFENDER:
             return self._defender(game, by_type)
         return self._alien(game, by_type)
@@ -157,7 +159,7 @@ def test_a_whole_strategie_game_and_no_face_down_tile_ever_shown(server):
 
         final = [screen.wait_for_game(lambda g: g["winner"] is not None)["game"] for screen in phones + [host, spectator]]
         assert {json.dumps(game, sort_keys=True) for game in final[2:]} == {
-            json.dumps({**final[0], "role": None, "can": []}, sort_keys=True)}
+            json.dumps({**final[0], "role": None, "legal": []}, sort_keys=True)}
         game = final[0]
         assert game["winner"] == DEFENDER and game["phase"] == "over"
         assert game["saucers_on_board"] == 0

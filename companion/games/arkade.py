@@ -2,9 +2,11 @@
 
 The board, the saucers and the Defender's ship stay on the physical table: the
 companion throws the dice, keeps the counters (throws, nuggets, saucers on the
-board, eliminated and with an extra life, the power tiles) and referees what
+board, eliminated and showing their heart, the power tiles) and referees what
 those counters can check. The players declare what happens on the board
-(a saucer stopped on a bonus cell, a hit, a saucer on the last line).
+(a saucer stopped on a bonus cell, a hit, a sacrifice, a saucer on the last
+line); when a counter and the board disagree, the host, or both players
+together, correct the counter (``correct``), and the log keeps the correction.
 
 Roles, phases and modes
 * Two seats. Option ``alien``: ``phones`` (the default) lets the players choose
@@ -16,69 +18,39 @@ Roles, phases and modes
   "top départ" runs and a ``go`` after ``countdown`` seconds starts the
   game), ``playing``, ``over``.
 * Time is data, never read from a clock: the shell stamps every action with
-  ``at`` (its own time, in seconds). The rules keep ``countdown_from``,
-  ``started_at`` and ``ended_at`` so that the screens can run the clock, and
-  refuse a ``go`` that comes before the countdown is over.
+  ``at`` (its own time, in seconds).
 * ``strategie``: turn by turn, the Alien first. The active player throws all
   their dice, then may re-throw both or one of them, up to ``throws`` throws
   (3, or 2 in the hard variant); only the last throw counts. Once a die result
-  has been used (the ship moved by its die, a shot by the die, a bonus
-  declared by the Alien), the dice are settled: no more throws this turn.
-  ``end_turn`` passes the turn (after at least one throw).
+  has been used, the dice are settled: no more throws this turn.
 * ``arcade``: simultaneous. Each player throws as often as they like; each die
   result of the Defender may be used once, re-throwing a die makes it usable
   again (the Alien's moves happen on the board, so their dice are not marked).
 
-Dice (data, overridable by options): the Alien's two movement dice show
-``ALIEN_DIE_FACES``, the Defender's movement die shows 1-6 and the shooting
-die ``SHOOTING_DIE_FACES``. The book does not list the faces; we assume three
-saucer colours (4 saucers each, the 12 of the box; the Defender's tiles come
-2 per colour out of 6, so there are 3 colours), a shooting die showing each
-colour twice (every colour equally likely), and movement dice showing the
-cell colours, orange included (the only die colour the book names: it frees
-a magnetic field).
+Each action type is a `Move`: ``check`` says why it is refused (or nothing),
+``run`` changes the state, ``candidates`` lists the actions to offer; the legal
+actions are the candidates that ``check`` accepts, so the buttons and the
+referee never disagree.
 
-Power tiles (on by default in Stratégie, off in Arcade; option ``power_tiles``):
-6 of the 12 Alien tiles at random, and 6 of the 12 Defender tiles, exactly 2 of
-each colour, all face down. Nobody sees a face-down tile's identity (the colour
-of a Defender tile is its back, so it is shown). The Alien turns one at random
-when they declare a saucer stopped on a bonus cell of its own colour; the
-Defender turns one of the colour at random each time a second, fourth, ...
-saucer of that colour is eliminated. Effects the companion can count are
-applied (extra life, repair, turret: -1 nugget, reactor, mine, kept super
-munitions and GPS); the others (engines, rift, asteroid, magnetic field,
-mini-tower, comet) are shown to both players to be carried out on the board.
-
-Actions (``type`` and fields)
-* setup: ``choose_role`` (``role``), ``ready`` and ``go`` (Arcade).
-* both: ``throw`` (``dice``: die numbers to throw, all by default; Alien 0-1,
-  Defender 0 = movement, 1 = shooting); ``end_turn`` (Stratégie).
-* Alien: ``bonus`` (``colour`` of the saucer on a bonus cell of its colour),
-  ``repair`` (``colour``, or null when the first line is full), ``claim``
-  (a saucer reached the last line).
-* Defender: ``move`` (to the movement die's cell), ``nugget`` (``to``: an
-  adjacent cell), ``gps`` (``to``: any cell), ``hit`` (``colour``,
-  ``extra_life``: bool, ``munitions``: bool to shoot with kept super
-  munitions instead of the die), ``confirm`` (``accept``: bool, the answer to
-  a claim).
-
-Where the book is silent, we chose:
-* A repaired saucer: the Alien picks the colour among the eliminated ones, or
-  none when the first line is full (no effect).
-* Reactor damage in Arcade lasts for the Defender's next throw.
-* Nuggets: never below zero, at most the 11 of the box in hand.
-* The Alien wins when they declare a saucer on the last line and the Defender
-  confirms it; a refused claim changes nothing.
-* ``turn`` counts turns in Stratégie and throws (both players) in Arcade.
+Saucers are counted by colour: ``on_board`` and, among them, ``extra_lives``
+(those showing their heart). A heart belongs to one saucer: when an extra life
+tile is turned and some saucers of that colour show a heart and some do not,
+the Alien says whether the saucer that triggered it already shows one (a
+second extra life on the same saucer has no effect). A hit or a sacrifice says
+whether the saucer showed its heart; the board has the last word: a hit the
+counters did not expect is taken, and the heart counter follows it.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
+from typing import Callable
 
-from companion.games.base import N_, Game, IllegalAction, Option, register, require_fields
+from companion.games.base import HOST, N_, Game, IllegalAction, Option, register, require_fields
 
 ALIEN, DEFENDER = "alien", "defender"
+ROLES = (ALIEN, DEFENDER)
 MODES = ("strategie", "arcade")
 LEVELS = {"hard": 4, "normal": 6, "easy": 8}  # nuggets at the start (the book's three levels)
 # The book's adult/child presets: who is the adult, and what the table sets up for it.
@@ -86,8 +58,10 @@ HANDICAPS = ("none", "adult_defender", "adult_alien")
 NUGGETS_IN_BOX = 11
 SHIP_CELLS = 6
 SAUCERS = 12
+PER_COLOUR = SAUCERS // 3
 TILES_DRAWN = 6
 COUNTDOWN_SECONDS = 3  # "top départ": 3, 2, 1 on both phones (option ``countdown``)
+REACTOR_CELLS = (1, SHIP_CELLS)  # a damaged reactor is freed by a 1 or a 6
 
 SAUCER_COLOURS = ("blue", "green", "pink")
 # Two faces per colour: every saucer colour is equally likely to be shot.
@@ -96,18 +70,25 @@ SHOOTING_DIE_FACES = ("blue", "green", "pink", "blue", "green", "pink")
 # taken to be the three saucer colours and orange, the first two repeated to
 # fill six faces. The alien_die option matches another box.
 ALIEN_DIE_FACES = ("blue", "green", "pink", "orange", "blue", "green")
+LIFTS_FIELD = "orange"
 
 # The 12 Alien tiles with the counts the book gives (x4, x2, x2, x2, x1, x1).
 ALIEN_TILES = (("extra_life",) * 4 + ("engines",) * 2 + ("rift",) * 2 + ("turret",) * 2
                + ("repair", "reactor"))
-# The 12 Defender tiles, 4 per colour (index into the saucer colours): each
-# colour has its own super munitions and one kind of each other family.
+# The book does not say how the Defender's 12 tiles split by colour: option
+# ``defender_tiles`` matches the players' box. Each item: the colour's number
+# (1 to 3, in the order of the saucer colours), the kind, and for a mine or a
+# comet its value (1 or 2). The default gives each colour its super munitions
+# and one kind of each other family.
+DEFENDER_TILE_KINDS = ("munitions", "asteroid", "magnetic_field", "tower", "mine", "comet", "gps")
+VALUED_KINDS = ("mine", "comet")
 DEFENDER_TILES = (
-    (0, "munitions", 0), (0, "asteroid", 0), (0, "mine", 1), (0, "gps", 0),
-    (1, "munitions", 0), (1, "magnetic_field", 0), (1, "mine", 2), (1, "comet", 1),
-    (2, "munitions", 0), (2, "tower", 0), (2, "comet", 2), (2, "gps", 0),
+    "1 munitions", "1 asteroid", "1 mine 1", "1 gps",
+    "2 munitions", "2 magnetic_field", "2 mine 2", "2 comet 1",
+    "3 munitions", "3 tower", "3 comet 2", "3 gps",
 )
 KEPT_TILES = ("munitions", "gps")
+BOARD_TILES = ("asteroid", "magnetic_field")  # tiles the Defender lays on the board; the Alien can remove them
 
 
 # --- setup ---------------------------------------------------------------
@@ -120,6 +101,28 @@ def check_options(options: dict) -> None:
         raise IllegalAction(N_("The shooting die needs at least 2 faces, all of them saucer colours."))
     if len(options["alien_die"]) < 2:
         raise IllegalAction(N_("The Alien movement die needs at least 2 faces."))
+    parse_defender_tiles(options["defender_tiles"])
+
+
+def parse_defender_tiles(items: list[str]) -> list[tuple[int, str, int]]:
+    """``"2 mine 1"`` -> (1, "mine", 1): colour index, kind, value (0 when the kind has none)."""
+    tiles = [parse_defender_tile(item) for item in items]
+    for index in range(3):
+        if sum(1 for tile in tiles if tile[0] == index) < 2:
+            raise IllegalAction(N_("Each saucer colour needs at least 2 Defender tiles (colour %(number)s has fewer)."),
+                                number=index + 1)
+    return tiles
+
+
+def parse_defender_tile(item: str) -> tuple[int, str, int]:
+    words = item.split()
+    valued = len(words) == 3 and words[1] in VALUED_KINDS and words[2] in ("1", "2")
+    plain = len(words) == 2 and words[1] in DEFENDER_TILE_KINDS and words[1] not in VALUED_KINDS
+    if not words or words[0] not in ("1", "2", "3") or not (valued or plain):
+        raise IllegalAction(N_("Defender tile %(tile)s: write the colour's number (1 to 3), a kind (%(kinds)s) "
+                               "and, for a mine or a comet, 1 or 2."),
+                            tile=item, kinds=", ".join(DEFENDER_TILE_KINDS))
+    return int(words[0]) - 1, words[1], int(words[2]) if valued else 0
 
 
 def tiles_in_play(options: dict) -> bool:
@@ -133,6 +136,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         raise IllegalAction(N_("Arkade is played by exactly 2 players."))
     colours = list(options["saucer_colours"])
     with_tiles = tiles_in_play(options)
+    box = parse_defender_tiles(options["defender_tiles"])
     state = {
         "mode": options["mode"], "max_throws": options["throws"], "power_tiles": with_tiles,
         "colours": colours, "alien_die": list(options["alien_die"]),
@@ -146,12 +150,14 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "settled": {ALIEN: False, DEFENDER: False},
         "nuggets": starting_nuggets(options), "ship": 1,
         "reminders": setup_reminders(options),
-        "saucers": {"on_board": {c: SAUCERS // 3 for c in colours}, "extra_lives": {c: 0 for c in colours},
-                    "eliminated": {c: 0 for c in colours}, "repairs": 0},
+        "saucers": {"on_board": {c: PER_COLOUR for c in colours}, "extra_lives": {c: 0 for c in colours},
+                    "eliminated": {c: 0 for c in colours}, "sacrificed": {c: 0 for c in colours},
+                    "repairs": 0, "corrected": 0},
         "alien_tiles": draw_alien_tiles(rng) if with_tiles else [],
-        "defender_tiles": draw_defender_tiles(colours, rng) if with_tiles else [],
-        "kept": {"munitions": [], "gps": 0},
-        "tower": False, "reactor": None, "pending": None, "winner": None, "history": [],
+        "defender_tiles": draw_defender_tiles(colours, box, rng) if with_tiles else [],
+        "kept": {"munitions": [], "gps": 0}, "on_the_board": {kind: 0 for kind in BOARD_TILES},
+        "tower": False, "reactor": None, "pending": None, "correction": None,
+        "winner": None, "won_by": None, "history": [],
     }
     if options["alien"] != "phones":
         alien = seats[0] if options["alien"] == "first" else seats[1]
@@ -180,13 +186,16 @@ def setup_reminders(options: dict) -> dict:
 def assign_roles(state: dict, seat: int, role: str) -> None:
     """The seat takes the role and the other seat the other one; the game moves on."""
     other_seat = next(int(key) for key in state["seats"] if int(key) != seat)
-    other_role = DEFENDER if role == ALIEN else ALIEN
-    state["roles"] = {role: seat, other_role: other_seat}
-    state["names"] = {role: state["seats"][str(seat)], other_role: state["seats"][str(other_seat)]}
+    state["roles"] = {role: seat, other(role): other_seat}
+    state["names"] = {role: state["seats"][str(seat)], other(role): state["seats"][str(other_seat)]}
     if state["mode"] == "strategie":
         state["phase"], state["active"] = "playing", ALIEN
     else:
         state["phase"] = "ready"
+
+
+def other(role: str) -> str:
+    return DEFENDER if role == ALIEN else ALIEN
 
 
 def draw_alien_tiles(rng) -> list[dict]:
@@ -194,31 +203,42 @@ def draw_alien_tiles(rng) -> list[dict]:
     return [{"kind": kind, "turned": False} for kind in drawn[:TILES_DRAWN]]
 
 
-def draw_defender_tiles(colours: list[str], rng) -> list[dict]:
+def draw_defender_tiles(colours: list[str], box: list[tuple[int, str, int]], rng) -> list[dict]:
     """Two tiles of each colour, so that every colour can reward the Defender."""
     tiles = []
     for index, colour in enumerate(colours):
-        family = [tile for tile in DEFENDER_TILES if tile[0] == index]
-        drawn = rng.shuffle(family, f"draw 2 of the 4 {colour} Defender power tiles, face down", secret=True)
+        family = [tile for tile in box if tile[0] == index]
+        drawn = rng.shuffle(family, f"draw 2 of the {len(family)} {colour} Defender power tiles, face down",
+                            secret=True)
         tiles += [defender_tile(colour, kind, value) for _, kind, value in drawn[:2]]
     return tiles
 
 
 def defender_tile(colour: str, kind: str, value: int) -> dict:
     tile = {"colour": colour, "kind": kind, "turned": False}
-    if kind in ("mine", "comet"):
+    if kind in VALUED_KINDS:
         tile["value"] = value
     return tile
 
 
-# --- apply ---------------------------------------------------------------
+# --- moves ---------------------------------------------------------------
 
-def apply(state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
+@dataclass(frozen=True)
+class Move:
+    """One action type: who sends it, why it is refused, what it does, what to offer."""
+
+    run: Callable[[dict, str, dict, object], list[dict]]
+    check: Callable[[dict, str, dict], None]
+    candidates: Callable[[dict, str], list[dict]]
+    roles: tuple = ROLES
+    answers: str | None = None  # the pending question this move answers
+
+
+def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
     if not isinstance(action, dict):
         raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action))
     kind = action.get("type")
-    handler = HANDLERS.get(kind)
-    if handler is None and kind not in PHASE_HANDLERS:
+    if kind not in MOVES and kind not in PHASE_HANDLERS:
         raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind))
     if state["winner"]:
         raise IllegalAction(N_("The game is over."))
@@ -227,9 +247,9 @@ def apply(state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
         events = PHASE_HANDLERS[kind](new_state, seat, action)
     else:
         require_phase(state, "playing")
-        role = role_of(state, seat)
-        check_pending(state, role, kind)
-        events = handler(new_state, role, action, rng)
+        role = HOST if seat == HOST else role_of(state, seat)
+        check_move(state, role, action)
+        events = MOVES[kind].run(new_state, role, action, rng)
         if new_state["started_at"] is None:  # Stratégie: the clock starts with the first action
             new_state["started_at"] = action_time(action)
         if new_state["winner"]:
@@ -238,9 +258,29 @@ def apply(state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
     return new_state, events
 
 
-def role_of(state: dict, seat: int) -> str:
+def check_move(state: dict, role: str, action: dict) -> None:
+    """Every refusal of a move in play, in the order a player needs to hear them."""
+    move = MOVES[action["type"]]
+    if role == HOST and action["type"] != "correct":
+        raise IllegalAction(N_("The host screen does not play: act from a seat."))
+    if role != HOST and role not in move.roles:
+        raise IllegalAction(N_("Only the Alien can do that.") if move.roles == (ALIEN,)
+                            else N_("Only the Defender can do that."))
+    check_pending(state, role, action["type"])
+    move.check(state, role, action)
+
+
+def is_legal(state: dict, role: str, action: dict) -> bool:
+    try:
+        check_move(state, role, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def role_of(state: dict, seat) -> str:
     for role, owner in state["roles"].items():
-        if owner == seat:
+        if owner == seat and seat is not None:
             return role
     raise IllegalAction(N_("Only the Alien and the Defender play Arkade."))
 
@@ -268,7 +308,7 @@ def do_choose_role(state: dict, seat: int, action: dict) -> list[dict]:
     if str(seat) not in state["seats"]:
         raise IllegalAction(N_("Only the Alien and the Defender play Arkade."))
     require_fields(action, role=str)
-    if action["role"] not in (ALIEN, DEFENDER):
+    if action["role"] not in ROLES:
         raise IllegalAction(N_("The roles are the Alien and the Defender."))
     assign_roles(state, seat, action["role"])
     return [{"type": "roles_chosen", "alien": state["roles"][ALIEN], "defender": state["roles"][DEFENDER]}]
@@ -302,23 +342,32 @@ def do_go(state: dict, seat: int, action: dict) -> list[dict]:
 PHASE_HANDLERS = {"choose_role": do_choose_role, "ready": do_ready, "go": do_go}
 
 
+# --- what every move checks --------------------------------------------------
+
+FREE_MOVES = ("correct", "agree_correction")  # counters can be corrected whatever else waits
+
+
 def check_pending(state: dict, role: str, kind: str) -> None:
-    """A claim or a repair waits for its answer before the game goes on."""
+    """A claim, a repair or a heart question waits for its answer before the game goes on."""
     pending = state["pending"]
-    answers = {"confirm": "claim", "repair": "repair"}
-    if kind in answers and (not pending or pending["kind"] != answers[kind]):
+    answers = MOVES[kind].answers
+    if answers and (not pending or pending["kind"] != answers):
         raise IllegalAction(N_("There is nothing to answer."))
-    if not pending:
+    if not pending or kind in FREE_MOVES or role == HOST:
         return
     if pending["kind"] == "claim":
         if role == DEFENDER and kind != "confirm":
             raise IllegalAction(N_("Answer the Alien's claim first: is a saucer on the last line?"))
         if role == ALIEN:
             raise IllegalAction(N_("Wait for the Defender to answer your claim."))
-    elif role == ALIEN and kind != "repair":
-        raise IllegalAction(N_("Choose the colour of the repaired saucer first."))
-    elif role == DEFENDER and (kind == "repair" or state["mode"] == "strategie"):
-        raise IllegalAction(N_("Wait for the Alien to place the repaired saucer."))
+    elif role == ALIEN and kind != answers_of(pending):
+        raise IllegalAction(N_("Answer the power tile's question first."))
+    elif role == DEFENDER and (answers or state["mode"] == "strategie"):
+        raise IllegalAction(N_("Wait for the Alien to answer the power tile's question."))
+
+
+def answers_of(pending: dict) -> str:
+    return {"repair": "repair", "heart": "heart", "claim": "confirm"}[pending["kind"]]
 
 
 def check_turn(state: dict, role: str) -> None:
@@ -337,25 +386,61 @@ def settle(state: dict, role: str) -> None:
         state["settled"][role] = True
 
 
+def require_colour(state: dict, action: dict) -> str:
+    require_fields(action, colour=str)
+    if action["colour"] not in state["colours"]:
+        raise IllegalAction(N_("Saucers are %(choices)s."), choices=", ".join(state["colours"]))
+    return action["colour"]
+
+
+def require_flag(action: dict, name: str) -> None:
+    if name in action:
+        require_fields(action, **{name: bool})
+
+
+def nothing(state: dict, role: str) -> list[dict]:
+    return []
+
+
+def single(action: dict) -> Callable[[dict, str], list[dict]]:
+    return lambda state, role: [dict(action)]
+
+
 # --- throwing ------------------------------------------------------------
 
-def do_throw(state: dict, role: str, action: dict, rng) -> list[dict]:
+def check_throw(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
+    dice_to_throw(state, role, action, len(die_faces(state, role)))
+    if state["mode"] == "arcade":
+        return
+    if state["settled"][role]:
+        raise IllegalAction(N_("Your dice are settled: you already used this throw."))
+    if state["throws"][role] >= state["max_throws"]:
+        raise IllegalAction(N_("Only %(count)s throws are allowed per turn."), count=state["max_throws"])
+
+
+def do_throw(state: dict, role: str, action: dict, rng) -> list[dict]:
     faces = die_faces(state, role)
     chosen = dice_to_throw(state, role, action, len(faces))
-    check_throw_allowed(state, role)
     dice = state["dice"][role] or [None] * len(faces)
     for index in chosen:
         face = roll_face(faces[index], f"{die_name(role, index)}, turn {state['turn']}", rng)
         dice[index] = {"face": face, "used": False}
     state["dice"][role] = dice
     state["throws"][role] += 1
+    events = [{"type": "thrown", "role": role, "throw": state["throws"][role], "dice": chosen,
+               "faces": [die["face"] for die in dice]}]
     if state["mode"] == "arcade":
         state["turn"] += 1
-        if role == DEFENDER:
-            advance_arcade_reactor(state)
-    return [{"type": "thrown", "role": role, "throw": state["throws"][role], "dice": chosen,
-             "faces": [die["face"] for die in dice]}]
+        if role == DEFENDER and 0 in chosen:  # only the movement die frees a damaged reactor
+            events += arcade_reactor_throw(state)
+    return events
+
+
+def throw_candidates(state: dict, role: str) -> list[dict]:
+    if not state["dice"][role]:
+        return [{"type": "throw"}]
+    return [{"type": "throw"}] + [{"type": "throw", "dice": [die]} for die in range(2)]
 
 
 def die_faces(state: dict, role: str) -> list[list]:
@@ -386,26 +471,31 @@ def dice_to_throw(state: dict, role: str, action: dict, count: int) -> list[int]
     return sorted(chosen)
 
 
-def check_throw_allowed(state: dict, role: str) -> None:
-    if state["mode"] == "arcade":
-        return
-    if state["settled"][role]:
-        raise IllegalAction(N_("Your dice are settled: you already used this throw."))
-    if state["throws"][role] >= state["max_throws"]:
-        raise IllegalAction(N_("Only %(count)s throws are allowed per turn."), count=state["max_throws"])
-
-
-def do_end_turn(state: dict, role: str, action: dict, rng) -> list[dict]:
+def check_end_turn(state: dict, role: str, action: dict) -> None:
     if state["mode"] == "arcade":
         raise IllegalAction(N_("There are no turns in Arcade mode."))
     check_turn(state, role)
     require_dice(state, role)
-    other = DEFENDER if role == ALIEN else ALIEN
+    cell = reactor_cell_due(state, role)
+    if cell:
+        raise IllegalAction(N_("The damaged reactor: the ship must move to cell %(cell)s before the turn ends."),
+                            cell=cell)
+
+
+def reactor_cell_due(state: dict, role: str) -> int | None:
+    """Stratégie: with the reactor damaged, a 1 or a 6 on the movement die must move the ship there."""
+    if role != DEFENDER or state["reactor"] != "active" or not state["dice"][DEFENDER]:
+        return None
+    movement = state["dice"][DEFENDER][0]
+    return movement["face"] if movement["face"] in REACTOR_CELLS and not movement["used"] else None
+
+
+def do_end_turn(state: dict, role: str, action: dict, rng) -> list[dict]:
     state["dice"][role], state["throws"][role], state["settled"][role] = [], 0, False
-    state["reactor"] = next_reactor_state(state["reactor"], other)
-    state["active"] = other
+    state["reactor"] = next_reactor_state(state["reactor"], other(role))
+    state["active"] = other(role)
     state["turn"] += 1
-    return [{"type": "turn_ended", "role": role, "next": other, "turn": state["turn"]}]
+    return [{"type": "turn_ended", "role": role, "next": other(role), "turn": state["turn"]}]
 
 
 def next_reactor_state(reactor: str | None, starting: str) -> str | None:
@@ -417,36 +507,26 @@ def next_reactor_state(reactor: str | None, starting: str) -> str | None:
     return reactor
 
 
-def advance_arcade_reactor(state: dict) -> None:
-    """In Arcade the damage holds for the Defender's next throw only."""
-    if state["reactor"] == "active":
+def arcade_reactor_throw(state: dict) -> list[dict]:
+    """Arcade: the first movement die thrown after the damage frees the ship on a 1 or a 6, moving it
+    there; either way that die is spent and the ship stays put until the movement die is thrown again."""
+    movement = state["dice"][DEFENDER][0]
+    if state["reactor"] == "held":
         state["reactor"] = None
-    elif state["reactor"] == "pending":
-        state["reactor"] = "active"
+        return []
+    if state["reactor"] != "active":
+        return []
+    movement["used"] = True
+    state["reactor"] = "held"
+    if movement["face"] not in REACTOR_CELLS:
+        return [{"type": "reactor_stuck", "face": movement["face"]}]
+    state["ship"] = movement["face"]
+    return [{"type": "ship_moved", "to": state["ship"], "by": "reactor"}]
 
 
 # --- the Alien -----------------------------------------------------------
 
-def require_alien(role: str) -> None:
-    if role != ALIEN:
-        raise IllegalAction(N_("Only the Alien can do that."))
-
-
-def require_defender(role: str) -> None:
-    if role != DEFENDER:
-        raise IllegalAction(N_("Only the Defender can do that."))
-
-
-def require_colour(state: dict, action: dict) -> str:
-    require_fields(action, colour=str)
-    if action["colour"] not in state["colours"]:
-        raise IllegalAction(N_("Saucers are %(choices)s."), choices=", ".join(state["colours"]))
-    return action["colour"]
-
-
-def do_bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
-    """A saucer stopped on a bonus cell framed in its own colour."""
-    require_alien(role)
+def check_bonus(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
     require_dice(state, role)
     colour = require_colour(state, action)
@@ -454,22 +534,38 @@ def do_bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("Power tiles are not in play in this game."))
     if state["saucers"]["on_board"][colour] == 0:
         raise IllegalAction(N_("No %(colour)s saucer is left on the board."), colour=colour)
-    face_down = [i for i, tile in enumerate(state["alien_tiles"]) if not tile["turned"]]
-    if not face_down:
+    if all(tile["turned"] for tile in state["alien_tiles"]):
         raise IllegalAction(N_("All your power tiles are already turned."))
+
+
+def do_bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """A saucer stopped on a bonus cell framed in its own colour: one face-down tile, at random."""
+    colour = action["colour"]
     settle(state, role)
+    face_down = [i for i, tile in enumerate(state["alien_tiles"]) if not tile["turned"]]
     index = face_down[rng.randint(0, len(face_down) - 1, "Alien turns one of their face-down power tiles")]
     tile = state["alien_tiles"][index]
     tile["turned"] = True
     event = {"type": "alien_tile", "tile": index, "kind": tile["kind"], "colour": colour}
     event["applied"] = ALIEN_EFFECTS[tile["kind"]](state, colour)
-    return [event]
+    return [event] + repair_at_once(state)
 
 
-def gain_extra_life(state: dict, colour: str) -> bool:
+def bonus_candidates(state: dict, role: str) -> list[dict]:
+    return [{"type": "bonus", "colour": c} for c in state["colours"]]
+
+
+def gain_extra_life(state: dict, colour: str) -> bool | None:
+    """The saucer that triggered the tile turns to its heart, unless it already shows it.
+
+    Returns None when only the Alien knows (some saucers of that colour show a heart, some do not)."""
     saucers = state["saucers"]
-    if saucers["extra_lives"][colour] >= saucers["on_board"][colour]:
-        return False  # that saucer already shows its heart: no second extra life
+    hearts, plain = saucers["extra_lives"][colour], saucers["on_board"][colour] - saucers["extra_lives"][colour]
+    if plain == 0:
+        return False  # every saucer of that colour, the trigger included, already shows its heart
+    if hearts:
+        state["pending"] = {"kind": "heart", "colour": colour}
+        return None
     saucers["extra_lives"][colour] += 1
     return True
 
@@ -482,21 +578,39 @@ def hit_turret(state: dict, colour: str) -> bool:
 
 
 def damage_reactor(state: dict, colour: str) -> bool:
-    state["reactor"] = "pending"
+    # Stratégie: the Defender's next turn; Arcade: at once, even for a movement die already thrown.
+    if state["mode"] == "arcade":
+        state["reactor"] = "active"
+        mark_movement_die_spent(state)
+    elif state["reactor"] is None:
+        state["reactor"] = "pending"
     return True
 
 
-def ask_for_repair(state: dict, colour: str) -> bool:
-    eliminated = [c for c in state["colours"] if repairable(state, c)]
-    if not eliminated:
+def mark_movement_die_spent(state: dict) -> None:
+    if state["dice"][DEFENDER]:
+        state["dice"][DEFENDER][0]["used"] = True
+
+
+def ask_for_repair(state: dict, colour: str) -> bool | None:
+    if not repairable_colours(state):
         return False
-    state["pending"] = {"kind": "repair", "colours": eliminated}
-    return True
+    state["pending"] = {"kind": "repair", "colours": repairable_colours(state)}
+    return None
 
 
-def repairable(state: dict, colour: str) -> bool:
-    """Fewer saucers of that colour on the board than at the start: one lies in the discard."""
-    return state["saucers"]["on_board"][colour] < SAUCERS // 3
+def repair_at_once(state: dict) -> list[dict]:
+    """A repair replaces an eliminated saucer at once: with one colour to repair, the companion
+    puts it back without asking (a full first line is then for the players to correct)."""
+    pending = state["pending"]
+    if not pending or pending["kind"] != "repair" or len(pending["colours"]) != 1:
+        return []
+    return put_back(state, pending["colours"][0])
+
+
+def repairable_colours(state: dict) -> list[str]:
+    """Colours with fewer saucers on the board than at the start: one lies in the discard."""
+    return [c for c in state["colours"] if state["saucers"]["on_board"][c] < PER_COLOUR]
 
 
 def on_the_board_only(state: dict, colour: str) -> bool:
@@ -507,36 +621,118 @@ ALIEN_EFFECTS = {"extra_life": gain_extra_life, "turret": hit_turret, "reactor":
                  "repair": ask_for_repair, "engines": on_the_board_only, "rift": on_the_board_only}
 
 
-def do_repair(state: dict, role: str, action: dict, rng) -> list[dict]:
-    require_alien(role)
+def check_repair(state: dict, role: str, action: dict) -> None:
     colour = action.get("colour")
-    state["pending"] = None
     if colour is None:
-        return [{"type": "repaired", "colour": None}]  # the first line is full: no effect
-    pending_colours = [c for c in state["colours"] if repairable(state, c)]
-    if colour not in pending_colours:
+        if sum(state["saucers"]["on_board"].values()) == 0:
+            raise IllegalAction(N_("No saucer is on the board, so the first line is not full: choose a colour."))
+        return
+    if colour not in state["pending"]["colours"] or colour not in repairable_colours(state):
         raise IllegalAction(N_("No eliminated saucer of that colour can be repaired."))
+
+
+def do_repair(state: dict, role: str, action: dict, rng) -> list[dict]:
+    if action.get("colour") is None:
+        state["pending"] = None
+        return [{"type": "repaired", "colour": None}]  # the first line is full: no effect
+    return put_back(state, action["colour"])
+
+
+def put_back(state: dict, colour: str) -> list[dict]:
+    state["pending"] = None
     state["saucers"]["on_board"][colour] += 1
     state["saucers"]["repairs"] += 1
     return [{"type": "repaired", "colour": colour}]
 
 
-def do_claim(state: dict, role: str, action: dict, rng) -> list[dict]:
-    require_alien(role)
+def repair_candidates(state: dict, role: str) -> list[dict]:
+    colours = state["pending"]["colours"] if state["pending"] and state["pending"]["kind"] == "repair" else []
+    return [{"type": "repair", "colour": None}] + [{"type": "repair", "colour": c} for c in colours]
+
+
+def check_heart(state: dict, role: str, action: dict) -> None:
+    require_fields(action, already=bool)
+
+
+def do_heart(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The Alien's answer: did the saucer on the bonus cell already show its heart?"""
+    colour = state["pending"]["colour"]
+    state["pending"] = None
+    if not action["already"]:
+        state["saucers"]["extra_lives"][colour] += 1
+    return [{"type": "extra_life", "colour": colour, "applied": not action["already"]}]
+
+
+def check_sacrifice(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    colour = require_colour(state, action)
+    require_flag(action, "extra_life")
+    if state["on_the_board"]["asteroid"] == 0:
+        raise IllegalAction(N_("No asteroid lies on the board."))
+    if state["saucers"]["on_board"][colour] == 0:
+        raise IllegalAction(N_("No %(colour)s saucer is left on the board."), colour=colour)
+    if "extra_life" not in action and heart_unknown(state, colour):
+        raise IllegalAction(N_("Say whether the %(colour)s saucer showed its heart."), colour=colour)
+
+
+def do_sacrifice(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The saucer before the asteroid is sacrificed: the saucer and the tile leave the board."""
+    colour = action["colour"]
+    extra_life, fixed = heart_of(state, colour, action)
+    saucers = state["saucers"]
+    if extra_life:
+        saucers["extra_lives"][colour] -= 1
+    saucers["on_board"][colour] -= 1
+    saucers["sacrificed"][colour] += 1
+    state["on_the_board"]["asteroid"] -= 1
+    event = {"type": "sacrificed", "colour": colour, "extra_life": extra_life, **({"counters_fixed": True} if fixed else {})}
+    return [event] + defender_wins_if_board_empty(state)
+
+
+def saucer_candidates(kind: str) -> Callable[[dict, str], list[dict]]:
+    def candidates(state: dict, role: str) -> list[dict]:
+        return [{"type": kind, "colour": c, "extra_life": life} for c in state["colours"] for life in (False, True)]
+    return candidates
+
+
+def check_lift_field(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
     require_dice(state, role)
+    if state["on_the_board"]["magnetic_field"] == 0:
+        raise IllegalAction(N_("No magnetic field lies on the board."))
+    if not any(die["face"] == LIFTS_FIELD for die in state["dice"][ALIEN]):
+        raise IllegalAction(N_("An orange result is needed to lift the magnetic field."))
+
+
+def do_lift_field(state: dict, role: str, action: dict, rng) -> list[dict]:
+    settle(state, role)
+    state["on_the_board"]["magnetic_field"] -= 1
+    return [{"type": "field_lifted"}]
+
+
+def check_claim(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    require_dice(state, role)
+
+
+def do_claim(state: dict, role: str, action: dict, rng) -> list[dict]:
     state["pending"] = {"kind": "claim"}
     return [{"type": "claimed_last_line"}]
 
 
-def do_confirm(state: dict, role: str, action: dict, rng) -> list[dict]:
-    require_defender(role)
+def check_confirm(state: dict, role: str, action: dict) -> None:
     require_fields(action, accept=bool)
+
+
+def do_confirm(state: dict, role: str, action: dict, rng) -> list[dict]:
     state["pending"] = None
     if action["accept"]:
-        state["winner"] = ALIEN
-        state["active"] = None
+        win(state, ALIEN, "last_line")
     return [{"type": "claim_answered", "accepted": action["accept"], "winner": state["winner"]}]
+
+
+def win(state: dict, role: str, how: str) -> None:
+    state["winner"], state["won_by"], state["active"] = role, how, None
 
 
 # --- the Defender --------------------------------------------------------
@@ -548,34 +744,31 @@ def require_cell(action: dict) -> int:
     return action["to"]
 
 
-def defender_dice(state: dict, role: str) -> list[dict]:
-    require_defender(role)
+def check_move_ship(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
     require_dice(state, role)
-    return state["dice"][role]
-
-
-def do_move(state: dict, role: str, action: dict, rng) -> list[dict]:
-    """The ship goes to the cell its movement die shows."""
-    movement = defender_dice(state, role)[0]
+    movement = state["dice"][DEFENDER][0]
     if movement["used"]:
         raise IllegalAction(N_("The movement die has already been used."))
-    if state["reactor"] == "active" and movement["face"] not in (1, SHIP_CELLS):
+    if state["reactor"] in ("active", "held") and (state["mode"] == "arcade" or movement["face"] not in REACTOR_CELLS):
         raise IllegalAction(N_("The reactor is damaged: the ship moves only on a 1 or a 6."))
+
+
+def do_move_ship(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The ship goes to the cell its movement die shows."""
+    movement = state["dice"][DEFENDER][0]
     movement["used"] = True
     settle(state, role)
     state["ship"] = movement["face"]
-    return [{"type": "ship_moved", "to": state["ship"], "by": "die"}]
+    return [{"type": "ship_moved", "to": state["ship"], "by": "reactor" if state["reactor"] else "die"}]
 
 
 def check_ship_free(state: dict) -> None:
-    if state["reactor"] == "active":
+    if state["reactor"] in ("active", "held"):
         raise IllegalAction(N_("The reactor is damaged: the ship moves only with its die this turn."))
 
 
-def do_nugget(state: dict, role: str, action: dict, rng) -> list[dict]:
-    """A nugget moves the ship one cell, at any time of the Defender's turn."""
-    require_defender(role)
+def check_nugget(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
     cell = require_cell(action)
     check_ship_free(state)
@@ -583,73 +776,120 @@ def do_nugget(state: dict, role: str, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have no nugget left."))
     if abs(cell - state["ship"]) != 1:
         raise IllegalAction(N_("A nugget moves the ship to an adjacent cell only."))
+
+
+def do_nugget(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """A nugget moves the ship one cell, at any time of the Defender's turn."""
     state["nuggets"] -= 1
-    state["ship"] = cell
-    return [{"type": "ship_moved", "to": cell, "by": "nugget", "nuggets": state["nuggets"]}]
+    state["ship"] = action["to"]
+    return [{"type": "ship_moved", "to": action["to"], "by": "nugget", "nuggets": state["nuggets"]}]
 
 
-def do_gps(state: dict, role: str, action: dict, rng) -> list[dict]:
-    require_defender(role)
+def check_gps(state: dict, role: str, action: dict) -> None:
     check_turn(state, role)
-    cell = require_cell(action)
+    require_cell(action)
     check_ship_free(state)
     if state["kept"]["gps"] == 0:
         raise IllegalAction(N_("You have no GPS update."))
+
+
+def do_gps(state: dict, role: str, action: dict, rng) -> list[dict]:
     state["kept"]["gps"] -= 1
-    state["ship"] = cell
-    return [{"type": "ship_moved", "to": cell, "by": "gps"}]
+    state["ship"] = action["to"]
+    return [{"type": "ship_moved", "to": action["to"], "by": "gps"}]
+
+
+def cell_candidates(kind: str, cells: Callable[[dict], list[int]]) -> Callable[[dict, str], list[dict]]:
+    return lambda state, role: [{"type": kind, "to": cell} for cell in cells(state)]
+
+
+def check_hit(state: dict, role: str, action: dict) -> None:
+    """A shot hit the first saucer of the column: the Defender says its colour, and whether it showed
+    its heart when the counters cannot tell."""
+    check_turn(state, role)
+    colour = require_colour(state, action)
+    require_flag(action, "extra_life")
+    require_flag(action, "munitions")
+    if action.get("munitions"):
+        if colour not in state["kept"]["munitions"]:
+            raise IllegalAction(N_("You have no %(colour)s super munitions."), colour=colour)
+    else:
+        require_dice(state, role)
+        shooting = state["dice"][DEFENDER][1]
+        if shooting["used"]:
+            raise IllegalAction(N_("The shooting die has already been used."))
+        if shooting["face"] != colour:
+            raise IllegalAction(N_("The shooting die shows %(colour)s."), colour=shooting["face"])
+    if state["saucers"]["on_board"][colour] == 0:
+        raise IllegalAction(N_("No %(colour)s saucer is left on the board: correct the counters if the board "
+                               "says otherwise."), colour=colour)
+    if "extra_life" not in action and heart_unknown(state, colour):
+        raise IllegalAction(N_("Say whether the %(colour)s saucer showed its heart."), colour=colour)
+
+
+def heart_unknown(state: dict, colour: str) -> bool:
+    saucers = state["saucers"]
+    return 0 < saucers["extra_lives"][colour] < saucers["on_board"][colour]
+
+
+def heart_of(state: dict, colour: str, action: dict) -> tuple[bool, bool]:
+    """Whether the saucer showed its heart, and whether the heart counter had to follow the board."""
+    saucers = state["saucers"]
+    hearts, plain = saucers["extra_lives"][colour], saucers["on_board"][colour] - saucers["extra_lives"][colour]
+    extra_life = action.get("extra_life", hearts > 0 and plain == 0)
+    if extra_life and hearts == 0:
+        saucers["extra_lives"][colour] += 1  # it showed a heart the counters missed
+        return True, True
+    if not extra_life and plain == 0:
+        saucers["extra_lives"][colour] -= 1  # it showed no heart, though the counters said so
+        return False, True
+    return extra_life, False
 
 
 def do_hit(state: dict, role: str, action: dict, rng) -> list[dict]:
-    """A shot hit the first saucer of the column: the Defender says its colour."""
-    require_defender(role)
-    check_turn(state, role)
-    colour = require_colour(state, action)
-    require_fields(action, **{flag: bool for flag in ("extra_life", "munitions") if flag in action})
-    extra_life, with_munitions = action.get("extra_life", False), action.get("munitions", False)
-    use_shot(state, role, colour, with_munitions)
-    check_target(state, colour, extra_life)
-    return record_hit(state, colour, extra_life, with_munitions, rng)
-
-
-def use_shot(state: dict, role: str, colour: str, with_munitions: bool) -> None:
+    colour, with_munitions = action["colour"], action.get("munitions", False)
     if with_munitions:
-        if colour not in state["kept"]["munitions"]:
-            raise IllegalAction(N_("You have no %(colour)s super munitions."), colour=colour)
         state["kept"]["munitions"].remove(colour)
-        return
-    shooting = defender_dice(state, role)[1]
-    if shooting["used"]:
-        raise IllegalAction(N_("The shooting die has already been used."))
-    if shooting["face"] != colour:
-        raise IllegalAction(N_("The shooting die shows %(colour)s."), colour=shooting["face"])
-    shooting["used"] = True
-    settle(state, role)
+    else:
+        state["dice"][DEFENDER][1]["used"] = True
+        settle(state, role)
+    extra_life, fixed = heart_of(state, colour, action)
+    return record_hit(state, colour, extra_life, with_munitions, fixed, rng)
 
 
-def check_target(state: dict, colour: str, extra_life: bool) -> None:
+def record_hit(state: dict, colour: str, extra_life: bool, with_munitions: bool, fixed: bool, rng) -> list[dict]:
     saucers = state["saucers"]
-    if extra_life and saucers["extra_lives"][colour] == 0:
-        raise IllegalAction(N_("No %(colour)s saucer has an extra life."), colour=colour)
-    if not extra_life and saucers["on_board"][colour] - saucers["extra_lives"][colour] == 0:
-        raise IllegalAction(N_("Every %(colour)s saucer left has an extra life."), colour=colour)
-
-
-def record_hit(state: dict, colour: str, extra_life: bool, with_munitions: bool, rng) -> list[dict]:
-    saucers = state["saucers"]
+    marks = {"counters_fixed": True} if fixed else {}
     if extra_life:
         saucers["extra_lives"][colour] -= 1
         if not with_munitions:  # the saucer turns over and stays; super munitions finish it
-            return [{"type": "hit", "colour": colour, "eliminated": False}]
+            return [{"type": "hit", "colour": colour, "eliminated": False, **marks}]
     saucers["on_board"][colour] -= 1
     saucers["eliminated"][colour] += 1
-    events = [{"type": "hit", "colour": colour, "eliminated": True}]
+    events = [{"type": "hit", "colour": colour, "eliminated": True, **marks}]
     if saucers["eliminated"][colour] % 2 == 0:
         events += turn_defender_tile(state, colour, rng)
-    if sum(saucers["on_board"].values()) == 0:
-        state["winner"], state["active"] = DEFENDER, None
-        events.append({"type": "won", "winner": DEFENDER})
-    return events
+    return events + defender_wins_if_board_empty(state)
+
+
+def hit_candidates(state: dict, role: str) -> list[dict]:
+    """A shot with the die (its colour) or with each kind of kept super munitions, on a saucer
+    showing its heart or not."""
+    actions = []
+    if state["dice"][DEFENDER]:
+        actions += [{"type": "hit", "colour": state["dice"][DEFENDER][1]["face"], "extra_life": life}
+                    for life in (False, True)]
+    return actions + [{"type": "hit", "colour": c, "extra_life": life, "munitions": True}
+                      for c in sorted(set(state["kept"]["munitions"])) for life in (False, True)]
+
+
+def defender_wins_if_board_empty(state: dict) -> list[dict]:
+    """Every saucer is off the board, and no repair can bring one back: the Defender wins."""
+    pending = state["pending"]
+    if sum(state["saucers"]["on_board"].values()) or (pending and pending["kind"] == "repair"):
+        return []
+    win(state, DEFENDER, "saucers")
+    return [{"type": "won", "winner": DEFENDER}]
 
 
 def turn_defender_tile(state: dict, colour: str, rng) -> list[dict]:
@@ -673,17 +913,122 @@ def keep_or_apply_defender_tile(state: dict, tile: dict) -> None:
         state["nuggets"] = min(NUGGETS_IN_BOX, state["nuggets"] + tile["value"])
     elif tile["kind"] == "tower":
         state["tower"] = True
-    # asteroid, magnetic field and comet are carried out on the board
+    elif tile["kind"] in BOARD_TILES:
+        state["on_the_board"][tile["kind"]] += 1  # the Defender lays it where they like
+    # a comet is carried out on the board
 
 
-HANDLERS = {"throw": do_throw, "end_turn": do_end_turn, "bonus": do_bonus, "repair": do_repair,
-            "claim": do_claim, "confirm": do_confirm, "move": do_move, "nugget": do_nugget,
-            "gps": do_gps, "hit": do_hit}
+# --- correcting the counters -------------------------------------------------
+
+def corrected_counts(state: dict, action: dict) -> dict:
+    """The counters as the correction would leave them (only the fields it names change)."""
+    fields = [name for name in ("saucers", "hearts", "nuggets") if name in action]
+    if not fields:
+        raise IllegalAction(N_("Say which counters to correct: saucers, hearts or nuggets."))
+    counts = current_counts(state)
+    for name in ("saucers", "hearts"):
+        if name in action:
+            require_fields(action, **{name: dict})
+            for colour, value in action[name].items():
+                if colour not in state["colours"] or type(value) is not int:
+                    raise IllegalAction(N_("Correct the saucers by colour (%(choices)s), with whole numbers."),
+                                        choices=", ".join(state["colours"]))
+                counts[name][colour] = value
+    if "nuggets" in action:
+        require_fields(action, nuggets=int)
+        counts["nuggets"] = action["nuggets"]
+    check_counts(state, counts)
+    return counts
+
+
+def current_counts(state: dict) -> dict:
+    saucers = state["saucers"]
+    return {"saucers": dict(saucers["on_board"]), "hearts": dict(saucers["extra_lives"]), "nuggets": state["nuggets"]}
+
+
+def check_counts(state: dict, counts: dict) -> None:
+    for colour in state["colours"]:
+        if not 0 <= counts["saucers"][colour] <= PER_COLOUR:
+            raise IllegalAction(N_("A colour has 0 to %(count)s saucers on the board."), count=PER_COLOUR)
+        if not 0 <= counts["hearts"][colour] <= counts["saucers"][colour]:
+            raise IllegalAction(N_("Hearts go from 0 to the number of saucers of that colour on the board."))
+    if not 0 <= counts["nuggets"] <= NUGGETS_IN_BOX:
+        raise IllegalAction(N_("The Defender holds 0 to %(count)s nuggets."), count=NUGGETS_IN_BOX)
+    if counts == current_counts(state):
+        raise IllegalAction(N_("These are the counters already: nothing to correct."))
+
+
+def check_correct(state: dict, role: str, action: dict) -> None:
+    corrected_counts(state, action)
+
+
+def do_correct(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The host corrects at once; a player proposes, and the other player agrees or not."""
+    counts = corrected_counts(state, action)
+    if role != HOST:
+        state["correction"] = {"by": role, "counts": counts}
+        return [{"type": "correction_proposed", "by": role, "counts": counts}]
+    return set_counts(state, counts, "host")
+
+
+def set_counts(state: dict, counts: dict, by: str) -> list[dict]:
+    before = current_counts(state)
+    saucers = state["saucers"]
+    saucers["corrected"] += sum(counts["saucers"].values()) - sum(before["saucers"].values())
+    saucers["on_board"], saucers["extra_lives"] = dict(counts["saucers"]), dict(counts["hearts"])
+    state["nuggets"] = counts["nuggets"]
+    state["correction"] = None
+    if state["pending"] and state["pending"]["kind"] == "repair":  # the answer may have changed
+        state["pending"]["colours"] = [c for c in state["pending"]["colours"] if c in repairable_colours(state)]
+        if not state["pending"]["colours"]:
+            state["pending"] = None
+    return [{"type": "corrected", "by": by, "before": before, "after": counts}] + defender_wins_if_board_empty(state)
+
+
+def check_agree(state: dict, role: str, action: dict) -> None:
+    require_fields(action, accept=bool)
+    proposal = state["correction"]
+    if not proposal or proposal["by"] == role:
+        raise IllegalAction(N_("There is no correction of the other player's to answer."))
+    if action["accept"] and proposal["counts"] == current_counts(state):
+        raise IllegalAction(N_("These are the counters already: nothing to correct."))
+
+
+def do_agree(state: dict, role: str, action: dict, rng) -> list[dict]:
+    counts = state["correction"]["counts"]
+    if not action["accept"]:
+        state["correction"] = None
+        return [{"type": "correction_refused", "by": role}]
+    return set_counts(state, counts, "both")
+
+
+MOVES = {
+    "throw": Move(do_throw, check_throw, throw_candidates),
+    "end_turn": Move(do_end_turn, check_end_turn, single({"type": "end_turn"})),
+    "bonus": Move(do_bonus, check_bonus, bonus_candidates, (ALIEN,)),
+    "repair": Move(do_repair, check_repair, repair_candidates, (ALIEN,), answers="repair"),
+    "heart": Move(do_heart, check_heart, lambda s, r: [{"type": "heart", "already": a} for a in (False, True)],
+                  (ALIEN,), answers="heart"),
+    "sacrifice": Move(do_sacrifice, check_sacrifice, saucer_candidates("sacrifice"), (ALIEN,)),
+    "lift_field": Move(do_lift_field, check_lift_field, single({"type": "lift_field"}), (ALIEN,)),
+    "claim": Move(do_claim, check_claim, single({"type": "claim"}), (ALIEN,)),
+    "confirm": Move(do_confirm, check_confirm, lambda s, r: [{"type": "confirm", "accept": a} for a in (True, False)],
+                    (DEFENDER,), answers="claim"),
+    "move": Move(do_move_ship, check_move_ship, single({"type": "move"}), (DEFENDER,)),
+    "nugget": Move(do_nugget, check_nugget, cell_candidates("nugget", lambda s: [s["ship"] - 1, s["ship"] + 1]),
+                   (DEFENDER,)),
+    "gps": Move(do_gps, check_gps, cell_candidates("gps", lambda s: list(range(1, SHIP_CELLS + 1))), (DEFENDER,)),
+    "hit": Move(do_hit, check_hit, hit_candidates, (DEFENDER,)),
+    # A correction's counts are free: the screens offer a form, not a list of candidates.
+    "correct": Move(do_correct, check_correct, nothing),
+    "agree_correction": Move(do_agree, check_agree,
+                             lambda s, r: [{"type": "agree_correction", "accept": a} for a in (True, False)]),
+}
 
 
 # --- view ----------------------------------------------------------------
 
-def view(state: dict, seat: int | None) -> dict:
+def view(state: dict, seat) -> dict:
     """Everything but the identity of face-down tiles, which nobody sees, not even their owner."""
     public = copy.deepcopy(state)
     public["alien_tiles"] = [tile if tile["turned"] else {"turned": False} for tile in public["alien_tiles"]]
@@ -693,26 +1038,26 @@ def view(state: dict, seat: int | None) -> dict:
     public["role"] = role
     public["saucers_on_board"] = sum(state["saucers"]["on_board"].values())
     public["throws_left"] = throws_left(state)
+    public["reactor_cell_due"] = reactor_cell_due(state, DEFENDER)
     # What this seat may do now, for its buttons (the rules still check every action).
-    public["can"] = sorted({action["type"] for action in legal_actions(state, seat)}) if seat is not None else []
+    public["legal"] = legal_actions(state, seat) if seat is not None and seat != HOST else []
     return public
 
 
 def throws_left(state: dict) -> dict:
     if state["mode"] == "arcade":
         return {ALIEN: None, DEFENDER: None}  # unlimited
-    return {role: 0 if state["settled"][role] else state["max_throws"] - state["throws"][role]
-            for role in (ALIEN, DEFENDER)}
+    return {role: 0 if state["settled"][role] else state["max_throws"] - state["throws"][role] for role in ROLES}
 
 
 # --- legal actions -----------------------------------------------------------
 
-def legal_actions(state: dict, seat: int | None) -> list[dict]:
-    """Every legal action of a seat, from the rules (like python-chess's legal moves).
+def legal_actions(state: dict, seat) -> list[dict]:
+    """Every legal action of a seat: the candidates its moves' checks accept.
 
     Setup actions and ``go`` need the shell's time stamp, so they are listed
-    without one; ``hit`` is listed with its fields."""
-    if state["winner"] or seat is None or str(seat) not in state["seats"]:
+    without one; a correction's counts are the player's to write, so it is not listed."""
+    if state["winner"] or seat is None or seat == HOST or str(seat) not in state["seats"]:
         return []
     if state["phase"] == "roles":
         return [{"type": "choose_role", "role": ALIEN}, {"type": "choose_role", "role": DEFENDER}]
@@ -721,66 +1066,55 @@ def legal_actions(state: dict, seat: int | None) -> list[dict]:
         return [] if state["ready"][role] else [{"type": "ready"}]
     if state["phase"] == "countdown":
         return [{"type": "go"}]
-    return playing_actions(state, role)
+    return [action for move in MOVES.values() if role in move.roles
+            for action in move.candidates(state, role) if is_legal(state, role, action)]
 
 
-def playing_actions(state: dict, role: str) -> list[dict]:
+# --- the table's hooks -----------------------------------------------------------
+
+OUTCOME_REASONS = {"saucers": N_("Every saucer is off the board: the Defender wins."),
+                   "last_line": N_("A saucer reached the last line: the Alien wins."),
+                   "forfeit": N_("The other player left the game: a win by forfeit.")}
+
+
+def outcome(state: dict) -> dict | None:
+    if not state["winner"]:
+        return None
+    winner, loser = state["roles"][state["winner"]], state["roles"][other(state["winner"])]
+    return {"winners": [winner], "reason": OUTCOME_REASONS[state["won_by"]], "ranking": [[winner], [loser]]}
+
+
+def waiting(state: dict) -> list[dict]:
+    """Whom the game waits on: the claim's answer needs the other phone, so it is timed."""
+    if state["winner"]:
+        return []
+    roles = state["roles"]
+    if state["phase"] == "roles":
+        return [{"seat": int(seat), "for": N_("choose a role"), "params": {}, "timed": False} for seat in state["seats"]]
+    if state["phase"] == "ready":
+        return [{"seat": roles[role], "for": N_("say ready"), "params": {}, "timed": False}
+                for role in ROLES if not state["ready"][role]]
     pending = state["pending"]
     if pending and pending["kind"] == "claim":
-        return [{"type": "confirm", "accept": True}, {"type": "confirm", "accept": False}] if role == DEFENDER else []
-    if pending and role == ALIEN:
-        return [{"type": "repair", "colour": None}] + [
-            {"type": "repair", "colour": c} for c in state["colours"] if repairable(state, c)]
-    strategie = state["mode"] == "strategie"
-    if strategie and (state["active"] != role or pending):
-        return []
-    actions = legal_throws(state, role)
-    if state["dice"][role]:
-        actions += [{"type": "end_turn"}] if strategie else []
-        actions += alien_actions(state) if role == ALIEN else []
-    return actions + (defender_actions(state) if role == DEFENDER else [])
+        return [{"seat": roles[DEFENDER], "for": N_("answer the Alien's last-line claim"), "params": {}, "timed": True}]
+    if pending:
+        return [{"seat": roles[ALIEN], "for": N_("answer the power tile's question"), "params": {}, "timed": False}]
+    if state["phase"] == "playing" and state["mode"] == "strategie":
+        return [{"seat": roles[state["active"]], "for": N_("play their turn"), "params": {}, "timed": False}]
+    return []
 
 
-def legal_throws(state: dict, role: str) -> list[dict]:
-    if state["mode"] == "strategie" and (state["settled"][role] or state["throws"][role] >= state["max_throws"]):
-        return []
-    if not state["dice"][role]:
-        return [{"type": "throw"}]
-    return [{"type": "throw"}] + [{"type": "throw", "dice": [die]} for die in range(2)]
-
-
-def alien_actions(state: dict) -> list[dict]:
-    actions = [{"type": "claim"}]
-    if state["power_tiles"] and not all(tile["turned"] for tile in state["alien_tiles"]):
-        actions += [{"type": "bonus", "colour": c} for c in state["colours"] if state["saucers"]["on_board"][c]]
-    return actions
-
-
-def defender_actions(state: dict) -> list[dict]:
-    free = state["reactor"] != "active"
-    actions = []
-    if free and state["nuggets"]:
-        neighbours = (state["ship"] - 1, state["ship"] + 1)
-        actions += [{"type": "nugget", "to": cell} for cell in neighbours if 1 <= cell <= SHIP_CELLS]
-    if free and state["kept"]["gps"]:
-        actions += [{"type": "gps", "to": cell} for cell in range(1, SHIP_CELLS + 1)]
-    actions += [{"type": "hit", "colour": c, "extra_life": life, "munitions": True}
-                for c in sorted(set(state["kept"]["munitions"])) for life in hit_targets(state, c)]
-    if state["dice"][DEFENDER]:
-        movement, shooting = state["dice"][DEFENDER]
-        if not movement["used"] and (free or movement["face"] in (1, SHIP_CELLS)):
-            actions.append({"type": "move"})
-        if not shooting["used"]:
-            actions += [{"type": "hit", "colour": shooting["face"], "extra_life": life}
-                        for life in hit_targets(state, shooting["face"])]
-    return actions
-
-
-def hit_targets(state: dict, colour: str) -> list[bool]:
-    """Whether a saucer of that colour with (True) or without (False) an extra life can be hit."""
-    saucers = state["saucers"]
-    lives = [True] if saucers["extra_lives"][colour] else []
-    return lives + ([False] if saucers["on_board"][colour] > saucers["extra_lives"][colour] else [])
+def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
+    """Arkade is a duel: the player who stays wins by forfeit."""
+    if state["winner"] or state["roles"][ALIEN] is None:
+        return state, []
+    new_state = copy.deepcopy(state)
+    leaving = role_of(state, seat)
+    win(new_state, other(leaving), "forfeit")
+    new_state["phase"], new_state["pending"] = "over", None
+    events = [{"type": "withdrew", "role": leaving}, {"type": "won", "winner": other(leaving)}]
+    new_state["history"] = new_state["history"] + events
+    return new_state, events
 
 
 GAME = register(Game(
@@ -805,10 +1139,19 @@ GAME = register(Game(
         Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3),
         Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12),
         Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12),
+        Option("defender_tiles", N_("Defender tiles by colour (colour number, kind, value)"), "list",
+               list(DEFENDER_TILES), max_items=24),
     ),
     setup=setup,
     apply=apply,
     view=view,
     check_options=check_options,
     uses_figures=False,
+    host_actions=frozenset({"correct"}),
+    outcome=outcome,
+    legal_actions=legal_actions,
+    waiting=waiting,
+    proxy_actions=frozenset({"confirm", "end_turn", "repair", "heart", "agree_correction"}),
+    withdraw=withdraw,
+    withdraw_rule=N_("Arkade is a duel: the other player wins by forfeit."),
 ))
