@@ -14,7 +14,10 @@ let goSent = false;
 let selected = new Set();  // dice picked for a re-throw
 let pendingChoice = null;  // a two-step action waiting for its colour: 'bonus'
 let lastView = null;
+let draft = null;  // the counters being corrected (kept across views while the form is open)
 
+// The view's legal actions say which buttons to show (the rules check every action again).
+const can = (game, type) => game.legal.some((action) => action.type === type);
 const serverNow = () => (Date.now() + serverOffset) / 1000;
 const roleName = (role) => (role === ALIEN ? t('Alien') : t('Defender'));
 
@@ -52,11 +55,18 @@ const SHIP_MOVES = {
   die: N_('The ship moves to cell %(cell)s (movement die).'),
   nugget: N_('The ship moves to cell %(cell)s (one nugget).'),
   gps: N_('The ship moves to cell %(cell)s (GPS update).'),
+  reactor: N_('The damaged reactor: the ship moves to cell %(cell)s.'),
 };
 // Reactor damage: coming next turn, or now.
 const REACTOR = {
   pending: N_('Reactor damaged: next turn the ship moves only on a 1 or a 6.'),
   active: N_('Reactor damaged: the ship moves only if the die shows 1 or 6, and then only to cell 1 or 6. No nugget, no GPS.'),
+  held: N_('Reactor damaged: the ship stays put until the movement die is thrown again.'),
+};
+// Who corrected the counters.
+const CORRECTED_BY = {
+  host: N_('The host corrected the counters.'),
+  both: N_('Both players corrected the counters.'),
 };
 // The board's side in the setup reminders.
 const BOARDS = {
@@ -115,9 +125,20 @@ function eventText(event, game) {
     case 'claimed_last_line': return t('%(name)s says a saucer reached the last line.', { name: who(ALIEN) });
     case 'claim_answered': return event.accepted ? t('The Defender confirms: a saucer is on the last line.') : t('The Defender says no: no saucer on the last line.');
     case 'ship_moved': return t(SHIP_MOVES[event.by], { cell: event.to });
-    case 'hit': return event.eliminated
+    case 'hit': return (event.eliminated
       ? t('Piouuu! A %(colour)s saucer is eliminated.', { colour: colourLabel(event.colour) })
-      : t('Piouuu! A %(colour)s saucer loses its extra life.', { colour: colourLabel(event.colour) });
+      : t('Piouuu! A %(colour)s saucer loses its extra life.', { colour: colourLabel(event.colour) }))
+      + (event.counters_fixed ? ` ${t('(the heart counter follows the board)')}` : '');
+    case 'sacrificed': return t('A %(colour)s saucer is sacrificed: it and the asteroid leave the board.', { colour: colourLabel(event.colour) });
+    case 'extra_life': return event.applied
+      ? t('A %(colour)s saucer turns to its heart.', { colour: colourLabel(event.colour) })
+      : t('That saucer already showed its heart: no effect.');
+    case 'reactor_stuck': return t('The damaged reactor: a %(face)s does not free the ship.', { face: event.face });
+    case 'field_lifted': return t('An orange result lifts the magnetic field.');
+    case 'correction_proposed': return t('%(name)s proposes to correct the counters.', { name: who(event.by) });
+    case 'correction_refused': return t('%(name)s refuses the correction.', { name: who(event.by) });
+    case 'corrected': return t(CORRECTED_BY[event.by]);
+    case 'withdrew': return t('%(name)s left the game.', { name: who(event.role) });
     case 'won': return t('%(name)s (%(role)s) wins!', { name: who(event.winner), role: roleName(event.winner) });
     default: return event.type;
   }
@@ -142,7 +163,7 @@ function announceNew(game, announce) {
 function diceRow(game, role, act) {
   const dice = game.dice[role];
   if (!dice.length) return el('p', { class: 'ak-no-dice', text: t('No throw yet') });
-  const canPick = act && game.can.includes('throw');
+  const canPick = act && can(game, 'throw');
   return el('div', { class: 'ak-dice' }, ...dice.map((die, index) => {
     const node = el(canPick ? 'button' : 'div', {
       class: `ak-die${die.used ? ' used' : ''}${selected.has(index) ? ' picked' : ''}`,
@@ -204,7 +225,7 @@ function sidePanel(game, role, act) {
 }
 
 function throwButtons(game, act) {
-  if (!game.can.includes('throw')) return [];
+  if (!can(game, 'throw')) return [];
   const first = !game.dice[game.role].length;
   const chosen = [...selected].sort();
   const label = first || !chosen.length || chosen.length === game.dice[game.role].length
@@ -218,22 +239,36 @@ function throwButtons(game, act) {
 
 function alienButtons(game, act) {
   const buttons = [];
-  if (game.can.includes('bonus')) {
+  if (can(game, 'bonus')) {
     buttons.push(button(t('A saucer stopped on a bonus cell of its colour'), () => { pendingChoice = pendingChoice === 'bonus' ? null : 'bonus'; render(); }));
   }
-  if (pendingChoice === 'bonus' && game.can.includes('bonus')) {
+  if (pendingChoice === 'bonus' && can(game, 'bonus')) {
     buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Which saucer colour?') },
       el('p', { text: t('Which saucer colour?') }),
       ...game.colours.filter((colour) => game.saucers.on_board[colour])
         .map((colour) => el('button', { type: 'button', onclick: () => { pendingChoice = null; act({ type: 'bonus', colour }); } },
           colourChip(colour)))));
   }
-  if (game.can.includes('claim')) {
+  if (can(game, 'claim')) {
     buttons.push(button(t('A saucer reached the last line!'), () => {
       if (window.confirm(t('Claim the victory: one of your saucers is on the last line?'))) act({ type: 'claim' });
     }, 'danger'));
   }
-  if (game.can.includes('repair')) {
+  if (can(game, 'heart')) {
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Extra life') },
+      el('p', { text: t('Extra life for a %(colour)s saucer: did the saucer on the bonus cell already show its heart?', { colour: colourLabel(game.pending.colour) }) }),
+      button(t('Yes: no effect'), () => act({ type: 'heart', already: true })),
+      button(t('No: turn it to its heart'), () => act({ type: 'heart', already: false }), 'primary')));
+  }
+  if (can(game, 'sacrifice')) {
+    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Asteroid: sacrifice the saucer before it') },
+      el('p', { text: t('Asteroid: sacrifice the saucer before it') }),
+      ...saucerButtons(game, (colour, extraLife) => act({ type: 'sacrifice', colour, extra_life: extraLife }))));
+  }
+  if (can(game, 'lift_field')) {
+    buttons.push(button(t('Orange result: lift the magnetic field'), () => act({ type: 'lift_field' })));
+  }
+  if (can(game, 'repair')) {
     buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Repaired saucer: which colour goes back on the first line?') },
       el('p', { text: t('Repaired saucer: which colour goes back on the first line?') }),
       ...game.pending.colours.map((colour) => el('button', { type: 'button', onclick: () => act({ type: 'repair', colour }) },
@@ -246,23 +281,26 @@ function alienButtons(game, act) {
 function defenderButtons(game, act) {
   const buttons = [];
   const [movement, shooting] = game.dice.defender;
-  if (game.can.includes('confirm')) {
+  if (can(game, 'confirm')) {
     buttons.push(el('div', { class: 'ak-choices' }, el('p', { text: t('%(name)s says a saucer reached the last line. Is it true?', { name: game.names.alien }) }),
       button(t('Yes, the Alien wins'), () => act({ type: 'confirm', accept: true }), 'danger'),
       button(t('No'), () => act({ type: 'confirm', accept: false }))));
   }
-  if (game.can.includes('move')) {
-    buttons.push(button(t('Move the ship to cell %(cell)s', { cell: movement.face }), () => act({ type: 'move' }), 'primary'));
+  if (can(game, 'move')) {
+    const label = game.reactor_cell_due
+      ? t('Damaged reactor: move the ship to cell %(cell)s (required)', { cell: game.reactor_cell_due })
+      : t('Move the ship to cell %(cell)s', { cell: movement.face });
+    buttons.push(button(label, () => act({ type: 'move' }), 'primary'));
   }
   if (shooting && !shooting.used) buttons.push(...hitButtons(game, shooting.face, false, act));
   for (const colour of new Set(game.kept.munitions)) buttons.push(...hitButtons(game, colour, true, act));
-  if (game.can.includes('nugget')) {
+  if (can(game, 'nugget')) {
     buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Spend a nugget: move one cell') },
       el('p', { text: t('Spend a nugget: move one cell') }),
       ...[game.ship - 1, game.ship + 1].filter((cell) => cell >= 1 && cell <= 6)
         .map((cell) => button(t('To cell %(cell)s', { cell }), () => act({ type: 'nugget', to: cell })))));
   }
-  if (game.can.includes('gps')) {
+  if (can(game, 'gps')) {
     buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('GPS update: move to any cell') },
       el('p', { text: t('GPS update: move to any cell') }),
       ...[1, 2, 3, 4, 5, 6].map((cell) => button(String(cell), () => act({ type: 'gps', to: cell })))));
@@ -270,22 +308,89 @@ function defenderButtons(game, act) {
   return buttons;
 }
 
-function hitButtons(game, colour, munitions, act) {
+// One button per saucer of that colour the counters cannot tell apart: with or without its heart.
+function saucerButtons(game, send) {
   const saucers = game.saucers;
-  const options = [];
-  if (saucers.on_board[colour] > saucers.extra_lives[colour]) options.push(false);
-  if (saucers.extra_lives[colour]) options.push(true);
-  return options.map((extraLife) => el('button', {
+  return game.colours.filter((colour) => saucers.on_board[colour]).flatMap((colour) => heartChoices(game, colour)
+    .map((extraLife) => el('button', { type: 'button', class: 'ak-hit', onclick: () => send(colour, extraLife) },
+      colourChip(colour), extraLife === null ? '' : ` — ${extraLife ? t('showing its heart') : t('without heart')}`)));
+}
+
+// null: the counters tell whether the saucer shows its heart; else the two answers to choose from.
+function heartChoices(game, colour) {
+  const { on_board: onBoard, extra_lives: hearts } = game.saucers;
+  return hearts[colour] > 0 && hearts[colour] < onBoard[colour] ? [false, true] : [null];
+}
+
+function hitButtons(game, colour, munitions, act) {
+  if (!game.saucers.on_board[colour]) return [];
+  return heartChoices(game, colour).map((extraLife) => el('button', {
     type: 'button', class: 'ak-hit',
-    onclick: () => act({ type: 'hit', colour, extra_life: extraLife, ...(munitions ? { munitions: true } : {}) }),
+    onclick: () => act({ type: 'hit', colour, ...(extraLife === null ? {} : { extra_life: extraLife }),
+      ...(munitions ? { munitions: true } : {}) }),
   }, colourChip(colour), ' ', (munitions ? t('saucer hit with super munitions') : t('saucer hit')),
-  extraLife ? ` — ${t('it had an extra life')}` : ''));
+  extraLife === null ? '' : ` — ${extraLife ? t('showing its heart') : t('without heart')}`));
+}
+
+// --- correcting the counters ---------------------------------------------------------
+
+function numberField(name, max, label) {
+  return el('label', { class: 'ak-count' }, label,
+    el('input', { type: 'number', name, min: '0', max: String(max), value: String(draft[name]), inputmode: 'numeric',
+      oninput: (typed) => { draft[name] = Number(typed.target.value); } }));
+}
+
+function countsOf(game) {
+  return Object.fromEntries([['nuggets', game.nuggets],
+    ...game.colours.flatMap((c) => [[`saucers-${c}`, game.saucers.on_board[c]], [`hearts-${c}`, game.saucers.extra_lives[c]]])]);
+}
+
+// The host corrects at once; a player proposes and the other player agrees (both phones show it).
+function correctionPanel(game, act, role) {
+  const proposal = game.correction;
+  const panel = el('details', { class: 'ak-correct', open: Boolean(proposal) || draft !== null },
+    el('summary', { text: t('Correct the counters') }));
+  panel.addEventListener('toggle', () => { draft = panel.open ? (draft ?? countsOf(game)) : null; if (panel.open) fillForm(); });
+  const fillForm = () => panel.querySelector('form')?.replaceWith(correctionForm(game, act, role));
+  if (proposal) {
+    const counts = proposal.counts;
+    panel.append(el('p', { class: 'ak-proposal', text: t('%(name)s proposes: %(counts)s', {
+      name: game.names[proposal.by],
+      counts: [...game.colours.map((c) => `${colourLabel(c)} ${counts.saucers[c]} (♥ ${counts.hearts[c]})`),
+        t('Nuggets: %(count)s', { count: counts.nuggets })].join(', ') }) }));
+    if (can(game, 'agree_correction')) {
+      panel.append(el('div', { class: 'ak-choices' },
+        button(t('Agree'), () => act({ type: 'agree_correction', accept: true }), 'primary'),
+        button(t('Refuse'), () => act({ type: 'agree_correction', accept: false }))));
+    }
+  }
+  panel.append(draft === null ? el('form') : correctionForm(game, act, role));
+  return panel;
+}
+
+function correctionForm(game, act, role) {
+  const form = el('form', { class: 'ak-correct-form' },
+    ...game.colours.map((c) => el('fieldset', {}, el('legend', {}, colourChip(c)),
+      numberField(`saucers-${c}`, 4, t('On the board')),
+      numberField(`hearts-${c}`, 4, t('Extra lives')))),
+    numberField('nuggets', 11, t('Nuggets')),
+    el('button', { type: 'submit', class: 'primary', text: role === 'host' ? t('Correct') : t('Propose to the other player') }));
+  form.addEventListener('submit', (submitted) => {
+    submitted.preventDefault();
+    const value = (name) => Number(form.elements[name].value);
+    const action = { type: 'correct', nuggets: value('nuggets'),
+      saucers: Object.fromEntries(game.colours.map((c) => [c, value(`saucers-${c}`)])),
+      hearts: Object.fromEntries(game.colours.map((c) => [c, value(`hearts-${c}`)])) };
+    draft = null;
+    act(action);
+  });
+  return form;
 }
 
 function controls(game, act) {
   const parts = [...throwButtons(game, act)];
   parts.push(...(game.role === ALIEN ? alienButtons(game, act) : defenderButtons(game, act)));
-  if (game.can.includes('end_turn')) parts.push(button(t('End my turn'), () => act({ type: 'end_turn' })));
+  if (can(game, 'end_turn')) parts.push(button(t('End my turn'), () => act({ type: 'end_turn' })));
   return el('div', { class: 'ak-controls' }, ...parts);
 }
 
@@ -328,7 +433,7 @@ function readyPanel(game, act) {
   const waiting = [ALIEN, DEFENDER].filter((role) => !game.ready[role]).map((role) => game.names[role]);
   return el('div', { class: 'ak-ready' },
     el('p', { text: t('%(alien)s plays the Alien, %(defender)s the Defender.', { alien: game.names.alien, defender: game.names.defender }) }),
-    act && game.can.includes('ready') ? button(t('Ready!'), () => act({ type: 'ready' }), 'primary big') : null,
+    act && can(game, 'ready') ? button(t('Ready!'), () => act({ type: 'ready' }), 'primary big') : null,
     el('p', { text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }));
 }
 
@@ -396,6 +501,8 @@ function render() {
     if (game.winner) parts.push(finalPanel(game));
     const order = game.role === DEFENDER ? [DEFENDER, ALIEN] : [ALIEN, DEFENDER];
     if (act && game.role && !game.winner) parts.push(controls(game, act));
+    const corrector = act && game.role ? act : context.hostAct;
+    if (corrector && !game.winner) parts.push(correctionPanel(game, corrector, game.role ? 'seat' : 'host'));
     parts.push(el('div', { class: 'ak-sides' }, ...order.map((role) => sidePanel(game, role, act))),
       saucerTable(game), history(game), reminders(game));
   }
@@ -409,7 +516,8 @@ export function renderArkade(container, view, { act = null, announce = null } = 
   if (!role || (lastView && lastView.game.throws[role] !== view.game.throws[role])) selected = new Set();
   lastView = view;
   target = container;
-  context = { act: view.you.role === 'seat' ? act : null };  // the host screen only watches
+  // The host screen watches, and may correct the counters.
+  context = { act: view.you.role === 'seat' ? act : null, hostAct: view.you.role === 'host' ? act : null };
   announceNew(view.game, announce);
   render();
 }
