@@ -14,8 +14,12 @@ if __name__ == "__main__":
 import sys
 
 from companion import create_app
+from companion.store import DamagedDatabase
 
-app = create_app()
+try:
+    app = create_app()
+except DamagedDatabase as damaged:
+    sys.exit(f"Companion cannot start.\n{damaged}")
 
 
 def announce(url: str) -> None:
@@ -32,12 +36,16 @@ def announce(url: str) -> None:
 def serve(host: str, port: int) -> None:
     """gevent's WSGI server on a listener with Nagle's algorithm off: small
     Socket.IO frames leave at once instead of waiting up to 40 ms for an ACK."""
+    import signal
     import socket
 
     from gevent.pywsgi import WSGIServer
 
     from companion.config import tune_garbage_collector
 
+    # A file-size limit (ulimit -f) reached makes a write fail, answered as a full disk (503),
+    # instead of killing the server with every phone's game.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

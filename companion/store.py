@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -105,6 +106,57 @@ def _decode_table(row: sqlite3.Row | None) -> dict | None:
     return table
 
 
+def N_(message: str) -> str:  # marks a message for translation (the web shell translates it)
+    return message
+
+
+# SQLite's primary result codes (the low byte of an extended code).
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
+
+DISK_FAILED = N_("The server could not save this: its disk is full or failing. Try again in a moment; "
+                 "the host should free some disk space.")
+DATABASE_DAMAGED = N_("The server's database is damaged, so this table accepts no more actions. The host must "
+                      "stop the server and repair the database (the server's log says how).")
+
+
+class StorageError(Exception):
+    """The disk or the database failed: a 503 with a message a player understands
+    (the attributes of `companion.tables.TableError`). Nothing of the failed
+    transaction was written."""
+
+    status = 503
+
+    def __init__(self, message: str, **params: Any):
+        super().__init__(message % params if params else message)
+        self.message, self.params = message, params
+
+
+class DamagedDatabase(RuntimeError):
+    """The database file fails SQLite's check: the server must not start on it."""
+
+
+def repair_advice(path: str, found: str) -> str:
+    return (f"The database {path} is damaged ({found}). Companion will not use it, so that nothing more is lost.\n"
+            f"1. Stop the server and copy {path} (and {path}-wal if it exists) somewhere safe.\n"
+            f"2. Either put your last backup in its place, or recover what can be read:\n"
+            f"   sqlite3 {path} .recover | sqlite3 {path}.recovered && mv {path}.recovered {path}\n"
+            f"   (after moving the damaged file and its -wal file aside).\n"
+            f"3. Start the server again: it checks the file at every start.")
+
+
+def _is_corruption(error: sqlite3.Error) -> bool:
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
+    return "malformed" in str(error) or "not a database" in str(error)
+
+
+def _is_storage_failure(error: BaseException) -> bool:
+    """A failure of the disk or the file, not of our own SQL."""
+    return isinstance(error, sqlite3.DatabaseError) and not isinstance(
+        error, (sqlite3.IntegrityError, sqlite3.ProgrammingError))
+
+
 def _gevent_is_running() -> bool:
     try:
         from gevent import monkey
@@ -129,21 +181,29 @@ class GroupSync:
         self.fsyncs = 0
 
     def wait_durable(self) -> None:
-        done = self._new_event()
-        self._waiting.append(done)
+        """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
+        waiter = [self._new_event(), None]  # the event, then the fsync's error if it failed
+        self._waiting.append(waiter)
         if not self._flushing:
             self._flushing = True
             self._spawn(self._flush)
-        done.wait()
+        waiter[0].wait()
+        if waiter[1] is not None:
+            raise StorageError(DISK_FAILED) from waiter[1]
 
     def _flush(self) -> None:
         try:
             while self._waiting:
                 batch, self._waiting = self._waiting, []
-                self._threadpool.apply(os.fsync, (self._fd,))
+                failure = None
+                try:
+                    self._threadpool.apply(os.fsync, (self._fd,))
+                except OSError as error:  # the waiters must hear of it, not wait forever
+                    failure = error
                 self.fsyncs += 1
-                for done in batch:
-                    done.set()
+                for waiter in batch:
+                    waiter[1] = failure
+                    waiter[0].set()
         finally:
             self._flushing = False
 
@@ -159,15 +219,55 @@ class Store:
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
+        # Set once a running transaction finds the file damaged: from then on nothing is
+        # read or written, every caller hears why (and the log says what to do).
+        self.damaged: str | None = None
         self._lock = threading.RLock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        group = sync == "FULL" and path != ":memory:" and _gevent_is_running()
-        self._db.execute(f"PRAGMA synchronous={'NORMAL' if group else sync}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        try:
+            self._check_integrity()
+            self._db.execute("PRAGMA journal_mode=WAL")
+            group = sync == "FULL" and path != ":memory:" and _gevent_is_running()
+            self._db.execute(f"PRAGMA synchronous={'NORMAL' if group else sync}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            if _is_corruption(error):
+                raise DamagedDatabase(repair_advice(path, str(error))) from error
+            raise
         self.group_sync = GroupSync(path + "-wal") if group else None
+
+    def _check_integrity(self) -> None:
+        """``PRAGMA quick_check`` at start: a damaged file is refused before anything is written to it."""
+        problems = [row[0] for row in self._db.execute("PRAGMA quick_check")]
+        if problems != ["ok"]:
+            self._db.close()
+            raise DamagedDatabase(repair_advice(self.path, "quick_check: " + "; ".join(problems[:3])))
+
+    def _refuse_if_damaged(self) -> None:
+        if self.damaged:
+            raise StorageError(DATABASE_DAMAGED)
+
+    def _failed(self, error: BaseException) -> BaseException:
+        """What to raise for an error met inside a transaction: a storage failure becomes a
+        `StorageError` (and a damaged file stops the store), anything else stays itself."""
+        if not _is_storage_failure(error):
+            return error
+        if _is_corruption(error):
+            if not self.damaged:
+                self.damaged = repair_advice(self.path, str(error))
+                print(self.damaged, file=sys.stderr, flush=True)
+            return StorageError(DATABASE_DAMAGED)
+        return StorageError(DISK_FAILED)
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (a full disk at COMMIT may do so)
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -198,13 +298,25 @@ class Store:
             if self._db.in_transaction:
                 yield Transaction(self._db)
                 return
-            self._db.execute("BEGIN IMMEDIATE")
+            self._refuse_if_damaged()
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise self._failed(error) from error
             try:
                 yield Transaction(self._db)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+            except BaseException as error:
+                self._rollback()
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error as error:
+                # Never left open: the next transaction would silently become part of this one.
+                self._rollback()
+                raise self._failed(error) from error
         if self.group_sync:
             self.group_sync.wait_durable()
 
@@ -216,11 +328,17 @@ class Store:
             if self._db.in_transaction:
                 yield Transaction(self._db)
                 return
+            self._refuse_if_damaged()
             self._db.execute("BEGIN")
             try:
                 yield Transaction(self._db)
-            finally:
-                self._db.execute("COMMIT")
+            except BaseException as error:
+                self._rollback()
+                failure = self._failed(error)
+                if failure is error:
+                    raise
+                raise failure from error
+            self._db.execute("COMMIT")
 
 
 class Transaction:

@@ -37,8 +37,9 @@ def _allowed_format(text: str, index: int) -> bool:
     char = text[index]
     before = text[index - 1] if index > 0 else ""
     after = text[index + 1] if index + 1 < len(text) else ""
-    if ord(char) in TAGS:
-        return BLACK_FLAG in text[:index] and all(ord(c) in TAGS for c in text[text.rindex(BLACK_FLAG, 0, index) + 1:index])
+    if ord(char) in TAGS:  # only in a run of tags right after the black flag
+        flag = text.rfind(BLACK_FLAG, 0, index)
+        return flag >= 0 and all(ord(c) in TAGS for c in text[flag + 1:index])
     if char not in (ZWJ, ZWNJ) or not before or not after:
         return False
     if char == ZWJ and _is_emoji_part(before) and _is_emoji_part(after):

@@ -62,7 +62,7 @@ class ServerProcess:
             try:
                 if requests.get(self.url + "/api/games", timeout=1).ok:
                     return self
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # a loaded machine may answer late
                 time.sleep(0.05)  # polling a port that is not open yet: nothing to await
         raise RuntimeError(f"server did not start in {timeout} s: {self.log_tail()}")
 

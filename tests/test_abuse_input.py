@@ -170,8 +170,8 @@ def test_names_in_any_script_and_emoji_sequences_are_welcome(server, name):
     ("terminal escape", ["\x1b[31mred", "blue"]),
 ])
 def test_a_custom_die_face_that_would_lie_is_refused(server, attack, faces):
-    response = requests.post(f"{server.url}/api/tables", json={"game": "dice", "options": {"die": "custom", "faces": faces}},
-                             timeout=10)
+    options = {"die": "custom", "faces": faces}
+    response = requests.post(f"{server.url}/api/tables", json={"game": "dice", "options": options}, timeout=10)
     assert response.status_code == 400
     assert "no control, invisible or direction-changing characters" in response.json()["error"]
 

@@ -73,7 +73,9 @@ def test_creating_tables_by_the_hundred_is_refused_and_another_client_still_crea
 
 def test_taking_every_seat_of_a_table_at_once_is_refused_and_the_table_keeps_its_seats(server):
     code = create(server.other_url).json()["code"]
-    join = lambda: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bot"}, timeout=10)  # noqa: E731
+    def join():
+        return requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bot"}, timeout=10)
+
     accepted, refusal = attempts_until_refused(join, 12)
     assert burst("join") <= accepted < 12  # a table of 12 seats is never filled by one client at once
     assert_says_wait(refusal)

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Flask, g, has_request_context, request
+from flask import Flask, g, has_request_context, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 
 from companion.games.base import N_
 from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, rules_from
+from companion.store import StorageError
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -131,6 +132,13 @@ class GuardedWSGI:
 def install_security(app: Flask) -> None:
     app.json = SafeJSONProvider(app)
     app.extensions["companion.limits"] = ClientLimits(rules_from(app.config))
+
+    @app.errorhandler(StorageError)
+    def storage_failed(error: StorageError):
+        message = gettext(error.message, **error.params)
+        if request.path.startswith("/api/"):
+            return jsonify({"ok": False, "error": message}), error.status
+        return render_template("error.html", message=message), error.status
 
     @app.after_request
     def security_headers(response):

@@ -17,6 +17,7 @@ from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
 from companion.games.base import N_
+from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
@@ -137,7 +138,7 @@ class SocketHub:
         token = auth.get("token") or (request.cookies.get(seat_cookie_name(code)) if code else None)
         try:
             principal = tables().authenticate(auth.get("table"), token)
-        except TableError as error:
+        except (TableError, StorageError) as error:
             raise ConnectionRefusedError(translate(error))
         sid = request.sid
         displaced = self.presence.attach(sid, principal, token)
@@ -170,5 +171,8 @@ class SocketHub:
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
         try:
             return tables().act(principal.code, token if principal.role != "spectator" else None, action)
-        except TableError as error:
-            return {"ok": False, "error": translate(error), "status": error.status}
+        except (TableError, StorageError) as error:  # a full disk answers at once too
+            answer = {"ok": False, "error": translate(error), "status": error.status}
+            if getattr(error, "retry_after", None):
+                answer["retry_after"] = error.retry_after
+            return answer
