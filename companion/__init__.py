@@ -9,6 +9,7 @@ from flask_socketio import SocketIO
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.house import HouseRankings
 from companion.amiibo.locations import FigureLocations
+from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
 from companion.store import Store
 from companion.services import CompanionServices
@@ -59,6 +60,8 @@ def create_app(config: dict | None = None) -> Flask:
                         ping_interval=10, ping_timeout=10)
     store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     catalog = app.extensions["companion.catalog"] = Catalog(store)
+    if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
+        load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))
     house = app.extensions["companion.house"] = HouseRankings(store)
     services = CompanionServices(catalog, house, FigureLocations(store), language=i18n.current_language)
     hub = sockets.SocketHub(app, socketio)

@@ -9,10 +9,16 @@ from tests.server import TEST_LIMITS, ServerProcess
 
 
 @pytest.fixture
-def app(tmp_path):
+def app_config():
+    """Extra settings of the test app: a module overrides it (an empty catalogue, for one)."""
+    return {}
+
+
+@pytest.fixture
+def app(tmp_path, app_config):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "ASYNC_MODE": "threading",
                       "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test", "READER": "none",
-                      **TEST_LIMITS})
+                      **TEST_LIMITS, **app_config})
     yield app
     app.extensions["companion.tables"].store.close()
 

@@ -1,5 +1,5 @@
-"""Amiibo ids: decode and encode, checked on every figure of the AmiiboAPI
-database in ../shared/data/ (when present) and on malformed ids."""
+"""Amiibo ids: decode and encode, checked on every figure of the shipped catalogue
+(and of the AmiiboAPI database in ../shared/data/ when it is there) and on malformed ids."""
 
 from __future__ import annotations
 
@@ -14,23 +14,27 @@ from companion.amiibo import taxonomy
 from companion.amiibo.ids import (FIELD_BITS, AmiiboId, InvalidAmiiboId, decode, encode, from_bytes,
                                   game_series_keys, normalize)
 from companion.amiibo.locale import translate_error
+from companion.amiibo.shipped import SHIPPED, as_amiiboapi, is_shipped_format
 from tests.server import ROOT
 
-AMIIBOAPI = ROOT.parent / "shared" / "data" / "amiiboapi" / "amiibo.json"
+# The repository's own data; the AmiiboAPI file beside a checkout only adds cases.
+AMIIBOAPI = SHIPPED
+SHARED_AMIIBOAPI = ROOT.parent / "shared" / "data" / "amiiboapi" / "amiibo.json"
+SOURCES = [SHIPPED, *([SHARED_AMIIBOAPI] if SHARED_AMIIBOAPI.is_file() else [])]
 # Lookup entries the shared snapshot (2025-10-17) itself lacks, per table: none.
 EXPECTED_MISSING: dict[str, set[str]] = {"game_series": set(), "characters": set(), "types": set(),
                                          "amiibo_series": set()}
 
 
-def load_amiiboapi() -> dict:
-    if not AMIIBOAPI.exists():
-        pytest.skip(f"the AmiiboAPI database is not at {AMIIBOAPI} (reference data in ../shared/data/)")
-    return json.loads(AMIIBOAPI.read_text(encoding="utf-8"))
+def load_amiiboapi(path=SHIPPED) -> dict:
+    """A catalogue file as an AmiiboAPI document (the shipped one by default)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return as_amiiboapi(document) if is_shipped_format(document) else document
 
 
-@pytest.fixture(scope="module")
-def amiiboapi() -> dict:
-    return load_amiiboapi()
+@pytest.fixture(scope="module", params=SOURCES, ids=lambda path: path.name)
+def amiiboapi(request) -> dict:
+    return load_amiiboapi(request.param)
 
 
 def test_an_id_decodes_field_by_field():

@@ -12,13 +12,10 @@ from __future__ import annotations
 import pytest
 import requests
 
-from companion.amiibo.catalog import Catalog
-from companion.store import Store
 from hardware.emulate import Emulator
 from tests.helpers import ENTROPY
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
-from tests.test_amiibo_ids import AMIIBOAPI
 
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
 ANA_FIGURES = [("04a00000000001", "0x0000000000000002", "Mario"), ("04a00000000002", "0x0100000000040002", "Link"),
@@ -31,10 +28,8 @@ MAX_ACTIONS = 400
 @pytest.fixture
 def table_server(tmp_path):
     with Emulator(port=0) as emulator:
+        # The server loads the shipped catalogue on its first start: every figure has its name.
         server = ServerProcess(tmp_path, extra_env={"COMPANION_READER": emulator.path, **FAST})
-        store = Store(str(server.database))
-        Catalog(store).import_file(AMIIBOAPI)  # `flask catalog import`, before the server starts
-        store.close()
         server.start()
         yield server, emulator
         server.stop()

@@ -9,10 +9,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from companion.amiibo.catalog import Catalog
-from companion.store import Store
 from tests.server import ServerProcess
-from tests.test_amiibo_ids import AMIIBOAPI
 from tests.test_browser import PHONE, as_seat, browser, open_context  # noqa: F401
 
 MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002"
@@ -21,10 +18,7 @@ MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x19190000
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("rankings")
-    process = ServerProcess(workdir)
-    store = Store(str(process.database))
-    Catalog(store).import_file(AMIIBOAPI)  # what `flask catalog import` does, before the server starts
-    store.close()
+    process = ServerProcess(workdir)  # its first start loads the shipped catalogue
     process.start()
     yield process
     process.stop()

@@ -41,6 +41,12 @@ def figures_of(client, table, who="Ana"):
 
 
 @pytest.fixture
+def app_config():
+    """These tests start from an empty catalogue (not the shipped one), as figures newer than it do."""
+    return {"SHIPPED_CATALOGUE": None}
+
+
+@pytest.fixture
 def skirmish():
     """A lobby game with Amiiboxe's registration rules: one of each figure, 2 per player, equal counts."""
     REGISTRY["skirmish"] = Game(

@@ -35,6 +35,7 @@ from companion.amiibo import taxonomy
 from companion.amiibo.document import LOOKUPS, REGIONS, CatalogError, Document, load_json, parse
 from companion.amiibo.ids import AmiiboError, AmiiboId, InvalidAmiiboId, decode, game_series_keys
 from companion.amiibo.locale import LANGUAGES, is_supported, language, translate
+from companion.amiibo.shipped import as_amiiboapi, is_shipped_format
 from companion.amiibo.sync import DEFAULT_TIMEOUT, DEFAULT_URL, download
 from companion.games.base import N_
 from companion.text import CONTROL, unsafe_character
@@ -262,8 +263,9 @@ class Catalog:
         """Imports a whole AmiiboAPI document in one transaction, after checking
         all of it (`CatalogError` and nothing changed otherwise). Returns, per
         section, how many entries were added, updated and unchanged: importing
-        the same document twice changes nothing the second time."""
-        parsed = parse(doc)
+        the same document twice changes nothing the second time. The shipped
+        catalogue's own format (`companion.amiibo.shipped`) is read as well."""
+        parsed = parse(as_amiiboapi(doc) if is_shipped_format(doc) else doc)
         lang = language(lang)
         with self.store.transaction() as tx:
             counts = {"amiibos": self._import_figures(tx, parsed, lang)}
@@ -317,6 +319,20 @@ class Catalog:
         tx.executemany("INSERT INTO amiibo_lookup_names (kind, key, lang, name) VALUES (?, ?, ?, ?) "
                        "ON CONFLICT (kind, key, lang) DO UPDATE SET name = excluded.name", changed)
         return counts
+
+    def export_document(self, lang: str = "en") -> dict:
+        """What imports and syncs stored (not the names hosts gave), in the AmiiboAPI format."""
+        lang = language(lang)
+        with self.store.reading() as tx:
+            names = {row["id"]: row["name"] for row in tx.execute(
+                "SELECT id, name FROM amiibo_figure_names WHERE lang = ? AND source = 'catalog'", (lang,))}
+            amiibos = {row["id"]: {"name": names[row["id"]],
+                                   "release": {region: row[f"release_{region}"] for region in REGIONS}}
+                       for row in tx.execute("SELECT * FROM amiibo_figures") if row["id"] in names}
+            lookups = {kind: {} for kind in LOOKUPS}
+            for row in tx.execute("SELECT kind, key, name FROM amiibo_lookup_names WHERE lang = ?", (lang,)):
+                lookups[row["kind"]][row["key"]] = row["name"]
+        return {"amiibos": amiibos, **lookups}
 
     def import_bytes(self, data: bytes | str, lang: str = "en") -> dict:
         return self.import_document(load_json(data), lang)
