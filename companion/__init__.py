@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import socketio.packet
 from flask import Flask
 from flask_socketio import SocketIO
@@ -37,6 +39,8 @@ def create_app(config: dict | None = None) -> Flask:
                 instance_path=str(ROOT / "instance"))
     app.config.update(from_environment())
     app.config.update(config or {})
+    for module in app.config["GAME_MODULES"]:  # each registers its games on import
+        importlib.import_module(module)
 
     from companion.cli import catalog_cli
     from companion.web import i18n, sockets
@@ -69,12 +73,30 @@ def create_app(config: dict | None = None) -> Flask:
                                                 rate_capacity=app.config["RATE_BURST"],
                                                 rate_per_second=app.config["RATE_PER_SECOND"],
                                                 describe_figure=catalog.figure_names,
-                                                name_figure=catalog.name_figure, services=services)
+                                                name_figure=catalog.name_figure, services=services,
+                                                away=hub.presence.away_for,
+                                                away_after=app.config["AWAY_SECONDS"],
+                                                texts=i18n.every_language(app))
     app.extensions["companion.socketio"] = socketio
     hub.register()
     guard(app, socketio, app.extensions["companion.tables"])
     _start_reader(app, socketio, hub)
+    if app.config["DEADLINE_TICK"] > 0 and not app.testing:
+        socketio.start_background_task(_settle_deadlines, app, socketio)
     return app
+
+
+def _settle_deadlines(app: Flask, socketio: SocketIO) -> None:
+    """Nothing waits forever: timed waits past their deadline are settled by the server, even when
+    no screen acts (each process checks; the table's transaction makes it happen once)."""
+    tables = app.extensions["companion.tables"]
+    while True:
+        socketio.sleep(app.config["DEADLINE_TICK"])
+        try:
+            with app.app_context():
+                tables.expire_due()
+        except Exception:  # a bad table must not stop the clock of the others
+            app.logger.exception("settling deadlines failed")
 
 
 def _start_reader(app: Flask, socketio: SocketIO, hub) -> None:

@@ -44,6 +44,12 @@ def from_environment() -> dict:
         # Flood control per phone: a burst of RATE_BURST actions, then RATE_PER_SECOND.
         "RATE_BURST": _int("COMPANION_RATE_BURST", 10),
         "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
+        # A seat whose screen left this many seconds ago is away: the host may stand in for it.
+        "AWAY_SECONDS": float(os.environ.get("COMPANION_AWAY_SECONDS") or 5),
+        # How often the server settles timed waits past their deadline (seconds; 0: never by itself).
+        "DEADLINE_TICK": float(os.environ.get("COMPANION_DEADLINE_TICK") or 1),
+        # Extra game modules to load (comma-separated import paths), for games kept outside the package.
+        "GAME_MODULES": [name for name in os.environ.get("COMPANION_GAME_MODULES", "").split(",") if name],
         "MESSAGE_QUEUE": os.environ.get("COMPANION_MESSAGE_QUEUE") or None,
         # Per client address (see companion/limits.py): BURST/SECONDS, and open Socket.IO connections.
         "LIMIT_CREATE": os.environ.get("COMPANION_LIMIT_CREATE") or None,

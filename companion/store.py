@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 SCHEMA = """
@@ -49,8 +49,16 @@ CREATE TABLE IF NOT EXISTS tables (
     version         INTEGER NOT NULL,
     created_at      REAL NOT NULL,
     updated_at      REAL NOT NULL,
-    figures         TEXT NOT NULL DEFAULT '{}'
+    figures         TEXT NOT NULL DEFAULT '{}',
+    settings        TEXT NOT NULL DEFAULT '{}',
+    game_no         INTEGER NOT NULL DEFAULT 1,
+    waits           TEXT NOT NULL DEFAULT '[]',
+    next_deadline   REAL,
+    host_seat       INTEGER,
+    undo            TEXT NOT NULL DEFAULT '[]',
+    handoffs        TEXT NOT NULL DEFAULT '{}'
 );
+CREATE INDEX IF NOT EXISTS tables_next_deadline ON tables(next_deadline) WHERE next_deadline IS NOT NULL;
 CREATE TABLE IF NOT EXISTS seats (
     table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
     seat        INTEGER NOT NULL,
@@ -67,7 +75,18 @@ CREATE TABLE IF NOT EXISTS log (
     kind        TEXT NOT NULL,
     data        TEXT NOT NULL,
     at          REAL NOT NULL,
+    game        INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (table_code, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    number      INTEGER NOT NULL,
+    game        TEXT NOT NULL,
+    commitment  TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    outcome     TEXT,
+    ended_at    REAL NOT NULL,
+    PRIMARY KEY (table_code, number)
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
@@ -85,11 +104,34 @@ CREATE TABLE IF NOT EXISTS actions (
 # Steps from one schema version to the next, for files made by older versions.
 MIGRATIONS = {
     2: "ALTER TABLE tables ADD COLUMN figures TEXT NOT NULL DEFAULT '{}';",
+    # A table outlives its games: history, timed waits, host rights on a seat, undo, seat hand-offs.
+    3: """
+ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE tables ADD COLUMN game_no INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE tables ADD COLUMN waits TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tables ADD COLUMN next_deadline REAL;
+ALTER TABLE tables ADD COLUMN host_seat INTEGER;
+ALTER TABLE tables ADD COLUMN undo TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tables ADD COLUMN handoffs TEXT NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS tables_next_deadline ON tables(next_deadline) WHERE next_deadline IS NOT NULL;
+ALTER TABLE log ADD COLUMN game INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE IF NOT EXISTS games (
+    table_code  TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    number      INTEGER NOT NULL,
+    game        TEXT NOT NULL,
+    commitment  TEXT NOT NULL,
+    seed        TEXT NOT NULL,
+    outcome     TEXT,
+    ended_at    REAL NOT NULL,
+    PRIMARY KEY (table_code, number)
+);
+""",
 }
 
 TABLE_COLUMNS = ("code", "game", "options", "state", "status", "joining_open", "host_token_hash", "seed",
-                 "commitment", "pool", "next_draw", "version", "created_at", "updated_at", "figures")
-JSON_COLUMNS = {"options", "state", "figures"}
+                 "commitment", "pool", "next_draw", "version", "created_at", "updated_at", "figures",
+                 "settings", "game_no", "waits", "next_deadline", "host_seat", "undo", "handoffs")
+JSON_COLUMNS = {"options", "state", "figures", "settings", "waits", "undo", "handoffs"}
 
 
 def _encode(column: str, value: Any) -> Any:
@@ -395,18 +437,43 @@ class Transaction:
                          [*fields.values(), code, seat])
 
     # The public log ------------------------------------------------------
-    def append_log(self, code: str, entries: list[dict]) -> None:
+    def append_log(self, code: str, entries: list[dict], game: int = 1) -> int:
+        """Appends entries to the log of the table's game number ``game``; returns the index of the first."""
         row = self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
                                (code,)).fetchone()
         now = time.time()
         self._db.executemany(
-            "INSERT INTO log (table_code, idx, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-            [(code, row[0] + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now)
+            "INSERT INTO log (table_code, idx, kind, data, at, game) VALUES (?, ?, ?, ?, ?, ?)",
+            [(code, row[0] + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now, game)
              for offset, entry in enumerate(entries)])
+        return row[0]
 
-    def log(self, code: str) -> list[dict]:
-        rows = self._db.execute("SELECT idx, data, at FROM log WHERE table_code = ? ORDER BY idx", (code,))
+    def next_log_index(self, code: str) -> int:
+        return self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
+                                (code,)).fetchone()[0]
+
+    def log(self, code: str, game: int | None = None) -> list[dict]:
+        """The whole log of a table, or the part of one of its games."""
+        query = "SELECT idx, data, at FROM log WHERE table_code = ?" + ("" if game is None else " AND game = ?")
+        rows = self._db.execute(query + " ORDER BY idx", (code,) if game is None else (code, game))
         return [{"i": row["idx"], **json.loads(row["data"]), "at": row["at"]} for row in rows]
+
+    # Finished games --------------------------------------------------------
+    def insert_game(self, code: str, record: dict) -> None:
+        self._db.execute("INSERT OR REPLACE INTO games (table_code, number, game, commitment, seed, outcome, ended_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (code, record["number"], record["game"], record["commitment"], record["seed"],
+                          json.dumps(record["outcome"]), record["ended_at"]))
+
+    def games(self, code: str) -> list[dict]:
+        rows = self._db.execute("SELECT * FROM games WHERE table_code = ? ORDER BY number", (code,))
+        return [{**dict(row), "outcome": json.loads(row["outcome"]) if row["outcome"] else None} for row in rows]
+
+    def due_tables(self, now: float) -> list[str]:
+        """Tables with a timed wait past its deadline."""
+        rows = self._db.execute("SELECT code FROM tables WHERE next_deadline IS NOT NULL AND next_deadline <= ?",
+                                (now,))
+        return [row["code"] for row in rows]
 
     # The private action log ----------------------------------------------
     def find_action(self, code: str, actor: str, key: str) -> dict | None:

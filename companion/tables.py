@@ -17,7 +17,6 @@ anything is written: it changes nothing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
@@ -27,10 +26,12 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness, figures, text
+from companion import fairness, figures, text, waits
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
+from companion.errors import TableError, hash_token
+from companion.night import NIGHT_ACTIONS, NightActions
 from companion.store import Store, Transaction
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -41,18 +42,13 @@ ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SEAT_COLOURS = ("#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8", "#ff922b",
                 "#22b8cf", "#f06595", "#94d82d", "#845ef7", "#20c997", "#e8590c")
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
-                "table.remove_figure", "table.name_figure"}
+                "table.remove_figure", "table.name_figure",
+                "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
+                "table.give_host", "table.undo"}
+# As in party games, when no seat holds the host's rights the first seat may start the next game.
+FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
+SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.entropy"}
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
-
-
-class TableError(Exception):
-    """A refusal with an HTTP status and a translatable English message."""
-
-    def __init__(self, status: int, message: str, **params: Any):
-        super().__init__(message % params if params else message)
-        self.status = status
-        self.message = message
-        self.params = params
 
 
 @dataclass(frozen=True)
@@ -62,14 +58,16 @@ class Principal:
     code: str
     role: str  # "host", "seat" or "spectator"
     seat: int | None = None
+    host: bool = False  # a seat that holds the host's rights (a host phone)
+    first: bool = False  # the first seat, at a table where no seat holds the host's rights
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host" or self.host
 
     @property
     def actor(self) -> str:
         return f"seat:{self.seat}" if self.role == "seat" else self.role
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def normalize_code(raw: Any) -> str | None:
@@ -145,12 +143,25 @@ class GameServices:
         return None
 
 
-class Tables:
+def english(message: str, params: dict) -> dict[str, str]:
+    """A message in every language the screens read; without a catalogue, English only."""
+    return {"en": message % params if params else message}
+
+
+class Tables(NightActions):
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
                  rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
                  name_figure: Callable[[str, Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.time, services: "GameServices | None" = None):
+                 clock: Callable[[], float] = time.time, services: "GameServices | None" = None,
+                 away: Callable[[str, int], float | None] | None = None, away_after: float = 5,
+                 texts: Callable[[str, dict], dict[str, str]] = english):
         self.store = store
+        # How long a seat has been away (None: a screen holds it now), from the socket layer;
+        # after ``away_after`` seconds the host may decide or act for it.
+        self.away = away or (lambda code, seat: float("inf"))
+        self.away_after = away_after
+        # A game's message (whom it waits on, a withdrawal rule) in every language, for the views.
+        self.texts = texts
         # What pure games cannot do themselves: read the catalogue and the house
         # rankings before a game starts, remember what a game taught afterwards.
         self.services = services or GameServices()
@@ -159,18 +170,19 @@ class Tables:
         self.describe_figure = describe_figure
         # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
         self.name_figure = name_figure
-        self.notify = notify or (lambda code, views, partial=False: None)
+        self.notify = notify or (lambda code, views, **kwargs: None)
         self.limiter = RateLimiter(rate_capacity, rate_per_second)
         # Told whether each table code looked up named a table; raises to refuse a client
         # that guesses codes (the web shell's per-client limit).
         self.code_lookup: Callable[[bool], None] = lambda found: None
 
     # Creation and joining ------------------------------------------------
-    def create(self, game_id: Any, raw_options: Any) -> dict:
+    def create(self, game_id: Any, raw_options: Any, timeout: Any = None) -> dict:
         game = REGISTRY.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             raise TableError(400, N_("Unknown game: %(game)s."), game=str(game_id)[:40])
         options = self._checked(lambda: game.normalize_options(raw_options))
+        settings = {"timeout": self._clean_timeout(timeout)}
         host_token = secrets.token_urlsafe(24)
         seed = fairness.new_seed()
         now = time.time()
@@ -179,7 +191,8 @@ class Tables:
                      "status": "lobby", "joining_open": 1, "host_token_hash": hash_token(host_token),
                      "seed": seed, "commitment": fairness.commitment_of(seed), "pool": fairness.EMPTY_POOL,
                      "next_draw": 0, "version": 1, "created_at": now, "updated_at": now,
-                     "figures": {}}
+                     "figures": {}, "settings": settings, "game_no": 1, "waits": [], "next_deadline": None,
+                     "host_seat": None, "undo": [], "handoffs": {}, "history": []}
             tx.insert_table(table)
             tx.append_log(table["code"], [{"kind": "table", "type": "created", "game": game.id,
                                            "options": options, "commitment": table["commitment"]}])
@@ -196,7 +209,16 @@ class Tables:
                 return code
         raise TableError(503, N_("No table code is free right now; try again."))
 
-    def join(self, raw_code: Any, raw_name: Any, entropy: Any = None) -> dict:
+    @staticmethod
+    def _clean_timeout(raw: Any) -> int:
+        try:
+            return waits.clean_timeout(raw)
+        except ValueError:
+            raise TableError(400, N_("The timeout is a whole number of seconds from %(low)s to %(high)s."),
+                             low=waits.MIN_TIMEOUT, high=waits.MAX_TIMEOUT) from None
+
+    def join(self, raw_code: Any, raw_name: Any, entropy: Any = None, host_token: Any = None) -> dict:
+        """A new seat; the screen that holds the host key (a host phone) keeps the host's rights on it."""
         name = clean_name(raw_name)
         if entropy is not None and not fairness.is_valid_entropy(entropy):
             raise TableError(400, N_("The phone's random contribution is malformed."))
@@ -222,6 +244,10 @@ class Tables:
                 fields["pool"] = pool
             if table["status"] == "playing":
                 fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
+            if isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token),
+                                                                      table["host_token_hash"]):
+                fields["host_seat"] = seat
+                entries.append({"kind": "table", "type": "host_moved", "seat": seat})
             self._save(tx, table, None, entries, **fields)
             seats = tx.seats(table["code"])
         self.notify(table["code"], self._views(table, seats))
@@ -250,7 +276,8 @@ class Tables:
             raise TableError(401, N_("This token belongs to another table."))
         if seat["removed"]:
             raise TableError(401, N_("Your seat was removed by the host."))
-        return Principal(code, "seat", seat["seat"])
+        first = table["host_seat"] is None and seat["seat"] == min(s["seat"] for s in tx.seats(code))
+        return Principal(code, "seat", seat["seat"], host=table["host_seat"] == seat["seat"], first=first)
 
     # The one path --------------------------------------------------------
     def act(self, raw_code: Any, token: Any, action: Any) -> dict:
@@ -275,11 +302,20 @@ class Tables:
                 raise TableError(429, N_("Too many actions: wait a moment and try again."))
             if table["status"] == "closed":
                 raise TableError(410, N_("This table is closed."))
-            events, private = self._dispatch(tx, table, principal, action)
+            # A deadline that passed since the last tick is settled before the action (the timer may lag).
+            settled = self._resolve_due(tx, table)
+            extra: dict = {}
+            events, private = self._dispatch(tx, table, principal, action, extra)
+            private = private and not settled
             result = {"ok": True, "events": events}
             tx.insert_action(table["code"], principal.actor, key, action, result)
             seats = tx.seats(table["code"])
-        if private:  # only the actor's own view changed: nobody else's is even computed
+        # What only the caller may learn (a hand-off code) is neither logged nor kept for a retry.
+        revoked = extra.pop("revoked", None)
+        result = {**result, **extra}
+        if revoked:
+            self.notify(table["code"], self._views(table, seats), revoked=revoked)
+        elif private:  # only the actor's own view changed: nobody else's is even computed
             own = self._envelope(table, seats, principal.seat, "seat", self.clock())
             self.notify(table["code"], {principal.seat: own}, partial=True)
         else:
@@ -306,31 +342,45 @@ class Tables:
 
     @staticmethod
     def _check_actor(principal: Principal, action: dict, game: Game) -> None:
-        is_table_action = action["type"].startswith("table.")
-        if action["type"] in game.host_actions and principal.role == "host":
+        kind = action["type"]
+        is_table_action = kind.startswith("table.")
+        if kind in game.host_actions and principal.role == "host":
             return  # the game says which of these a seat may also send (Rayman's roll)
-        if is_table_action and action["type"] not in HOST_ACTIONS or (
-                action["type"].startswith("figure.") and action["type"] not in FIGURE_ACTIONS):
-            raise TableError(400, N_("Unknown action: %(action)s."), action=action["type"])
-        if is_table_action and principal.role != "host":
-            raise TableError(403, N_("Only the host can do that."))
-        if not is_table_action and principal.role == "host":
+        prefix = kind.split(".", 1)[0] + "." if "." in kind else ""
+        known = {"table.": HOST_ACTIONS, "seat.": SEAT_ACTIONS, "figure.": FIGURE_ACTIONS}.get(prefix)
+        if known is not None and kind not in known:
+            raise TableError(400, N_("Unknown action: %(action)s."), action=kind)
+        if is_table_action:
+            if not principal.is_host and not (principal.first and kind in FIRST_SEAT_ACTIONS):
+                raise TableError(403, N_("Only the host can do that."))
+            return  # a host action's "seat" names the seat it is about
+        if prefix == "seat." and principal.role != "seat":
+            raise TableError(403, N_("Only a seat can do that."))
+        if principal.role == "host":
             raise TableError(403, N_("The host screen does not play: act from a seat."))
         if principal.role == "seat" and "seat" in action and action["seat"] != principal.seat:
             raise TableError(403, N_("You can only act for your own seat."))
 
-    def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
-        """The action's events, and whether it was private (only its actor may learn it happened)."""
+    def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict,
+                  extra: dict) -> tuple[list[dict], bool]:
+        """The action's events, and whether it was private (only its actor may learn it happened).
+
+        ``extra`` receives what only the caller is told (a hand-off code) and
+        ``revoked``: seats whose old token stopped working."""
         kind = action["type"]
         if kind.startswith("table."):
-            return getattr(self, "_host_" + kind.split(".", 1)[1])(tx, table, action), False
+            name = kind.split(".", 1)[1]
+            if name in NIGHT_ACTIONS:
+                return getattr(self, "_host_" + name)(tx, table, action, principal, extra), False
+            return getattr(self, "_host_" + name)(tx, table, action), False
+        if kind.startswith("seat."):
+            return getattr(self, "_seat_" + kind.split(".", 1)[1])(tx, table, action, principal, extra), False
         if kind in FIGURE_ACTIONS:
             return self._figure_action(tx, table, principal.seat, action), False
         return self._game_action(tx, table, principal, action)
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
-        if table["status"] != "playing":
-            raise TableError(409, N_("The game has not started yet."))
+        self._require_playing(table)
         game = REGISTRY[table["game"]]
         rng = self._rng(table)
         stamped = {**action, "at": round(self.clock(), 3)}  # a phone's own "at" is overwritten
@@ -338,10 +388,21 @@ class Tables:
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
-        private = self._only_actor_sees(tx, table, game, before, state, events, principal)
+        private = (self._only_actor_sees(tx, table, game, before, state, events, principal)
+                   and game.waiting(before) == game.waiting(state))
+        fields: dict[str, Any] = {"state": state}
+        if not private:  # a private action leaves the undo record alone: it would tell others it happened
+            fields["undo"] = self._undo_record(tx, table, game, principal, action, before, state, rng, events)
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
-                   bump=not private, state=state)
+                   bump=not private, **fields)
         return events, private
+
+    @staticmethod
+    def _require_playing(table: dict) -> None:
+        if table["status"] == "over":
+            raise TableError(409, N_("The game is over: play again or pick another game."))
+        if table["status"] != "playing":
+            raise TableError(409, N_("The game has not started yet."))
 
     @staticmethod
     def _only_actor_sees(tx: Transaction, table: dict, game: Game, before: dict, after: dict, events: list[dict],
@@ -383,10 +444,15 @@ class Tables:
 
     def _host_remove(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         seat = self._target_seat(tx, table, action)
-        tx.update_seat(table["code"], seat["seat"], removed=1)
-        event = {"type": "removed", "seat": seat["seat"]}
-        released = figures.release_seat(figures.normalize(table["figures"]), seat["seat"])
-        self._save(tx, table, None, [{"kind": "table", **event}], figures=released)
+        return self._free_seat(tx, table, seat["seat"], "removed")
+
+    def _free_seat(self, tx: Transaction, table: dict, seat: int, why: str) -> list[dict]:
+        """The seat leaves the table: its token stops working, its figures and host rights are freed."""
+        tx.update_seat(table["code"], seat, removed=1)
+        event = {"type": why, "seat": seat}
+        released = figures.release_seat(figures.normalize(table["figures"]), seat)
+        host_seat = None if table["host_seat"] == seat else table["host_seat"]
+        self._save(tx, table, None, [{"kind": "table", **event}], figures=released, host_seat=host_seat)
         return [event]
 
     def _host_start(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
@@ -508,18 +574,20 @@ class Tables:
 
     def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str, now: float) -> dict:
         game = REGISTRY[table["game"]]
-        closed = table["status"] == "closed"
+        revealed = table["status"] in ("over", "closed")
         record = figures.normalize(table["figures"])
+        hosting = role == "host" or (seat is not None and seat == table["host_seat"])
         return {
             "version": table["version"],
             "time": round(now, 3),  # lets a screen run a game clock in the server's time
             "table": {
                 "code": table["code"], "game": table["game"], "status": table["status"],
                 "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
-                "seed": table["seed"] if closed else None, "options": table["options"],
+                "seed": table["seed"] if revealed else None, "options": table["options"],
                 "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
                 "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
                 "figures": record if role == "host" else figures.public(record),
+                **self._night_view(table, game, hosting),
             },
             "you": {"role": role, "seat": seat},
             # The host screen's view is the game's view for HOST: public, plus its own host actions.
@@ -532,17 +600,29 @@ class Tables:
             table = self._existing_table(tx, raw_code)
         return {key: table[key] for key in ("code", "game", "status", "commitment", "joining_open")}
 
-    def public_log(self, raw_code: Any) -> dict:
-        """The log anyone may read: secret draws stay sealed until the seed is revealed."""
+    def public_log(self, raw_code: Any, number: Any = None) -> dict:
+        """The log of one game of the table (the current one by default), that anyone may read:
+        secret draws stay sealed until that game's seed is revealed (at its end)."""
         with self.store.reading() as tx:
             table = self._existing_table(tx, raw_code)
-            entries = tx.log(table["code"])
-        closed = table["status"] == "closed"
+            number = table["game_no"] if number is None else number
+            if type(number) is not int or not 1 <= number <= table["game_no"]:
+                raise TableError(404, N_("There is no game %(number)s at this table."), number=str(number)[:12])
+            entries = tx.log(table["code"], number)
+        finished = next((g for g in table["history"] if g["number"] == number), None)
+        if finished:
+            game_id, commitment, seed = finished["game"], finished["commitment"], finished["seed"]
+        else:
+            game_id, commitment = table["game"], table["commitment"]
+            seed = table["seed"] if table["status"] in ("over", "closed") else None
+        undone = {i for entry in entries if entry.get("type") == "undone" for i in entry.get("entries", [])}
         for entry in entries:
-            if entry["kind"] == "draw" and entry.get("secret") and not closed:
+            if entry["kind"] == "draw" and entry.get("secret") and not seed:
                 entry["result"] = None
-        return {"format": "companion-log/1", "code": table["code"], "game": table["game"],
-                "commitment": table["commitment"], "seed": table["seed"] if closed else None,
+            if entry["i"] in undone:
+                entry["undone"] = True  # kept in the log, marked: the undo entry names it
+        return {"format": "companion-log/1", "code": table["code"], "game": game_id, "number": number,
+                "games": table["game_no"], "commitment": commitment, "seed": seed,
                 "status": table["status"], "entries": entries}
 
     # Internals -----------------------------------------------------------
@@ -552,6 +632,7 @@ class Tables:
         self.code_lookup(table is not None)
         if table is None:
             raise TableError(404, N_("There is no table with the code %(code)s."), code=str(raw_code)[:12])
+        table["history"] = tx.games(code)
         return table
 
     def _open_table(self, tx: Transaction, raw_code: Any) -> dict:
@@ -572,15 +653,18 @@ class Tables:
         except (IllegalAction, AmiiboError) as error:
             raise TableError(400, error.message, **error.params) from error
 
-    @staticmethod
-    def _save(tx: Transaction, table: dict, rng: fairness.TableRng | None, entries: list[dict],
+    def _save(self, tx: Transaction, table: dict, rng: fairness.TableRng | None, entries: list[dict],
               bump: bool = True, **fields: Any) -> None:
         """Writes the table's changes, its draws and its public entries; bumps the version
-        unless the change is private to its actor."""
+        unless the change is private to its actor. A game whose outcome is known ends here
+        (whatever ended it), and whom the game now waits on is brought up to date."""
         draws = [{"kind": "draw", **draw} for draw in rng.draws] if rng else []
         if rng:
             fields["next_draw"] = rng.next_n
+        entries = draws + entries + self._finish_if_over(tx, table, fields)
+        if "state" in fields or "status" in fields:
+            fields.update(self._refreshed_waits(table, fields))
         table["version"] += 1 if bump else 0
         table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
-        tx.append_log(table["code"], draws + entries)
+        tx.append_log(table["code"], entries, game=table["game_no"])

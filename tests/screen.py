@@ -17,6 +17,7 @@ class Screen:
         self.messages: list[tuple[str, object]] = []
         self.views: "queue.Queue[dict]" = queue.Queue()
         self.readers: "queue.Queue[dict]" = queue.Queue()
+        self.others: "queue.Queue[tuple[str, object]]" = queue.Queue()  # every other message, in order
         self.latest: dict | None = None
         # Each message is handled in a thread of its own (engine.io's client): messages
         # that arrive together may be recorded in either order; views carry their version.
@@ -31,6 +32,15 @@ class Screen:
             self.views.put(data)
         elif event == "reader":
             self.readers.put(data)
+        else:
+            self.others.put((event, data))
+
+    def wait_event(self, name: str) -> object:
+        """The data of the next message ``name`` (other than views and reader statuses)."""
+        while True:
+            event, data = self.others.get(timeout=WAIT)
+            if event == name:
+                return data
 
     def act(self, action: dict) -> dict:
         answer = self.client.call("act", action, timeout=WAIT)

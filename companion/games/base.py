@@ -153,6 +153,9 @@ class Game:
     # A timed wait on ``seat`` passed the table's deadline: (state, seat, rng) -> (state, events).
     # None: the host decides for the seat (with a proxy action) instead.
     on_timeout: Callable[[dict, int, Any], tuple[dict, list[dict]]] | None = None
+    # Bookkeeping action types a seat may undo (a move, a declared board event, a counter change)
+    # until another seat acts or a draw depends on them: never a draw or a revealed secret.
+    undoable: frozenset = frozenset()
 
     def normalize_options(self, raw: Any) -> dict:
         if raw is None:

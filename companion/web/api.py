@@ -84,7 +84,7 @@ def games():
 def create_table():
     charge(CREATE)
     body = json_body()
-    created = tables().create(body.get("game"), body.get("options"))
+    created = tables().create(body.get("game"), body.get("options"), body.get("timeout"))
     return jsonify({**created, "join_url": join_url(created["code"])}), 201
 
 
@@ -92,11 +92,23 @@ def create_table():
 def take_seat(code: str):
     charge(JOIN)
     body = json_body()
-    seat = tables().join(code, body.get("name"), body.get("entropy"))
+    # A host phone taking a seat sends its host key: the seat keeps the host's rights.
+    seat = tables().join(code, body.get("name"), body.get("entropy"), host_token=bearer_token())
+    return seated(seat), 201
+
+
+def seated(seat: dict):
     response = jsonify(seat)
     response.set_cookie(seat_cookie_name(seat["code"]), seat["token"], max_age=30 * 24 * 3600,
                         httponly=True, samesite="Lax")
-    return response, 201
+    return response
+
+
+@api.post("/tables/<code>/handoff")
+def claim_handoff(code: str):
+    """The phone that opened a seat's one-time hand-off code takes the seat."""
+    body = json_body()
+    return seated(tables().claim_handoff(code, body.get("handoff"), body.get("entropy"))), 201
 
 
 @api.get("/tables/<code>")
@@ -125,4 +137,7 @@ def close_table(code: str):
 
 @api.get("/tables/<code>/log")
 def table_log(code: str):
-    return jsonify(tables().public_log(code))
+    """The log of one game of the table: ``?game=<number>`` (the current game by default)."""
+    raw = request.args.get("game")
+    number = int(raw) if raw is not None and raw.isdigit() and len(raw) < 7 else raw
+    return jsonify(tables().public_log(code, number))

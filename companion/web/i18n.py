@@ -3,10 +3,14 @@ then the browser's Accept-Language."""
 
 from __future__ import annotations
 
+import functools
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from babel.messages.pofile import read_po
+from babel.support import Translations
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
@@ -52,6 +56,30 @@ def browser_catalogue(language: str) -> dict[str, str]:
 def browser_strings() -> dict[str, str]:
     """The catalogue of the page's language, for the page's JSON data block (static/js/i18n.js)."""
     return browser_catalogue(current_language())
+
+
+def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
+    """A game's message in each language of the screens, for views that every screen shares
+    (the screen picks its own): whom the game waits on, a withdrawal rule, an outcome."""
+    catalogues = {language: Translations.load(app.root_path + "/translations", [language])
+                  for language in app.config["LANGUAGES"]}
+
+    @functools.lru_cache(maxsize=2048)
+    def cached(message: str, params_json: str) -> tuple[tuple[str, str], ...]:
+        params = json.loads(params_json)
+        texts = []
+        for language, catalogue in catalogues.items():
+            text = catalogue.gettext(message)
+            try:
+                texts.append((language, text % params if params else text))
+            except (KeyError, TypeError, ValueError):
+                texts.append((language, text))
+        return tuple(texts)
+
+    def texts(message: str, params: dict) -> dict[str, str]:
+        return dict(cached(message, json.dumps(params, sort_keys=True, default=str)))
+
+    return texts
 
 
 def init_app(app: Flask) -> None:

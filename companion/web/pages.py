@@ -63,6 +63,25 @@ def phone(code: str):
     return render_template("phone.html", code=table["code"], game=table["game"])
 
 
+@pages.get("/t/<code>/screen")
+def screen(code: str):
+    """A TV or laptop showing the table: the QR code and the public state, without host rights."""
+    table, error = _table_or_error_page(code, allow_closed=True)
+    if error:
+        return error
+    return render_template("screen.html", code=table["code"], game=table["game"],
+                           join_url=join_url(table["code"]), commitment=table["commitment"])
+
+
+@pages.get("/t/<code>/hand/<handoff>")
+def handoff(code: str, handoff: str):
+    """The address of a seat's hand-off QR code: the phone page, which claims the seat."""
+    normalized = normalize_code(code)
+    if normalized is None or not HANDOFF.match(handoff):
+        abort(404)
+    return redirect(url_for("pages.phone", code=normalized, hand=handoff.upper()))
+
+
 @pages.get("/t/<code>/card")
 def card(code: str):
     table, error = _table_or_error_page(code)
@@ -73,16 +92,21 @@ def card(code: str):
 
 
 CLAIM = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+HANDOFF = re.compile(r"^[A-Za-z0-9]{4,12}$")
 
 
 @pages.get("/t/<code>/qr.svg")
 def qr(code: str):
     """The join address; with ?claim=, the address that claims a figure waiting on the host screen."""
     normalized = normalize_code(code)
-    claim = request.args.get("claim")
-    if normalized is None or (claim is not None and not CLAIM.match(claim)):
+    claim, hand = request.args.get("claim"), request.args.get("hand")
+    if normalized is None or (claim is not None and not CLAIM.match(claim)) or (
+            hand is not None and not HANDOFF.match(hand)):
         abort(404)
-    address = join_url(normalized) + (f"?claim={claim}" if claim else "")
+    if hand:  # a seat handed to another phone: the code is in the address the QR code holds
+        address = join_url(normalized) + f"/hand/{hand.upper()}"
+    else:
+        address = join_url(normalized) + (f"?claim={claim}" if claim else "")
     return Response(qr_svg(address), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
@@ -91,7 +115,8 @@ def verify(code: str):
     table, error = _table_or_error_page(code, allow_closed=True)
     if error:
         return error
-    return render_template("verify.html", code=table["code"])
+    number = request.args.get("game", "")
+    return render_template("verify.html", code=table["code"], number=int(number) if number.isdigit() else None)
 
 
 @pages.get("/rankings")

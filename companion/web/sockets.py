@@ -10,9 +10,10 @@ it was replaced, so two phones never hold one seat.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Callable
 
-from flask import Flask, request
+from flask import Flask, has_request_context, request
 from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
@@ -23,6 +24,11 @@ from companion.web import tables
 from companion.web.i18n import translate
 from companion.web.reader_bridge import HOSTS_ROOM
 from companion.web.links import seat_cookie_name
+
+
+def acting_sid() -> str | None:
+    """The connection whose event is being handled, if any."""
+    return getattr(request, "sid", None) if has_request_context() else None
 
 
 def seat_room(code: str, seat: int) -> str:
@@ -37,12 +43,17 @@ def view_room(code: str, viewer: int | str | None) -> str:
 
 
 class Presence:
-    """Which connection holds which seat, in this process, indexed by table."""
+    """Which connection holds which seat, in this process, indexed by table, and since
+    when each seat nobody holds has been away (a seat never seen since the process
+    started counts from the start)."""
 
-    def __init__(self):
+    def __init__(self, clock: Callable[[], float] = time.time):
         self._lock = threading.Lock()
         self._by_sid: dict[str, tuple[Principal, str | None]] = {}
         self._holders: dict[str, dict[int, str]] = {}  # table code -> seat -> sid
+        self._left: dict[tuple[str, int], float] = {}  # (table code, seat) -> when its last screen left
+        self.clock = clock
+        self.started = clock()
 
     def attach(self, sid: str, principal: Principal, token: str | None) -> str | None:
         """Records the connection; returns the connection it displaced, if any."""
@@ -53,6 +64,7 @@ class Presence:
             seats = self._holders.setdefault(principal.code, {})
             previous = seats.get(principal.seat)
             seats[principal.seat] = sid
+            self._left.pop((principal.code, principal.seat), None)
             return previous if previous != sid else None
 
     def detach(self, sid: str) -> Principal | None:
@@ -62,6 +74,7 @@ class Presence:
                 seats = self._holders.get(principal.code, {})
                 if seats.get(principal.seat) == sid:
                     del seats[principal.seat]
+                    self._left[(principal.code, principal.seat)] = self.clock()
                 if not seats:
                     self._holders.pop(principal.code, None)
             return principal
@@ -78,6 +91,25 @@ class Presence:
         with self._lock:
             return dict(self._holders.get(code, {}))
 
+    def away_since(self, code: str, seats) -> dict[str, float]:
+        """When each of ``seats`` that no screen holds was last held (JSON keys: strings)."""
+        with self._lock:
+            held = self._holders.get(code, {})
+            return {str(seat): round(self._left.get((code, seat), self.started), 3)
+                    for seat in seats if seat not in held}
+
+    def away_for(self, code: str, seat: int) -> float | None:
+        """Seconds since a screen last held the seat; None while one does."""
+        with self._lock:
+            if seat in self._holders.get(code, {}):
+                return None
+            return self.clock() - self._left.get((code, seat), self.started)
+
+    def hosts(self, code: str) -> list[str]:
+        with self._lock:
+            return [sid for sid, (principal, _) in self._by_sid.items()
+                    if principal.code == code and principal.role == "host"]
+
 
 class SocketHub:
     def __init__(self, app: Flask, socketio: SocketIO):
@@ -86,13 +118,14 @@ class SocketHub:
         self.presence = Presence()
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "message": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
+        self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
 
     def active_host(self) -> tuple[str, str] | None:
         """The table and language of the host screen opened last: the reader's taps go there."""
         return next(reversed(self._host_screens.values()), None)
 
     # Outgoing ------------------------------------------------------------
-    def publish(self, code: str, views: dict, partial: bool = False) -> None:
+    def publish(self, code: str, views: dict, partial: bool = False, revoked: list | tuple = ()) -> None:
         """After a commit: every seat its own view, the host its own, spectators the public one.
 
         Views with the same content (all of them, in a game without secrets)
@@ -108,21 +141,55 @@ class SocketHub:
                 same[1].extend(rooms)
             else:
                 groups.append((body, rooms))
-        online = self.presence.online(code)
+        seats = [seat for seat in views if isinstance(seat, int)]
+        if not partial:
+            self._known_seats[code] = seats
+        presence = self._presence_of(code, seats if not partial else self._known_seats.get(code, seats))
         for body, rooms in groups:
-            self.socketio.emit("view", {**body, "online": online}, to=rooms)
+            self.socketio.emit("view", {**body, **presence}, to=rooms)
+        self._revoke(code, revoked)
         if not partial:  # a partial publish names only its actor: the other seats are still there
             self._evict_removed(code, views)
+
+    def _presence_of(self, code: str, seats: list[int]) -> dict:
+        return {"online": self.presence.online(code), "away_since": self.presence.away_since(code, seats)}
+
+    def _revoke(self, code: str, revoked) -> None:
+        """Screens whose token stopped working (a seat handed to another phone, host rights handed to a
+        seat) are told and disconnected at once; their next try is refused."""
+        for who in revoked:
+            if who == "host":
+                sids = self.presence.hosts(code)
+            else:
+                sids = [sid for seat, sid in self.presence.holders(code).items() if seat == who]
+            for sid in sids:
+                self.socketio.emit("revoked", {"code": code, "who": who}, to=sid)
+                self._host_screens.pop(sid, None)
+                self.presence.detach(sid)
+                self._cut_off(sid)
+            if sids and who != "host":
+                self._announce_presence(code)
 
     def _evict_removed(self, code: str, views: dict) -> None:
         for seat, sid in self.presence.holders(code).items():
             if seat not in views:
                 self.socketio.emit("removed", {"code": code}, to=sid)
                 self.presence.detach(sid)
-                self.socketio.server.disconnect(sid)
+                self._cut_off(sid)
 
-    def _announce_presence(self, code: str) -> None:
-        self.socketio.emit("presence", {"online": self.presence.online(code)}, to=code)
+    def _cut_off(self, sid: str) -> None:
+        """Disconnects a screen; the one whose action caused it first gets its answer (the screen
+        hangs up when told), and meanwhile hears nothing more of the table."""
+        if sid != acting_sid():
+            self.socketio.server.disconnect(sid)
+            return
+        for room in self.socketio.server.rooms(sid):
+            if room != sid:
+                self.socketio.server.leave_room(sid, room)
+
+    def _announce_presence(self, code: str, seats: list[int] | None = None) -> None:
+        seats = seats if seats is not None else self._known_seats.get(code, [])
+        self.socketio.emit("presence", self._presence_of(code, seats), to=code)
 
     # Incoming ------------------------------------------------------------
     def register(self) -> None:
@@ -155,7 +222,9 @@ class SocketHub:
             join_room(seat_room(principal.code, principal.seat))
         else:
             join_room(f"{principal.code}/{'host' if principal.role == 'host' else 'public'}")
-        emit("view", {**tables().view_for(principal), "online": self.presence.online(principal.code)})
+        view = tables().view_for(principal)
+        self._known_seats[principal.code] = [seat["id"] for seat in view["table"]["seats"]]
+        emit("view", {**view, **self._presence_of(principal.code, self._known_seats[principal.code])})
         self._announce_presence(principal.code)
 
     def on_disconnect(self, *args: Any) -> None:

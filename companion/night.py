@@ -1,0 +1,325 @@
+"""A table outlives its games: what `companion.tables.Tables` does for a whole evening.
+
+* **Game over, play again, another game.** When a game's ``outcome`` is known the
+  table's status becomes ``over`` and the game's seed is revealed; the finished
+  game stays in the table's history. The next game (the same one again, or
+  another) commits to a new seed, with a new pool that the phones feed again:
+  each game of a table has its own commitment, draws and verifiable log.
+* **Nothing waits forever on a phone that left.** The table remembers whom the
+  game waits on (``Game.waiting``) and since when; a timed wait gets a deadline
+  that the server enforces (`expire_due`, on a timer and before each action):
+  past it the game's ``on_timeout`` rule settles it, or the host is asked to
+  decide. For an away seat the host can hand the seat to another phone (a
+  one-time code; the old token stops working at once), decide for it (the
+  game's ``proxy_actions`` only: never a secret choice) or take it out of the
+  game (``withdraw``).
+* **Host rights on a seat**: a host phone, or rights handed from a TV to a seat.
+* **Undo** of a seat's own bookkeeping actions (``Game.undoable``), until another
+  seat acts or a draw depends on them. The log keeps what was undone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from typing import Any
+
+from companion import fairness, waits
+from companion.errors import TableError, hash_token
+from companion.games import REGISTRY
+from companion.games.base import N_, Game
+from companion.store import Transaction
+
+# Host actions of this module (``table.<name>``), handled by ``_host_<name>``.
+NIGHT_ACTIONS = {"again", "another", "handoff", "decide", "withdraw", "give_host", "undo"}
+HANDOFF_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes, as table codes
+HANDOFF_LENGTH = 6
+HANDOFF_SECONDS = 600  # a hand-off code not used in 10 minutes expires
+UNDO_DEPTH = 5  # a seat's consecutive bookkeeping actions that can be undone, newest first
+MAX_TIMEOUT_STEPS = 20  # deadlines settled in one go (a game rule that keeps waiting cannot loop)
+
+
+def digest(state: Any) -> str:
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+class NightActions:
+    """Mixed into `Tables`: uses its ``_save``, ``_rng``, ``_checked``, ``_target_seat`` and ``notify``."""
+
+    # The views' part ---------------------------------------------------------
+    def _night_view(self, table: dict, game: Game, hosting: bool) -> dict:
+        state, status = table["state"], table["status"]
+        outcome = game.outcome(state) if state is not None and status in ("over", "closed") else None
+        top = table["undo"][-1] if table["undo"] else None
+        view = {
+            "game_no": table["game_no"], "timeout": table["settings"].get("timeout", waits.DEFAULT_TIMEOUT),
+            "host_seat": table["host_seat"], "away_after": self.away_after,
+            "waiting": [{**wait, "text": self.texts(wait["for"] or "", wait["params"])}
+                        for wait in table["waits"]] if status == "playing" else [],
+            "outcome": self._outcome_view(outcome),
+            "history": [{**record, "outcome": self._outcome_view(record["outcome"])}
+                        for record in table.get("history", [])],
+            "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
+            "withdraw_rule": self.texts(game.withdraw_rule, {}),
+        }
+        if hosting and status == "playing" and table["waits"]:
+            view["proxy"] = self._proxy_choices(table, game)
+        return view
+
+    def _outcome_view(self, outcome: dict | None) -> dict | None:
+        if outcome is None:
+            return None
+        return {**outcome, "text": self.texts(outcome.get("reason") or "", outcome.get("params") or {})}
+
+    @staticmethod
+    def _proxy_choices(table: dict, game: Game) -> dict[str, list[dict]]:
+        """For each seat the game waits on, the open decisions the host may take for it."""
+        choices = {}
+        for seat in {wait["seat"] for wait in table["waits"] if isinstance(wait["seat"], int)}:
+            legal = game.legal_actions(table["state"], seat)
+            choices[str(seat)] = [action for action in legal if action.get("type") in game.proxy_actions]
+        return choices
+
+    # Game over and the waits, on every save ----------------------------------
+    def _finish_if_over(self, tx: Transaction, table: dict, fields: dict) -> list[dict]:
+        """When the new state has an outcome: the game ends, its seed is revealed and kept in the history."""
+        status = fields.get("status", table["status"])
+        if fields.get("state") is None or status != "playing":
+            return []
+        outcome = REGISTRY[fields.get("game", table["game"])].outcome(fields["state"])
+        if outcome is None:
+            return []
+        names = {str(seat["seat"]): seat["name"] for seat in tx.seats(table["code"])}
+        self._record_game(tx, table, {**outcome, "names": names})
+        fields.update(status="over", undo=[])
+        return [{"kind": "table", "type": "over", "outcome": outcome, "seed": table["seed"]}]
+
+    def _record_game(self, tx: Transaction, table: dict, outcome: dict | None) -> None:
+        record = {"number": table["game_no"], "game": table["game"], "commitment": table["commitment"],
+                  "seed": table["seed"], "outcome": outcome, "ended_at": round(self.clock(), 3)}
+        tx.insert_game(table["code"], record)
+        table["history"] = [*table.get("history", []), record]
+
+    def _refreshed_waits(self, table: dict, fields: dict) -> dict:
+        status = fields.get("status", table["status"])
+        state = fields.get("state", table["state"])
+        game = REGISTRY[fields.get("game", table["game"])]
+        current = game.waiting(state) if status == "playing" and state is not None else []
+        timeout = table["settings"].get("timeout", waits.DEFAULT_TIMEOUT)
+        fresh = waits.refresh(table["waits"], current, self.clock(), timeout)
+        return {"waits": fresh, "next_deadline": waits.next_deadline(fresh)}
+
+    # Deadlines -----------------------------------------------------------------
+    def expire_due(self) -> list[str]:
+        """Settles every timed wait past its deadline, at every table; returns the tables changed."""
+        with self.store.reading() as tx:
+            codes = tx.due_tables(self.clock())
+        changed = []
+        for code in codes:
+            with self.store.transaction() as tx:
+                table = self._existing_table(tx, code)
+                settled = self._resolve_due(tx, table)
+                seats = tx.seats(code)
+            if settled:
+                changed.append(code)
+                self.notify(code, self._views(table, seats))
+        return changed
+
+    def _resolve_due(self, tx: Transaction, table: dict) -> bool:
+        """Inside the table's transaction: the game's timeout rule, or the host is asked to decide."""
+        settled = False
+        for _ in range(MAX_TIMEOUT_STEPS):
+            due = waits.first_due(table["waits"], self.clock()) if table["status"] == "playing" else None
+            if due is None:
+                break
+            settled = True
+            game = REGISTRY[table["game"]]
+            entry = {"kind": "table", "type": "timed_out", "seat": due["seat"], "for": due["for"]}
+            if game.on_timeout is None:
+                self._mark_expired(tx, table, due, [entry])
+                continue
+            rng = self._rng(table)
+            state, events = self._checked(lambda: game.on_timeout(table["state"], due["seat"], rng))
+            self._save(tx, table, rng, [entry] + [{"kind": "event", "seat": due["seat"], "event": event,
+                                                   "timeout": True} for event in events], state=state, undo=[])
+            still = waits.first_due(table["waits"], self.clock())
+            if still is not None and waits.key_of(still) == waits.key_of(due):  # the rule did not settle it
+                self._mark_expired(tx, table, due, [])
+        return settled
+
+    def _mark_expired(self, tx: Transaction, table: dict, due: dict, entries: list[dict]) -> None:
+        marked = waits.mark_expired(table["waits"], due)
+        self._save(tx, table, None, entries, waits=marked, next_deadline=waits.next_deadline(marked))
+
+    # The next game -------------------------------------------------------------
+    def _host_again(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        if table["status"] != "over":
+            raise TableError(409, N_("The game is not over yet."))
+        return self._next_game(tx, table, REGISTRY[table["game"]], table["options"])
+
+    def _host_another(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        current = REGISTRY[table["game"]]
+        endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
+        if table["status"] not in ("lobby", "over") and not endless:
+            raise TableError(409, N_("Another game can be picked before the start or once the game is over."))
+        game = REGISTRY.get(action.get("game")) if isinstance(action.get("game"), str) else None
+        if game is None:
+            raise TableError(400, N_("Unknown game: %(game)s."), game=str(action.get("game"))[:40])
+        options = self._checked(lambda: game.normalize_options(action.get("options")))
+        return self._next_game(tx, table, game, options)
+
+    def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:
+        """Same seats and figures; once a game was played, a new seed, commitment and pool."""
+        fields: dict[str, Any] = {"game": game.id, "options": options, "state": None, "status": "lobby", "undo": []}
+        if table["status"] != "lobby":
+            if table["status"] == "playing":  # an endless game left: its seed is revealed all the same
+                self._record_game(tx, table, None)
+            seed = fairness.new_seed()
+            fields.update(seed=seed, commitment=fairness.commitment_of(seed), pool=fairness.EMPTY_POOL,
+                          next_draw=0, game_no=table["game_no"] + 1)
+        event = {"type": "new_game", "number": fields.get("game_no", table["game_no"]), "game": game.id,
+                 "options": options, "commitment": fields.get("commitment", table["commitment"])}
+        self._save(tx, table, None, [{"kind": "table", **event}], **fields)
+        if game.starts_at_once:
+            return [event] + self._host_start(tx, table, {})
+        return [event]
+
+    def _seat_entropy(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """A phone's random contribution to the pool of the game about to start (after a new commitment)."""
+        value = action.get("value")
+        if not fairness.is_valid_entropy(value):
+            raise TableError(400, N_("The phone's random contribution is malformed."))
+        if table["status"] not in ("lobby", "playing"):
+            raise TableError(409, N_("Random contributions are taken before and during a game."))
+        pool = fairness.mix_pool(table["pool"], value.lower())
+        self._save(tx, table, None, [{"kind": "entropy", "seat": who.seat, "value": value.lower(), "pool": pool}],
+                   pool=pool)
+        return []
+
+    def _seat_leave(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        if table["status"] == "playing" and not REGISTRY[table["game"]].starts_at_once:
+            raise TableError(409, N_("Leave between games; during a game the host can take your seat out."))
+        return self._free_seat(tx, table, who.seat, "left")
+
+    # An away seat ----------------------------------------------------------------
+    def _host_handoff(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """A one-time code for the seat: the phone that opens it takes the seat."""
+        seat = self._target_seat(tx, table, action)["seat"]
+        now = self.clock()
+        code = "".join(secrets.choice(HANDOFF_ALPHABET) for _ in range(HANDOFF_LENGTH))
+        offers = {key: offer for key, offer in table["handoffs"].items()
+                  if offer["seat"] != seat and offer["expires"] > now}
+        offers[hash_token(code)] = {"seat": seat, "expires": round(now + HANDOFF_SECONDS, 3)}
+        event = {"type": "handoff_offered", "seat": seat}
+        self._save(tx, table, None, [{"kind": "table", **event}], handoffs=offers)
+        extra["handoff"] = {"code": code, "seat": seat, "expires": offers[hash_token(code)]["expires"]}
+        return [event]
+
+    def claim_handoff(self, raw_code: Any, raw_handoff: Any, entropy: Any = None) -> dict:
+        """The phone that opened a hand-off code gets the seat and a new token; the old one is refused."""
+        handoff = raw_handoff.strip().upper() if isinstance(raw_handoff, str) and len(raw_handoff) <= 20 else ""
+        if entropy is not None and not fairness.is_valid_entropy(entropy):
+            raise TableError(400, N_("The phone's random contribution is malformed."))
+        token = secrets.token_urlsafe(24)
+        with self.store.transaction() as tx:
+            table = self._open_table(tx, raw_code)
+            if not self.limiter.allow((table["code"], "handoff")):
+                raise TableError(429, N_("Too many actions: wait a moment and try again."))
+            offer = table["handoffs"].get(hash_token(handoff)) if handoff else None
+            seat = next((s for s in tx.seats(table["code"]) if offer and s["seat"] == offer["seat"]), None)
+            if offer is None or offer["expires"] <= self.clock() or seat is None:
+                raise TableError(403, N_("This hand-off code is not valid (used, expired or mistyped): "
+                                         "ask the host for a new one."))
+            tx.update_seat(table["code"], seat["seat"], token_hash=hash_token(token))
+            offers = {key: value for key, value in table["handoffs"].items() if key != hash_token(handoff)}
+            entries = [{"kind": "table", "type": "handed", "seat": seat["seat"]}]
+            fields: dict[str, Any] = {"handoffs": offers}
+            if entropy is not None and table["status"] in ("lobby", "playing"):
+                fields["pool"] = fairness.mix_pool(table["pool"], entropy.lower())
+                entries.append({"kind": "entropy", "seat": seat["seat"], "value": entropy.lower(),
+                                "pool": fields["pool"]})
+            self._save(tx, table, None, entries, **fields)
+            seats = tx.seats(table["code"])
+        self.notify(table["code"], self._views(table, seats), revoked=[seat["seat"]])
+        return {"seat": seat["seat"], "token": token, "code": table["code"]}
+
+    def _host_decide(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """An open decision taken by the host for an away seat (or one whose deadline passed)."""
+        self._require_playing(table)
+        seat = self._target_seat(tx, table, action)["seat"]
+        game = REGISTRY[table["game"]]
+        decision = action.get("action")
+        if not isinstance(decision, dict) or decision.get("type") not in game.proxy_actions:
+            raise TableError(400, N_("The host can decide for a seat only where the game allows it, "
+                                     "never a secret choice."))
+        if not waits.waits_on(table["waits"], seat):
+            raise TableError(409, N_("The game is not waiting on this seat."))
+        if not self._may_stand_in(table, seat):
+            raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
+        rng = self._rng(table)
+        stamped = {**{k: v for k, v in decision.items() if k != "id"}, "at": round(self.clock(), 3)}
+        state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
+        self._checked(lambda: self.services.remember(game, events))
+        self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}
+                                    for event in events], state=state, undo=[])
+        return events
+
+    def _may_stand_in(self, table: dict, seat: int) -> bool:
+        away = self.away(table["code"], seat)
+        expired = any(wait["expired"] for wait in waits.waits_on(table["waits"], seat))
+        return expired or (away is not None and away >= self.away_after)
+
+    def _host_withdraw(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """The seat leaves the game by the game's own rule (``withdraw_rule``, shown before confirming)."""
+        self._require_playing(table)
+        seat = self._target_seat(tx, table, action)["seat"]
+        game = REGISTRY[table["game"]]
+        rng = self._rng(table)
+        state, events = self._checked(lambda: game.withdraw(table["state"], seat, rng))
+        event = {"type": "withdrawn", "seat": seat}
+        self._save(tx, table, rng, [{"kind": "table", **event}] + [
+            {"kind": "event", "seat": seat, "event": e} for e in events], state=state, undo=[])
+        return [event] + events
+
+    # Host rights ---------------------------------------------------------------
+    def _host_give_host(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """The seat's phone gets the host's rights; the old host key stops working (a TV becomes a display)."""
+        seat = self._target_seat(tx, table, action)["seat"]
+        event = {"type": "host_moved", "seat": seat}
+        self._save(tx, table, None, [{"kind": "table", **event}], host_seat=seat,
+                   host_token_hash=hash_token(secrets.token_urlsafe(24)))
+        extra["revoked"] = ["host"]
+        return [event]
+
+    # Undo ----------------------------------------------------------------------
+    def _undo_record(self, tx: Transaction, table: dict, game: Game, who, action: dict, before: dict,
+                     after: dict, rng: fairness.TableRng, events: list[dict]) -> list[dict]:
+        """The undo stack after an accepted game action: a seat's bookkeeping actions pile up;
+        a draw, another actor or another kind of action clears it."""
+        if who.role != "seat" or rng.draws or action["type"] not in game.undoable:
+            return []
+        stack = table["undo"] if table["undo"] and table["undo"][-1]["seat"] == who.seat else []
+        first = tx.next_log_index(table["code"])
+        entry = {"seat": who.seat, "type": action["type"], "before": before, "after": digest(after),
+                 "entries": list(range(first, first + len(events)))}
+        return [*stack, entry][-UNDO_DEPTH:]
+
+    def _undo(self, tx: Transaction, table: dict, seat: int, by: str) -> list[dict]:
+        self._require_playing(table)
+        stack = table["undo"]
+        if not stack or stack[-1]["seat"] != seat:
+            raise TableError(409, N_("Nothing of this seat can be undone now: another seat acted since, "
+                                     "or a draw depends on it."))
+        top = stack[-1]
+        if digest(table["state"]) != top["after"]:
+            raise TableError(409, N_("That can no longer be undone: the game moved on."))
+        event = {"type": "undone", "seat": seat, "action": top["type"], "entries": top["entries"], "by": by}
+        self._save(tx, table, None, [{"kind": "table", **event}], state=top["before"], undo=stack[:-1])
+        return [event]
+
+    def _host_undo(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        return self._undo(tx, table, self._target_seat(tx, table, action)["seat"], "host")
+
+    def _seat_undo(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        return self._undo(tx, table, who.seat, "seat")

@@ -1,0 +1,348 @@
+"""A table that survives a game night, end to end: the real server process, real
+Socket.IO screens. An away seat is handed to another phone, decided for, or taken
+out; timed waits end at their deadline; play again, another game; host rights
+on a seat; undo. The game is Tally (tests/tally_game.py), loaded by the server."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from companion.verify import verify_log
+from tests.helpers import ENTROPY, bearer
+from tests.screen import Screen
+from tests.server import ServerProcess
+
+WAIT = 30
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("night"), extra_env={
+        "COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "0",
+        "COMPANION_DEADLINE_TICK": "0.2", "COMPANION_RATE_BURST": "100", "COMPANION_RATE_PER_SECOND": "100"})
+    process.start()
+    yield process
+    process.stop()
+
+
+class Table:
+    """A table on the server with its host screen and one phone per seat."""
+
+    def __init__(self, server, game="tally", options=None, names=("Ana", "Bo"), timeout=None, start=True):
+        self.url = server.url
+        body = {"game": game, "options": options or {"target": 3}, **({"timeout": timeout} if timeout else {})}
+        created = requests.post(f"{self.url}/api/tables", json=body, timeout=WAIT)
+        assert created.status_code == 201, created.text
+        self.code, self.host_token = created.json()["code"], created.json()["host_token"]
+        self.seats = {name: self.join(name) for name in names}
+        self.host = Screen(self.url, self.code, self.host_token)
+        self.phones = {name: Screen(self.url, self.code, seat["token"]) for name, seat in self.seats.items()}
+        if start:
+            self.host.play({"type": "table.start"})
+
+    def join(self, name: str) -> dict:
+        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
+                             timeout=WAIT)
+        assert seat.status_code == 201, seat.text
+        return seat.json()
+
+    def seat(self, name: str) -> int:
+        return self.seats[name]["seat"]
+
+    def http(self, token: str | None, action: dict) -> requests.Response:
+        return requests.post(f"{self.url}/api/tables/{self.code}/actions", json=action,
+                             headers=bearer(token) if token else {}, timeout=WAIT)
+
+    def log(self, number: int | None = None) -> dict:
+        query = f"?game={number}" if number else ""
+        return requests.get(f"{self.url}/api/tables/{self.code}/log{query}", timeout=WAIT).json()
+
+    def close(self):
+        for screen in [self.host, *self.phones.values()]:
+            if screen.client.connected:
+                screen.close()
+
+
+@pytest.fixture
+def table(server):
+    opened = []
+
+    def open_table(**kwargs) -> Table:
+        opened.append(Table(server, **kwargs))
+        return opened[-1]
+
+    yield open_table
+    for each in opened:
+        each.close()
+
+
+def waits_on(view: dict, seat: int) -> list[dict]:
+    return [wait for wait in view["table"]["waiting"] if wait["seat"] == seat]
+
+
+def claim_by_bo(t: Table, judge: str = "Ana") -> None:
+    """Ana passes, Bo claims a point: the game waits on the next seat to confirm (a timed wait)."""
+    t.phones["Ana"].play({"type": "pass"})
+    t.phones["Bo"].play({"type": "claim"})
+    view = t.host.wait_for(lambda v: waits_on(v, t.seat(judge)) and waits_on(v, t.seat(judge))[0]["timed"])
+    wait = waits_on(view, t.seat(judge))[0]
+    assert wait["deadline"] is not None and wait["text"]["en"] == "Confirm the claim of Bo"
+
+
+def presence(screen: Screen, ready) -> dict:
+    """The next presence message for which ``ready(presence)`` holds."""
+    while True:
+        data = screen.wait_event("presence")
+        if ready(data):
+            return data
+
+
+def away(t: Table, name: str) -> None:
+    """The phone of ``name`` leaves; every screen shows its seat away."""
+    t.phones[name].close()
+    seat = str(t.seat(name))
+    presence(t.host, lambda p: t.seat(name) not in p["online"] and seat in p["away_since"])
+
+
+def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
+    t = table()
+    view = t.phones["Bo"].wait_for(lambda v: v["game"] is not None and v["table"]["waiting"])
+    assert [(w["seat"], w["text"]["en"], w["timed"]) for w in view["table"]["waiting"]] == [
+        (t.seat("Ana"), "It is Ana's turn.", False)]
+    assert view["table"]["waiting"][0]["text"]["fr"] == "C'est au tour de Ana."
+    assert sorted(view["online"]) == sorted([t.seat("Ana"), t.seat("Bo")]) and view["away_since"] == {}
+    t.phones["Ana"].close()
+    seen = presence(t.phones["Bo"], lambda p: str(t.seat("Ana")) in p["away_since"])
+    assert t.seat("Ana") not in seen["online"] and seen["away_since"][str(t.seat("Ana"))] > 0
+
+
+def test_an_away_seat_is_handed_to_another_phone_and_the_old_token_is_refused(table, server):
+    t = table()
+    claim_by_bo(t)
+    old_token = t.seats["Ana"]["token"]
+    offer = t.host.play({"type": "table.handoff", "seat": t.seat("Ana")})["handoff"]
+    assert offer["seat"] == t.seat("Ana") and len(offer["code"]) == 6
+    # The code never reaches another screen or the log: only the host's answer holds it.
+    assert offer["code"] not in str(t.phones["Bo"].messages) and offer["code"] not in str(t.log())
+
+    forged = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": "ZZZZZZ"}, timeout=WAIT)
+    assert forged.status_code == 403
+    claimed = requests.post(f"{t.url}/api/tables/{t.code}/handoff",
+                            json={"handoff": offer["code"].lower(), "entropy": ENTROPY}, timeout=WAIT)
+    assert claimed.status_code == 201 and claimed.json()["seat"] == t.seat("Ana")
+    used = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": offer["code"]}, timeout=WAIT)
+    assert used.status_code == 403
+
+    # The old phone, still connected, is told and cut off at once; its token is refused everywhere.
+    old_phone = t.phones["Ana"]
+    assert old_phone.wait_event("revoked")["who"] == t.seat("Ana")
+    assert t.http(old_token, {"type": "confirm", "accept": True}).status_code == 401
+    assert requests.get(f"{t.url}/api/tables/{t.code}", headers=bearer(old_token), timeout=WAIT).status_code == 401
+    assert Screen.refusal(t.url, t.code, old_token) is not None
+
+    new_phone = Screen(t.url, t.code, claimed.json()["token"])
+    t.phones["Ana"] = new_phone
+    assert new_phone.wait_for(lambda v: True)["you"] == {"role": "seat", "seat": t.seat("Ana")}
+    new_phone.play({"type": "confirm", "accept": True})
+    view = t.host.wait_for(lambda v: v["game"]["points"][str(t.seat("Bo"))] == 1)
+    assert waits_on(view, t.seat("Bo"))  # the game goes on: Bo's turn again
+
+
+def test_the_host_decides_for_an_away_seat_but_never_for_a_present_one(table):
+    t = table()
+    claim_by_bo(t)
+    ana, bo = t.seat("Ana"), t.seat("Bo")
+    accept = {"type": "table.decide", "seat": ana, "action": {"type": "confirm", "accept": True}}
+    assert t.host.act(accept)["status"] == 409  # Ana is here: she decides
+    away(t, "Ana")
+    version = t.host.latest["version"]
+    refusals = {
+        "not a proxy action": {**accept, "action": {"type": "mark"}},
+        "no action": {"type": "table.decide", "seat": ana},
+        "unknown seat": {**accept, "seat": 99},
+        "seat not waited on": {**accept, "seat": bo},
+    }
+    answers = {why: t.host.act(action) for why, action in refusals.items()}
+    assert {why: answer["status"] for why, answer in answers.items()} == {
+        "not a proxy action": 400, "no action": 400, "unknown seat": 404, "seat not waited on": 409}
+    assert t.phones["Bo"].act(accept)["status"] == 403  # a seat acting as the host
+    assert t.http(None, accept).status_code == 401  # a spectator
+    t.host.play(accept)
+    view = t.host.wait_for(lambda v: v["game"]["points"][str(bo)] == 1)
+    assert view["version"] == version + 1
+    assert any(e.get("proxy") and e["event"]["type"] == "confirmed" for e in t.log()["entries"])
+
+
+def test_the_host_takes_an_away_seat_out_of_the_game(table):
+    t = table(names=("Ana", "Bo", "Cy"))
+    claim_by_bo(t, judge="Cy")
+    view = t.host.latest
+    cy = t.seat("Cy")
+    assert waits_on(view, cy) and view["table"]["withdraw_rule"]["en"].startswith("The seat leaves the game")
+    assert view["table"]["withdraw_rule"]["fr"]
+    away(t, "Cy")
+    assert t.phones["Ana"].act({"type": "table.withdraw", "seat": cy})["status"] == 403
+    t.host.play({"type": "table.withdraw", "seat": cy})
+    view = t.host.wait_for(lambda v: cy in v["game"]["out"])
+    assert [w["seat"] for w in view["table"]["waiting"]] == [t.seat("Bo")]  # the game goes on
+    t.phones["Bo"].play({"type": "mark"})
+
+
+def test_a_timed_wait_past_its_deadline_is_left_to_the_host(table):
+    t = table(timeout=2, names=("Ana", "Bo"))
+    claim_by_bo(t)
+    ana = t.seat("Ana")
+    # Ana is here but does not answer: past the deadline the server asks the host, by itself.
+    view = t.phones["Bo"].wait_for(lambda v: any(w["expired"] for w in waits_on(v, ana)))
+    assert view["table"]["timeout"] == 2
+    assert any(e.get("type") == "timed_out" for e in t.log()["entries"])
+    t.host.play({"type": "table.decide", "seat": ana, "action": {"type": "confirm", "accept": False}})
+    t.host.wait_for(lambda v: v["game"]["claim"] is None and waits_on(v, t.seat("Bo")))
+
+
+def test_a_timed_wait_past_its_deadline_follows_the_games_rule(table):
+    t = table(game="tally-auto", timeout=2)
+    claim_by_bo(t)
+    view = t.host.wait_for(lambda v: v["game"]["claim"] is None)
+    assert view["game"]["points"][str(t.seat("Bo"))] == 0  # the rule: an unanswered claim is refused
+    timed_out = [e for e in t.log()["entries"] if e.get("timeout")]
+    assert [e["event"]["type"] for e in timed_out] == ["confirmed"]
+
+
+def test_bad_table_settings_and_game_numbers_are_refused(server):
+    for timeout in (0, 601, "60", True, 1.5):
+        answer = requests.post(f"{server.url}/api/tables", json={"game": "dice", "timeout": timeout}, timeout=WAIT)
+        assert answer.status_code == 400, timeout
+    created = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=WAIT).json()
+    for number in ("0", "2", "x", "-1"):
+        answer = requests.get(f"{server.url}/api/tables/{created['code']}/log?game={number}", timeout=WAIT)
+        assert answer.status_code == 404, number
+
+
+def finish(t: Table) -> dict:
+    """Ana marks the winning point (target 1): the game is over on every screen."""
+    t.phones["Ana"].play({"type": "mark"})
+    return t.phones["Bo"].wait_for(lambda v: v["table"]["status"] == "over")
+
+
+def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
+    t = table(options={"target": 1})
+    t.phones["Ana"].play({"type": "roll"})
+    over = finish(t)
+    first = over["table"]["commitment"]
+    assert over["table"]["seed"] and over["table"]["outcome"]["winners"] == [t.seat("Ana")]
+    assert t.phones["Ana"].act({"type": "mark"})["status"] == 409  # nothing more is played
+    assert t.phones["Bo"].act({"type": "table.again"})["status"] == 403  # Bo is not the first seat
+
+    late = t.join("Cy")  # a new phone joins between games
+    t.phones["Ana"].play({"type": "table.again"})  # the first seat may start the next game
+    lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
+    assert lobby["table"]["status"] == "lobby" and lobby["table"]["seed"] is None
+    assert lobby["table"]["commitment"] != first
+    assert [(h["number"], h["seed"] == over["table"]["seed"]) for h in lobby["table"]["history"]] == [(1, True)]
+
+    old = t.log(1)
+    report = verify_log(old)
+    assert report.ok and report.draws_checked == 1 and old["commitment"] == first
+    assert t.log()["seed"] is None and t.log()["number"] == 2
+
+    for name in ("Ana", "Bo"):
+        t.phones[name].play({"type": "seat.entropy", "value": ENTROPY})
+    assert t.phones["Bo"].act({"type": "seat.entropy", "value": "xyz"})["status"] == 400
+    t.phones["Ana"].play({"type": "table.start"})
+    playing = t.host.wait_for(lambda v: v["table"]["status"] == "playing")
+    assert sorted(playing["game"]["order"]) == sorted([t.seat("Ana"), t.seat("Bo"), late["seat"]])
+    t.phones["Ana"].play({"type": "roll"})
+    finish(t)
+    second = t.log(2)
+    assert verify_log(second).ok and verify_log(second).draws_checked == 1
+    assert verify_log(t.log(1)).ok
+
+
+def test_another_game_and_seats_that_leave_between_games(table):
+    t = table(options={"target": 1}, names=("Ana", "Bo", "Cy"))
+    assert t.phones["Cy"].act({"type": "seat.leave"})["status"] == 409  # not during a game
+    finish(t)
+    t.phones["Cy"].play({"type": "seat.leave"})
+    assert t.phones["Cy"].wait_event("removed")
+    assert t.http(t.seats["Cy"]["token"], {"type": "seat.leave"}).status_code == 401
+    refused = t.host.act({"type": "table.another", "game": "chess"})
+    assert refused["status"] == 400
+    t.host.play({"type": "table.another", "game": "dice", "options": {"die": "d20"}})
+    view = t.phones["Bo"].wait_for(lambda v: v["table"]["game"] == "dice" and v["game"] is not None)
+    assert view["table"]["status"] == "playing" and [s["name"] for s in view["table"]["seats"]] == ["Ana", "Bo"]
+    t.phones["Bo"].play({"type": "roll"})
+    t.host.play({"type": "table.another", "game": "tally", "options": {"target": 2}})  # the die never ends
+    view = t.host.wait_for(lambda v: v["table"]["game_no"] == 3)
+    assert [h["game"] for h in view["table"]["history"]] == ["tally", "dice"]
+    assert verify_log(t.log(2)).ok and verify_log(t.log(2)).draws_checked == 1
+
+
+def test_host_rights_handed_to_a_seat(table):
+    t = table()
+    ana, bo = t.seat("Ana"), t.seat("Bo")
+    assert t.phones["Bo"].act({"type": "table.give_host", "seat": bo})["status"] == 403
+    assert t.host.act({"type": "table.give_host", "seat": 42})["status"] == 404
+    t.host.play({"type": "table.give_host", "seat": bo})
+    assert t.host.wait_event("revoked")["who"] == "host"
+    assert t.http(t.host_token, {"type": "table.joining", "open": False}).status_code == 401
+    view = t.phones["Ana"].wait_for(lambda v: v["table"]["host_seat"] == bo)
+    assert "proxy" not in str(view["table"].keys()) or view["table"].get("proxy") is None
+    t.phones["Bo"].play({"type": "table.joining", "open": False})
+    assert t.phones["Ana"].act({"type": "table.joining", "open": True})["status"] == 403
+    # Now a seat hosts: the first seat no longer starts the next game, the host phone does.
+    assert t.phones["Ana"].wait_for(lambda v: not v["table"]["joining_open"])
+    assert t.phones["Ana"].act({"type": "table.again"})["status"] == 403
+
+
+def test_a_phone_creates_a_table_hosts_it_and_takes_a_seat(server):
+    created = requests.post(f"{server.url}/api/tables", json={"game": "tally"}, timeout=WAIT).json()
+    seat = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Ana"},
+                         headers=bearer(created["host_token"]), timeout=WAIT).json()
+    other = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Bo"},
+                          headers=bearer("forged"), timeout=WAIT).json()
+    phone = Screen(server.url, created["code"], seat["token"])
+    try:
+        view = phone.wait_for(lambda v: True)
+        assert view["table"]["host_seat"] == seat["seat"] != other["seat"]
+        phone.play({"type": "table.start"})
+        phone.wait_for(lambda v: v["table"]["status"] == "playing")
+    finally:
+        phone.close()
+
+
+def test_undo_of_a_seats_own_bookkeeping_until_a_draw_or_another_seat(table):
+    t = table(options={"target": 9})
+    ana, bo = t.seat("Ana"), t.seat("Bo")
+    phone = t.phones["Ana"]
+    phone.play({"type": "mark"})
+    phone.play({"type": "mark"})
+    assert t.phones["Bo"].act({"type": "seat.undo"})["status"] == 409  # nothing of Bo's
+    assert t.host.act({"type": "table.undo", "seat": bo})["status"] == 409
+    assert t.host.act({"type": "seat.undo"})["status"] == 403  # the host screen has no seat
+    phone.play({"type": "seat.undo"})
+    t.host.play({"type": "table.undo", "seat": ana})
+    t.phones["Bo"].wait_for_game(lambda g: g["points"][str(ana)] == 0 and g["rolls"] == [])
+    assert t.phones["Bo"].latest["table"]["undo"] is None
+    assert phone.act({"type": "seat.undo"})["status"] == 409  # nothing left to undo
+
+    phone.play({"type": "mark"})
+    phone.play({"type": "roll"})  # a draw: what came before can no longer be undone
+    assert phone.act({"type": "seat.undo"})["status"] == 409
+    phone.play({"type": "mark"})
+    phone.play({"type": "pass"})  # Bo's turn now
+    assert phone.act({"type": "seat.undo"})["status"] == 409
+    t.phones["Bo"].play({"type": "mark"})
+    assert t.phones["Bo"].wait_for(lambda v: v["table"]["undo"] == {"seat": bo, "type": "mark"})
+    t.phones["Bo"].play({"type": "seat.undo"})
+    now = requests.get(f"{t.url}/api/tables/{t.code}", timeout=WAIT).json()
+    assert now["game"]["points"] == {str(ana): 2, str(bo): 0} and now["table"]["undo"] is None
+
+    log = t.log()
+    undone = [e for e in log["entries"] if e.get("undone")]
+    assert [e["event"]["type"] for e in undone] == ["marked", "marked", "marked"]
+    assert [e["by"] for e in log["entries"] if e.get("type") == "undone"] == ["seat", "host", "seat"]
+    t.host.play({"type": "table.close"})
+    report = verify_log(t.log())
+    assert report.ok and report.draws_checked == 1
