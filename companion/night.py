@@ -55,7 +55,7 @@ class NightActions:
         view = {
             "game_no": table["game_no"], "timeout": table["settings"].get("timeout", waits.DEFAULT_TIMEOUT),
             "host_seat": table["host_seat"], "away_after": self.away_after,
-            "waiting": [{**wait, "text": self.texts(wait["for"] or "", wait["params"])}
+            "waiting": [{**wait, "text": self.texts(wait["for"] or "", waits.params_of(wait))}
                         for wait in table["waits"]] if status == "playing" else [],
             "outcome": self._outcome_view(outcome),
             "history": [{**record, "outcome": self._outcome_view(record["outcome"])}

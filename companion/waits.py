@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 
+from companion.games.base import Msg
+
 DEFAULT_TIMEOUT = 60  # seconds a timed wait lasts, unless the table says otherwise
 MIN_TIMEOUT, MAX_TIMEOUT = 2, 600
 
@@ -25,7 +27,10 @@ def refresh(previous: list[dict], current: list[dict], now: float, timeout: floa
     for wait in current:
         before = known.get(key_of(wait))
         timed = bool(wait.get("timed"))
-        entry = {"seat": wait.get("seat"), "for": wait.get("for"), "params": wait.get("params") or {},
+        params = wait.get("params") or {}
+        entry = {"seat": wait.get("seat"), "for": wait.get("for"), "params": params,
+                 # parameters that are msgids themselves: a stored wait is plain JSON
+                 "msgids": sorted(name for name, value in params.items() if isinstance(value, Msg)),
                  "timed": timed, "since": before["since"] if before else round(now, 3),
                  "deadline": None, "expired": False}
         if timed:
@@ -49,6 +54,11 @@ def first_due(waits: list[dict], now: float) -> dict | None:
 def mark_expired(waits: list[dict], expired: dict) -> list[dict]:
     """The waits after ``expired`` passed its deadline with nobody to resolve it: the host decides."""
     return [{**wait, "expired": True} if key_of(wait) == key_of(expired) else wait for wait in waits]
+
+
+def params_of(wait: dict) -> dict:
+    """A stored wait's parameters, with those that are msgids marked again."""
+    return {name: Msg(value) if name in wait.get("msgids", ()) else value for name, value in wait["params"].items()}
 
 
 def waits_on(waits: list[dict], seat: int) -> list[dict]:

@@ -3,7 +3,6 @@ then the browser's Accept-Language."""
 
 from __future__ import annotations
 
-import functools
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -60,15 +59,17 @@ def browser_strings() -> dict[str, str]:
 
 def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
     """A game's message in each language of the screens, for views that every screen shares
-    (the screen picks its own): whom the game waits on, a withdrawal rule, an outcome."""
+    (the screen picks its own): whom the game waits on, a withdrawal rule, an outcome.
+    Parameters that are themselves msgids (`Msg`) are translated too."""
     catalogues = {language: Translations.load(app.root_path + "/translations", [language])
                   for language in app.config["LANGUAGES"]}
 
-    @functools.lru_cache(maxsize=2048)
-    def cached(message: str, params_json: str) -> tuple[tuple[str, str], ...]:
-        params = json.loads(params_json)
+    @lru_cache(maxsize=2048)
+    def cached(message: str, params_json: str, msgids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         texts = []
         for language, catalogue in catalogues.items():
+            params = {name: catalogue.gettext(value) if name in msgids else value
+                      for name, value in json.loads(params_json).items()}
             text = catalogue.gettext(message)
             try:
                 texts.append((language, text % params if params else text))
@@ -77,7 +78,8 @@ def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
         return tuple(texts)
 
     def texts(message: str, params: dict) -> dict[str, str]:
-        return dict(cached(message, json.dumps(params, sort_keys=True, default=str)))
+        msgids = tuple(sorted(name for name, value in params.items() if isinstance(value, Msg)))
+        return dict(cached(message, json.dumps(params, sort_keys=True, default=str), msgids))
 
     return texts
 
