@@ -63,7 +63,25 @@ def universalis_invariants(state: dict) -> None:
             assert 0 < card["pc"] <= card["max_pc"] and card["pf"] >= 0 and card["base_pf"] >= 0, card
 
 
+def arkade_invariants(state: dict) -> None:
+    saucers = state["saucers"]
+    on_board, eliminated = sum(saucers["on_board"].values()), sum(saucers["eliminated"].values())
+    assert on_board + eliminated + sum(saucers["sacrificed"].values()) == 12 + saucers["repairs"] + saucers["corrected"]
+    assert all(0 <= saucers["extra_lives"][c] <= saucers["on_board"][c] <= 4 for c in state["colours"]), saucers
+    assert 0 <= state["nuggets"] <= 11 and 1 <= state["ship"] <= 6
+    assert all(count >= 0 for count in state["on_the_board"].values())
+    if state["mode"] == "strategie":
+        assert all(count <= state["max_throws"] for count in state["throws"].values())
+    for public, kind in zip(state["alien_tiles"], state["secret"]["alien_tiles"]):
+        assert public == ({"kind": kind, "turned": True} if public["turned"] else {"turned": False})
+    if state["winner"] == "defender" and state["won_by"] == "saucers":
+        assert on_board == 0 and not (state["pending"] and state["pending"]["kind"] == "repair")
+
+
 CONFIGS: dict[str, list[Config]] = {
+    "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, max_steps=1500, invariants=arkade_invariants),
+               Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
+                      max_steps=1500, invariants=arkade_invariants)],
     "dice": [Config("d6", {}, seats=3, max_steps=60, ends=False),
              Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2,
                     max_steps=40, ends=False)],

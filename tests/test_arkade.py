@@ -54,14 +54,18 @@ def defender_turn(state):
 
 
 def with_alien_tiles(state, kinds):
+    """Face-down Alien tiles of these kinds (what they are lives in the table's secret)."""
     state = copy.deepcopy(state)
-    state["alien_tiles"] = [{"kind": kind, "turned": False} for kind in kinds]
+    state["alien_tiles"] = [{"turned": False} for _ in kinds]
+    state["secret"]["alien_tiles"] = list(kinds)
     return state
 
 
 def with_defender_tiles(state, tiles):
+    """Face-down Defender tiles: their colour shows, the rest is secret."""
     state = copy.deepcopy(state)
-    state["defender_tiles"] = [{"turned": False, **tile} for tile in tiles]
+    state["defender_tiles"] = [{"colour": tile["colour"], "turned": False} for tile in tiles]
+    state["secret"]["defender_tiles"] = [dict(tile) for tile in tiles]
     return state
 
 
@@ -76,34 +80,34 @@ def test_the_phones_choose_the_roles_first_come_first_served():
     state = GAME.setup(GAME.normalize_options({}), SEATS, rng())
     assert state["phase"] == "roles" and state["roles"] == {ALIEN: None, DEFENDER: None}
     assert GAME.view(state, None)["role"] is None and can(GAME.view(state, 2)) == ["choose_role"]
-    refused(state, 1, {"type": "throw"}, "Choose who plays the Alien")
-    refused(state, 9, {"type": "choose_role", "role": ALIEN}, "Only the Alien and the Defender")
+    refused(state, 1, {"type": "throw"}, "Not now: the table is choosing roles")
+    refused(state, 9, {"type": "choose_role", "role": ALIEN}, "Not your turn")
     refused(state, 1, {"type": "choose_role", "role": "saucer"}, "The roles are")
     refused(state, 1, {"type": "choose_role"}, "needs the field role")
     chosen, events = GAME.apply(state, 2, {"type": "choose_role", "role": ALIEN}, rng())
     assert chosen["roles"] == {ALIEN: 2, DEFENDER: 1} and chosen["names"] == {ALIEN: "Rayman", DEFENDER: "Globox"}
     assert events == [{"type": "roles_chosen", "alien": 2, "defender": 1}]
     assert chosen["phase"] == "playing" and chosen["active"] == ALIEN
-    refused(chosen, 1, {"type": "choose_role", "role": ALIEN}, "already started")
+    refused(chosen, 1, {"type": "choose_role", "role": ALIEN}, "Not now: the table is playing the game")
 
 
 def test_arcade_starts_with_a_shared_countdown():
     state = GAME.setup(GAME.normalize_options({"mode": "arcade", "alien": "second"}), SEATS, rng())
     assert state["phase"] == "ready" and state["roles"] == {ALIEN: 2, DEFENDER: 1}
-    refused(state, 2, {"type": "throw", "at": 10}, "top départ")
-    refused(state, 2, {"type": "go", "at": 10}, "top départ")  # nobody is ready yet
+    refused(state, 2, {"type": "throw", "at": 10}, "Not now: the table is getting ready")
+    refused(state, 2, {"type": "go", "at": 10}, "Not now: the table is getting ready")
     one = act(state, 2, {"type": "ready", "at": 10})
     assert one["phase"] == "ready" and can(GAME.view(one, 2)) == [] and can(GAME.view(one, 1)) == ["ready"]
     both, events = GAME.apply(one, 1, {"type": "ready", "at": 11.5}, rng())
     assert both["phase"] == "countdown" and both["countdown_from"] == 11.5
     assert events[-1] == {"type": "countdown", "seconds": COUNTDOWN_SECONDS}
-    refused(both, 1, {"type": "throw", "at": 20}, "top départ")
+    refused(both, 1, {"type": "throw", "at": 20}, "Not now: the table is counting down")
     refused(both, 1, {"type": "go", "at": 11.5 + COUNTDOWN_SECONDS - 0.1}, "top départ")  # too early
     refused(both, 1, {"type": "go"}, "top départ")  # the shell's time stamp is needed
-    refused(both, 9, {"type": "go", "at": 20}, "Only the Alien and the Defender")
+    refused(both, 9, {"type": "go", "at": 20}, "Not your turn")
     going, events = GAME.apply(both, 1, {"type": "go", "at": 11.5 + COUNTDOWN_SECONDS}, rng())
     assert going["phase"] == "playing" and going["started_at"] == 14.5 and events == [{"type": "top_depart"}]
-    refused(going, 2, {"type": "go", "at": 30}, "already started")  # the other phone's go comes second
+    refused(going, 2, {"type": "go", "at": 30}, "Not now: the table is playing the game")  # the other phone's go comes second
 
 
 def test_the_end_time_is_kept_for_the_clock():
@@ -150,7 +154,7 @@ def test_the_tile_draws_are_secret_and_say_why():
     state = GAME.setup(GAME.normalize_options({}), SEATS, generator)
     assert len(generator.draws) == 4 and all(draw["secret"] for draw in generator.draws)
     assert "Alien" in generator.draws[0]["purpose"] and "Defender" in generator.draws[1]["purpose"]
-    drawn = Counter(tile["kind"] for tile in state["alien_tiles"])
+    drawn = Counter(state["secret"]["alien_tiles"])
     assert all(count <= ALIEN_TILES.count(kind) for kind, count in drawn.items())
 
 
@@ -487,7 +491,7 @@ def test_nothing_to_answer_without_a_claim():
 
 
 def test_strangers_and_unknown_actions_are_refused():
-    refused(new_game(), 9, {"type": "throw"}, "Only the Alien and the Defender")
+    refused(new_game(), 9, {"type": "throw"}, "Not your turn")
     refused(new_game(), ALIEN_SEAT, {"type": "laser"}, "Unknown action")
 
 
@@ -518,8 +522,11 @@ def check_invariants(state, initial):
     sacrificed = sum(saucers["sacrificed"].values())
     assert on_board + eliminated + sacrificed == 12 + saucers["repairs"] + saucers["corrected"]
     assert all(0 <= saucers["extra_lives"][c] <= saucers["on_board"][c] for c in state["colours"])
-    assert [{k: v for k, v in t.items() if k != "turned"} for t in state["alien_tiles"]] == \
-        [{k: v for k, v in t.items() if k != "turned"} for t in initial["alien_tiles"]]
+    assert state["secret"] == initial["secret"]  # the drawn tiles never change
+    for public, face in zip(state["alien_tiles"] + state["defender_tiles"],
+                            [{"kind": kind} for kind in state["secret"]["alien_tiles"]] + state["secret"]["defender_tiles"]):
+        assert public == ({**face, "turned": True} if public["turned"] else {"turned": False, **(
+            {"colour": face["colour"]} if "colour" in face else {})})
     assert Counter(tile["colour"] for tile in state["defender_tiles"]) == (
         {c: 2 for c in state["colours"]} if state["power_tiles"] else {})
     for seat in (None, DEFENDER_SEAT, ALIEN_SEAT):

@@ -86,8 +86,10 @@ def defenders_turn(state, movement=3, shooting="blue"):
 
 
 def alien_tiles(state, *kinds):
+    """Face-down Alien tiles of these kinds (what they are lives in the table's secret)."""
     state = copy.deepcopy(state)
-    state["alien_tiles"] = [{"kind": kind, "turned": False} for kind in kinds]
+    state["alien_tiles"] = [{"turned": False} for _ in kinds]
+    state["secret"]["alien_tiles"] = list(kinds)
     return state
 
 
@@ -120,8 +122,8 @@ def types(actions):
 def with_asteroid(mode="strategie"):
     """The Defender's second blue elimination turns the asteroid, which they lay on the board."""
     state = new_game(mode=mode, power_tiles="on")
-    state["defender_tiles"] = [{"colour": "blue", "kind": "asteroid", "turned": False},
-                               {"colour": "blue", "kind": "gps", "turned": False}]
+    state["defender_tiles"] = [{"colour": "blue", "turned": False}] * 2
+    state["secret"]["defender_tiles"] = [{"colour": "blue", "kind": "asteroid"}, {"colour": "blue", "kind": "gps"}]
     state["kept"]["munitions"] = ["blue"]
     state = defenders_turn(state, shooting="blue") if mode == "strategie" else act(
         state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[3], shooting=["blue"]))
@@ -279,7 +281,7 @@ def test_extra_life_the_first_heart_of_a_colour_needs_no_question():
 def test_extra_life_the_alien_says_whether_the_saucer_already_shows_its_heart():
     state, events = extra_life_tile(hearts(new_game(), green=1))
     assert events[0]["applied"] is None and state["pending"] == {"kind": "heart", "colour": "green"}
-    assert types(legal_actions(state, ALIEN_SEAT)) == {"heart", "agree_correction"} - {"agree_correction"}
+    assert types(legal_actions(state, ALIEN_SEAT)) == {"heart", "correct"}
     refused(state, ALIEN_SEAT, {"type": "end_turn"}, "power tile's question")
     refused(state, ALIEN_SEAT, {"type": "heart"}, "already")
     same, events = events_of(state, ALIEN_SEAT, {"type": "heart", "already": True})
@@ -351,7 +353,7 @@ def test_repair_the_defender_cannot_win_while_a_repair_is_pending():
 def test_defender_tiles_split_by_colour_is_an_option_matching_the_box():
     box = ["1 asteroid", "1 asteroid", "2 mine 2", "2 gps", "3 tower", "3 comet 1"]
     state = GAME.setup(GAME.normalize_options({"alien": "first", "defender_tiles": box}), SEATS, RULES.rng())
-    kinds = sorted((tile["colour"], tile["kind"]) for tile in state["defender_tiles"])
+    kinds = sorted((tile["colour"], tile["kind"]) for tile in state["secret"]["defender_tiles"])
     assert kinds == [("blue", "asteroid"), ("blue", "asteroid"), ("green", "gps"), ("green", "mine"),
                      ("pink", "comet"), ("pink", "tower")]
     assert len(GAME.normalize_options({})["defender_tiles"]) == len(DEFENDER_TILES) == 12
@@ -380,7 +382,7 @@ def test_corrections_the_host_corrects_at_once_and_the_log_keeps_both_counts():
     assert after["nuggets"] == 2 and after["saucers"]["corrected"] == -1
     assert events[0]["type"] == "corrected" and events[0]["by"] == "host"
     assert events[0]["before"]["nuggets"] == 6 and events[0]["after"]["nuggets"] == 2
-    refused(state, HOST, {"type": "throw"}, "host screen does not play")
+    refused(state, HOST, {"type": "throw"}, "Only a player can do that")
 
 
 def test_corrections_a_players_correction_needs_the_other_players_agreement():

@@ -17,7 +17,7 @@ import time
 import pytest
 import requests
 
-from companion.games.arkade import ALIEN, DEFENDER, legal_actions
+from companion.games.arkade import ALIEN, DEFENDER
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer, new_table, snapshot
 from tests.screen import WAIT, Screen
@@ -82,7 +82,7 @@ class StrategiePlayer:
         self.bonus_turn = None
 
     def choose(self, game: dict, seat: int) -> dict | None:
-        legal = legal_actions(game, seat)
+        legal = game["legal"]
         if not legal:
             return None
         by_type = {}
@@ -258,7 +258,7 @@ def arkade_in_play(client) -> tuple[str, dict, dict]:
     ("Zoé", {"type": "throw", "dice": [5]}, 400,
      "Choose which dice to throw: a list of die numbers from 0 to 1."),  # malformed
     ("Zoé", {"type": "bonus", "colour": "blue"}, 400, "Throw your dice first."),
-    ("Zoé", {"type": "choose_role", "role": "defender"}, 400, "The game has already started."),
+    ("Zoé", {"type": "choose_role", "role": "defender"}, 400, "Not now: the table is playing the game."),
     ("Zoé", {"type": "teleport"}, 400, "Unknown action: teleport."),
     ("Zoé", {"type": "throw", "seat": 2}, 403, "You can only act for your own seat."),  # for another seat
     ("host", {"type": "throw"}, 403, "The host screen does not play: act from a seat."),

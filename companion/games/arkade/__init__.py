@@ -1,0 +1,74 @@
+"""Arkade (Auzou, 2024): the companion's pure rules for the Alien against the Defender.
+
+The board, the saucers and the Defender's ship stay on the physical table: the
+companion throws the dice, keeps the counters (throws, nuggets, saucers on the
+board, eliminated and showing their heart, the power tiles) and referees what
+those counters can check. The players declare what happens on the board (a
+saucer stopped on a bonus cell, a hit, a sacrifice, a saucer on the last
+line); when a counter and the board disagree, the host, or both players
+together, correct the counter, and the log keeps the correction.
+
+* ``strategie``: turn by turn, the Alien first; the active player throws all
+  their dice, then may re-throw both or one, up to ``throws`` throws; only the
+  last throw counts, and once a result is used the dice are settled.
+* ``arcade``: simultaneous, after a shared countdown; each player throws as
+  often as they like; each die result of the Defender may be used once.
+
+Saucers are counted by colour: ``on_board`` and, among them, ``extra_lives``
+(those showing their heart). A heart belongs to one saucer: when an extra
+life tile is turned and some saucers of that colour show a heart and some do
+not, the Alien says whether the triggering saucer already shows one (a second
+extra life on one saucer has no effect). A hit or a sacrifice says whether the
+saucer showed its heart when the counters cannot tell; the board has the last
+word: a hit the counters did not expect is taken, and the counter follows.
+
+The modules: `constants` (the box), `setup` (options and the start),
+`throwing` (dice, turns, the reactor), `alien` and `defender` (each role's
+moves), `counters` (corrections), `flow` (phases, views, waits, the end).
+"""
+
+from __future__ import annotations
+
+from companion.games.arkade.constants import (
+    ALIEN, ALIEN_DIE_FACES, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, DEFENDER_TILES, HANDICAPS, LEVELS, MODES,
+    SAUCER_COLOURS, SHOOTING_DIE_FACES)
+from companion.games.arkade.flow import RULES, withdraw
+from companion.games.arkade.setup import check_options, setup
+from companion.games.base import N_, Game, Option, register
+
+legal_actions = RULES.legal_actions
+
+GAME = register(Game(
+    id="arkade",
+    title=N_("Arkade"),
+    min_seats=2,
+    max_seats=2,
+    options=(
+        Option("mode", N_("Mode"), "choice", "strategie", choices=MODES,
+               choice_labels=(N_("Stratégie (turn by turn)"), N_("Arcade (simultaneous, real time)"))),
+        Option("alien", N_("Who plays the Alien"), "choice", "phones", choices=("phones", "first", "second"),
+               choice_labels=(N_("Chosen on the phones"), N_("The first player"), N_("The second player"))),
+        Option("level", N_("Defender level"), "choice", "normal", choices=tuple(LEVELS),
+               choice_labels=(N_("Hard: 4 nuggets"), N_("Normal: 6 nuggets"), N_("Easy: 8 nuggets"))),
+        Option("handicap", N_("Adult and child"), "choice", "none", choices=HANDICAPS,
+               choice_labels=(N_("Same level"), N_("The adult is the Defender"), N_("The adult is the Alien"))),
+        Option("power_tiles", N_("Power tiles"), "choice", "auto", choices=("auto", "on", "off"),
+               choice_labels=(N_("As the book says (Stratégie only)"), N_("In play"), N_("Left out"))),
+        Option("throws", N_("Throws per turn (Stratégie)"), "int", 3, minimum=2, maximum=3),
+        Option("countdown", N_("Countdown before an Arcade game (seconds)"), "int", COUNTDOWN_SECONDS,
+               minimum=1, maximum=10),
+        Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3),
+        Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12),
+        Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12),
+        Option("defender_tiles", N_("Defender tiles by colour (colour number, kind, value)"), "list",
+               list(DEFENDER_TILES), max_items=24),
+    ),
+    setup=setup,
+    check_options=check_options,
+    uses_figures=False,
+    withdraw=withdraw,
+    withdraw_rule=N_("Arkade is a duel: the other player wins by forfeit."),
+    **RULES.hooks(),
+))
+
+__all__ = ["ALIEN", "ALIEN_TILES", "COUNTDOWN_SECONDS", "DEFENDER", "DEFENDER_TILES", "GAME", "legal_actions"]

@@ -1,0 +1,190 @@
+"""The Alien's moves: bonus cells and their power tiles, repairs, hearts, the asteroid sacrifice,
+the magnetic field, and the last-line claim."""
+
+from __future__ import annotations
+
+from companion.games.arkade.common import (
+    check_saucer_declared, check_turn, defender_wins_if_board_empty, heart_of, repairable_colours, require_colour,
+    require_dice, settle)
+from companion.games.arkade.constants import DEFENDER, LIFTS_FIELD
+from companion.games.base import N_, IllegalAction, require_fields
+
+
+def check_bonus(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    require_dice(state, role)
+    colour = require_colour(state, action)
+    if not state["power_tiles"]:
+        raise IllegalAction(N_("Power tiles are not in play in this game."))
+    if state["saucers"]["on_board"][colour] == 0:
+        raise IllegalAction(N_("No %(colour)s saucer is left on the board."), colour=colour)
+    if all(tile["turned"] for tile in state["alien_tiles"]):
+        raise IllegalAction(N_("All your power tiles are already turned."))
+
+
+def bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """A saucer stopped on a bonus cell framed in its own colour: one face-down tile, at random."""
+    colour = action["colour"]
+    settle(state, role)
+    face_down = [i for i, tile in enumerate(state["alien_tiles"]) if not tile["turned"]]
+    index = face_down[rng.randint(0, len(face_down) - 1, "Alien turns one of their face-down power tiles")]
+    kind = state["secret"]["alien_tiles"][index]
+    state["alien_tiles"][index] = {"kind": kind, "turned": True}
+    event = {"type": "alien_tile", "tile": index, "kind": kind, "colour": colour}
+    event["applied"] = ALIEN_EFFECTS[kind](state, colour)
+    return [event] + repair_at_once(state)
+
+
+def bonus_candidates(state: dict, seat) -> list[dict]:
+    return [{"colour": c} for c in state["colours"]]
+
+
+def gain_extra_life(state: dict, colour: str) -> bool | None:
+    """The saucer that triggered the tile turns to its heart, unless it already shows it.
+
+    Returns None when only the Alien knows (some saucers of that colour show a heart, some do not)."""
+    saucers = state["saucers"]
+    hearts, plain = saucers["extra_lives"][colour], saucers["on_board"][colour] - saucers["extra_lives"][colour]
+    if plain == 0:
+        return False  # every saucer of that colour, the trigger included, already shows its heart
+    if hearts:
+        state["pending"] = {"kind": "heart", "colour": colour}
+        return None
+    saucers["extra_lives"][colour] += 1
+    return True
+
+
+def hit_turret(state: dict, colour: str) -> bool:
+    if state["nuggets"] == 0:
+        return False
+    state["nuggets"] -= 1
+    return True
+
+
+def damage_reactor(state: dict, colour: str) -> bool:
+    """Stratégie: the Defender's next turn. Arcade: at once, a movement die already thrown included."""
+    if state["mode"] == "arcade":
+        state["reactor"] = "active"
+        if state["dice"][DEFENDER]:
+            state["dice"][DEFENDER][0]["used"] = True
+    elif state["reactor"] is None:
+        state["reactor"] = "pending"
+    return True
+
+
+def ask_for_repair(state: dict, colour: str) -> bool | None:
+    if not repairable_colours(state):
+        return False
+    state["pending"] = {"kind": "repair", "colours": repairable_colours(state)}
+    return None
+
+
+def on_the_board_only(state: dict, colour: str) -> bool:
+    return True  # engines and rift: the Alien moves the saucers on the board
+
+
+ALIEN_EFFECTS = {"extra_life": gain_extra_life, "turret": hit_turret, "reactor": damage_reactor,
+                 "repair": ask_for_repair, "engines": on_the_board_only, "rift": on_the_board_only}
+
+
+def repair_at_once(state: dict) -> list[dict]:
+    """A repair replaces an eliminated saucer at once: with one colour to repair, the companion
+    puts it back without asking (a full first line is then for the players to correct)."""
+    pending = state["pending"]
+    if not pending or pending["kind"] != "repair" or len(pending["colours"]) != 1:
+        return []
+    return put_back(state, pending["colours"][0])
+
+
+def check_repair(state: dict, role: str, action: dict) -> None:
+    colour = action.get("colour")
+    if colour is None:
+        if sum(state["saucers"]["on_board"].values()) == 0:
+            raise IllegalAction(N_("No saucer is on the board, so the first line is not full: choose a colour."))
+        return
+    if colour not in state["pending"]["colours"] or colour not in repairable_colours(state):
+        raise IllegalAction(N_("No eliminated saucer of that colour can be repaired."))
+
+
+def repair(state: dict, role: str, action: dict, rng) -> list[dict]:
+    if action.get("colour") is None:
+        state["pending"] = None
+        return [{"type": "repaired", "colour": None}]  # the first line is full: no effect
+    return put_back(state, action["colour"])
+
+
+def put_back(state: dict, colour: str) -> list[dict]:
+    state["pending"] = None
+    state["saucers"]["on_board"][colour] += 1
+    state["saucers"]["repairs"] += 1
+    return [{"type": "repaired", "colour": colour}]
+
+
+def repair_candidates(state: dict, seat) -> list[dict]:
+    pending = state["pending"]
+    colours = pending["colours"] if pending and pending["kind"] == "repair" else []
+    return [{"colour": None}] + [{"colour": c} for c in colours]
+
+
+def check_heart(state: dict, role: str, action: dict) -> None:
+    require_fields(action, already=bool)
+
+
+def heart(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The Alien's answer: did the saucer on the bonus cell already show its heart?"""
+    colour = state["pending"]["colour"]
+    state["pending"] = None
+    if not action["already"]:
+        state["saucers"]["extra_lives"][colour] += 1
+    return [{"type": "extra_life", "colour": colour, "applied": not action["already"]}]
+
+
+def heart_candidates(state: dict, seat) -> list[dict]:
+    return [{"already": False}, {"already": True}]
+
+
+def check_sacrifice(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    colour = require_colour(state, action)
+    if state["on_the_board"]["asteroid"] == 0:
+        raise IllegalAction(N_("No asteroid lies on the board."))
+    check_saucer_declared(state, action, colour)
+
+
+def sacrifice(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The saucer before the asteroid is sacrificed: the saucer and the tile leave the board."""
+    colour = action["colour"]
+    extra_life, fixed = heart_of(state, colour, action)
+    saucers = state["saucers"]
+    if extra_life:
+        saucers["extra_lives"][colour] -= 1
+    saucers["on_board"][colour] -= 1
+    saucers["sacrificed"][colour] += 1
+    state["on_the_board"]["asteroid"] -= 1
+    event = {"type": "sacrificed", "colour": colour, "extra_life": extra_life}
+    return [{**event, "counters_fixed": True} if fixed else event] + defender_wins_if_board_empty(state)
+
+
+def check_lift_field(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    require_dice(state, role)
+    if state["on_the_board"]["magnetic_field"] == 0:
+        raise IllegalAction(N_("No magnetic field lies on the board."))
+    if not any(die["face"] == LIFTS_FIELD for die in state["dice"][role]):
+        raise IllegalAction(N_("An orange result is needed to lift the magnetic field."))
+
+
+def lift_field(state: dict, role: str, action: dict, rng) -> list[dict]:
+    settle(state, role)
+    state["on_the_board"]["magnetic_field"] -= 1
+    return [{"type": "field_lifted"}]
+
+
+def check_claim(state: dict, role: str, action: dict) -> None:
+    check_turn(state, role)
+    require_dice(state, role)
+
+
+def claim(state: dict, role: str, action: dict, rng) -> list[dict]:
+    state["pending"] = {"kind": "claim"}
+    return [{"type": "claimed_last_line"}]
