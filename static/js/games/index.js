@@ -3,5 +3,7 @@ import { renderAmiiboxe } from './amiiboxe.js';
 import { renderArkade } from './arkade.js';
 import { renderDice } from './dice.js';
 import { renderRayman } from './rayman.js';
+import { renderUniversalis } from './universalis.js';
 
-export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, dice: renderDice, rayman: renderRayman };
+export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, dice: renderDice, rayman: renderRayman,
+  universalis: renderUniversalis };

@@ -1,0 +1,124 @@
+"""Mario Universalis end to end: the real server process, two python-socketio
+phones and a host screen play the first four turns of a duel, with a combat of
+two attackers — one blocked by two blockers, one unblocked — and the coins, PC
+and KOs are checked on every screen. Bad input over Socket.IO changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.helpers import ENTROPY, bearer
+from tests.screen import WAIT, Screen
+from tests.server import ServerProcess
+
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
+
+
+@pytest.fixture
+def duel(tmp_path):
+    """A started duel; the phones and the host screen connected; who plays first as the table drew it."""
+    server = ServerProcess(tmp_path, extra_env=FAST).start()
+    created = requests.post(f"{server.url}/api/tables", json={"game": "universalis", "options": {"starting_coins": 10}},
+                            timeout=WAIT)
+    assert created.status_code == 201, created.text
+    table = created.json()
+    seats = {}
+    for name in ("Ana", "Bo"):
+        joined = requests.post(f"{server.url}/api/tables/{table['code']}/seats",
+                               json={"name": name, "entropy": ENTROPY}, timeout=WAIT)
+        assert joined.status_code == 201, joined.text
+        seats[name] = joined.json()
+    started = requests.post(f"{server.url}/api/tables/{table['code']}/actions", json={"type": "table.start"},
+                            headers=bearer(table["host_token"]), timeout=WAIT)
+    assert started.status_code == 200, started.text
+    phones = {seats[name]["seat"]: Screen(server.url, table["code"], seats[name]["token"]) for name in seats}
+    host = Screen(server.url, table["code"], table["host_token"])
+    first = phones[next(iter(phones))].wait_for_game(lambda game: True)["game"]["active"]
+    yield {"phones": phones, "host": host, "first": first,
+           "second": next(seat for seat in phones if seat != first), "url": server.url, "table": table}
+    for screen in [*phones.values(), host]:
+        screen.close()
+    server.stop()
+
+
+def step_to(phone: Screen, phase: str) -> dict:
+    """The active phone taps "next" until the phase is reached; the view then."""
+    game = phone.wait_for_game(lambda g: True)["game"]
+    while game["phase"] != phase:
+        phone.play({"type": "next"})
+        game = phone.wait_for_game(lambda g, left=game["phase"]: g["phase"] != left)["game"]
+    return game
+
+
+def pass_turn(phone: Screen) -> dict:
+    """The active phone ends its turn; the view once the other player's turn has started."""
+    turn = step_to(phone, "end")["turn"]
+    phone.play({"type": "next"})
+    return phone.wait_for_game(lambda g: g["turn"] == turn + 1)
+
+
+def card_id(game: dict, name: str) -> int:
+    return next(card["id"] for card in game["in_play"] if card["name"] == name)
+
+
+def play_character(phone: Screen, name: str, cost: int, pf: int, pc: int) -> dict:
+    phone.play({"type": "play", "card": {"kind": "character", "name": name, "cost": cost, "pf": pf, "pc": pc}})
+    return phone.wait_for_game(lambda g: any(c["name"] == name for c in g["in_play"]))["game"]
+
+
+def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
+    first, second = duel["phones"][duel["first"]], duel["phones"][duel["second"]]
+    # Turn 1: the first player plays Koopa (PF 3, PC 5) and Goomba (next turn); no attack in global turn 1.
+    step_to(first, "prep1")
+    play_character(first, "Koopa", cost=3, pf=3, pc=5)
+    game = step_to(first, "attackers")
+    assert first.act({"type": "attack", "attackers": [card_id(game, "Koopa")]})["ok"] is False
+    pass_turn(first)
+    # Turn 2: the second player plays Boo (PF 1, PC 3).
+    step_to(second, "prep1")
+    play_character(second, "Boo", cost=2, pf=1, pc=3)
+    pass_turn(second)
+    # Turn 3: the first player plays Goomba (PF 2, PC 4)... and the second puts Bill into play, a card allowing it.
+    step_to(first, "prep1")
+    play_character(first, "Goomba", cost=2, pf=2, pc=4)
+    second.play({"type": "play", "card": {"kind": "character", "name": "Bill", "cost": 0, "pf": 2, "pc": 2},
+                 "free": True, "override": True})
+    first.wait_for_game(lambda g: any(card["name"] == "Bill" for card in g["in_play"]))
+    game = step_to(first, "attackers")
+    coins_before = {seat: game["players"][str(seat)]["coins"] for seat in (duel["first"], duel["second"])}
+    koopa, goomba, boo, bill = (card_id(game, name) for name in ("Koopa", "Goomba", "Boo", "Bill"))
+    first.play({"type": "attack", "attackers": [koopa, goomba]})
+    game = second.wait_for_game(lambda g: g["phase"] == "blockers")["game"]
+    assert game["waiting"][0]["seat"] == duel["second"] and game["waiting"][0]["timed"] is True
+    second.play({"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    first.wait_for_game(lambda g: g["phase"] == "sharing")
+    first.play({"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    for screen in (first, second, duel["host"]):
+        game = screen.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
+        names = {card["name"]: card for card in game["in_play"]}
+        assert "Boo" not in names  # 1 PC left of 3, minus Koopa's 3: KO
+        assert names["Koopa"]["pc"] == 5 - 1 - 2 and names["Bill"]["pc"] == 2 and names["Goomba"]["pc"] == 4
+        assert game["players"][str(duel["first"])]["coins"] == coins_before[duel["first"]] + 2  # Goomba passed
+        assert game["players"][str(duel["second"])]["coins"] == coins_before[duel["second"]] - 1
+        assert game["players"][str(duel["second"])]["graveyard"] == ["Boo"]
+        assert any(event["type"] == "override" for event in game["history"])
+    # Turn 4: the second player's; the first player's PF are back to base, the turn counter moved on.
+    game = pass_turn(first)["game"]
+    assert game["turn"] == 4 and game["active"] == duel["second"] and game["global_turn"] == 2
+
+
+def test_bad_input_over_socketio_changes_nothing(duel):
+    first, second = duel["phones"][duel["first"]], duel["phones"][duel["second"]]
+    version = first.wait_for_game(lambda g: True)["version"]
+    tried = {
+        "unknown action": {"type": "shuffle"},
+        "out of turn": {"type": "next"},
+        "malformed card": {"type": "play", "card": {"name": 5}},
+        "a card not in play": {"type": "sacrifice", "card": 404},
+        "the host's table action from a seat": {"type": "table.close"},
+    }
+    for what, action in tried.items():
+        answer = (first if what != "out of turn" else second).act(action)
+        assert answer["ok"] is False and answer["error"], what
+    assert requests.get(f"{duel['url']}/api/tables/{duel['table']['code']}", timeout=WAIT).json()["version"] == version
