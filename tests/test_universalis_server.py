@@ -122,3 +122,15 @@ def test_bad_input_over_socketio_changes_nothing(duel):
         answer = (first if what != "out of turn" else second).act(action)
         assert answer["ok"] is False and answer["error"], what
     assert requests.get(f"{duel['url']}/api/tables/{duel['table']['code']}", timeout=WAIT).json()["version"] == version
+
+
+def test_a_player_takes_back_a_mistaken_card_until_the_other_acts(duel):
+    first, second = duel["phones"][duel["first"]], duel["phones"][duel["second"]]
+    step_to(first, "prep1")
+    play_character(first, "Koopa", cost=3, pf=3, pc=5)
+    first.play({"type": "seat.undo"})
+    game = second.wait_for_game(lambda g: g["in_play"] == [])["game"]
+    assert game["players"][str(duel["first"])]["coins"] == 10 and game["this_turn"]["characters"] == 0
+    play_character(first, "Koopa", cost=3, pf=3, pc=5)
+    second.play({"type": "coins", "seat": duel["second"], "delta": 1})
+    assert first.act({"type": "seat.undo"})["ok"] is False  # the other player acted since

@@ -51,6 +51,8 @@ GAME = register(Game(
     check_options=check_options,
     uses_figures=False,
     withdraw=withdraw,
+    # Nothing in a duel draws after the start: a player may take back any action until the other acts.
+    undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
     **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE).hooks(),
 ))
