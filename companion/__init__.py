@@ -11,6 +11,7 @@ from flask_socketio import SocketIO
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.house import HouseRankings
 from companion.amiibo.locations import FigureLocations
+from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
 from companion.store import Store
@@ -67,6 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))
     house = app.extensions["companion.house"] = HouseRankings(store)
+    app.extensions["companion.proposals"] = HouseProposals(store, house)
     services = CompanionServices(catalog, house, FigureLocations(store), language=i18n.current_language)
     hub = sockets.SocketHub(app, socketio)
     app.extensions["companion.tables"] = Tables(store, notify=hub.publish,

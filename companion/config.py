@@ -56,6 +56,8 @@ def from_environment() -> dict:
         "LIMIT_JOIN": os.environ.get("COMPANION_LIMIT_JOIN") or None,
         "LIMIT_LOOKUP": os.environ.get("COMPANION_LIMIT_LOOKUP") or None,
         "LIMIT_CONNECTIONS": _int("COMPANION_LIMIT_CONNECTIONS", 30),
+        # Lets a script name figures in the catalogue (PUT /api/amiibo/<id>/name); none by default.
+        "ADMIN_KEY": os.environ.get("COMPANION_ADMIN_KEY") or None,
         "MAX_CONTENT_LENGTH": 16 * 1024,
         "BABEL_DEFAULT_LOCALE": "en",
         "LANGUAGES": ("en", "fr"),

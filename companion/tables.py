@@ -510,7 +510,8 @@ class Tables(NightActions):
     def _figure_action(self, tx: Transaction, table: dict, seat: int, action: dict) -> list[dict]:
         game = REGISTRY[table["game"]]
         if action["type"] == "figure.name":
-            return self._name_figure(tx, table, action, seat)
+            # The name is the catalogue's, seen by every table of this server: the host gives it.
+            raise TableError(403, N_("Only the host names figures: the name is kept for every table of this server."))
         if table["status"] != "lobby" and not game.starts_at_once and action["type"] != "figure.remove":
             raise TableError(409, N_("The game has started: figures can no longer be added."))
         rules, kind = game.registration, action["type"]

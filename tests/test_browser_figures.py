@@ -67,9 +67,10 @@ def test_figures_are_added_claimed_by_qr_code_and_named(server, open_context, tm
     expect(host.locator(".pending-figure")).to_have_count(0)
     expect(host.locator(".seats .figure-name")).to_have_text([mario, link])
 
-    # Its owner names it; everybody sees the name.
-    bo.once("dialog", lambda dialog: dialog.accept("Hero of Hyrule"))
-    bo.get_by_role("button", name="Name it").tap()
+    # The host names it (the name goes into the catalogue every table shares); everybody sees it.
+    expect(bo.get_by_role("button", name="Name it")).to_have_count(0)
+    host.once("dialog", lambda dialog: dialog.accept("Hero of Hyrule"))
+    host.locator(".seats li.figure", has_text=link).get_by_role("button", name="Name it").click()
     expect(bo.locator(".figure-area .figure-name")).to_have_text(["Hero of Hyrule"])
     expect(host.locator(".seats .figure-name")).to_have_text([mario, "Hero of Hyrule"])
 

@@ -248,12 +248,16 @@ def test_a_catalogued_figure_registers_under_its_name(app, client):
     assert figure["name"]["en"] == "Luigi" and figure["known"] is True
 
 
-def test_owners_and_the_host_name_an_unknown_figure_and_it_is_remembered(client):
+def test_the_host_names_an_unknown_figure_and_it_is_remembered_but_a_seat_cannot(client):
     table = new_table(client)
     act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": PEACH})
     act(client, table, "Bo", {"type": "figure.pick", "amiibo_id": LINK})
-    assert act(client, table, "Bo", {"type": "figure.name", "figure": 1, "name": "Mine"}).status_code == 400
-    named = act(client, table, "Ana", {"type": "figure.name", "figure": 1, "name": "Pêche dorée", "lang": "fr"})
+    # The catalogue is every table's: a seat of a throwaway table does not rename figures in it.
+    for seat, figure in (("Bo", 1), ("Ana", 1)):
+        refused = act(client, table, seat, {"type": "figure.name", "figure": figure, "name": "Mine"})
+        assert refused.status_code == 403 and "Only the host names figures" in refused.json["error"]
+    named = act(client, table, "host", {"type": "table.name_figure", "figure": 1, "name": "Pêche dorée",
+                                        "lang": "fr"})
     assert named.status_code == 200
     assert figures_of(client, table)["list"][0]["name"]["fr"] == "Pêche dorée"
     assert act(client, table, "host", {"type": "table.name_figure", "figure": 2, "name": "Hero of time"}
@@ -270,6 +274,6 @@ def test_owners_and_the_host_name_an_unknown_figure_and_it_is_remembered(client)
 def test_bad_figure_names_are_refused(client, name, lang):
     table = new_table(client)
     act(client, table, "Ana", {"type": "figure.pick", "amiibo_id": PEACH})
-    refused = act(client, table, "Ana", {"type": "figure.name", "figure": 1, "name": name, "lang": lang})
+    refused = act(client, table, "host", {"type": "table.name_figure", "figure": 1, "name": name, "lang": lang})
     assert refused.status_code == 400 and refused.json["error"]
     assert figures_of(client, table)["list"][0]["name"]["en"].startswith("Unknown figure")

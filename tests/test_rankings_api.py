@@ -60,6 +60,9 @@ def test_a_table_s_figures_are_ranked(client, catalog, tables):
 
 def test_the_house_ranking_is_edited_with_a_table_token_and_remembered(client, catalog):
     table = new_table(client, "dice", names=("Ana",))
+    for amiibo_id in (BOWSER, MARIO, PIKACHU):  # a table ranks only its own figures
+        client.post(f"/api/tables/{table['code']}/actions", json={"type": "figure.pick", "amiibo_id": amiibo_id},
+                    headers=bearer(table["seats"]["Ana"]["token"]))
     unranked = client.get(f"/api/rankings/most_villainous?figures={MARIO},{BOWSER},{PIKACHU}").json
     assert unranked["criterion"]["kind"] == "judgement"
     edit = {"table": table["code"], "tiers": [[BOWSER], [MARIO, PIKACHU]]}

@@ -8,6 +8,8 @@ like the rest of the API.
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, current_app, jsonify, request
 
 from companion.amiibo.catalog import MAX_LIMIT, MAX_QUERY, Catalog
@@ -51,6 +53,21 @@ def refuse_other_origins():
 @amiibo_api.get("/<amiibo_id>")
 def describe(amiibo_id: str):
     return jsonify(catalog().describe(amiibo_id, current_language()))
+
+
+@amiibo_api.put("/<amiibo_id>/name")
+def name_figure(amiibo_id: str):
+    """The server's administrator names a figure in the catalogue (``COMPANION_ADMIN_KEY``)."""
+    key = current_app.config.get("ADMIN_KEY")
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not key:
+        raise RequestError(403, N_("This server has no administrator key: figures are named by the host of a table."))
+    if not secrets.compare_digest(given.encode(), key.encode()):
+        raise RequestError(401, N_("The administrator key is needed to name a figure in the catalogue."))
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise RequestError(400, N_("The body must be a JSON object."))
+    return jsonify(catalog().name_figure(amiibo_id, body.get("name"), body.get("lang", "en")))
 
 
 @amiibo_api.get("")

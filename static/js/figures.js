@@ -73,9 +73,9 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   const parts = [el('h3', { text: t('My figures') })];
   const mine = figuresOf(view, me);
   parts.push(mine.length
+    // Naming is the host's (the catalogue is every table's): a phone only removes its figures.
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
-      () => act({ type: 'figure.remove', figure: figure.id }),
-      (name) => act({ type: 'figure.name', figure: figure.id, name, lang: language }))))
+      () => act({ type: 'figure.remove', figure: figure.id }), null)))
     : el('p', { class: 'muted', text: t('No figure yet') }));
   if (claim && figures.pending) {
     parts.push(el('button', { type: 'button', class: 'primary claim', text: t('Take %(figure)s', {

@@ -1,5 +1,6 @@
 // The host screen: QR code, seats, the game as everybody sees it, host controls.
 import { CONNECTION_TEXT, connectTable, storedToken } from './connection.js';
+import { watchProposals } from './proposals.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
@@ -87,3 +88,5 @@ connection = connectTable({
   },
   onEnded: (reason, message) => { statusLine.textContent = message || t(CONNECTION_TEXT[reason]); },
 });
+// The host confirms (or refuses) a house-ranking edit for the whole table.
+if (token) watchProposals(connection.socket, { code, token, container: document.querySelector('#host .proposals') });

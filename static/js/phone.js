@@ -3,6 +3,7 @@ import { CONNECTION_TEXT, connectTable, forgetToken, randomHex, storeToken, stor
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
+import { watchProposals } from './proposals.js';
 import { showError } from './ui.js';
 
 const root = document.getElementById('phone');
@@ -88,6 +89,8 @@ function start(token) {
       showJoinForm(reason === 'removed' ? t('The host removed your seat.') : message);
     },
   });
+  // House-ranking edits proposed at this table wait for this phone's agreement.
+  if (token) watchProposals(connection.socket, { code, token, container: seatView.querySelector('.proposals') });
   keepAwake();
 }
 

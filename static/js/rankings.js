@@ -157,11 +157,17 @@ async function refresh() {
 
 async function save() {
   try {
-    show(await getJson(`/api/rankings/${select.value}?lang=${language}`, {
+    const body = await getJson(`/api/rankings/${select.value}?lang=${language}`, {
       method: 'PUT', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({ table, tiers: tiers() }),
-    }));
-    savedLine.textContent = t('House ranking saved.');
+    });
+    // The house ranking is every table's: the other seats agree on their phones (or the host confirms).
+    if (body.proposal?.status === 'pending') {
+      savedLine.textContent = t('Proposed: it changes once the other seats agree on their phones (or the host confirms).');
+    } else {
+      show(body);
+      savedLine.textContent = t('House ranking saved.');
+    }
     savedLine.hidden = false;
   } catch (error) {
     showError(errorLine, error.message);
