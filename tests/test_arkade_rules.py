@@ -372,6 +372,19 @@ def test_defender_tiles_bad_splits_are_refused(box, complaint):
         GAME.normalize_options({"defender_tiles": box})
 
 
+def test_alien_tiles_are_the_books_twelve_unless_the_box_differs():
+    assert sorted(GAME.normalize_options({})["alien_tiles"]) == sorted(
+        ["extra_life"] * 4 + ["engines"] * 2 + ["rift"] * 2 + ["turret"] * 2 + ["repair", "reactor"])
+    state = GAME.setup(GAME.normalize_options({"alien_tiles": ["reactor"] * 6}), SEATS, RULES.rng())
+    assert state["secret"]["alien_tiles"] == ["reactor"] * 6
+
+
+@pytest.mark.parametrize("box", [["reactor"] * 5, ["reactor"] * 5 + ["laser"]])
+def test_alien_tiles_bad_boxes_are_refused(box):
+    with pytest.raises(IllegalAction, match="at least 6"):
+        GAME.normalize_options({"alien_tiles": box})
+
+
 # --- counters that can be corrected ------------------------------------------------------------
 
 def test_corrections_the_host_corrects_at_once_and_the_log_keeps_both_counts():
@@ -431,7 +444,8 @@ def test_vanished_phone_the_last_line_claim_is_a_timed_wait_on_the_defender():
     state = act(state, ALIEN_SEAT, {"type": "claim"})
     assert GAME.waiting(state) == [
         {"seat": DEFENDER_SEAT, "for": "answer the Alien's last-line claim", "params": {}, "timed": True}]
-    assert "confirm" in GAME.proxy_actions and GAME.on_timeout is None  # the host answers for the away phone
+    assert GAME.on_timeout is None  # past the deadline, the host answers for the away phone:
+    assert GAME.proxy_actions == {"ready", "throw", "end_turn", "repair", "heart", "confirm", "agree_correction"}
 
 
 def test_vanished_phone_withdrawing_gives_the_other_player_the_win_by_forfeit():

@@ -60,6 +60,7 @@ GAME = register(Game(
         Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3),
         Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12),
         Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12),
+        Option("alien_tiles", N_("Alien tiles in the box"), "list", list(ALIEN_TILES), max_items=24),
         Option("defender_tiles", N_("Defender tiles by colour (colour number, kind, value)"), "list",
                list(DEFENDER_TILES), max_items=24),
     ),

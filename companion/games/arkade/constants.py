@@ -25,7 +25,9 @@ SHOOTING_DIE_FACES = ("blue", "green", "pink", "blue", "green", "pink")
 ALIEN_DIE_FACES = ("blue", "green", "pink", "orange", "blue", "green")
 LIFTS_FIELD = "orange"
 
-# The 12 Alien tiles with the counts the book gives (x4, x2, x2, x2, x1, x1).
+# The 12 Alien tiles with the counts the book gives (x4, x2, x2, x2, x1, x1); option ``alien_tiles``
+# matches another box (or a house variant).
+ALIEN_TILE_KINDS = ("extra_life", "engines", "rift", "turret", "repair", "reactor")
 ALIEN_TILES = (("extra_life",) * 4 + ("engines",) * 2 + ("rift",) * 2 + ("turret",) * 2
                + ("repair", "reactor"))
 # The book does not say how the Defender's 12 tiles split by colour: option

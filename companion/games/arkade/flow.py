@@ -71,13 +71,13 @@ def play_move(check: Callable, run: Callable, candidates: Callable, roles: tuple
     return Move(run=recorded_run, check=full_check, candidates=candidates, **kernel)
 
 
-def setup_move(check: Callable, run: Callable, candidates: Callable) -> Move:
+def setup_move(check: Callable, run: Callable, candidates: Callable, **kernel) -> Move:
     def recorded_run(state: dict, seat, action: dict, rng) -> list[dict]:
         events = run(state, seat, action)
         state["history"] = state["history"] + events
         return events
 
-    return Move(run=recorded_run, check=check, candidates=candidates)
+    return Move(run=recorded_run, check=check, candidates=candidates, **kernel)
 
 
 # --- roles and the countdown -----------------------------------------------
@@ -135,9 +135,10 @@ def one(parameters: dict) -> Callable:
 
 MOVES = {
     "choose_role": setup_move(check_choose_role, choose_role, lambda s, seat: [{"role": r} for r in ROLES]),
-    "ready": setup_move(check_ready, ready, one({})),
+    # The host may say an away phone is ready, throw its dice and end its turn: open steps, no secret.
+    "ready": setup_move(check_ready, ready, one({}), proxy=True),
     "go": setup_move(check_go, go, go_candidates),
-    "throw": play_move(throwing.check_throw, throwing.throw, throwing.throw_candidates),
+    "throw": play_move(throwing.check_throw, throwing.throw, throwing.throw_candidates, proxy=True),
     "end_turn": play_move(throwing.check_end_turn, throwing.end_turn, one({}), proxy=True),
     "bonus": play_move(alien.check_bonus, alien.bonus, alien.bonus_candidates, (ALIEN,)),
     "repair": play_move(alien.check_repair, alien.repair, alien.repair_candidates, (ALIEN,), proxy=True),

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from companion.games.arkade.constants import (
-    ALIEN, ALIEN_TILES, BOARD_TILES, DEFENDER, DEFENDER_TILE_KINDS, LEVELS, PER_COLOUR, TILES_DRAWN, VALUED_KINDS)
+    ALIEN, ALIEN_TILE_KINDS, BOARD_TILES, DEFENDER, DEFENDER_TILE_KINDS, LEVELS, PER_COLOUR, TILES_DRAWN, VALUED_KINDS)
 from companion.games.base import N_, IllegalAction
 
 
@@ -17,6 +17,10 @@ def check_options(options: dict) -> None:
     if len(options["alien_die"]) < 2:
         raise IllegalAction(N_("The Alien movement die needs at least 2 faces."))
     parse_defender_tiles(options["defender_tiles"])
+    unknown = sorted(set(options["alien_tiles"]) - set(ALIEN_TILE_KINDS))
+    if unknown or len(options["alien_tiles"]) < TILES_DRAWN:
+        raise IllegalAction(N_("The Alien tiles: at least %(count)s, each one of %(kinds)s."),
+                            count=TILES_DRAWN, kinds=", ".join(ALIEN_TILE_KINDS))
 
 
 def parse_defender_tiles(items: list[str]) -> list[tuple[int, str, int]]:
@@ -51,7 +55,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         raise IllegalAction(N_("Arkade is played by exactly 2 players."))
     colours = list(options["saucer_colours"])
     with_tiles = tiles_in_play(options)
-    alien_kinds = draw_alien_tiles(rng) if with_tiles else []
+    alien_kinds = draw_alien_tiles(options["alien_tiles"], rng) if with_tiles else []
     defender_faces = draw_defender_tiles(colours, parse_defender_tiles(options["defender_tiles"]), rng) \
         if with_tiles else []
     state = {
@@ -114,8 +118,8 @@ def assign_roles(state: dict, seat: int, role: str) -> None:
     state["phase"] = "playing" if state["mode"] == "strategie" else "ready"
 
 
-def draw_alien_tiles(rng) -> list[str]:
-    drawn = rng.shuffle(list(ALIEN_TILES), "draw 6 of the 12 Alien power tiles, face down", secret=True)
+def draw_alien_tiles(box: list[str], rng) -> list[str]:
+    drawn = rng.shuffle(list(box), f"draw 6 of the {len(box)} Alien power tiles, face down", secret=True)
     return drawn[:TILES_DRAWN]
 
 
