@@ -176,3 +176,25 @@ def public(figures: dict) -> dict:
     if pending:
         pending = {key: value for key, value in pending.items() if key != "claim"}
     return {**figures, "pending": pending}
+
+
+def per_seat_needed(rules: RegistrationRules, options: dict, counts: list[int]) -> int | None:
+    """How many figures each player must bring before the start, or None when any number does.
+    A game that asks for equal counts may say how many with its "figures_per_player" option."""
+    if not rules.equal_counts:
+        return None
+    wanted = options.get("figures_per_player", rules.per_seat)
+    return wanted if isinstance(wanted, int) else max(max(counts, default=0), 1)
+
+
+def requirements(game, options: dict, figures: dict, seats: list[int]) -> list[dict]:
+    """What a table in its lobby still needs before the host can start: players, then each
+    player's figures, each with what it has and needs (the screens say "2 of 3 figures")."""
+    players = {"kind": "players", "have": len(seats), "need": game.min_seats, "max": game.max_seats}
+    needs = [{**players, "met": game.min_seats <= len(seats) <= game.max_seats}]
+    counts = {seat: len(owned_by(figures, seat)) for seat in seats}
+    wanted = per_seat_needed(game.registration, options, list(counts.values())) if game.uses_figures else None
+    if wanted is not None:
+        needs += [{"kind": "figures", "seat": seat, "have": count, "need": wanted, "met": count == wanted}
+                  for seat, count in counts.items()]
+    return needs

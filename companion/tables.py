@@ -177,11 +177,22 @@ class Tables(NightActions):
         self.code_lookup: Callable[[bool], None] = lambda found: None
 
     # Creation and joining ------------------------------------------------
-    def create(self, game_id: Any, raw_options: Any, timeout: Any = None) -> dict:
+    @staticmethod
+    def game_of(game_id: Any) -> Game:
         game = REGISTRY.get(game_id) if isinstance(game_id, str) else None
         if game is None:
             raise TableError(400, N_("Unknown game: %(game)s."), game=str(game_id)[:40])
-        options = self._checked(lambda: game.normalize_options(raw_options))
+        return game
+
+    def check_options(self, game_id: Any, raw_options: Any) -> dict:
+        """A game's options as a new table would take them, or the TableError saying why not
+        (the create form asks before creating: one check for both)."""
+        game = self.game_of(game_id)
+        return self._checked(lambda: game.normalize_options(raw_options))
+
+    def create(self, game_id: Any, raw_options: Any, timeout: Any = None) -> dict:
+        game = self.game_of(game_id)
+        options = self.check_options(game_id, raw_options)
         settings = {"timeout": self._clean_timeout(timeout)}
         host_token = secrets.token_urlsafe(24)
         seed = fairness.new_seed()
@@ -589,6 +600,8 @@ class Tables(NightActions):
                 "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
                 "figures": record if role == "host" else figures.public(record),
                 **self._night_view(table, game, hosting),
+                "requirements": figures.requirements(game, table["options"], record, [s["seat"] for s in seats])
+                if table["status"] == "lobby" else [],
             },
             "you": {"role": role, "seat": seat},
             # The host screen's view is the game's view for HOST: public, plus its own host actions.

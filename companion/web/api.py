@@ -12,7 +12,7 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.games import REGISTRY
-from companion.games.base import N_
+from companion.games.base import N_, Msg
 from companion.tables import TableError
 from companion.web import tables
 from companion.web.i18n import translate
@@ -78,6 +78,25 @@ def games():
     return jsonify({"games": [{"id": game.id, "title": game.title, "min_seats": game.min_seats,
                                "max_seats": game.max_seats, "options": game.options_schema()}
                               for game in REGISTRY.values()]})
+
+
+@api.post("/options/check")
+def check_options():
+    """The create form checks each option as it is set, with the rules a new table applies.
+    A refusal names the field to show it next to: the option the error is about, else the
+    one just ``changed`` (a combination the change made impossible)."""
+    body = json_body()
+    game = tables().game_of(body.get("game"))
+    try:
+        options = tables().check_options(game.id, body.get("options"))
+    except TableError as error:
+        names = {option.name: option for option in game.options}
+        blamed = error.params.get("option")
+        blamed = blamed if blamed in names else body.get("changed") if body.get("changed") in names else None
+        if blamed and "option" in error.params:  # the form's label, not the option's id
+            error = TableError(error.status, error.message, **{**error.params, "option": Msg(names[blamed].label)})
+        return jsonify({"ok": False, "error": translate(error), "option": blamed})
+    return jsonify({"ok": True, "options": options})
 
 
 @api.post("/tables")

@@ -79,6 +79,14 @@ def openapi_document() -> dict:
         "paths": {
             "/api/games": {"get": {"summary": "the games and their options",
                                    "responses": _responses("200", {"type": "object"}, "games")}},
+            "/api/options/check": {"post": {
+                "summary": "check a game's options as a new table would (the create form, field by field)",
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["game"], "properties": {
+                    "game": {"type": "string"}, "options": {"type": "object"},
+                    "changed": {"type": "string", "description": "the option just set (blamed for a bad mix)"}}})},
+                "responses": _responses("200", {"type": "object", "required": ["ok"], "properties": {
+                    "ok": {"type": "boolean"}, "options": {"type": "object"}, "error": {"type": "string"},
+                    "option": {"type": ["string", "null"]}}}, "the verdict", "400", "403", "413")}},
             "/api/tables": {"post": {
                 "summary": "create a table", "requestBody": {"required": True, **_json(create_body)},
                 "responses": _responses("201", created, "created", "400", "403", "413")}},
