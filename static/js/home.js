@@ -1,6 +1,7 @@
 // The host's home page: create a table, and come back to the ones this screen hosts.
 import { storeToken } from './connection.js';
-import { el, showError } from './ui.js';
+import { t } from './i18n.js';
+import { el, showError, showErrorAt } from './ui.js';
 
 const form = document.getElementById('create-table');
 const die = form.elements.die;
@@ -36,16 +37,64 @@ function declaredOptions(game) {
   return options;
 }
 
+const submit = form.querySelector('button[type=submit]');
+const formError = form.querySelector('.error');
+
+function chosenOptions() {
+  const game = form.elements.game.value;
+  return { game, options: game === 'dice' ? diceOptions() : declaredOptions(game) };
+}
+
+// The field of an option of the chosen game (the dice's own fields carry their option's name).
+function optionField(game, option) {
+  const fieldset = form.querySelector(`.game-options[data-game="${game}"]`);
+  return fieldset?.querySelector(`[data-option="${option}"]`) || (game === 'dice' ? form.elements[option] : null);
+}
+
+async function postJson(url, body) {
+  try {
+    const response = await fetch(url, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  } catch {
+    return { status: 0, body: { ok: false, error: t('The server does not answer: check the Wi-Fi, then try again.') } };
+  }
+}
+
+// Each option is checked by the server as it is set (the same check as creating the table): an
+// impossible one is refused next to its field, with the reason, and the table cannot be created.
+let checking = 0;
+async function checkOptions(changed) {
+  const ticket = ++checking;
+  const { game, options } = chosenOptions();
+  const { body } = await postJson('/api/options/check', { game, options, changed });
+  if (ticket !== checking) return;  // a newer change is being checked
+  for (const field of form.querySelectorAll('[aria-invalid]')) showErrorAt(field, '');
+  const field = body.ok ? null : optionField(game, body.option);
+  if (!body.ok && !showErrorAt(field, body.error)) showErrorAt(submit, body.error);
+  if (body.ok) showErrorAt(submit, '');
+  submit.disabled = !body.ok;
+}
+
+form.addEventListener('change', (event) => {
+  const name = event.target.dataset?.option || event.target.name;
+  if (name === 'game') showError(formError, '');
+  checkOptions(name === 'game' ? undefined : name);
+});
+// Typed values are checked as they are typed, once the typing pauses.
+let typing = null;
+form.addEventListener('input', (event) => {
+  if (!event.target.matches('input, textarea')) return;
+  clearTimeout(typing);
+  typing = setTimeout(() => checkOptions(event.target.dataset.option || event.target.name), 400);
+});
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const game = form.elements.game.value;
-  const options = game === 'dice' ? diceOptions() : declaredOptions(game);
-  const response = await fetch('/api/tables', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ game, options }),
-  });
-  const body = await response.json();
-  if (!response.ok) { showError(form.querySelector('.error'), body.error); return; }
+  const { game, options } = chosenOptions();
+  const { status, body } = await postJson('/api/tables', { game, options });
+  if (status !== 201) { showErrorAt(submit, body.error); return; }
   storeToken('host', body.code, body.host_token);
   const hosted = JSON.parse(localStorage.getItem('companion.hosted') || '[]');
   localStorage.setItem('companion.hosted', JSON.stringify([body.code, ...hosted].slice(0, 10)));

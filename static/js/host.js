@@ -4,6 +4,7 @@ import { watchProposals } from './proposals.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
+import { lobbyPanel } from './requirements.js';
 import { el, showError } from './ui.js';
 
 const root = document.getElementById('host');
@@ -64,7 +65,7 @@ function render() {
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
   if (table.status === 'closed') { statusLine.textContent = t('This table is closed.'); statusLine.dataset.state = 'closed'; }
-  if (!view.game) { gameArea.textContent = t('Waiting for players'); return; }
+  if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
   renderers[table.game](gameArea, view, { act: token ? act : null });
 }

@@ -4,6 +4,7 @@ import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
+import { lobbyPanel } from './requirements.js';
 import { showError } from './ui.js';
 
 const root = document.getElementById('phone');
@@ -57,7 +58,7 @@ function render(view, connection) {
     onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
   });
   const renderer = renderers[view.table.game];
-  if (!view.game) { gameArea.textContent = t('Waiting for players'); return; }
+  if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   const canAct = view.you.role === 'seat' && view.table.status === 'playing';
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {

@@ -29,4 +29,46 @@ export function showError(node, message) {
   node.hidden = !message;
 }
 
+// An error shown next to the control that caused it (after its label, or after the control),
+// announced, and tied to it for screen readers; '' clears it. Returns whether it could be placed.
+export function showErrorAt(control, message) {
+  if (!control?.isConnected) return false;
+  const anchor = control.closest('label') || control;
+  let note = anchor.nextElementSibling;
+  if (!note?.classList.contains('field-error')) {
+    if (!message) return true;
+    note = el('p', { class: 'error field-error', role: 'alert', id: `error-${Math.random().toString(36).slice(2)}` });
+    anchor.after(note);
+  }
+  showError(note, message);
+  if (message) {
+    control.setAttribute('aria-invalid', 'true');
+    control.setAttribute('aria-describedby', note.id);
+  } else {
+    control.removeAttribute('aria-invalid');
+    if (control.getAttribute('aria-describedby') === note.id) control.removeAttribute('aria-describedby');
+  }
+  return true;
+}
+
+// The control a person last pressed or changed: a refusal that comes back later is shown next to it.
+let lastControl = null;
+for (const type of ['click', 'change', 'submit']) {
+  document.addEventListener(type, (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const control = type === 'submit' ? event.submitter || target : target?.closest('button, input, select, textarea');
+    if (control) lastControl = control;
+  }, true);
+}
+
+// A refusal from the server: next to the control that asked (still on the page), else in `fallback`.
+export function showRefusal(fallback, message) {
+  if (message && showErrorAt(lastControl, message)) {
+    if (fallback) showError(fallback, '');
+    return;
+  }
+  for (const old of document.querySelectorAll('.field-error')) showError(old, '');
+  if (fallback) showError(fallback, message);
+}
+
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
