@@ -123,7 +123,7 @@ def main(argv: list[str]) -> int:
             text, added, dropped = updated(domain, language)
             path = po_path(domain, language)
             changed = not path.exists() or text != path.read_text(encoding="utf-8")
-            outdated |= changed
+            outdated |= bool(added or dropped)  # blank lines a union merge lost are only tidied
             if changed and not check:
                 path.write_text(text, encoding="utf-8")
             for msgid in added:
