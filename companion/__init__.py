@@ -14,6 +14,7 @@ from companion.amiibo.locations import FigureLocations
 from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
+from companion.expiry import run_sweeper
 from companion.store import Store
 from companion.services import CompanionServices
 from companion.tables import Tables
@@ -85,6 +86,8 @@ def create_app(config: dict | None = None) -> Flask:
     _start_reader(app, socketio, hub)
     if app.config["DEADLINE_TICK"] > 0 and not app.testing:
         socketio.start_background_task(_settle_deadlines, app, socketio)
+    if app.config["SWEEP_SECONDS"] > 0 and not app.testing:
+        socketio.start_background_task(run_sweeper, app, socketio)
     return app
 
 

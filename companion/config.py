@@ -56,6 +56,11 @@ def from_environment() -> dict:
         "LIMIT_JOIN": os.environ.get("COMPANION_LIMIT_JOIN") or None,
         "LIMIT_LOOKUP": os.environ.get("COMPANION_LIMIT_LOOKUP") or None,
         "LIMIT_CONNECTIONS": _int("COMPANION_LIMIT_CONNECTIONS", 30),
+        # Expiry (companion/expiry.py): finished and idle tables close, closed ones are deleted.
+        "FINISHED_HOURS": float(os.environ.get("COMPANION_FINISHED_HOURS") or 6),
+        "IDLE_HOURS": float(os.environ.get("COMPANION_IDLE_HOURS") or 24),
+        "LOG_DAYS": float(os.environ.get("COMPANION_LOG_DAYS") or 30),
+        "SWEEP_SECONDS": float(os.environ.get("COMPANION_SWEEP_SECONDS") or 300),
         # Lets a script name figures in the catalogue (PUT /api/amiibo/<id>/name); none by default.
         "ADMIN_KEY": os.environ.get("COMPANION_ADMIN_KEY") or None,
         "MAX_CONTENT_LENGTH": 16 * 1024,
