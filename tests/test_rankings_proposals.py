@@ -58,7 +58,8 @@ class Table:
 
     def answer(self, who, proposal_id, agree, code=None, token=None):
         return requests.post(f"{self.url}/api/rankings/proposals/{proposal_id}", timeout=10,
-                             json={"table": code or self.code, "agree": agree}, headers=bearer(token or self.token(who)))
+                             json={"table": code or self.code, "agree": agree},
+                             headers=bearer(token or self.token(who)))
 
     def house_log(self):
         entries = requests.get(f"{self.url}/api/tables/{self.code}/log", timeout=10).json()["entries"]

@@ -37,7 +37,8 @@ export function watchProposals(socket, { code, token, container }) {
       el('ol', {}, ...proposal.tiers.map((tier) => el('li', { text: tierText(proposal, tier) }))),
       el('p', { class: 'muted', text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }),
       asked ? el('div', { class: 'inline' },
-        el('button', { type: 'button', class: 'primary', text: you.role === 'host' ? t('Confirm for the table') : t('Agree'),
+        el('button', { type: 'button', class: 'primary',
+          text: you.role === 'host' ? t('Confirm for the table') : t('Agree'),
           onclick: () => answer(proposal, true, errorLine) }),
         el('button', { type: 'button', text: t('Refuse'), onclick: () => answer(proposal, false, errorLine) })) : null,
       errorLine);
