@@ -337,6 +337,14 @@ def ready_host(page, table):
     expect(page.locator(".history li")).to_have_count(1)
 
 
+def ready_screen(page, table):
+    """A TV's display: the table without the host's rights, even where the host key is stored."""
+    expect(page.locator(".stage .status")).to_have_attribute("data-state", "connected")
+    expect(page.locator(".seats .seat .name")).to_have_text(["Bo"])
+    expect(page.locator(".host-controls")).to_be_hidden()
+    expect(page.locator(".qr")).to_be_visible()
+
+
 def ready_phone(page, table):
     expect(page.locator(".join-form input[name=name]")).to_be_visible()
 
@@ -361,6 +369,7 @@ def ready_unknown(page, table):
 PAGES = [
     ("/", 200, ready_home),
     ("/host/{code}", 200, ready_host),
+    ("/t/{code}/screen", 200, ready_screen),
     ("/t/{code}", 200, ready_phone),
     ("/t/{code}/card", 200, ready_card),
     ("/t/{code}/verify", 200, ready_verify),

@@ -70,13 +70,17 @@ def test_a_database_from_version_1_is_migrated_and_keeps_its_tables(tmp_path):
     old = sqlite3.connect(path)
     old.executescript(SCHEMA_V1)
     old.execute("INSERT INTO tables VALUES ('ABCD', 'dice', '{}', NULL, 'lobby', 1, 'h', 's', 'c', 'p', 0, 1, 0, 0)")
+    old.execute("INSERT INTO log VALUES ('ABCD', 0, 'table', '{\"kind\":\"table\",\"type\":\"created\"}', 0)")
     old.execute("PRAGMA user_version=1")
     old.commit()
     old.close()
     store = Store(str(path))
     with store.reading() as tx:
         table = tx.table("ABCD")
+        # Version 3: the table's first game, its waits and undo record, and an empty history.
+        assert [entry["type"] for entry in tx.log("ABCD", game=1)] == ["created"] and tx.games("ABCD") == []
     assert table["game"] == "dice" and table["figures"] == {}
+    assert (table["game_no"], table["waits"], table["undo"], table["host_seat"], table["settings"]) == (1, [], [], None, {})
 
 
 SCHEMA_V1 = """

@@ -47,7 +47,10 @@ def openapi_document() -> dict:
     games = {game.id: game.options_schema() for game in REGISTRY.values()}
     create_body = {"type": "object", "required": ["game"], "properties": {
         "game": {"type": "string", "enum": sorted(games)},
-        "options": {"oneOf": list(games.values())}}}
+        "options": {"oneOf": list(games.values())},
+        "timeout": {"type": "integer", "minimum": 2, "maximum": 600, "default": 60,
+                    "description": "seconds a step that needs another phone waits before the game's rule "
+                                   "or the host settles it"}}}
     created = {"type": "object", "properties": {k: {"type": "string"} for k in
                                                 ("code", "join_url", "host_token", "commitment")}}
     seat_body = {"type": "object", "required": ["name"], "properties": {
@@ -55,9 +58,13 @@ def openapi_document() -> dict:
         "entropy": {"type": "string", "description": "16–64 random bytes from the phone, as hex",
                     "pattern": "^([0-9a-fA-F]{2}){16,64}$"}}}
     action = {"type": "object", "required": ["type"], "properties": {
-        "type": {"type": "string", "description": "a game action such as 'roll', or a host action "
+        "type": {"type": "string", "description": "a game action such as 'roll'; a host action "
                                                   "table.joining / table.rename / table.remove / "
-                                                  "table.start / table.close"},
+                                                  "table.start / table.close / table.again / table.another "
+                                                  "{game, options} / table.handoff {seat} / table.decide "
+                                                  "{seat, action} / table.withdraw {seat} / table.give_host "
+                                                  "{seat} / table.undo {seat}; or a seat's seat.undo / "
+                                                  "seat.leave / seat.entropy {value}"},
         "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
                "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}, "additionalProperties": True,
         "description": "at most 16 KiB"}
@@ -100,6 +107,14 @@ def openapi_document() -> dict:
                 "responses": _responses("201", {"type": "object", "properties": {
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
                     "seated", "400", "403", "404", "410")}},
+            "/api/tables/{code}/handoff": {"post": {
+                "summary": "take a seat the host handed to this phone with a one-time code (table.handoff)",
+                "parameters": [CODE_PARAMETER],
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["handoff"], "properties": {
+                    "handoff": {"type": "string", "maxLength": 20}, "entropy": seat_body["properties"]["entropy"]}})},
+                "responses": _responses("201", {"type": "object", "properties": {
+                    "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
+                    "seated", "400", "403", "404", "410", "429")}},
             "/api/tables/{code}/actions": {"post": {
                 "summary": "act (the same path as the Socket.IO event 'act')", "parameters": [CODE_PARAMETER],
                 "security": bearer, "requestBody": {"required": True, **_json(action)},
@@ -124,8 +139,11 @@ def openapi_document() -> dict:
                     "results": {"type": "array", "items": {"$ref": "#/components/schemas/Figure"}}}},
                     "matches", "400")}},
             "/api/tables/{code}/log": {"get": {
-                "summary": "the public log: commitment, entropy, every draw, events, the seed once closed",
-                "parameters": [CODE_PARAMETER],
+                "summary": "the public log of one game of the table: commitment, entropy, every draw, "
+                           "events, the seed once that game is over",
+                "parameters": [CODE_PARAMETER, {"name": "game", "in": "query", "description":
+                                                "the game's number at the table (the current one by default)",
+                                                "schema": {"type": "integer", "minimum": 1}}],
                 "responses": _responses("200", {"type": "object"}, "log", "404")}},
             "/api/criteria": {"get": {
                 "summary": "Amiiboxe's criteria and references, worded in the caller's language",

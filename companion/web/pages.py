@@ -69,7 +69,7 @@ def screen(code: str):
     table, error = _table_or_error_page(code, allow_closed=True)
     if error:
         return error
-    return render_template("screen.html", code=table["code"], game=table["game"],
+    return render_template("screen.html", code=table["code"], game=table["game"], display=True,
                            join_url=join_url(table["code"]), commitment=table["commitment"])
 
 

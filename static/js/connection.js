@@ -12,6 +12,8 @@ export const CONNECTION_TEXT = {
   offline: N_('Connection lost — reconnecting…'),
   replaced: N_('This seat was opened on another screen.'),
   removed: N_('The host removed your seat.'),
+  revoked: N_('This seat was handed to another phone.'),
+  demoted: N_('The host rights went to a seat: this screen is now a display.'),
 };
 
 export function randomHex(bytes) {
@@ -38,7 +40,9 @@ export function connectTable({ code, token, onView, onPresence, onStatus, onEnde
     if (view.you) you = view.you; else view.you = you;
     onView?.(view);
   });
-  socket.on('presence', (presence) => onPresence?.(presence.online));
+  socket.on('presence', (presence) => onPresence?.(presence.online, presence));
+  // This screen's token stopped working: its seat went to another phone, or the host rights to a seat.
+  socket.on('revoked', (data) => { socket.disconnect(); onEnded?.(data?.who === 'host' ? 'demoted' : 'revoked'); });
   socket.on('replaced', () => { socket.disconnect(); onEnded?.('replaced'); });
   socket.on('removed', () => { socket.disconnect(); onEnded?.('removed'); });
   document.addEventListener('visibilitychange', () => {

@@ -93,12 +93,14 @@ form.addEventListener('input', (event) => {
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const { game, options } = chosenOptions();
-  const { status, body } = await postJson('/api/tables', { game, options });
+  const { status, body } = await postJson('/api/tables', { game, options, timeout: Number(form.elements.timeout.value) });
   if (status !== 201) { showErrorAt(submit, body.error); return; }
   storeToken('host', body.code, body.host_token);
   const hosted = JSON.parse(localStorage.getItem('companion.hosted') || '[]');
   localStorage.setItem('companion.hosted', JSON.stringify([body.code, ...hosted].slice(0, 10)));
-  window.location.href = `/host/${body.code}`;
+  // A table created on a phone is hosted from that phone (it may take a seat too); a TV opens /t/<code>/screen.
+  const onPhone = window.matchMedia('(max-width: 700px)').matches;
+  window.location.href = onPhone ? `/t/${body.code}` : `/host/${body.code}`;
 });
 
 const hosted = JSON.parse(localStorage.getItem('companion.hosted') || '[]');

@@ -1,15 +1,19 @@
 // The host screen: QR code, seats, the game as everybody sees it, host controls.
-import { CONNECTION_TEXT, connectTable, storedToken } from './connection.js';
+import { CONNECTION_TEXT, connectTable, forgetToken, storedToken } from './connection.js';
 import { watchProposals } from './proposals.js';
 import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
 import { el, showError } from './ui.js';
+import {
+  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
+} from './tablenight.js';
 
 const root = document.getElementById('host');
 const code = root.dataset.code;
-const token = storedToken('host', code);
+// /t/<code>/screen is a display: it never uses a host key, even on the screen that holds one.
+const token = root.dataset.display ? null : storedToken('host', code);
 const statusLine = root.querySelector('.status');
 const gameArea = root.querySelector('.game-area');
 const seatList = root.querySelector('.seats');
@@ -17,8 +21,12 @@ const controls = root.querySelector('.host-controls');
 const errorLine = root.querySelector('.side .error');
 const figureArea = root.querySelector('.figure-area');
 const figureHeading = root.querySelector('.figures-heading');
+const waitingList = root.querySelector('.waiting');
+const gameOver = root.querySelector('.game-over');
+const handoffPanel = root.querySelector('.handoff');
+const history = root.querySelector('.table-history');
 let reader = { state: 'off' };
-let online = [];
+let presence = { online: [], away_since: {} };
 let current = null;
 let connection = null;
 
@@ -29,13 +37,17 @@ async function act(action) {
 }
 
 function seatItem(seat) {
-  const isOnline = online.includes(seat.id);
-  const item = el('li', { class: `seat ${isOnline ? 'online' : 'away'}` },
+  const here = presenceOf(current, presence, seat.id);
+  const item = el('li', { class: `seat ${here.away ? 'away' : 'online'}`, 'data-seat': seat.id },
     el('span', { class: 'swatch' }), el('span', { class: 'name', text: seat.name }),
-    el('span', { class: 'presence', text: isOnline ? t('online') : t('away') }));
+    el('span', { class: 'presence', text: here.text }));
   item.querySelector('.swatch').style.background = seat.colour;
   const figures = hostFigureList(current, seat.id, token ? act : null);
   if (figures) item.append(figures);
+  const tools = token ? hostSeatTools(current, presence, seat, {
+    act, onHandoff: (handed, offer) => renderHandoff(handoffPanel, current, handed, offer),
+  }) : null;
+  if (tools) item.append(tools);
   if (token && current.table.status !== 'closed') {
     item.append(el('span', { class: 'seat-actions' },
       el('button', { type: 'button', class: 'small', text: t('Rename'), onclick: () => {
@@ -53,6 +65,9 @@ function render() {
   const view = current;
   const { table } = view;
   seatList.replaceChildren(...table.seats.map(seatItem));
+  renderWaiting(waitingList, view, presence);
+  renderGameOver(gameOver, view, { act, lead: Boolean(token) });
+  renderHistory(history, view);
   figureHeading.hidden = !table.uses_figures;
   figureArea.hidden = !table.uses_figures;
   if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
@@ -67,7 +82,7 @@ function render() {
   if (table.status === 'closed') { statusLine.textContent = t('This table is closed.'); statusLine.dataset.state = 'closed'; }
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
-  renderers[table.game](gameArea, view, { act: token ? act : null });
+  (renderers[table.game] || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
 }
 
 controls.querySelector('.toggle-joining').addEventListener('click', () =>
@@ -79,15 +94,39 @@ controls.querySelector('.close-table').addEventListener('click', () => {
 
 connection = connectTable({
   code, token,
-  onView: (view) => { current = view; online = view.online || online; render(); },
-  onPresence: (seats) => { online = seats; if (current) render(); },
+  onView: (view) => {
+    current = view;
+    noteServerTime(view);
+    presence = { online: view.online || presence.online, away_since: view.away_since || presence.away_since };
+    render();
+  },
+  onPresence: (seats, now) => { presence = now; if (current) render(); },
   on: { reader: (status) => { reader = status; if (current) render(); } },
   onStatus: (state) => {
     const text = t(CONNECTION_TEXT[state]);
     statusLine.textContent = token ? text : `${text} — ${t('This screen does not hold the host key of this table: watching only.')}`;
     statusLine.dataset.state = state;
   },
-  onEnded: (reason, message) => { statusLine.textContent = message || t(CONNECTION_TEXT[reason]); },
+  onEnded: (reason, message) => {
+    statusLine.textContent = message || t(CONNECTION_TEXT[reason]);
+    if (reason === 'demoted') {  // the host rights went to a seat: this screen shows the table from now on
+      forgetToken('host', code);
+      window.setTimeout(() => window.location.reload(), 3000);
+    }
+  },
+});
+
+// Away times and countdowns move on by themselves.
+everySecond(() => {
+  if (!current) return;
+  renderWaiting(waitingList, current, presence);
+  let changed = false;
+  for (const item of seatList.querySelectorAll('li.seat')) {
+    const here = presenceOf(current, presence, Number(item.dataset.seat));
+    item.querySelector('.presence').textContent = here.text;
+    changed ||= item.classList.contains('away') !== here.away;
+  }
+  if (changed) render();  // a seat just became away: its tools appear
 });
 // The host confirms (or refuses) a house-ranking edit for the whole table.
 if (token) watchProposals(connection.socket, { code, token, container: document.querySelector('#host .proposals') });

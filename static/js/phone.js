@@ -5,7 +5,10 @@ import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
-import { showError } from './ui.js';
+import { el, showError } from './ui.js';
+import {
+  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderWaiting, undoButton,
+} from './tablenight.js';
 
 const root = document.getElementById('phone');
 const code = root.dataset.code;
@@ -16,6 +19,18 @@ const statusLine = seatView.querySelector('.status');
 const notice = seatView.querySelector('.notice');
 const announcer = seatView.querySelector('.announce');
 const figureArea = seatView.querySelector('.figure-area');
+const waitingList = seatView.querySelector('.waiting');
+const gameOver = seatView.querySelector('.game-over');
+const tableTools = seatView.querySelector('.table-tools');
+const hostPanel = seatView.querySelector('.host-panel');
+const hostError = hostPanel.querySelector('.host-error');
+const hostOnly = joinForm.querySelector('.host-only');
+// A phone that created the table holds its host key (it may also take a seat).
+const hostToken = storedToken('host', code);
+// A phone that opened a seat's hand-off code (the host's QR code for an away seat).
+const handoff = new URLSearchParams(window.location.search).get('hand');
+let presence = { online: [], away_since: {} };
+let latest = null;
 // A phone that scanned the QR code of a figure waiting on the host screen.
 let claim = new URLSearchParams(window.location.search).get('claim');
 let wakeLock = null;
@@ -42,9 +57,73 @@ function showJoinForm(message) {
   joinForm.querySelector('input[name=name]').focus();
 }
 
+// The host's rights are this screen's: it holds the host key, or its seat was given them.
+const hosting = (view) => view.you.role === 'host' || (view.you.role === 'seat' && view.table.host_seat === view.you.seat);
+// As in party games, the first seat leads the table (start, play again) while no seat hosts it.
+function leads(view) {
+  const first = Math.min(...view.table.seats.map((seat) => seat.id));
+  return view.you.role === 'seat' && view.table.host_seat == null && view.you.seat === first;
+}
+
+// A new game committed to a new seed: each phone adds its randomness to the new pool, once.
+function contributeEntropy(view, connection) {
+  const key = `companion.entropy.${code}.${view.table.commitment}`;
+  if (view.you.role !== 'seat' || view.table.status !== 'lobby' || view.table.game_no < 2 || localStorage.getItem(key)) return;
+  localStorage.setItem(key, '1');
+  connection.act({ type: 'seat.entropy', value: randomHex(32) });
+}
+
+function renderTableTools(view, act) {
+  const { status } = view.table;
+  const lead = hosting(view) || leads(view);
+  const tools = [];
+  if (status === 'lobby' && lead) {
+    tools.push(el('button', { type: 'button', class: 'primary big start-game', text: t('Start the game'),
+      onclick: () => act({ type: 'table.start' }) }));
+  }
+  const undo = undoButton(view, act);
+  if (undo) tools.push(undo);
+  if (view.you.role === 'seat' && (status === 'lobby' || status === 'over')) {
+    tools.push(el('button', { type: 'button', class: 'small leave', text: t('Leave the table'), onclick: () => {
+      if (window.confirm(t('Leave the table? Your seat is freed for someone else.'))) act({ type: 'seat.leave' });
+    } }));
+  }
+  tableTools.replaceChildren(...tools);
+}
+
+function renderHostPanel(view, act) {
+  hostPanel.hidden = !hosting(view) || view.table.status === 'closed';
+  if (hostPanel.hidden) return;
+  const { table } = view;
+  const hostAct = async (action) => {
+    const answer = await act(action);
+    showError(hostError, answer.ok ? '' : answer.error);
+    return answer;
+  };
+  hostPanel.querySelector('.host-seats').replaceChildren(...table.seats.map((seat) => {
+    const here = presenceOf(view, presence, seat.id);
+    return el('li', { class: `seat ${here.away ? 'away' : 'online'}`, 'data-seat': seat.id },
+      el('span', { class: 'name', text: seat.name }), ' ', el('span', { class: 'presence', text: here.text }),
+      hostSeatTools(view, presence, seat, {
+        act: hostAct, onHandoff: (handed, offer) => renderHandoff(hostPanel.querySelector('.handoff'), view, handed, offer),
+      }),
+      el('button', { type: 'button', class: 'small danger', text: t('Remove'), onclick: () => {
+        if (window.confirm(t('Remove %(name)s from the table?', { name: seat.name }))) hostAct({ type: 'table.remove', seat: seat.id });
+      } }));
+  }));
+  hostPanel.querySelector('.host-buttons').replaceChildren(
+    el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
+      onclick: () => hostAct({ type: 'table.joining', open: !table.joining_open }) }),
+    el('button', { type: 'button', class: 'danger close-table', text: t('Close the table and reveal the seed'), onclick: () => {
+      if (window.confirm(t('Close this table? Nobody can act any more and the seed is revealed.'))) hostAct({ type: 'table.close' });
+    } }));
+}
+
 function render(view, connection) {
+  latest = view;
   const me = view.table.seats.find((seat) => seat.id === view.you.seat);
-  seatView.querySelector('.my-name').textContent = me ? me.name : t('You are watching as a spectator.');
+  seatView.querySelector('.my-name').textContent = me ? me.name
+    : (view.you.role === 'host' ? t('Host') : t('You are watching as a spectator.'));
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
   if (view.table.status === 'closed') showError(notice, t('This table is closed.'));
   figureArea.hidden = !view.table.uses_figures;
@@ -57,15 +136,21 @@ function render(view, connection) {
     claim,
     onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
   });
-  const renderer = renderers[view.table.game];
-  if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
-  const canAct = view.you.role === 'seat' && view.table.status === 'playing';
+  // A game without a screen of its own (a game module loaded by configuration) shows the table alone.
+  const renderer = renderers[view.table.game] || ((area) => area.replaceChildren());
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {
     const answer = await connection.act(action);
     if (!quiet || answer.ok) showError(notice, answer.ok ? '' : answer.error);
     return answer;
   };
+  contributeEntropy(view, connection);
+  renderWaiting(waitingList, view, presence);
+  renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view) });
+  renderTableTools(view, act);
+  renderHostPanel(view, act);
+  if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
+  const canAct = view.you.role === 'seat' && view.table.status === 'playing';
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,
@@ -81,13 +166,19 @@ function start(token) {
   let connection = null;
   connection = connectTable({
     code, token,
-    onView: (view) => render(view, connection),
+    onView: (view) => {
+      noteServerTime(view);
+      presence = { online: view.online || presence.online, away_since: view.away_since || presence.away_since };
+      render(view, connection);
+    },
+    onPresence: (online, now) => { presence = now; if (latest) render(latest, connection); },
     onStatus: (state) => { statusLine.textContent = t(CONNECTION_TEXT[state]); statusLine.dataset.state = state; },
     onEnded: (reason, message) => {
       statusLine.textContent = '';
       if (reason === 'replaced') { showError(notice, t('This seat was opened on another screen.')); return; }
-      forgetToken('seat', code);
-      showJoinForm(reason === 'removed' ? t('The host removed your seat.') : message);
+      if (reason === 'demoted') { forgetToken('host', code); window.location.reload(); return; }
+      forgetToken(token === hostToken ? 'host' : 'seat', code);
+      showJoinForm(CONNECTION_TEXT[reason] ? t(CONNECTION_TEXT[reason]) : message);
     },
   });
   // House-ranking edits proposed at this table wait for this phone's agreement.
@@ -99,8 +190,10 @@ joinForm.querySelector('form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const error = joinForm.querySelector('.error');
   const name = new FormData(event.target).get('name');
+  // A host phone sends its host key: its seat keeps the host's rights.
   const response = await fetch(`/api/tables/${code}/seats`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(hostToken ? { Authorization: `Bearer ${hostToken}` } : {}) },
     body: JSON.stringify({ name, entropy: randomHex(32) }),
   });
   const body = await response.json();
@@ -115,5 +208,24 @@ joinForm.querySelector('form').addEventListener('submit', async (event) => {
   }
 });
 
+// The phone that opened a seat's hand-off code takes the seat (its old phone is cut off).
+async function takeHandedSeat() {
+  window.history.replaceState(null, '', window.location.pathname);
+  const response = await fetch(`/api/tables/${code}/handoff`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ handoff, entropy: randomHex(32) }),
+  });
+  const body = await response.json();
+  if (!response.ok) { showJoinForm(body.error); return; }
+  storeToken('seat', code, body.token);
+  start(body.token);
+}
+
+hostOnly.hidden = !hostToken;
+hostOnly.querySelector('.only-host').addEventListener('click', () => start(hostToken));
+everySecond(() => { if (latest && !seatView.hidden) renderWaiting(waitingList, latest, presence); });
+
 const token = storedToken('seat', code);
-if (token) start(token); else showJoinForm('');
+if (handoff) takeHandedSeat();
+else if (token) start(token);
+else showJoinForm('');

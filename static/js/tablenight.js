@@ -1,0 +1,174 @@
+// What every screen shows of the table beyond the game (companion/night.py): who is here or away
+// and for how long, whom the game waits on (with the countdown of a timed wait), the end of a
+// game with Play again / Another game, the history of the table's games, undo, and the host's
+// tools for an away seat (hand it to another phone, decide for it, take it out, give host rights).
+import { t } from './i18n.js';
+import { el, seatName, showError } from './ui.js';
+
+const lang = () => document.documentElement.lang || 'en';
+// A message the server sent in every language ({en, fr}): the page's own.
+export const localized = (texts) => (texts ? texts[lang()] || texts.en || '' : '');
+
+// The server's clock minus this screen's, from the newest view: countdowns follow the server.
+let skew = 0;
+export function noteServerTime(view) {
+  if (typeof view.time === 'number') skew = view.time - Date.now() / 1000;
+}
+const serverNow = () => Date.now() / 1000 + skew;
+
+export function duration(seconds) {
+  const whole = Math.max(0, Math.round(seconds));
+  const minutes = Math.floor(whole / 60);
+  return `${minutes}:${String(whole % 60).padStart(2, '0')}`;
+}
+
+// "here", or "away 1:20" once the seat has been away longer than the table's grace.
+export function presenceOf(view, presence, seatId) {
+  const online = presence.online || [];
+  if (online.includes(seatId)) return { away: false, text: t('here') };
+  const since = (presence.away_since || {})[String(seatId)];
+  const seconds = since ? serverNow() - since : 0;
+  if (seconds < (view.table.away_after ?? 5)) return { away: false, text: t('here') };
+  return { away: true, text: t('away %(time)s', { time: duration(seconds) }) };
+}
+
+function waitingLine(view, presence, wait) {
+  const who = seatName(view, wait.seat);
+  const parts = [t('Waiting for %(name)s: %(what)s', { name: who, what: localized(wait.text) })];
+  const state = presenceOf(view, presence, wait.seat);
+  if (state.away) parts.push(`(${state.text})`);
+  if (wait.expired) parts.push(t('Time is up: the host decides.'));
+  else if (wait.deadline) parts.push(`⏱ ${duration(wait.deadline - serverNow())}`);
+  return el('li', { class: `wait${state.away ? ' away' : ''}${wait.expired ? ' expired' : ''}`,
+    'data-seat': wait.seat, text: parts.join(' ') });
+}
+
+// Whom the game waits on, on every screen; redrawn each second for the countdowns.
+export function renderWaiting(node, view, presence) {
+  const waits = view.table.waiting || [];
+  node.hidden = !waits.length;
+  node.replaceChildren(...waits.map((wait) => waitingLine(view, presence, wait)));
+}
+
+function winnersText(view, outcome) {
+  const names = (outcome.winners || []).map((seat) => outcome.names?.[String(seat)] || seatName(view, seat));
+  return names.length ? t('Winner: %(names)s', { names: names.join(', ') }) : t('No winner');
+}
+
+// The end of a game: the result and, for whoever may lead the table, the next game.
+export function renderGameOver(node, view, { act, lead, errorNode }) {
+  const { table } = view;
+  node.hidden = table.status !== 'over';
+  if (node.hidden) { node.replaceChildren(); return; }
+  const outcome = table.outcome || { winners: [] };
+  const children = [el('h2', { text: t('Game over') }), el('p', { class: 'winners', text: winnersText(view, outcome) })];
+  if (outcome.text) children.push(el('p', { class: 'reason', text: localized(outcome.text) }));
+  if (lead) {
+    const picker = el('select', { 'aria-label': t('Game') },
+      ...(table.games || []).map((game) => el('option', { value: game.id, text: localized(game.title) })));
+    picker.value = table.game;
+    children.push(el('div', { class: 'next-game' },
+      el('button', { type: 'button', class: 'primary big play-again', text: t('Play again'),
+        onclick: () => act({ type: 'table.again' }) }),
+      el('label', { class: 'another' }, picker),
+      el('button', { type: 'button', class: 'another-game', text: t('Another game'),
+        onclick: () => act({ type: 'table.another', game: picker.value }) })));
+  } else {
+    children.push(el('p', { class: 'hint', text: t('The host starts the next game.') }));
+  }
+  if (errorNode) children.push(errorNode);
+  node.replaceChildren(...children);
+}
+
+// The table's finished games: result, revealed seed and where to verify the draws.
+export function renderHistory(node, view) {
+  const { table } = view;
+  const history = table.history || [];
+  node.hidden = !history.length;
+  node.replaceChildren(...(history.length ? [el('h2', { text: t('Games at this table') })] : []),
+    el('ol', { class: 'history-list' }, ...history.map((game) => el('li', {},
+      el('span', { text: `${localized(game.title)} — ${game.outcome ? winnersText(view, game.outcome) : t('No winner')}` }),
+      ' ',
+      el('a', { href: `/t/${table.code}/verify?game=${game.number}`, target: '_blank', text: t('Verify the draws') }),
+      el('code', { class: 'seed', title: t('Seed'), text: game.seed.slice(0, 16) + '…' })))));
+}
+
+// A seat's own undo button: while its last bookkeeping action can still be undone.
+export function undoButton(view, act) {
+  const { undo, status } = view.table;
+  if (status !== 'playing' || !undo || view.you.role !== 'seat' || undo.seat !== view.you.seat) return null;
+  return el('button', { type: 'button', class: 'undo', text: t('Undo my last action'),
+    onclick: () => act({ type: 'seat.undo' }) });
+}
+
+function proxyLabel(action) {
+  const fields = Object.entries(action).filter(([name]) => name !== 'type')
+    .map(([name, value]) => `${t(name)}: ${value === true ? t('yes') : value === false ? t('no') : value}`);
+  return fields.length ? `${t(action.type)} (${fields.join(', ')})` : t(action.type);
+}
+
+// The host's tools for one seat (host screen or host phone), shown where they apply.
+export function hostSeatTools(view, presence, seat, { act, onHandoff }) {
+  const { table } = view;
+  const waited = (table.waiting || []).some((wait) => wait.seat === seat.id);
+  const state = presenceOf(view, presence, seat.id);
+  const expired = (table.waiting || []).some((wait) => wait.seat === seat.id && wait.expired);
+  const tools = [];
+  if (state.away || expired) {
+    tools.push(el('button', { type: 'button', class: 'small hand-seat', text: t('Hand to another phone'),
+      onclick: async () => {
+        const answer = await act({ type: 'table.handoff', seat: seat.id });
+        if (answer.ok && answer.handoff) onHandoff(seat, answer.handoff);
+      } }));
+  }
+  if (waited && (state.away || expired) && table.status === 'playing') {
+    for (const action of (table.proxy || {})[String(seat.id)] || []) {
+      tools.push(el('button', { type: 'button', class: 'small decide',
+        text: t('Decide: %(choice)s', { choice: proxyLabel(action) }),
+        onclick: () => act({ type: 'table.decide', seat: seat.id, action }) }));
+    }
+  }
+  if (table.status === 'playing' && (state.away || expired)) {
+    tools.push(el('button', { type: 'button', class: 'small danger withdraw', text: t('Take out of the game'),
+      onclick: () => {
+        const rule = localized(table.withdraw_rule);
+        if (window.confirm(`${t('Take %(name)s out of the game?', { name: seat.name })}\n\n${rule}`)) {
+          act({ type: 'table.withdraw', seat: seat.id });
+        }
+      } }));
+  }
+  if (table.status === 'playing' && table.undo?.seat === seat.id) {
+    tools.push(el('button', { type: 'button', class: 'small undo', text: t('Undo their last action'),
+      onclick: () => act({ type: 'table.undo', seat: seat.id }) }));
+  }
+  if (table.host_seat !== seat.id && table.status !== 'closed') {
+    tools.push(el('button', { type: 'button', class: 'small give-host', text: t('Make host'),
+      onclick: () => {
+        if (window.confirm(t('Give the host rights to %(name)s? This screen becomes a display.', { name: seat.name }))) {
+          act({ type: 'table.give_host', seat: seat.id });
+        }
+      } }));
+  }
+  return tools.length ? el('span', { class: 'night-tools' }, ...tools) : null;
+}
+
+// The one-time code of a seat handed to another phone: a QR code and the code to type.
+export function renderHandoff(node, view, seat, handoff, onClose) {
+  const { code } = view.table;
+  node.hidden = false;
+  node.replaceChildren(
+    el('h2', { text: t('Hand %(name)s to another phone', { name: seat.name }) }),
+    el('img', { class: 'qr handoff-qr', src: `/t/${code}/qr.svg?hand=${encodeURIComponent(handoff.code)}`,
+      alt: t('QR code that gives this seat to the phone that scans it') }),
+    el('p', { class: 'handoff-code', text: handoff.code }),
+    el('p', { class: 'hint', text: t('Scan it with the new phone, or open %(address)s and type the code.', {
+      address: `${window.location.origin}/t/${code}` }) }),
+    el('button', { type: 'button', class: 'small', text: t('Done'), onclick: () => { node.hidden = true; onClose?.(); } }));
+}
+
+// Each screen redraws its countdowns and away times every second.
+export function everySecond(redraw) {
+  return window.setInterval(redraw, 1000);
+}
+
+export { showError };

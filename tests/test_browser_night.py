@@ -1,0 +1,80 @@
+"""A phone that leaves mid-game, in Chromium: every screen shows the seat away and whom the
+game waits on; the host screen's hand-off QR code, scanned from its pixels, seats a new phone.
+The game is Tally (tests/tally_game.py), loaded by the server."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.helpers import bearer
+from tests.server import ServerProcess
+from tests.test_browser import DESKTOP, PHONE, as_host, as_seat, browser, decode_qr, open_context  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("browser-night"), extra_env={
+        "COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "1"}).start()
+    yield process
+    process.stop()
+
+
+def act(server, code: str, token: str, action: dict) -> None:
+    answer = requests.post(f"{server.url}/api/tables/{code}/actions", json=action, headers=bearer(token), timeout=10)
+    assert answer.status_code == 200, answer.text
+
+
+def test_an_away_seat_shows_everywhere_and_is_handed_to_a_new_phone_by_qr(server, open_context, tmp_path):
+    created = requests.post(f"{server.url}/api/tables", json={"game": "tally"}, timeout=10).json()
+    code = created["code"]
+    seats = {name: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+             for name in ("Ana", "Bo")}
+    act(server, code, created["host_token"], {"type": "table.start"})
+    host_screen = open_context(**DESKTOP)
+    as_host(host_screen, code, created["host_token"])
+    host = host_screen.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    phones = {}
+    for name in ("Ana", "Bo"):
+        phones[name] = open_context(**PHONE)
+        as_seat(phones[name], code, seats[name]["token"])
+    ana_page, bo_page = phones["Ana"].new_page(), phones["Bo"].new_page()
+    for page in (ana_page, bo_page):
+        page.goto(f"{server.url}/t/{code}")
+    expect(bo_page.locator(".waiting")).to_contain_text("Waiting for Ana: It is Ana's turn.")
+
+    act(server, code, seats["Ana"]["token"], {"type": "pass"})
+    act(server, code, seats["Bo"]["token"], {"type": "claim"})
+    expect(ana_page.locator(".waiting")).to_contain_text("Waiting for Ana: Confirm the claim of Bo ⏱")
+    ana_page.close()  # Ana's phone goes to sleep
+
+    ana = seats["Ana"]["seat"]
+    expect(host.locator(f".seats li[data-seat='{ana}']")).to_have_class(re.compile(r"\baway\b"))
+    expect(host.locator(f".seats li[data-seat='{ana}'] .presence")).to_have_text(re.compile(r"^away 0:\d\d$"))
+    expect(bo_page.locator(".waiting .wait.away")).to_contain_text("Waiting for Ana")
+    expect(bo_page.locator(".waiting .wait.away")).to_contain_text("(away 0:")
+
+    host.locator(f".seats li[data-seat='{ana}']").get_by_role("button", name="Hand to another phone").click()
+    panel = host.locator("section.handoff")
+    expect(panel.locator(".handoff-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    host.wait_for_function("() => { const img = document.querySelector('.handoff-qr');"
+                           " return img && img.complete && img.naturalWidth > 0; }")
+    shot = tmp_path / "handoff.png"
+    panel.screenshot(path=shot)
+    scanned = decode_qr(shot)
+    assert scanned == f"{server.url}/t/{code}/hand/{panel.locator('.handoff-code').inner_text()}"
+
+    new_phone = open_context(**PHONE)
+    page = new_phone.new_page()
+    page.goto(scanned)
+    expect(page.locator(".seat-view .my-name")).to_have_text("Ana")
+    expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+    expect(host.locator(f".seats li[data-seat='{ana}']")).to_have_class(re.compile(r"\bonline\b"))
+    old = requests.get(f"{server.url}/api/tables/{code}", headers=bearer(seats["Ana"]["token"]), timeout=10)
+    assert old.status_code == 401
+    for context in (host_screen, phones["Bo"], new_phone):
+        context.assert_clean()
