@@ -437,8 +437,12 @@ class Transaction:
                          [*fields.values(), code, seat])
 
     # The public log ------------------------------------------------------
-    def append_log(self, code: str, entries: list[dict], game: int = 1) -> int:
-        """Appends entries to the log of the table's game number ``game``; returns the index of the first."""
+    def append_log(self, code: str, entries: list[dict], game: int | None = None) -> int:
+        """Appends entries to the log of the table's game number ``game`` (by default the table's
+        current game); returns the index of the first."""
+        if game is None:
+            current = self._db.execute("SELECT game_no FROM tables WHERE code = ?", (code,)).fetchone()
+            game = current[0] if current else 1
         row = self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
                                (code,)).fetchone()
         now = time.time()
