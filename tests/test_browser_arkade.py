@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 
+import requests
 from playwright.sync_api import Page, expect
 
-from tests.test_browser import (DESKTOP, DOCS, PHONE, as_host, browser, open_context, server,  # noqa: F401
-                                seated_phone)
+from tests.screen import WAIT
+from tests.test_browser import (DESKTOP, DOCS, PHONE, as_host, as_seat, browser, open_context, seat_via_api,  # noqa: F401
+                                seated_phone, server)
 
 # Counts the tones the page synthesises: the "piouuu" is an oscillator, not a file.
 COUNT_TONES = """
@@ -123,3 +125,82 @@ def test_arcade_starts_on_both_phones_after_the_countdown(server, open_context):
     host.screenshot(path=DOCS / "screenshot-arkade-host.png")
     for context in (table_host, alien_context, defender_context):
         context.assert_clean()
+
+
+def test_the_new_actions_on_two_phones_in_english_and_french(server, open_context):
+    """The heart question, the asteroid sacrifice and a correction proposed and agreed, on phone
+    screens: the Alien reads English, the Defender French. The options make the draws certain
+    (blue shots, a box of asteroids, a box of extra lives); the JSON API plays the steps the
+    test does not look at."""
+    options = {"alien": "first", "power_tiles": "on", "shooting_die": ["blue", "blue"],
+               "alien_tiles": ["extra_life"] * 6,
+               "defender_tiles": ["1 asteroid", "1 asteroid", "2 asteroid", "2 asteroid", "3 asteroid", "3 asteroid"]}
+    created = requests.post(f"{server.url}/api/tables", json={"game": "arkade", "options": options}, timeout=WAIT)
+    table = created.json()
+    code = table["code"]
+    tokens = {name: seat_via_api(server, code, name) for name in ("Zoé", "Max")}
+    pages = {}
+    for name, language in (("Zoé", "en"), ("Max", "fr")):
+        context = open_context(**PHONE)
+        as_seat(context, code, tokens[name])
+        pages[name] = context.new_page()
+        pages[name].goto(f"{server.url}/t/{code}?lang={language}")
+    alien, defender = pages["Zoé"], pages["Max"]
+    requests.post(f"{server.url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
+                  headers={"Authorization": f"Bearer {table['host_token']}"})
+    zoe, max_ = Player(server, code, tokens["Zoé"]), Player(server, code, tokens["Max"])
+    # Two green bonuses: the second asks the Alien whether that saucer already shows its heart.
+    zoe.play({"type": "throw"})
+    zoe.play({"type": "bonus", "colour": "green"})
+    zoe.play({"type": "end_turn"})
+    for blue in range(2):  # the Defender's second blue saucer turns an asteroid
+        if blue:
+            zoe.play({"type": "throw"})
+            zoe.play({"type": "end_turn"})
+        max_.play({"type": "throw"})
+        max_.play({"type": "hit", "colour": "blue"})
+        max_.play({"type": "end_turn"})
+    zoe.play({"type": "throw"})
+    zoe.play({"type": "bonus", "colour": "green"})
+    question = alien.get_by_role("group", name="Extra life")
+    expect(question).to_contain_text("did the saucer on the bonus cell already show its heart?")
+    question.get_by_role("button", name="No: turn it to its heart").tap()
+    expect(defender.locator(".ak-history li").first).to_have_text("Une soucoupe vert est retournée côté cœur.")
+
+    sacrifice = alien.get_by_role("group", name="Asteroid: sacrifice the saucer before it")
+    expect(sacrifice.locator("button")).to_have_count(4)  # green asks for its heart; blue and pink do not
+    sacrifice.get_by_role("button", name="pink").tap()
+    expect(defender.locator(".ak-history li").first).to_contain_text("est sacrifiée")
+    expect(alien.get_by_role("group", name="Asteroid: sacrifice the saucer before it")).to_have_count(0)
+
+    # A correction: the Defender proposes (in French), the Alien agrees (in English).
+    defender.locator(".ak-correct summary").tap()
+    defender.locator(".ak-correct input[name=nuggets]").fill("4")
+    assert_fits_a_phone(defender)  # the open correction form too
+    defender.get_by_role("button", name="Proposer à l'autre joueur").tap()
+    expect(alien.locator(".ak-proposal")).to_contain_text("Max proposes:")
+    alien.get_by_role("button", name="Agree").tap()
+    expect(defender.locator(".ak-ship strong")).to_have_text("Pépites : 4")
+    expect(alien.locator(".ak-history li").first).to_have_text("Both players corrected the counters.")
+    for page in (alien, defender):
+        assert_fits_a_phone(page)
+
+
+def assert_fits_a_phone(page: Page) -> None:
+    """No sideways scroll; every visible control at least 44 px high with text of 16 px or more."""
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    small = page.evaluate("""() => [...document.querySelectorAll('.arkade button, .arkade input')]
+        .filter((node) => node.offsetParent && (node.getBoundingClientRect().height < 44
+            || parseFloat(getComputedStyle(node).fontSize) < 16)).map((node) => node.outerHTML.slice(0, 80))""")
+    assert small == []
+
+
+class Player:
+    """Plays a seat's steps through the JSON API: its phone keeps the seat's live connection."""
+
+    def __init__(self, server, code: str, token: str):
+        self.url, self.headers = f"{server.url}/api/tables/{code}/actions", {"Authorization": f"Bearer {token}"}
+
+    def play(self, action: dict) -> None:
+        answer = requests.post(self.url, json=action, headers=self.headers, timeout=WAIT)
+        assert answer.status_code == 200, answer.text

@@ -263,7 +263,8 @@ function alienButtons(game, act) {
   if (can(game, 'sacrifice')) {
     buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Asteroid: sacrifice the saucer before it') },
       el('p', { text: t('Asteroid: sacrifice the saucer before it') }),
-      ...saucerButtons(game, (colour, extraLife) => act({ type: 'sacrifice', colour, extra_life: extraLife }))));
+      ...saucerButtons(game, (colour, extraLife) => act({ type: 'sacrifice', colour,
+        ...(extraLife === null ? {} : { extra_life: extraLife }) }))));
   }
   if (can(game, 'lift_field')) {
     buttons.push(button(t('Orange result: lift the magnetic field'), () => act({ type: 'lift_field' })));
