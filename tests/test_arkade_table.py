@@ -217,3 +217,15 @@ def test_vanished_alien_with_a_tile_question_the_host_answers_then_takes_the_sea
     over = t.defender.wait_for(lambda v: v["table"]["outcome"] is not None)
     assert over["table"]["outcome"]["winners"] == [t.seat("Max")]
     assert over["game"]["history"][-2:] == [{"type": "withdrew", "role": "alien"}, {"type": "won", "winner": "defender"}]
+
+
+def test_undo_a_nugget_spent_by_mistake_but_never_a_throw(duel):
+    t = duel(power_tiles="off")
+    pass_turn(t.alien)
+    t.defender.play({"type": "throw"})
+    assert t.defender.act({"type": "seat.undo"})["status"] == 409  # a throw is a draw: it stays
+    t.defender.play({"type": "nugget", "to": 2})
+    assert t.game(t.alien, lambda g: g["nuggets"] == 5)["ship"] == 2
+    t.defender.play({"type": "seat.undo"})
+    game = t.game(t.alien, lambda g: g["nuggets"] == 6)
+    assert game["ship"] == 1 and game["dice"]["defender"]  # the throw is still there

@@ -69,6 +69,9 @@ GAME = register(Game(
     uses_figures=False,
     withdraw=withdraw,
     withdraw_rule=N_("Arkade is a duel: the other player wins by forfeit."),
+    # Bookkeeping a player may take back (the table refuses it once a draw or the other player followed).
+    undoable=frozenset({"move", "nugget", "gps", "hit", "sacrifice", "lift_field", "claim", "end_turn", "repair",
+                        "heart", "correct"}),
     **RULES.hooks(),
 ))
 

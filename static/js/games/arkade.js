@@ -398,6 +398,7 @@ function controls(game, act) {
 function statusLine(game) {
   if (game.winner) return t('%(name)s (%(role)s) wins!', { name: game.names[game.winner], role: roleName(game.winner) });
   if (game.pending?.kind === 'claim') return t("Waiting for the Defender's answer…");
+  if (game.pending && game.role !== ALIEN) return t("Waiting for the Alien's answer to the power tile…");
   if (game.mode === 'arcade') return t('Arcade: throw whenever you like!');
   if (game.role && game.active === game.role) return t('Your turn!');
   return t("%(name)s's turn (%(role)s)", { name: game.names[game.active], role: roleName(game.active) });
