@@ -346,3 +346,31 @@ def test_undo_of_a_seats_own_bookkeeping_until_a_draw_or_another_seat(table):
     t.host.play({"type": "table.close"})
     report = verify_log(t.log())
     assert report.ok and report.draws_checked == 1
+
+
+def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):
+    """A real game's hooks: the host decides for the away Alien, then takes the Defender out
+    (Arkade is a duel: a forfeit); the game is over on every screen and is played again."""
+    t = table(game="arkade", options={"mode": "strategie"}, names=("Zoé", "Max"))
+    zoe, max_ = t.seat("Zoé"), t.seat("Max")
+    view = t.host.wait_for(lambda v: v["game"] is not None and len(v["table"]["waiting"]) == 2)
+    assert {w["text"]["fr"] for w in view["table"]["waiting"]} == {"choisir un rôle"}
+    t.phones["Zoé"].play({"type": "choose_role", "role": "alien"})
+    away(t, "Zoé")
+    view = t.host.wait_for(lambda v: v["table"].get("proxy", {}).get(str(zoe)))
+    choice = view["table"]["proxy"][str(zoe)][0]
+    assert choice["type"] in {"throw", "end_turn"}
+    refused = t.host.act({"type": "table.decide", "seat": zoe, "action": {"type": "choose_role", "role": "alien"}})
+    assert refused["status"] == 400  # not an open decision the game lets the host take
+    before = len(view["game"]["history"])
+    t.host.play({"type": "table.decide", "seat": zoe, "action": choice})
+    t.phones["Max"].wait_for_game(lambda g: len(g["history"]) > before)
+
+    t.host.play({"type": "table.withdraw", "seat": max_})
+    over = t.phones["Max"].wait_for(lambda v: v["table"]["status"] == "over")
+    assert over["table"]["outcome"]["winners"] == [zoe] and over["table"]["seed"]
+    assert over["table"]["withdraw_rule"]["en"] == "Arkade is a duel: the other player wins by forfeit."
+    t.host.play({"type": "table.again"})
+    lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
+    assert lobby["table"]["status"] == "lobby" and lobby["table"]["history"][0]["outcome"]["winners"] == [zoe]
+    assert verify_log(t.log(1)).ok
