@@ -324,7 +324,9 @@ function heartChoices(game, colour) {
 }
 
 function hitButtons(game, colour, munitions, act) {
-  if (!game.saucers.on_board[colour]) return [];
+  const offered = game.legal.some((action) => action.type === 'hit' && action.colour === colour
+    && Boolean(action.munitions) === munitions);
+  if (!offered) return [];
   return heartChoices(game, colour).map((extraLife) => el('button', {
     type: 'button', class: 'ak-hit',
     onclick: () => act({ type: 'hit', colour, ...(extraLife === null ? {} : { extra_life: extraLife }),
