@@ -1,7 +1,7 @@
 """Arkade: each rule of issue 16, one test named after it, the dice chosen by the test.
 
-The rng is scripted: each die shows the face the test asks for (by purpose),
-each face-down tile turned is the one the test names; an unscripted draw fails."""
+The rng is scripted (`tests.rules.ScriptedRng`): each die shows the face the test asks
+for, each face-down tile turned is the one the test names; an unscripted draw fails."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from companion.games.arkade import ALIEN, DEFENDER, DEFENDER_TILES, GAME, legal_actions
 from companion.games.base import HOST, IllegalAction
-from tests.rules import Rules
+from tests.rules import Rules, ScriptedRng
 
 RULES = Rules(GAME, seed="cd" * 32)
 SEATS = [{"id": 1, "name": "Zoé", "figures": []}, {"id": 2, "name": "Max", "figures": []}]
@@ -19,38 +19,12 @@ ALIEN_SEAT, DEFENDER_SEAT = 1, 2
 MOVEMENT, SHOOTING, ALIEN_DIE = "Defender movement die", "Defender shooting die", "Alien movement die"
 
 
-class ScriptedRng:
-    """Results queued by purpose (a part of the draw's purpose); an unscripted draw is an error."""
-
-    def __init__(self):
-        self.queues: list[tuple[str, list]] = []
-        self.draws: list[dict] = []
-
-    def script(self, purpose: str, *results) -> "ScriptedRng":
-        self.queues.append((purpose, list(results)))
-        return self
-
-    def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
-        for key, queue in self.queues:
-            if key in purpose and queue:
-                value = queue.pop(0)
-                assert lo <= value <= hi, (purpose, value)
-                self.draws.append({"purpose": purpose, "result": value})
-                return value
-        raise AssertionError(f"unscripted draw: {purpose}")
-
-    def left(self) -> list:
-        return [(key, queue) for key, queue in self.queues if queue]
-
-
 def dice(movement=(), shooting=(), alien=()) -> ScriptedRng:
-    """A rng whose dice show these faces, in order (default faces of the box)."""
+    """A rng whose dice show these faces, in the order they are thrown (default faces of the box)."""
     options = GAME.normalize_options({})
-    rng = ScriptedRng()
-    rng.script(MOVEMENT, *[face - 1 for face in movement])
-    rng.script(SHOOTING, *[options["shooting_die"].index(face) for face in shooting])
-    rng.script(ALIEN_DIE, *[options["alien_die"].index(face) for face in alien])
-    return rng
+    return ScriptedRng(*[(MOVEMENT, face - 1) for face in movement],
+                       *[(SHOOTING, options["shooting_die"].index(face)) for face in shooting],
+                       *[(ALIEN_DIE, options["alien_die"].index(face)) for face in alien])
 
 
 def new_game(**options) -> dict:
@@ -96,7 +70,7 @@ def alien_tiles(state, *kinds):
 def turn_alien_tile(state, colour="blue"):
     """The Alien declares a bonus; the rng turns their first face-down tile."""
     return events_of(state, ALIEN_SEAT, {"type": "bonus", "colour": colour},
-                     ScriptedRng().script("face-down power tiles", 0))
+                     ScriptedRng(("Alien turns one of their face-down", 0)))
 
 
 def hearts(state, **counts):
@@ -129,7 +103,7 @@ def with_asteroid(mode="strategie"):
         state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[3], shooting=["blue"]))
     state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue"})
     state, events = events_of(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue", "munitions": True},
-                              ScriptedRng().script("face-down blue power tile", 0))
+                              ScriptedRng(("Defender turns a face-down blue", 0)))
     assert events[-1]["kind"] == "asteroid" and state["on_the_board"]["asteroid"] == 1
     if mode == "strategie":
         state = act(state, DEFENDER_SEAT, {"type": "end_turn"})
@@ -340,7 +314,7 @@ def test_repair_the_defender_cannot_win_while_a_repair_is_pending():
     assert state["pending"]["colours"] == ["blue", "green", "pink"]
     state = act(state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[2], shooting=["blue"]))
     state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue"},
-                ScriptedRng().script("face-down blue power tile", 0))  # the fourth blue turns a tile
+                ScriptedRng(("Defender turns a face-down blue", 0)))  # the fourth blue turns a tile
     assert state["saucers"]["on_board"] == {"blue": 0, "green": 0, "pink": 0}
     assert state["winner"] is None and GAME.outcome(state) is None  # held until the Alien answers
     refused(state, ALIEN_SEAT, {"type": "repair", "colour": None}, "first line is not full")
