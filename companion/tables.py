@@ -41,6 +41,12 @@ MAX_NAME_LENGTH = 24
 ACTION_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 SEAT_COLOURS = ("#ff6b6b", "#4dabf7", "#51cf66", "#fcc419", "#cc5de8", "#ff922b",
                 "#22b8cf", "#f06595", "#94d82d", "#845ef7", "#20c997", "#e8590c")
+# Why a new phone may not sit (it can watch): the join's refusal, by reason.
+JOIN_REFUSALS = {
+    "closed": N_("Joining is closed at this table: you can watch as a spectator."),
+    "started": N_("The game has started: you can watch as a spectator."),
+    "full": N_("The table is full (%(count)s seats)."),
+}
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
                 "table.remove_figure", "table.name_figure",
                 "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
@@ -228,6 +234,23 @@ class Tables(NightActions):
             raise TableError(400, N_("The timeout is a whole number of seconds from %(low)s to %(high)s."),
                              low=waits.MIN_TIMEOUT, high=waits.MAX_TIMEOUT) from None
 
+    @staticmethod
+    def _join_refusal(table: dict, game: Game, seat_count: int) -> str | None:
+        if not table["joining_open"]:
+            return "closed"
+        if table["status"] == "playing" and not game.starts_at_once:
+            return "started"
+        return "full" if seat_count >= game.max_seats else None
+
+    def join_refusal(self, raw_code: Any) -> dict | None:
+        """Why a phone opening the table now would watch instead of taking a seat (its page says
+        so before the name is typed): {"reason": closed | started | full, "max_seats"}, or None."""
+        with self.store.reading() as tx:
+            table = self._open_table(tx, raw_code)
+            game = REGISTRY[table["game"]]
+            reason = self._join_refusal(table, game, len(tx.seats(table["code"])))
+        return {"reason": reason, "max_seats": game.max_seats} if reason else None
+
     def join(self, raw_code: Any, raw_name: Any, entropy: Any = None, host_token: Any = None) -> dict:
         """A new seat; the screen that holds the host key (a host phone) keeps the host's rights on it."""
         name = clean_name(raw_name)
@@ -238,12 +261,9 @@ class Tables(NightActions):
             table = self._open_table(tx, raw_code)
             game = REGISTRY[table["game"]]
             seats = tx.seats(table["code"])
-            if not table["joining_open"]:
-                raise TableError(403, N_("Joining is closed at this table: you can watch as a spectator."))
-            if table["status"] == "playing" and not game.starts_at_once:
-                raise TableError(403, N_("The game has started: you can watch as a spectator."))
-            if len(seats) >= game.max_seats:
-                raise TableError(403, N_("The table is full (%(count)s seats)."), count=game.max_seats)
+            refusal = self._join_refusal(table, game, len(seats))
+            if refusal:
+                raise TableError(403, JOIN_REFUSALS[refusal], count=game.max_seats)
             used = {seat["colour"] for seat in seats}
             colour = next((c for c in SEAT_COLOURS if c not in used), SEAT_COLOURS[len(seats) % len(SEAT_COLOURS)])
             seat = tx.insert_seat(table["code"], name, colour, hash_token(token))

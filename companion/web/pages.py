@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 from companion.games import REGISTRY
+from companion.games.base import N_
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
@@ -53,6 +54,18 @@ def host(code: str):
                            join_url=join_url(table["code"]), commitment=table["commitment"])
 
 
+# What a phone that would only watch is told before it types a name: that it will watch, and
+# what the host can do to seat it.
+WATCH_NOTICES = {
+    "closed": N_("Joining is closed at this table: you will watch as a spectator. The host can open "
+                 "joining on the host screen; then take your seat here."),
+    "started": N_("The game has started: you will watch as a spectator. The host can hand you the seat of "
+                  "a player who is away (a QR code on the host screen), or seat you when this game ends."),
+    "full": N_("The table is full (%(count)s seats): you will watch as a spectator. The host can remove a "
+               "seat to make room; then take your seat here."),
+}
+
+
 @pages.get("/t/<code>")
 def phone(code: str):
     table, error = _table_or_error_page(code)
@@ -60,7 +73,12 @@ def phone(code: str):
         return error
     if code != table["code"]:
         return redirect(url_for("pages.phone", code=table["code"]))
-    return render_template("phone.html", code=table["code"], game=table["game"])
+    refusal = tables().join_refusal(table["code"])
+    notice = None
+    if refusal:
+        why = WATCH_NOTICES[refusal["reason"]]
+        notice = gettext(why, count=refusal["max_seats"])
+    return render_template("phone.html", code=table["code"], game=table["game"], watch_notice=notice)
 
 
 @pages.get("/t/<code>/screen")

@@ -1,7 +1,7 @@
 // The socket to a table: authenticates with the table code and a token, keeps
 // the newest view, reconnects by itself after a reload, a sleep or a Wi-Fi drop.
 import { io } from '/static/vendor/socket.io.esm.min.js';
-import { N_ } from './i18n.js';
+import { N_, t } from './i18n.js';
 
 const ACK_TIMEOUT_MS = 8000;
 
@@ -9,7 +9,7 @@ const ACK_TIMEOUT_MS = 8000;
 export const CONNECTION_TEXT = {
   connecting: N_('Connecting…'),
   connected: N_('Connected'),
-  offline: N_('Connection lost — reconnecting…'),
+  offline: N_('Reconnecting…'),
   replaced: N_('This seat was opened on another screen.'),
   removed: N_('The host removed your seat.'),
   revoked: N_('This seat was handed to another phone.'),
@@ -30,6 +30,7 @@ export function connectTable({ code, token, onView, onPresence, onStatus, onEnde
   socket.on('disconnect', () => onStatus?.('offline'));
   socket.on('connect_error', (error) => {
     // A refusal from the server (bad token, unknown table) is final; a network error is not.
+    // The server's refusal is already a sentence in the screen's language.
     if (error?.message && !socket.active) onEnded?.('refused', error.message);
     else onStatus?.('offline');
   });
@@ -55,11 +56,12 @@ export function connectTable({ code, token, onView, onPresence, onStatus, onEnde
     for (let attempt = 0; attempt < 3; attempt += 1) {
       try {
         return await socket.timeout(ACK_TIMEOUT_MS).emitWithAck('act', withId);
-      } catch (timeout) {
-        if (attempt === 2) return { ok: false, error: timeout.message };
+      } catch {
+        // No acknowledgement: the connection is down or the server is slow. Say so in the
+        // screen's language, never with the transport's own English.
       }
     }
-    return { ok: false, error: 'timeout' };
+    return { ok: false, error: t('The server does not answer: check the Wi-Fi, then try again.') };
   }
   return { socket, act };
 }

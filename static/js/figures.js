@@ -1,6 +1,6 @@
 // Figures at the table: the reader's state, taps, "add my figures", claims and catalogue picks.
 import { N_, t } from './i18n.js';
-import { el, seatName } from './ui.js';
+import { el, requestJson, seatName, showErrorAt } from './ui.js';
 
 const language = document.documentElement.lang || 'en';
 
@@ -107,8 +107,9 @@ export function catalogueSearch(onPick) {
     placeholder: t('Figure name'), 'aria-label': t('Figure name') });
   const form = el('form', { class: 'pick-figure inline', onsubmit: async (event) => {
     event.preventDefault();
-    const response = await fetch(`/api/amiibo?q=${encodeURIComponent(input.value)}&limit=12&lang=${language}`);
-    const body = await response.json();
+    const { ok, body, error } = await requestJson(`/api/amiibo?q=${encodeURIComponent(input.value)}&limit=12&lang=${language}`);
+    showErrorAt(input, ok ? '' : error);
+    if (!ok) return;
     const found = body.results || [];
     results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
       el('span', { text: figure.label || figure.id }),

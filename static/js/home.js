@@ -1,7 +1,6 @@
 // The host's home page: create a table, and come back to the ones this screen hosts.
 import { storeToken } from './connection.js';
-import { t } from './i18n.js';
-import { el, showError, showErrorAt } from './ui.js';
+import { el, requestJson, showErrorAt } from './ui.js';
 
 const form = document.getElementById('create-table');
 const die = form.elements.die;
@@ -38,7 +37,6 @@ function declaredOptions(game) {
 }
 
 const submit = form.querySelector('button[type=submit]');
-const formError = form.querySelector('.error');
 
 function chosenOptions() {
   const game = form.elements.game.value;
@@ -51,16 +49,9 @@ function optionField(game, option) {
   return fieldset?.querySelector(`[data-option="${option}"]`) || (game === 'dice' ? form.elements[option] : null);
 }
 
-async function postJson(url, body) {
-  try {
-    const response = await fetch(url, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  } catch {
-    return { status: 0, body: { ok: false, error: t('The server does not answer: check the Wi-Fi, then try again.') } };
-  }
-}
+const postJson = (url, body) => requestJson(url, {
+  method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+});
 
 // Each option is checked by the server as it is set (the same check as creating the table): an
 // impossible one is refused next to its field, with the reason, and the table cannot be created.
@@ -68,8 +59,9 @@ let checking = 0;
 async function checkOptions(changed) {
   const ticket = ++checking;
   const { game, options } = chosenOptions();
-  const { body } = await postJson('/api/options/check', { game, options, changed });
+  const answer = await postJson('/api/options/check', { game, options, changed });
   if (ticket !== checking) return;  // a newer change is being checked
+  const body = answer.status === 200 ? answer.body : { ok: false, error: answer.error };
   for (const field of form.querySelectorAll('[aria-invalid]')) showErrorAt(field, '');
   const field = body.ok ? null : optionField(game, body.option);
   if (!body.ok && !showErrorAt(field, body.error)) showErrorAt(submit, body.error);
@@ -79,7 +71,6 @@ async function checkOptions(changed) {
 
 form.addEventListener('change', (event) => {
   const name = event.target.dataset?.option || event.target.name;
-  if (name === 'game') showError(formError, '');
   checkOptions(name === 'game' ? undefined : name);
 });
 // Typed values are checked as they are typed, once the typing pauses.
@@ -93,8 +84,8 @@ form.addEventListener('input', (event) => {
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   const { game, options } = chosenOptions();
-  const { status, body } = await postJson('/api/tables', { game, options, timeout: Number(form.elements.timeout.value) });
-  if (status !== 201) { showErrorAt(submit, body.error); return; }
+  const { ok, body, error } = await postJson('/api/tables', { game, options, timeout: Number(form.elements.timeout.value) });
+  if (!ok) { showErrorAt(submit, error); return; }
   storeToken('host', body.code, body.host_token);
   const hosted = JSON.parse(localStorage.getItem('companion.hosted') || '[]');
   localStorage.setItem('companion.hosted', JSON.stringify([body.code, ...hosted].slice(0, 10)));

@@ -5,7 +5,7 @@ import { renderers } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
-import { el, showError } from './ui.js';
+import { el, showError, showRefusal } from './ui.js';
 import {
   everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
 } from './tablenight.js';
@@ -32,7 +32,7 @@ let connection = null;
 
 async function act(action) {
   const answer = await connection.act(action);
-  showError(errorLine, answer.ok ? '' : answer.error);
+  showRefusal(errorLine, answer.ok ? '' : answer.error);
   return answer;
 }
 

@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
-import { el, showError } from './ui.js';
+import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
   everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderWaiting, undoButton,
 } from './tablenight.js';
@@ -54,7 +54,8 @@ function showJoinForm(message) {
   seatView.hidden = true;
   joinForm.hidden = false;
   showError(joinForm.querySelector('.error'), message);
-  joinForm.querySelector('input[name=name]').focus();
+  // A phone that would only watch reads why first (the page says it above the name).
+  (joinForm.querySelector('.watch') || joinForm.querySelector('input[name=name]')).focus();
 }
 
 // The host's rights are this screen's: it holds the host key, or its seat was given them.
@@ -97,7 +98,7 @@ function renderHostPanel(view, act) {
   const { table } = view;
   const hostAct = async (action) => {
     const answer = await act(action);
-    showError(hostError, answer.ok ? '' : answer.error);
+    showRefusal(hostError, answer.ok ? '' : answer.error);
     return answer;
   };
   hostPanel.querySelector('.host-seats').replaceChildren(...table.seats.map((seat) => {
@@ -130,7 +131,7 @@ function render(view, connection) {
   if (view.table.uses_figures) renderPhoneFigures(figureArea, view, {
     act: async (action) => {
       const answer = await connection.act(action);
-      showError(notice, answer.ok ? '' : answer.error);
+      showRefusal(notice, answer.ok ? '' : answer.error);
       return answer;
     },
     claim,
@@ -141,7 +142,7 @@ function render(view, connection) {
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {
     const answer = await connection.act(action);
-    if (!quiet || answer.ok) showError(notice, answer.ok ? '' : answer.error);
+    if (!quiet || answer.ok) showRefusal(notice, answer.ok ? '' : answer.error);
     return answer;
   };
   contributeEntropy(view, connection);
@@ -186,37 +187,38 @@ function start(token) {
   keepAwake();
 }
 
+joinForm.querySelector('.watch')?.addEventListener('click', () => start(null));
+
 joinForm.querySelector('form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const error = joinForm.querySelector('.error');
   const name = new FormData(event.target).get('name');
   // A host phone sends its host key: its seat keeps the host's rights.
-  const response = await fetch(`/api/tables/${code}/seats`, {
+  const { ok, status, body, error } = await requestJson(`/api/tables/${code}/seats`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(hostToken ? { Authorization: `Bearer ${hostToken}` } : {}) },
     body: JSON.stringify({ name, entropy: randomHex(32) }),
   });
-  const body = await response.json();
-  if (response.ok) {
+  if (ok) {
     storeToken('seat', code, body.token);
     start(body.token);
-  } else if (response.status === 403) {
+  } else if (status === 403) {
     start(null);  // joining closed or game started: watch as a spectator
-    showError(notice, body.error);
+    showError(notice, error);
   } else {
-    showError(error, body.error);
+    // A refused name is shown under it; no answer at all, under the button.
+    const control = status === 400 ? event.target.elements.name : event.target.querySelector('button[type=submit]');
+    showErrorAt(control, error);
   }
 });
 
 // The phone that opened a seat's hand-off code takes the seat (its old phone is cut off).
 async function takeHandedSeat() {
   window.history.replaceState(null, '', window.location.pathname);
-  const response = await fetch(`/api/tables/${code}/handoff`, {
+  const { ok, body, error } = await requestJson(`/api/tables/${code}/handoff`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ handoff, entropy: randomHex(32) }),
   });
-  const body = await response.json();
-  if (!response.ok) { showJoinForm(body.error); return; }
+  if (!ok) { showJoinForm(error); return; }
   storeToken('seat', code, body.token);
   start(body.token);
 }

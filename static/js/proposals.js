@@ -2,7 +2,7 @@
 // from the rankings page, who still has to agree, and Agree / Refuse for the seats it waits on
 // (the host confirms for the whole table). The server changes the ranking once all agree.
 import { t } from './i18n.js';
-import { el, showError } from './ui.js';
+import { el, requestJson, showError } from './ui.js';
 
 const language = document.documentElement.lang || 'en';
 
@@ -15,12 +15,12 @@ export function watchProposals(socket, { code, token, container }) {
   let you = null;
 
   async function answer(proposal, agree, errorLine) {
-    const response = await fetch(`/api/rankings/proposals/${proposal.id}?lang=${language}`, {
+    const { ok, error } = await requestJson(`/api/rankings/proposals/${proposal.id}?lang=${language}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({ table: code, agree }),
     });
-    if (!response.ok) showError(errorLine, (await response.json()).error);
+    showError(errorLine, ok ? '' : error);
   }
 
   function item(proposal) {

@@ -3,7 +3,7 @@
 import { storedToken } from './connection.js';
 import { catalogueSearch } from './figures.js';
 import { N_, t } from './i18n.js';
-import { el, showError } from './ui.js';
+import { el, requestJson, showError, showRefusal } from './ui.js';
 
 const root = document.getElementById('rankings');
 const table = root.dataset.table.toUpperCase();
@@ -20,9 +20,8 @@ let figures = [];  // amiibo ids picked from the catalogue (without a table)
 let rows = [];  // [{entry, tied}] in order: tied means "same tier as the row above"
 
 async function getJson(url, options = {}) {
-  const response = await fetch(url, options);
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error);
+  const { ok, body, error } = await requestJson(url, options);
+  if (!ok) throw new Error(error);  // a sentence for the screen, in its language
   return body;
 }
 
@@ -151,7 +150,7 @@ async function refresh() {
   try {
     show(await getJson(`/api/rankings/${select.value}?${query}&lang=${language}`));
   } catch (error) {
-    showError(errorLine, error.message);
+    showRefusal(errorLine, error.message);
   }
 }
 
@@ -170,7 +169,7 @@ async function save() {
     }
     savedLine.hidden = false;
   } catch (error) {
-    showError(errorLine, error.message);
+    showRefusal(errorLine, error.message);
   }
 }
 

@@ -1,4 +1,6 @@
 // Small DOM helpers: every piece of player text goes through textContent, never HTML.
+import { t } from './i18n.js';
+
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
@@ -69,6 +71,25 @@ export function showRefusal(fallback, message) {
   }
   for (const old of document.querySelectorAll('.field-error')) showError(old, '');
   if (fallback) showError(fallback, message);
+}
+
+// A JSON request whose failure is always a sentence a person understands, in the page's language:
+// the server's own message, or ours when the network or the server did not answer; never the
+// browser's transport text. Answers { ok, status, body, error }.
+export async function requestJson(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch {
+    return { ok: false, status: 0, body: {}, error: t('The server does not answer: check the Wi-Fi, then try again.') };
+  }
+  let body = {};
+  try {
+    body = await response.json();
+  } catch { /* not JSON: a proxy's error page */ }
+  const error = response.ok ? '' : (typeof body.error === 'string' && body.error)
+    || t('The server could not answer (error %(status)s): try again in a moment.', { status: response.status });
+  return { ok: response.ok, status: response.status, body, error };
 }
 
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;

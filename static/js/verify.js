@@ -1,14 +1,18 @@
 // The verify page: download the public log and recompute every draw here.
 import { verifyLog } from './fairness.js';
 import { t } from './i18n.js';
-import { el } from './ui.js';
+import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
 const verdict = root.querySelector('.verdict');
 
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
-  const log = await (await fetch(root.dataset.log)).json();
+  const { ok, body: log, error } = await requestJson(root.dataset.log);
+  if (!ok) {
+    verdict.textContent = error;
+    return;
+  }
   const report = verifyLog(log);
   const draws = log.entries.filter((entry) => entry.kind === 'draw');
   root.querySelector('tbody').replaceChildren(...draws.map((draw) => {
