@@ -78,6 +78,14 @@ def arkade_invariants(state: dict) -> None:
         assert on_board == 0 and not (state["pending"] and state["pending"]["kind"] == "repair")
 
 
+def chakart_invariants(state: dict) -> None:
+    assert not set(state["pieces"]) & set(state["items"]), "a square holds a piece and an item"
+    hidden = {colour: data["stealth"] for colour, seat in state["seats"].items()
+              if "stealth" in (data := (state.get("private") or {}).get(str(seat), {}))}
+    assert not set(hidden.values()) & set(state["pieces"]), "a hidden queen shares a square with a piece"
+    assert sorted(state["queen_hidden"]) == sorted(hidden)
+
+
 CONFIGS: dict[str, list[Config]] = {
     "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, max_steps=1500, invariants=arkade_invariants),
                Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
@@ -85,6 +93,9 @@ CONFIGS: dict[str, list[Config]] = {
     "dice": [Config("d6", {}, seats=3, max_steps=60, ends=False),
              Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2,
                     max_steps=40, ends=False)],
+    "chakart": [Config("standard", {}, seats=2, max_steps=4000, invariants=chakart_invariants),
+                Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2, max_steps=4000,
+                       invariants=chakart_invariants)],
     "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
                            invariants=universalis_invariants),
                     Config("rich-each", {"deck_size": 120, "hand_size": 5, "starting_coins": 60, "sharing": "each"},

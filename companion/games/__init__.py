@@ -1,6 +1,6 @@
 """Pure game rules, one module per game, and the registry the tables use."""
 
-from companion.games import amiiboxe, arkade, dice, rayman, universalis  # noqa: F401  (registers the games)
+from companion.games import amiiboxe, arkade, chakart, dice, rayman, universalis  # noqa: F401  (registers the games)
 from companion.games.base import REGISTRY, Game, IllegalAction
 
 __all__ = ["REGISTRY", "Game", "IllegalAction", "get_game"]

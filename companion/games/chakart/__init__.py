@@ -1,0 +1,47 @@
+"""Chakart: the referee for Mario Kart chess on a real board (`../shared/rules/chakart.fr.txt`).
+
+The players move on a physical chess set with item tokens and say each move
+on the phone; the companion holds the position (`board.py`), resolves every
+item and egg with the table's verifiable randomness (`effects.py`), and tells
+both players what to change on the board until the mover confirms
+(`turn.py`, which also lists what the book leaves open and what we chose).
+Pieces: Toad (pawn), Yoshi (knight), Donkey (rook), Wario (bishop), Mario
+(queen), Peach (king).
+"""
+
+from __future__ import annotations
+
+from companion.games.base import N_, Game, Option, register
+from companion.games.chakart.board import parse_fen
+from companion.games.chakart.turn import MOVES, PHASES, decide, render, setup, waiting, withdraw
+from companion.games.kernel import Rules
+
+
+def check_options(options: dict) -> None:
+    if options["position"]:
+        parse_fen(options["position"][0])
+
+
+GAME = register(Game(
+    id="chakart",
+    title=N_("Chakart (Mario Kart chess)"),
+    min_seats=2,
+    max_seats=2,
+    options=(
+        Option("start", N_("Start position"), "choice", "standard", choices=("standard", "random"),
+               choice_labels=(N_("standard chess"), N_("random back rank (the same for both sides)"))),
+        Option("position", N_("Or a position in the book's notation (FEN with items)"), "list", [], max_items=1,
+               max_length=100),
+        Option("eggs", N_("Egg effects"), "choice", "book", choices=("book", "applicable"),
+               choice_labels=(N_("drawn among all eight; one that cannot apply does nothing (the book)"),
+                              N_("drawn among those that can apply"))),
+        Option("colours", N_("Who plays White"), "choice", "random", choices=("random", "first"),
+               choice_labels=(N_("drawn at random"), N_("the first seat"))),
+    ),
+    setup=setup,
+    check_options=check_options,
+    uses_figures=False,
+    withdraw=withdraw,
+    withdraw_rule=N_("The player who leaves loses the game: the other wins by forfeit."),
+    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting).hooks(),
+))

@@ -1,0 +1,509 @@
+"""A Chakart turn at a real board: the player to move says the move on the
+phone; the companion resolves it (every item, every draw), asks the choices
+an egg leaves to the mover (King Boo's swap, Toadette's revival, Daisy's
+second move, a promotion), then shows the changes to make on the board until
+the mover confirms « board done »; then the other player moves.
+
+Phases: ``move`` → (``choice`` while a choice is pending) → ``board`` → ``move``.
+
+What the book leaves open, and what we chose:
+
+* Who plays White is drawn by the table (option ``colours``: or the first seat).
+* A banana or bomb sends the piece only to a square without a piece (the
+  book's Bxe4 example), a mushroom moves a king, pawn or knight only onto a
+  square without a piece; a slider's mushroom jump may capture (« Si
+  l'adversaire s'y trouve, il est capturé »).
+* Eggs: the effect is drawn among the eight; one that cannot apply does
+  nothing (« certains bonus pourraient ne pas être applicables »). Option
+  ``eggs = applicable`` draws among those that can apply, as the author's site.
+  The bonuses that ask the mover something (King Boo, Toadette, Daisy) may be
+  declined. Luigi and Waluigi never turn a king, nor a pawn onto its new
+  side's last rank. King Boo never puts a pawn on the first or last rank. A
+  revived piece (Toadette) set on a banana or bomb is sent on at random; on an
+  egg or a mushroom it just takes it. Daisy's second move sets off no egg.
+* Bowser: the piece cannot move during its owner's next turn.
+* Mario's stealth move goes to an empty square; the queen stays hidden during
+  the opponent's next turn (her owner takes her off the board), then comes
+  back where she went. A piece of the opponent that arrives on her square
+  captures her; an item dropped there is removed when she comes back. Luigi
+  never picks her while she is hidden.
+* Peach's shell hits the first piece along a queen line if it is an enemy
+  (items do not stop it).
+* Promotion to queen, rook, bishop, knight or king, chosen after the move
+  has resolved (effects may carry a pawn to the last rank).
+* The game ends when a side has no king left. It is drawn after 50 moves by
+  each side without a capture, a pawn move or an item used, or when both
+  players in turn have no move at all (a player without a move passes).
+"""
+
+from __future__ import annotations
+
+import copy
+
+from companion.games.base import N_, IllegalAction
+from companion.games.chakart import board
+from companion.games.chakart.board import colour_of, coords, is_square, kind, last_rank, other
+from companion.games.chakart.effects import Path, chain, resolve, swap_targets
+from companion.games.kernel import Move, Phase
+
+QUIET_PLIES_FOR_A_DRAW = 100
+PROMOTIONS = ("q", "r", "b", "n", "k")
+REPORTS_KEPT = 12
+
+
+# Setup ------------------------------------------------------------------------------
+def setup(options: dict, seats: list[dict], rng) -> dict:
+    ids = [seat["id"] for seat in seats]
+    white = ids[0] if options["colours"] == "first" else ids[rng.randint(0, 1, "who plays White")]
+    black = next(seat for seat in ids if seat != white)
+    turn = "w"
+    if options["position"]:
+        pieces, items = board.parse_fen(options["position"][0])
+        turn = board.side_to_move(options["position"][0])
+    elif options["start"] == "random":
+        pieces, items = random_start(rng), {}
+    else:
+        pieces, items = board.parse_fen(board.STANDARD)
+    return {"phase": "move", "outcome": None, "options": options, "seats": {"w": white, "b": black},
+            "names": {str(seat["id"]): seat["name"] for seat in seats},
+            "turn": turn, "pieces": pieces, "items": items, "ply": 0, "quiet": 0, "passes": 0,
+            "powers": {"w": {"stealth": True, "shell": True}, "b": {"stealth": True, "shell": True}},
+            "captured": {"w": [], "b": []}, "immobile": {}, "pending": None, "report": None, "reports": [],
+            "queen_hidden": [], "private": {}}
+
+
+def random_start(rng) -> dict:
+    """A random back rank, the same for both sides: bishops on squares of both colours, the rest shuffled."""
+    files = list(range(8))
+    light = rng.randint(0, 3, "random start: the light-squared bishop") * 2 + 1
+    dark = rng.randint(0, 3, "random start: the dark-squared bishop") * 2
+    rest = [f for f in files if f not in (light, dark)]
+    order = rng.permutation(6, "random start: the other pieces")
+    row = [""] * 8
+    row[light], row[dark] = "b", "b"
+    for piece, index in zip("rnqkrn", order):
+        row[rest[index]] = piece
+    pieces = {}
+    for file in files:
+        pieces[board.square(file, 0)], pieces[board.square(file, 7)] = row[file].upper(), row[file]
+        pieces[board.square(file, 1)], pieces[board.square(file, 6)] = "P", "p"
+    return pieces
+
+
+# Whose move, and what it may be ---------------------------------------------------------
+def mover(state: dict) -> int:
+    return state["seats"][state["turn"]]
+
+
+def only_the_mover(state: dict) -> list[int]:
+    return [mover(state)]
+
+
+def check_own_turn(state: dict, seat: int) -> None:
+    if seat != mover(state):
+        raise IllegalAction(N_("It is %(name)s's move."), name=state["names"][str(mover(state))])
+
+
+def movable(state: dict, start) -> bool:
+    piece = state["pieces"].get(start) if is_square(start) else None
+    return piece is not None and colour_of(piece) == state["turn"] and not held_by_bowser(state, start)
+
+
+def held_by_bowser(state: dict, where: str) -> bool:
+    return state["immobile"].get(where, {}).get("colour") == state["turn"]
+
+
+def moves_of(state: dict) -> list[dict]:
+    """Every ordinary move of the player to move (the phones highlight them)."""
+    found = []
+    for start in sorted(state["pieces"]):
+        if movable(state, start):
+            found += [{"from": start, "to": end} for end in board.targets_of(state["pieces"], state["items"], start)]
+    return found
+
+
+def check_move(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+    start, end = action.get("from"), action.get("to")
+    if not is_square(start) or not is_square(end):
+        raise IllegalAction(N_("Say the move with two squares, such as e2 and e4."))
+    pending = state["pending"]
+    if pending and pending["kind"] != "again":
+        raise IllegalAction(N_("First make the choice the egg left you."))
+    if pending and start != pending["square"]:
+        raise IllegalAction(N_("Daisy: play again with the same piece, on %(square)s."), square=pending["square"])
+    if not movable(state, start):
+        if held_by_bowser(state, start):
+            raise IllegalAction(N_("Bowser holds this piece: it cannot move this turn."))
+        raise IllegalAction(N_("There is no piece of yours on %(square)s."), square=start)
+    if end not in board.targets_of(state["pieces"], state["items"], start):
+        raise IllegalAction(N_("That piece cannot go from %(start)s to %(end)s."), start=start, end=end)
+
+
+def play_move(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    before = snapshot(state)
+    again = bool(state["pending"])
+    state["pending"] = None
+    path = resolve(state, action["from"], action["to"], rng, again=again)
+    return finish_resolution(state, path, before, {"type": "moved", "from": action["from"], "to": action["to"]})
+
+
+def check_stealth(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+    start, end = action.get("from"), action.get("to")
+    if not state["powers"][state["turn"]]["stealth"]:
+        raise IllegalAction(N_("Mario's stealth move was already used in this game."))
+    if not movable(state, start) or kind(state["pieces"][start]) != "q":
+        raise IllegalAction(N_("The stealth move is a queen's (Mario's)."))
+    if end not in board.stealth_targets(state["pieces"], state["items"], start, state["turn"]):
+        raise IllegalAction(N_("The stealth queen goes to an empty square within her reach."))
+
+
+def stealth(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """The queen leaves the public board; only her owner's phone knows where she went."""
+    before = snapshot(state)
+    state["powers"][state["turn"]]["stealth"] = False
+    state["queen_hidden"] = sorted(set(state["queen_hidden"]) | {state["turn"]})
+    queen = state["pieces"].pop(action["from"])
+    state["private"].setdefault(str(seat), {})["stealth"] = action["to"]
+    state["private"][str(seat)]["stealth_piece"] = queen
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "stealth", "piece": queen, "from": action["from"]})
+    return finish_resolution(state, path, before, {"type": "stealth", "from": action["from"]})
+
+
+def check_shell(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+    start, target = action.get("from"), action.get("to")
+    if not state["powers"][state["turn"]]["shell"]:
+        raise IllegalAction(N_("Peach's shell was already thrown in this game."))
+    if not movable(state, start) or kind(state["pieces"][start]) != "k":
+        raise IllegalAction(N_("The shell is thrown by a king (Peach)."))
+    if target not in board.shell_targets(state["pieces"], state["items"], start, state["turn"]):
+        raise IllegalAction(N_("The shell hits an enemy at a queen's reach, with nothing in between."))
+
+
+def shell(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    before = snapshot(state)
+    state["powers"][state["turn"]]["shell"] = False
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "shell", "from": action["from"], "to": action["to"]})
+    path.capture(action["to"], state["pieces"][action["from"]])
+    return finish_resolution(state, path, before, {"type": "shell", "from": action["from"], "to": action["to"]})
+
+
+# What an egg leaves to the mover ------------------------------------------------------
+def check_choice(expected: str):
+    def check(state: dict, seat: int, action: dict) -> None:
+        check_own_turn(state, seat)
+        if not state["pending"] or state["pending"]["kind"] != expected:
+            raise IllegalAction(N_("There is no such choice to make now."))
+        CHOICE_CHECKS[expected](state, action)
+    return check
+
+
+def check_swap(state: dict, action: dict) -> None:
+    if action.get("with") not in swap_targets(state["pieces"], state["pending"]["square"]):
+        raise IllegalAction(N_("King Boo swaps your piece with another piece (no pawn on the first or last rank)."))
+
+
+def swap(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    before = snapshot(state)
+    here, there = state["pending"]["square"], action["with"]
+    state["pieces"][here], state["pieces"][there] = state["pieces"][there], state["pieces"][here]
+    state["pending"] = None
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "swap", "square": here, "with": there})
+    return finish_resolution(state, path, before, {"type": "swapped", "square": here, "with": there})
+
+
+def revive_squares(state: dict, piece: str) -> list[str]:
+    return sorted(board.square(f, r) for f in range(8) for r in range(8)
+                  if board.square(f, r) not in state["pieces"] and not (kind(piece) == "p" and r in (0, 7)))
+
+
+def check_revive(state: dict, action: dict) -> None:
+    piece = action.get("piece")
+    if not isinstance(piece, str) or piece not in state["captured"][state["turn"]]:
+        raise IllegalAction(N_("Toadette brings back one of your captured pieces."))
+    if action.get("to") not in revive_squares(state, piece):
+        raise IllegalAction(N_("Put it on a square without a piece (a pawn not on the first or last rank)."))
+
+
+def revive(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """« replacer une pièce capturée n'importe où … si [l'objet] est une banane ou une bombe, l'effet s'applique »."""
+    before = snapshot(state)
+    state["pending"] = None
+    piece, where = action["piece"], action["to"]
+    state["captured"][state["turn"]].remove(piece)
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "revived", "piece": piece, "square": where})
+    path.place(piece, where)
+    if state["items"].get(where) in ("m", "e"):
+        taken = state["items"].pop(where)
+        path.record({"kind": "item", "item": taken, "square": where, "no_effect": True})
+    else:
+        chain(path, piece, where, (0, 0), where, eggs=False)
+    return finish_resolution(state, path, before, {"type": "revived", "piece": piece, "to": where})
+
+
+def check_promotion(state: dict, action: dict) -> None:
+    if action.get("piece") not in PROMOTIONS:
+        raise IllegalAction(N_("Promote to a queen, rook, bishop, knight or king."))
+
+
+def promote(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    before = snapshot(state)
+    where = state["pending"]["square"]
+    state["pieces"][where] = action["piece"].upper() if state["turn"] == "w" else action["piece"]
+    state["pending"] = None
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "promotion", "square": where, "piece": state["pieces"][where]})
+    return finish_resolution(state, path, before, {"type": "promoted", "square": where, "piece": action["piece"]})
+
+
+def check_decline(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+    if not state["pending"] or state["pending"]["kind"] == "promote":
+        raise IllegalAction(N_("There is no bonus to decline now."))
+
+
+def decline(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    declined = state["pending"]["kind"]
+    state["pending"] = None
+    before = snapshot(state)
+    path = Path(state, state["turn"], rng)
+    path.record({"kind": "declined", "bonus": declined})
+    return finish_resolution(state, path, before, {"type": "declined", "bonus": declined})
+
+
+CHOICE_CHECKS = {"swap": check_swap, "revive": check_revive, "promote": check_promotion,
+                 "again": lambda state, action: None}
+
+
+# After each resolution --------------------------------------------------------------------
+def snapshot(state: dict) -> dict:
+    return {"pieces": dict(state["pieces"]), "items": dict(state["items"])}
+
+
+def finish_resolution(state: dict, path: Path, before: dict, event: dict) -> list[dict]:
+    """Records what happened and what to change on the board; asks the next choice if any."""
+    state["pending"] = state["pending"] or path.pending or promotion_due(state, path)
+    if path.pending and path.pending["kind"] == "again" and not piece_can_move(state, path.pending["square"]):
+        state["pending"] = None  # Daisy, but the piece has no move: nothing happens
+        path.record({"kind": "no_move_again"})
+    progress = any(step["kind"] in ("capture", "item", "eaten") for step in path.steps) or any(
+        step["kind"] == "move" and kind(step["piece"]) == "p" for step in path.steps)
+    state["quiet"] = 0 if progress else state["quiet"]
+    state["passes"] = 0
+    report = {"colour": state["turn"], "steps": path.steps, "changes": changes(before, snapshot(state))}
+    if state["report"] and state["report"]["colour"] == state["turn"] and state["report"]["ply"] == state["ply"]:
+        report["steps"] = state["report"]["steps"] + path.steps  # a choice continues the same turn
+        report["changes"] = changes(state["report"]["before"], snapshot(state))
+        report["before"] = state["report"]["before"]
+    else:
+        report["before"] = before
+    report["ply"] = state["ply"]
+    state["report"] = report
+    return [{**event, "colour": state["turn"], "steps": path.steps}]
+
+
+def promotion_due(state: dict, path: Path) -> dict | None:
+    for where, piece in state["pieces"].items():
+        if kind(piece) == "p" and colour_of(piece) == state["turn"] and coords(where)[1] == last_rank(state["turn"]):
+            return {"kind": "promote", "square": where}
+    return None
+
+
+def piece_can_move(state: dict, where: str) -> bool:
+    return where in state["pieces"] and bool(board.targets_of(state["pieces"], state["items"], where))
+
+
+def changes(before: dict, after: dict) -> list[dict]:
+    """What to change on the real board: each square whose piece or item differs."""
+    found = []
+    for where in sorted(set(before["pieces"]) | set(before["items"]) | set(after["pieces"]) | set(after["items"])):
+        was = before["pieces"].get(where) or before["items"].get(where)
+        now = after["pieces"].get(where) or after["items"].get(where)
+        if was != now:
+            found.append({"square": where, "before": was, "after": now})
+    return found
+
+
+# Board done: the turn passes ------------------------------------------------------------
+def board_done(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    colour = state["turn"]
+    events = [{"type": "board_done", "colour": colour}]
+    events += reveal_hidden_queen(state, other(colour))
+    for where, held in list(state["immobile"].items()):
+        # Bowser's hold lasts through its owner's next turn: one set in an earlier turn ends now.
+        if held["colour"] == colour and held["since"] < state["ply"] or state["pieces"].get(where) is None:
+            del state["immobile"][where]
+    state["quiet"] += 1
+    state["ply"] += 1
+    state["turn"] = other(colour)
+    if state["report"]:
+        state["reports"] = (state["reports"] + [public_report(state["report"])])[-REPORTS_KEPT:]
+    return events
+
+
+def reveal_hidden_queen(state: dict, colour: str) -> list[dict]:
+    """The queen hidden during this turn comes back where she went (an item there is removed)."""
+    owner = str(state["seats"][colour])
+    private = state["private"].get(owner, {})
+    where = private.pop("stealth", None)
+    queen = private.pop("stealth_piece", None)
+    if where is None:
+        return []
+    state["queen_hidden"] = [hidden for hidden in state["queen_hidden"] if hidden != colour]
+    removed = state["items"].pop(where, None)
+    state["pieces"][where] = queen
+    state["report"] = {**(state["report"] or {}), "revealed": {"square": where, "piece": queen, "item": removed}}
+    return [{"type": "stealth_revealed", "colour": colour, "square": where, "removed_item": removed}]
+
+
+def check_board_done(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+
+
+def check_pass(state: dict, seat: int, action: dict) -> None:
+    check_own_turn(state, seat)
+    if moves_of(state) or powers_available(state):
+        raise IllegalAction(N_("You have a move: a player passes only when nothing can move."))
+
+
+def powers_available(state: dict) -> bool:
+    colour = state["turn"]
+    for start, piece in state["pieces"].items():
+        if colour_of(piece) != colour or not movable(state, start):
+            continue
+        if kind(piece) == "k" and state["powers"][colour]["shell"] and board.shell_targets(
+                state["pieces"], state["items"], start, colour):
+            return True
+    return False
+
+
+def pass_turn(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    colour = state["turn"]
+    state["passes"] += 1
+    state["ply"] += 1
+    state["quiet"] += 1
+    state["turn"] = other(colour)
+    return [{"type": "passed", "colour": colour}] + reveal_hidden_queen(state, other(colour))
+
+
+# The end ----------------------------------------------------------------------------------
+def decide(state: dict) -> dict | None:
+    kings = {colour: any(kind(p) == "k" and colour_of(p) == colour for p in state["pieces"].values())
+             for colour in ("w", "b")}
+    seats = state["seats"]
+    for colour in ("w", "b"):
+        if not kings[colour]:
+            winner = seats[other(colour)]
+            return {"winners": [winner], "reason": N_("every king of the other side was captured"),
+                    "ranking": [[winner], [seats[colour]]]}
+    if state.get("forfeit"):
+        loser = state["forfeit"]
+        winner = next(seat for seat in seats.values() if seat != loser)
+        return {"winners": [winner], "reason": N_("won by forfeit"), "ranking": [[winner], [loser]]}
+    if state["quiet"] >= QUIET_PLIES_FOR_A_DRAW or state["passes"] >= 2:
+        both = sorted(seats.values())
+        return {"winners": [], "reason": N_("a draw: nothing happened for 50 moves, or nobody could move"),
+                "ranking": [both]}
+    return None
+
+
+def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
+    after = copy.deepcopy(state)
+    after["forfeit"] = seat
+    after["outcome"] = decide(after)
+    return after, [{"type": "forfeit", "seat": seat}]
+
+
+def waiting(state: dict) -> list[dict]:
+    labels = {"move": N_("moving"), "choice": N_("choosing an egg's effect"), "board": N_("changing the board")}
+    return [{"seat": mover(state), "for": labels[state["phase"]], "params": {}, "timed": False}]
+
+
+# Views -----------------------------------------------------------------------------------
+def public_report(report: dict) -> dict:
+    return {key: value for key, value in report.items() if key != "before"}
+
+
+def render(state: dict, seat) -> dict:
+    """The public board, plus the viewer's own hidden queen (her square is in the seat's private data)."""
+    colour = next((c for c, s in state["seats"].items() if s == seat), None)
+    own = (state.get("private") or {}).get(str(seat), {})
+    pieces = dict(state["pieces"])
+    if own.get("stealth"):
+        pieces_with_queen = {**pieces, own["stealth"]: own["stealth_piece"]}
+    else:
+        pieces_with_queen = pieces
+    return {
+        "seats": state["seats"], "names": state["names"], "turn": state["turn"], "you": colour,
+        "pieces": pieces, "items": state["items"], "fen": board.to_fen(pieces, state["items"]),
+        "my_fen": board.to_fen(pieces_with_queen, state["items"]) if colour else None,
+        "hidden_queen": own.get("stealth"), "powers": state["powers"], "captured": state["captured"],
+        "immobile": state["immobile"], "pending": state["pending"],
+        "report": public_report(state["report"]) if state["report"] else None,
+        "reports": state["reports"], "ply": state["ply"], "quiet": state["quiet"],
+        "queen_hidden": state["queen_hidden"],  # whose queens moved in secret: everybody knows that much
+    }
+
+
+# Declarations -----------------------------------------------------------------------------
+def move_candidates(state: dict, seat) -> list[dict]:
+    if state["pending"]:
+        where = state["pending"]["square"]
+        return [{"from": where, "to": end} for end in board.targets_of(state["pieces"], state["items"], where)]
+    return moves_of(state)
+
+
+def stealth_candidates(state: dict, seat) -> list[dict]:
+    return [{"from": start, "to": end} for start, piece in sorted(state["pieces"].items())
+            if kind(piece) == "q" and colour_of(piece) == state["turn"]
+            for end in board.stealth_targets(state["pieces"], state["items"], start, state["turn"])]
+
+
+def shell_candidates(state: dict, seat) -> list[dict]:
+    return [{"from": start, "to": target} for start, piece in sorted(state["pieces"].items())
+            if kind(piece) == "k" and colour_of(piece) == state["turn"]
+            for target in board.shell_targets(state["pieces"], state["items"], start, state["turn"])]
+
+
+def swap_candidates(state: dict, seat) -> list[dict]:
+    pending = state["pending"]
+    return [{"with": s} for s in swap_targets(state["pieces"], pending["square"])] if pending else []
+
+
+def revive_candidates(state: dict, seat) -> list[dict]:
+    return [{"piece": piece, "to": where} for piece in sorted(set(state["captured"][state["turn"]]))
+            for where in revive_squares(state, piece)]
+
+
+def next_phase(state: dict) -> str:
+    if state["pending"]:
+        return "choice"
+    return "board" if state["report"] and state["report"]["ply"] == state["ply"] else "move"
+
+
+MOVES = {
+    "move": Move(run=play_move, check=check_move, candidates=move_candidates),
+    "stealth": Move(run=stealth, check=check_stealth, candidates=stealth_candidates),
+    "shell": Move(run=shell, check=check_shell, candidates=shell_candidates),
+    "swap": Move(run=swap, check=check_choice("swap"), candidates=swap_candidates),
+    "revive": Move(run=revive, check=check_choice("revive"), candidates=revive_candidates),
+    "promote": Move(run=promote, check=check_choice("promote"),
+                    candidates=lambda state, seat: [{"piece": piece} for piece in PROMOTIONS]),
+    "decline": Move(run=decline, check=check_decline),
+    "board_done": Move(run=board_done, check=check_board_done, proxy=True),
+    "pass": Move(run=pass_turn, check=check_pass, proxy=True),
+}
+
+PHASES = {
+    "move": Phase(moves=("move", "stealth", "shell", "pass"), label=N_("moving"), actors=only_the_mover,
+                  next=next_phase),
+    "choice": Phase(moves=("swap", "revive", "promote", "move", "decline"), label=N_("choosing an egg's effect"),
+                    actors=only_the_mover, next=next_phase),
+    "board": Phase(moves=("board_done",), label=N_("changing the board"), actors=only_the_mover, next=next_phase),
+}
