@@ -116,7 +116,14 @@ def end_turns(state, answers=None):
 def answer_round_end(state, answers=None):
     answers = answers or {}
     while state["phase"] == "round_end":
-        asked = view(state, None)["question"]
+        shown = view(state, None)
+        asked = shown["question"]
+        if asked is None:  # the last player's phone records the free move (``answers["free_move"]``: level)
+            mover = shown["free_mover"]
+            level = answers.get("free_move", {}).get(mover)
+            state = act(state, mover, {"type": "free_move", "level": level} if level else {"type": "free_move",
+                                                                                          "pass": True})
+            continue
         if asked["key"] in answers:
             value = answers[asked["key"]]
         else:
@@ -255,7 +262,7 @@ def test_legendary_cards_are_asked_only_when_in_play():
     state = new_game(2, difficulty="hero")
     state = act(act(state, 1, {"type": "character", "name": "Barbara"}), 2, {"type": "character", "name": "Globox"})
     assert state["phase"] == "draft"
-    refused(state, 1, {"type": "pick_legendary", "card": "filou"}, "not possible now")
+    refused(state, 1, {"type": "pick_legendary", "card": "filou"}, "Not now: the players are drafting")
 
 
 # --- the draft of extra action cards -------------------------------------------------
@@ -475,7 +482,7 @@ def test_a_bubble_is_forced_when_the_hand_is_empty():
 def test_solo_has_no_bubble():
     state = ready(1, mode="solo", boss_move=4)
     state = act(state, 1, {"type": "roll"})
-    refused(state, 1, {"type": "choose", "bubble": True}, "cannot declare a Bubble")
+    refused(state, 1, {"type": "choose", "bubble": True}, "Solo has no Bubble")
 
 
 # --- order of play ---------------------------------------------------------------
@@ -573,10 +580,11 @@ def test_a_heart_saves_from_one_hit_then_damage_gives_immunity_until_the_next_tu
     assert events == [{"type": "heart_lost", "seat": 2, "cause": "obstacle"}]
     state, events = act_events(state, 2, {"type": "hurt", "cause": "wall"})
     assert events[0] == {"type": "damaged", "seat": 2, "cause": "wall", "back": 2}
-    assert player(state, 2)["position"] == {"column": 10, "level": 1} and player(state, 2)["immune"]
+    # two columns back, on level 2: 10:1 holds Ana
+    assert player(state, 2)["position"] == {"column": 10, "level": 2} and player(state, 2)["immune"]
     state, events = act_events(state, 2, {"type": "hurt", "cause": "enemy"})
     assert events == [{"type": "immune", "seat": 2, "cause": "enemy"}]
-    state = act(act(state, 2, {"type": "end_turn"}), 1, {"type": "end_turn"})
+    state = end_turns(state)
     state = choose_all(state, {1: ("b2", "b3"), 2: ("b7", "b1")})
     assert state["round"]["order"][0] == 2 and not player(state, 2)["immune"]  # cleared as the turn starts
 
@@ -690,10 +698,10 @@ def test_the_filou_turns_a_heart_into_an_action():
     (2, {"type": "slap", "target": True}, "target"),
     (2, {"type": "slap", "target": 8}, "Only the players"),
     (2, {"type": "free", "ptizetre": "1"}, "ptizetre"),
-    (2, {"type": "pick", "card": 3}, "not possible now"),
-    (2, {"type": "choose", "bubble": True}, "not possible now"),
-    (2, {"type": "character", "name": "Rayman"}, "not possible now"),
-    (2, {"type": "distance", "spaces": 3}, "not possible now"),
+    (2, {"type": "pick", "card": 3}, "Not now: the players are playing their turns"),
+    (2, {"type": "choose", "bubble": True}, "Not now: the players are playing their turns"),
+    (2, {"type": "character", "name": "Rayman"}, "Not now: the players are playing their turns"),
+    (2, {"type": "distance", "spaces": 3}, "Not now: the players are playing their turns"),
     (2, {"type": "crossed"}, "3 Ptizêtres"),
     (2, {"type": "step", "direction": "left"}, "A step goes"),
     (2, {"type": "step", "direction": "forward"}, "Enter your position first"),
@@ -701,7 +709,7 @@ def test_the_filou_turns_a_heart_into_an_action():
     (2, {"type": "position", "column": 3, "level": 4}, "level from 1 to 3"),
     (2, {"type": "position", "column": 50, "level": 1}, "3 Ptizêtres"),
     (2, {"type": "give_bonus", "to": 1}, "only in co-op"),
-    (1, {"type": "roll"}, "not possible now"),
+    (1, {"type": "roll"}, "Not now: the players are playing their turns"),
 ])
 def test_bad_actions_change_nothing(seat, action, complaint):
     refused(turns(2), seat, action, complaint)

@@ -34,10 +34,13 @@ def active(state):
 
 
 def end_round(state):
-    """Ends every turn: the state and the events of the last action (the end of the round)."""
+    """Ends every turn, the last players pass their free move: the state and the events of the round's end."""
     events = []
     while state["phase"] == "turns":
         state, events = act_events(state, active(state), {"type": "end_turn"})
+    while view(state, None)["free_mover"] is not None:
+        state, more = act_events(state, view(state, None)["free_mover"], {"type": "free_move", "pass": True})
+        events = events + more
     return state, events
 
 
@@ -106,7 +109,7 @@ def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
     state = act(state, HOST, ROLL)
     assert state["round"]["number"] == 2 and view(state, None)["question"] == {"key": "second_tile", "column": 22}
     refused(state, HOST, {"type": "answer", "question": "second_tile", "value": "yes"}, "yes or no")
-    refused(state, 1, {"type": "choose", "bubble": True}, "not possible now")
+    refused(state, 1, {"type": "choose", "bubble": True}, "Not now: the round starts with the dice")
     state = act(state, HOST, {"type": "answer", "question": "second_tile", "value": True})
     asked = view(state, None)["question"]
     assert asked["key"] == "spawn_hit" and asked["column"] == 43 and asked["choices"] == [1, 2, None]
@@ -516,11 +519,12 @@ def test_coop_players_give_hearts_and_bonus_tokens():
     assert player(state, 1)["heart"] and player(state, 2)["heart"]
     refused(state, 2, {"type": "heart", "to": 1}, "already has a heart")
     state = act(state, 2, {"type": "bonus"})
-    state = act(state, 2, {"type": "give_bonus", "to": 1})
+    state = act(act(state, 2, {"type": "give_bonus", "to": 1}), 1, {"type": "answer_offer", "accept": True})
     assert player(state, 1)["bonus"] == 1 and player(state, 2)["bonus"] == 0
     state = act(state, 1, {"type": "give_bonus", "to": 2})  # on the receiver's turn
+    state = act(state, 2, {"type": "answer_offer", "accept": True})
     assert player(state, 2)["bonus"] == 1
-    refused(state, 1, {"type": "give_bonus", "to": 2}, "no bonus token")
+    refused(state, 1, {"type": "give_bonus", "to": 2}, "You have only 0 bonus tokens")
 
 
 # --- the finish ---------------------------------------------------------------------------
@@ -692,6 +696,6 @@ def test_a_tournament_keeps_or_changes_the_legendary_cards(choice, asked):
 
 
 def test_next_race_only_between_races():
-    refused(turns(2, tournament="on"), HOST, {"type": "next_race"}, "not possible now")
+    refused(turns(2, tournament="on"), HOST, {"type": "next_race"}, "Not now: the players are playing their turns")
     with pytest.raises(IllegalAction):
         GAME.apply(turns(2), HOST, {"type": "next_race"}, rng())

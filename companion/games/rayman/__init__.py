@@ -133,13 +133,15 @@ from companion.games.rayman.options import check_options
 from companion.games.rayman.positions import do_forget_position, do_position, do_step
 from companion.games.rayman.questions import do_answer
 from companion.games.rayman.round import advance_round_start, do_roll
-from companion.games.rayman.round_end import advance_round_end
-from companion.games.rayman.setup import (advance_draft, advance_setup, do_character, do_exchange, do_hand, do_pick,
-                                          do_pick_legendary, setup)
+from companion.games.rayman.round_end import advance_round_end, do_free_move
+from companion.games.rayman.setup import (advance_draft, advance_setup, do_character, do_correct_initiative,
+                                          do_exchange, do_hand, do_pick, do_pick_legendary, setup)
 from companion.games.rayman.turns import (advance_turns, do_bonus, do_crossed, do_discard_bonus, do_end_turn, do_free,
-                                          do_give_bonus, do_heart, do_hurt, do_slap, do_spend_heart, do_use_bonus,
+                                          do_answer_offer, do_give_bonus, do_heart, do_hurt, do_slap, do_spend_heart,
+                                          do_use_bonus,
                                           do_use_legendary)
 from companion.games.rayman.view import view
+from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
 
 __all__ = [  # what the tests and the other modules read from the package
     "BOARDS", "CHARACTERS", "GAME", "HOST", "HOST_ACTIONS", "LAST_COLUMN", "LEGENDARY_CARDS", "LEVELS", "MAX_BONUS",
@@ -161,10 +163,21 @@ def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
         raise IllegalAction(N_("The host screen does not play: act from a seat."))
     if seat != HOST and kind in HOST_ONLY:
         raise IllegalAction(N_("Only the host can do that."))
+    if seat != HOST and seat in state.get("withdrawn", ()):
+        raise IllegalAction(N_("You have left this race."))
     if seat != HOST:
         player_of(state, seat)
     new_state = copy.deepcopy(state)  # apply never mutates its input
     events = handler(new_state, seat, action, rng)
+    advance(new_state, rng, events)
+    remember(new_state, events)
+    return new_state, events
+
+
+def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
+    """The table takes ``seat`` out of the game: see ``withdraw.WITHDRAW_RULE``."""
+    new_state, events = copy.deepcopy(state), []
+    withdraw_player(new_state, seat, events)
     advance(new_state, rng, events)
     remember(new_state, events)
     return new_state, events
@@ -190,9 +203,10 @@ HANDLERS = {
     "hand": do_hand, "roll": do_roll, "choose": do_choose, "lock": do_lock, "end_turn": do_end_turn,
     "heart": do_heart, "spend_heart": do_spend_heart, "hurt": do_hurt, "slap": do_slap, "free": do_free,
     "bonus": do_bonus, "use_bonus": do_use_bonus, "discard_bonus": do_discard_bonus,
-    "give_bonus": do_give_bonus, "use_legendary": do_use_legendary, "crossed": do_crossed,
+    "free_move": do_free_move, "give_bonus": do_give_bonus, "answer_offer": do_answer_offer,
+    "use_legendary": do_use_legendary, "crossed": do_crossed,
     "position": do_position, "step": do_step, "forget_position": do_forget_position, "distance": do_distance,
-    "answer": do_answer, "next_race": do_next_race,
+    "answer": do_answer, "next_race": do_next_race, "correct_initiative": do_correct_initiative,
 }
 
 
@@ -257,4 +271,6 @@ GAME = register(Game(
     check_options=check_options,
     host_actions=HOST_ACTIONS,
     uses_figures=False,
+    withdraw=withdraw,
+    withdraw_rule=WITHDRAW_RULE,
 ))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import racers, rule
-from companion.games.rayman.constants import LAST_COLUMN, MAX_COLUMN, PTIZETRES_TO_FINISH, SECOND_TILE, START_COLUMN
+from companion.games.rayman.constants import (LAST_COLUMN, LEVELS, MAX_COLUMN, PTIZETRES_TO_FINISH, SECOND_TILE,
+                                              START_COLUMN)
 
 
 def require_projectile(state: dict, action: dict) -> dict:
@@ -28,9 +29,32 @@ def take_hit(state: dict, player: dict, cause: str, events: list[dict]) -> None:
     player["immune"] = True
     events.append({"type": "damaged", "seat": seat, "cause": cause, "back": state["config"]["damage_push"]})
     if player["position"] is not None:
-        position = player["position"]
-        move_to(state, player, position["column"] - state["config"]["damage_push"], position["level"], events)
+        column, level = landing_after_damage(state, player)
+        move_to(state, player, column, level, events)
     damage_consequences(state, player, cause, events)
+
+
+def landing_after_damage(state: dict, player: dict) -> tuple[int, int]:
+    """Two (or three) columns back; a column whose every space holds another figure is skipped.
+
+    « Si tous les espaces de la colonne se trouvant à deux espaces derrière le joueur sont
+    occupés par d'autres joueurs ou des Obstacles, continuez à reculer d'une colonne ». The
+    level is the player's choice: the same level when it is free, else the nearest free one
+    (the player corrects it, or an obstacle the companion cannot see, with the stepper)."""
+    position = player["position"]
+    column = position["column"] - state["config"]["damage_push"]
+    while column > START_COLUMN:
+        taken = occupied_levels(state, column, player)
+        free = [level for level in range(1, LEVELS + 1) if level not in taken]
+        if free:
+            return column, min(free, key=lambda level: (abs(level - position["level"]), level))
+        column -= 1
+    return START_COLUMN, position["level"]  # the start line holds every figure
+
+
+def occupied_levels(state: dict, column: int, mover: dict) -> set[int]:
+    return {other["position"]["level"] for other in racers(state)
+            if other is not mover and other["position"] and other["position"]["column"] == column}
 
 
 def damage_consequences(state: dict, player: dict, cause: str, events: list[dict]) -> None:

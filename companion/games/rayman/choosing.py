@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import groupby
 
 from companion.games.base import IllegalAction, N_, require_fields
-from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat, require_phase,
-                                           rule)
+from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
+                                           require_phase, rule)
 from companion.games.rayman.constants import MAX_INITIATIVE, SALT_BITS, commitment
 from companion.games.rayman.turns import enter_turns
 
@@ -19,7 +19,19 @@ def enter_choosing(state: dict, events: list[dict]) -> None:
 
 
 def may_bubble(state: dict, player: dict) -> bool:
-    return rule(state, "bubble_action") and not player["bubble_mode"]
+    return bubble_refusal(state, player) is None
+
+
+def bubble_refusal(state: dict, player: dict):
+    """Why this player may not declare a Bubble action this round (None: they may)."""
+    if not rule(state, "bubble_action"):
+        return N_("Solo has no Bubble: choose two cards.")
+    if player["bubble_mode"]:
+        return N_("In Bubble mode you cannot declare a Bubble action: choose two cards.")
+    if player.get("bubbled_round") == state["round"]["number"] - 1:
+        # « Il doit reprendre le jeu au round suivant »
+        return N_("You declared a Bubble last round: this round you must play two cards.")
+    return None
 
 
 def must_bubble(player: dict) -> bool:
@@ -29,8 +41,9 @@ def must_bubble(player: dict) -> bool:
 def normalized_choice(state: dict, player: dict, action: dict) -> dict:
     """The choice as committed: ``{"bubble", "left", "second"}``, nothing else."""
     if action.get("bubble") is True:
-        if not (may_bubble(state, player) or must_bubble(player)):
-            raise IllegalAction(N_("You cannot declare a Bubble in this race."))
+        refusal = None if must_bubble(player) else bubble_refusal(state, player)
+        if refusal:
+            raise IllegalAction(refusal)
         return {"bubble": True, "left": None, "second": None}
     if must_bubble(player):
         raise IllegalAction(N_("Your hand is empty: you must declare a Bubble."))
@@ -113,6 +126,7 @@ def reveal(state: dict, rng, events: list[dict]) -> None:
     for entry in revealed:
         player = player_of(state, entry["seat"])
         if entry["choice"]["bubble"]:
+            player["bubbled_round"] = round_["number"]
             enter_bubble(player, events)
         else:
             play_cards(state, player, entry["choice"])

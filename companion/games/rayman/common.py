@@ -21,9 +21,26 @@ def names(state: dict, seats) -> str:
     return " and ".join(name_of(state, seat) for seat in seats)
 
 
+# Why an action is refused outside its phase: what the table is doing now, and so what to do.
+PHASE_NOW = {
+    "characters": N_("Not now: every player first names their character."),
+    "legendary": N_("Not now: every player first picks a legendary card."),
+    "draft": N_("Not now: the players are drafting the extra action cards."),
+    "exchange": N_("Not now: the players are giving back cards before the race."),
+    "hands": N_("Not now: every player first enters the initiative of each of their cards."),
+    "round_start": N_("Not now: the round starts with the dice; roll first."),
+    "choosing": N_("Not now: every player is choosing two cards in secret; choose yours and lock in."),
+    "turns": N_("Not now: the players are playing their turns."),
+    "round_end": N_("Not now: the round is ending (projectiles, Boss, free move)."),
+    "finish": N_("Not now: the race is over and its ranking is being settled."),
+    "race_over": N_("Not now: the race is over; the host starts the next one."),
+    "game_over": N_("The game is over."),
+}
+
+
 def require_phase(state: dict, *phases: str) -> None:
     if state["phase"] not in phases:
-        raise IllegalAction(N_("That is not possible now."))
+        raise IllegalAction(PHASE_NOW[state["phase"]])
 
 
 def card_of(player: dict, card_id):

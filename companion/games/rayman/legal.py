@@ -6,13 +6,15 @@ from itertools import combinations, permutations
 
 from companion.games.base import HOST, IllegalAction
 from companion.games.rayman.choosing import may_bubble, must_bubble
-from companion.games.rayman.common import active_seat, choosers, player_of, rule
+from companion.games.rayman.common import active_seat, choosers, player_at, player_of, rule
 from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES, HURT_CAUSES, LAST_COLUMN,
-                                              LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_COLUMN, PTIZETRES_TO_FINISH,
+                                              LEGENDARY_CARDS, LEVELS, MAX_COLUMN, PTIZETRES_TO_FINISH,
                                               RACE_PHASES, START_COLUMN)
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller, needs_roll
+from companion.games.rayman.round_end import free_mover
 from companion.games.rayman.setup import cards_to_give_back
+from companion.games.rayman.turns import check_exchange, within_reach
 
 
 def legal_actions(state: dict, seat) -> list[dict]:
@@ -121,10 +123,7 @@ def turn_actions(state: dict, player: dict) -> list[dict]:
     actions = []
     if player["bonus_pending"]:
         actions += [{"type": "use_bonus"}, {"type": "discard_bonus"}]
-    if rule(state, "bonus_exchange") and player["bonus"]:
-        active = active_seat(state)
-        actions += [{"type": "give_bonus", "to": other["seat"]} for other in state["players"]
-                    if other is not player and other["bonus"] < MAX_BONUS and active in (seat, other["seat"])]
+    actions += exchange_actions(state, player)
     if active_seat(state) != seat:
         return actions + crossing_actions(player)
     if player["bonus_pending"]:
@@ -133,6 +132,24 @@ def turn_actions(state: dict, player: dict) -> list[dict]:
     if player["bubble_mode"]:
         return actions + crossing_actions(player)
     return actions + acting_actions(state, player) + crossing_actions(player)
+
+
+def exchange_actions(state: dict, player: dict) -> list[dict]:
+    offer = state["round"].get("offer")
+    if offer and player["seat"] in (offer["from"], offer["to"]):
+        answers = [False, True] if player["seat"] == offer["to"] else [False]
+        return [{"type": "answer_offer", "accept": accept} for accept in answers]
+    if not rule(state, "bonus_exchange") or offer:
+        return []
+    actions = []
+    for other in state["players"]:
+        for give, take in ((1, 0), (0, 1), (1, 1)):
+            try:
+                check_exchange(state, player, other, give, take)
+            except IllegalAction:
+                continue
+            actions.append({"type": "give_bonus", "to": other["seat"], "give": give, "take": take})
+    return actions
 
 
 def acting_actions(state: dict, player: dict) -> list[dict]:
@@ -160,6 +177,8 @@ def slap_actions(state: dict, player: dict) -> list[dict]:
             continue
         if target["slapped"] and not state["config"]["unlimited_slaps"]:
             continue
+        if not within_reach(state, player, target):
+            continue
         same_column = (not target["bubble_mode"] and player["position"] and target["position"]
                        and player["position"]["column"] == target["position"]["column"])
         if same_column:
@@ -176,7 +195,13 @@ def crossing_actions(player: dict) -> list[dict]:
 
 
 def round_end_actions(state: dict, player: dict) -> list[dict]:
-    return crossing_actions(player)
+    actions = crossing_actions(player)
+    if free_mover(state) == player["seat"]:
+        column = player["position"]["column"] + 1
+        actions += [{"type": "free_move", "level": level} for level in range(1, LEVELS + 1)
+                    if player_at(state, column, level) is None]
+        actions.append({"type": "free_move", "pass": True})
+    return actions
 
 
 def finish_actions(state: dict, player: dict) -> list[dict]:

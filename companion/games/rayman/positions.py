@@ -47,7 +47,7 @@ def check_position_change(state: dict, player: dict, column: int) -> None:
     if column > LAST_COLUMN and not player["crossed"]:
         check_may_cross(player)
         if state["phase"] not in ("turns", "round_end"):
-            raise IllegalAction(N_("That is not possible now."))
+            raise IllegalAction(N_("You cross the finish line during a turn or at the end of a round."))
 
 
 def do_forget_position(state: dict, seat, action: dict, rng) -> list[dict]:

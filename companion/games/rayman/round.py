@@ -36,7 +36,7 @@ def random_discards(state: dict, player: dict, rng, round_number: int, events: l
 def new_round(state: dict, number: int, rng, events: list[dict]) -> None:
     state["round"] = {"number": number, "rolled": False, "roller": None, "die": None, "card_line": None,
                       "boss_die": None, "spawn": None, "answers": {}, "order": [], "turn": 0, "tie_rolls": [],
-                      "revealed": [], "end": None, "free_move": []}
+                      "revealed": [], "end": None, "free_move": [], "free_moved": 0, "offer": None}
     state["phase"] = "round_start"
     if state["config"]["projectile"] and number == 1:
         seats = [player["seat"] for player in state["players"]]
@@ -87,8 +87,10 @@ def advance_round_start(state: dict, rng, events: list[dict]) -> bool:
 def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
     require_phase(state, "round_start")
     round_ = state["round"]
-    if not needs_roll(state) or round_["rolled"]:
-        raise IllegalAction(N_("That is not possible now."))
+    if not needs_roll(state):
+        raise IllegalAction(N_("This race has no projectile and no Boss: there is no die to roll."))
+    if round_["rolled"]:
+        raise IllegalAction(N_("The dice of this round are already rolled."))
     if round_start_question(state):
         raise IllegalAction(N_("The table must answer a question first."))
     roller = current_roller(state)
@@ -97,7 +99,7 @@ def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
         if roller is not None and seat != roller:
             raise IllegalAction(N_("%(name)s rolls this die."), name=name_of(state, roller))
         if player["crossed"]:
-            raise IllegalAction(N_("That is not possible now."))
+            raise IllegalAction(N_("You have finished the race: the others roll."))
     round_["rolled"] = True
     events = []
     if state["config"]["projectile"]:

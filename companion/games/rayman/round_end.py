@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import end_coop, move_to, take_hit
-from companion.games.rayman.common import player_at, player_of, positions_known, racers, rule, seat_list
-from companion.games.rayman.constants import LAST_COLUMN, PROJECTILE_END
+from companion.games.rayman.common import (name_of, player_at, player_of, positions_known, racers, require_own_seat,
+                                           require_phase, rule, seat_list)
+from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END
 from companion.games.rayman.finish import enter_finish
 from companion.games.rayman.round import new_round, random_discards
 
@@ -160,13 +162,53 @@ def last_players(state: dict):
 
 
 def end_free_move(state: dict, rng, events: list[dict]) -> bool:
-    seats = last_players(state)
-    if seats is None:
-        return False
-    state["round"]["free_move"] = seats
-    if seats:
-        events.append({"type": "free_move", "seats": seats})
-    return True
+    """The last player(s) move one space forward; one who keeps a position records it (the farthest behind first).
+
+    Waiting for the move keeps the companion's positions right for the next round, and the
+    final round's ranking counts it."""
+    end = state["round"]["end"]
+    if end.get("free_move") is None:
+        seats = last_players(state)
+        if seats is None:
+            return False
+        end["free_move"] = state["round"]["free_move"] = seats
+        if seats:
+            events.append({"type": "free_move", "seats": seats})
+    return free_mover(state) is None
+
+
+def free_mover(state: dict):
+    """The player whose free move the companion waits for (None: nobody, or nothing to record).
+
+    A player who keeps no position moves their figure on the board alone: nothing to record."""
+    round_ = state["round"]
+    if state["phase"] != "round_end" or END_STEPS[round_["end"]["step"]] is not end_free_move:
+        return None
+    keeping = {p["seat"] for p in racers(state) if p["position"] is not None}
+    seats = round_["end"].get("free_move") or []
+    return next((seat for seat in seats[round_["free_moved"]:] if seat in keeping), None)
+
+
+def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
+    """« le joueur en dernière place [...] peut déplacer sa figurine d'un espace vers l'avant au niveau de son
+    choix. Cet espace doit être inoccupé par un autre joueur » (``level``), or ``pass: true``."""
+    require_phase(state, "round_end")
+    player = require_own_seat(state, seat)
+    if free_mover(state) != seat:
+        raise IllegalAction(N_("Only the last player makes the free move, at the end of the round."))
+    state["round"]["free_moved"] = state["round"]["end"]["free_move"].index(seat) + 1
+    if action.get("pass") is True:
+        return [{"type": "free_move_passed", "seat": seat}]
+    require_fields(action, level=int)
+    column, level = player["position"]["column"] + 1, action["level"]
+    if not 1 <= level <= LEVELS:
+        raise IllegalAction(N_("A level is 1, 2 or 3."))
+    taken = player_at(state, column, level)
+    if taken is not None:
+        raise IllegalAction(N_("%(name)s is on that space: choose another level."), name=name_of(state, taken))
+    events = [{"type": "free_moved", "seat": seat}]
+    move_to(state, player, column, level, events)
+    return events
 
 
 def end_cleanup(state: dict, rng, events: list[dict]) -> bool:

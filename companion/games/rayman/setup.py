@@ -5,7 +5,8 @@ from __future__ import annotations
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import card_of, name_of, require_own_seat, require_phase, rule
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
-                                              LEGENDARY_CARDS, MAX_INITIATIVE, SETUP_PHASES, SOLO_DRAFT, START_COLUMN)
+                                              LEGENDARY_CARDS, MAX_INITIATIVE, RACE_PHASES, SETUP_PHASES, SOLO_DRAFT,
+                                              START_COLUMN)
 from companion.games.rayman.options import resolve, seat_range
 from companion.games.rayman.round import start_race
 
@@ -48,7 +49,8 @@ def reset_for_race(player: dict) -> None:
         "hand": [card["id"] for card in player["cards"]], "discard": [], "played": [], "random_discards": [],
         "random_ranks": [], "heart": False, "bonus": 0, "bonus_pending": False, "ptizetres": [],
         "immune": False, "bubble": False, "bubble_mode": False, "slapped": False, "crossed": False,
-        "distance": None, "legendary_uses": 0, "locked": False, "commitment": None, "secret": None,
+        "distance": None, "legendary_uses": 0, "bubbled_round": None, "locked": False, "commitment": None,
+        "secret": None,
     })
     if player["position"] is not None:
         player["position"] = {"column": START_COLUMN, "level": 1}
@@ -185,7 +187,8 @@ def reveal_draft_round(state: dict, events: list[dict]) -> None:
         draft["order"] = clockwise_from(state, state["youngest"])
     else:  # back the other way, starting with the last to pick
         counterclockwise = list(reversed(clockwise_from(state, state["youngest"])))
-        start = counterclockwise.index(draft["last"])
+        # the last to pick starts back (if they left the race, the one before them in the way back)
+        start = counterclockwise.index(draft["last"]) if draft["last"] in counterclockwise else 0
         draft["order"] = counterclockwise[start:] + counterclockwise[:start]
     draft["turn"] = 0
     events.append({"type": "draft_revealed", "round": draft["round"], "cards": draft["table"],
@@ -197,7 +200,7 @@ def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
     player = require_own_seat(state, seat)
     draft = state["draft"]
     if not draft["table"] or draft["turn"] >= len(draft["order"]):
-        raise IllegalAction(N_("That is not possible now."))
+        raise IllegalAction(N_("No card is on the table yet: the host first names the youngest player."))
     picker = draft["order"][draft["turn"]]
     if seat != picker:
         raise IllegalAction(N_("It is %(name)s's turn to pick."), name=name_of(state, picker))
@@ -249,3 +252,27 @@ def do_hand(state: dict, seat, action: dict, rng) -> list[dict]:
         card_of(player, card_id)["initiative"] = value
     missing = sum(card["initiative"] is None for card in player["cards"])
     return [{"type": "hand_entered", "seat": seat, "complete": missing == 0}]
+
+
+def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A mistyped initiative put right during the race (``card``, ``initiative``); a card on the table this
+    round keeps the value its order of play was decided with."""
+    require_phase(state, *RACE_PHASES)
+    player = require_own_seat(state, seat)
+    if state["config"]["quick"]:
+        raise IllegalAction(N_("With quick entry you type the initiatives each round: nothing to correct."))
+    require_fields(action, card=str, initiative=int)
+    card = card_of(player, action["card"])
+    if card is None:
+        raise IllegalAction(N_("You have no card %(card)s."), card=action["card"][:8])
+    if not 0 <= action["initiative"] <= MAX_INITIATIVE:
+        raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
+    if card["id"] in player["played"] or card["id"] in chosen_cards(player):
+        raise IllegalAction(N_("That card is in play this round: correct it once the round is over."))
+    card["initiative"] = action["initiative"]
+    return [{"type": "initiative_corrected", "seat": seat}]
+
+
+def chosen_cards(player: dict) -> list:
+    choice = (player["secret"] or {}).get("choice") or {}
+    return [choice.get("left"), choice.get("second")]

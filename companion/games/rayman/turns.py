@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
-from companion.games.rayman.common import (active_seat, name_of, player_of, require_own_seat, require_phase, require_seat_field,
-                                           require_turn, rule)
-from companion.games.rayman.constants import BUBBLE_MODE_ADVANCE, HIT_PHASES, HURT_CAUSES, LAST_COLUMN, MAX_BONUS
+from companion.games.rayman.common import (active_seat, name_of, player_of, require_own_seat, require_phase,
+                                           require_seat_field, require_turn, rule)
+from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HIT_PHASES, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
+                                              MAX_SLAP_DISTANCE)
 
 
 def enter_turns(state: dict, events: list[dict]) -> None:
@@ -19,6 +20,7 @@ def enter_turns(state: dict, events: list[dict]) -> None:
 def start_turn(state: dict, events: list[dict]) -> None:
     player = player_of(state, active_seat(state))
     player["immune"] = False  # damage immunity lasts until the start of the player's next turn
+    state["round"]["offer"] = None  # an exchange happens on the turn of one of its two players
     events.append({"type": "turn_started", "seat": player["seat"], "bubble_mode": player["bubble_mode"]})
 
 
@@ -126,14 +128,53 @@ def do_slap(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("%(name)s is in a Bubble: no slap this round."), name=who)
     if target["slapped"] and not state["config"]["unlimited_slaps"]:
         raise IllegalAction(N_("%(name)s has already been slapped this round."), name=who)
+    distance = slap_distance(state, player, target)
     target["slapped"] = True
+    slapped = {"type": "slapped", "seat": seat, "target": target["seat"], "distance": distance,
+               "slaps": slaps_needed(player, distance)}
     if target["bubble_mode"]:
         target["bubble_mode"] = False  # freed from the Bubble, the figure does not move
-        return [{"type": "slapped", "seat": seat, "target": target["seat"]},
-                {"type": "bubble_mode", "seat": target["seat"], "on": False}]
-    events = [{"type": "slapped", "seat": seat, "target": target["seat"]}]
+        return [slapped, {"type": "bubble_mode", "seat": target["seat"], "on": False}]
+    events = [slapped]
     push_slapped(state, player, target, action, events)
     return events
+
+
+def slap_distance(state: dict, player: dict, target: dict):
+    """Spaces between slapper and target, checked against the book when both positions are kept.
+
+    « Utilisez 2 Gifles pour toucher une cible à un espace de distance (à gauche, à droite,
+    au-dessus ou en dessous) [...] Vous ne pouvez pas toucher une cible à plus de 3 espaces de
+    vous. » Walls and thick platforms between them are the players' to see. None: not known."""
+    if player["position"] is None or target["position"] is None:
+        return None
+    columns = abs(player["position"]["column"] - target["position"]["column"])
+    levels = abs(player["position"]["level"] - target["position"]["level"])
+    who = name_of(state, target["seat"])
+    if columns and levels:
+        raise IllegalAction(N_("%(name)s is not in a straight line from you: a slap goes left, right, up or down."),
+                            name=who)
+    if columns + levels > MAX_SLAP_DISTANCE:
+        raise IllegalAction(N_("%(name)s is %(count)s spaces away: a slap reaches at most 3 spaces."),
+                            name=who, count=columns + levels)
+    return columns + levels
+
+
+def within_reach(state: dict, player: dict, target: dict) -> bool:
+    try:
+        slap_distance(state, player, target)
+    except IllegalAction:
+        return False
+    return True
+
+
+def slaps_needed(player: dict, distance) -> int | None:
+    """Slap icons the slap costs: one on the same space, one more per space (the Fracasseur: one per space)."""
+    if distance is None:
+        return None
+    if player["legendary"] == "fracasseur":
+        return max(1, distance)
+    return distance + 1
 
 
 def push_slapped(state: dict, player: dict, target: dict, action: dict, events: list[dict]) -> None:
@@ -195,23 +236,68 @@ def do_discard_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def do_give_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
-    """Co-op: a free exchange of bonus tokens, on the giver's or the receiver's turn."""
+    """Co-op: offers an exchange of bonus tokens (``give`` of mine for ``take`` of theirs); the other accepts.
+
+    « En tant qu'Action gratuite, vous pouvez échanger n'importe quel nombre de Jetons Bonus avec
+    un autre joueur sur le même espace ou à côté de vous. Cet échange peut avoir lieu à votre tour
+    ou au tour du joueur avec lequel vous échangez. Les deux joueurs doivent accepter l'échange »."""
     require_phase(state, "turns")
     player = require_own_seat(state, seat)
     if not rule(state, "bonus_exchange"):
         raise IllegalAction(N_("Bonus tokens are exchanged only in co-op."))
+    if state["round"].get("offer"):
+        raise IllegalAction(N_("An exchange offer is waiting for an answer: accept or withdraw it first."))
     other = require_seat_field(state, action, "to")
+    give, take = action.get("give", 1), action.get("take", 0)
+    check_exchange(state, player, other, give, take)
+    state["round"]["offer"] = {"from": seat, "to": other["seat"], "give": give, "take": take}
+    return [{"type": "bonus_offered", "seat": seat, "to": other["seat"], "give": give, "take": take}]
+
+
+def check_exchange(state: dict, player: dict, other: dict, give, take) -> None:
     if other is player:
-        raise IllegalAction(N_("That is not possible now."))
-    if active_seat(state) not in (seat, other["seat"]):
+        raise IllegalAction(N_("Exchange bonus tokens with another player."))
+    if active_seat(state) not in (player["seat"], other["seat"]):
         raise IllegalAction(N_("Exchange on your turn or on the other player's turn."))
-    if player["bonus"] == 0:
-        raise IllegalAction(N_("You have no bonus token."))
-    if other["bonus"] >= MAX_BONUS:
-        raise IllegalAction(N_("%(name)s already has 4 bonus tokens."), name=name_of(state, other["seat"]))
-    player["bonus"] -= 1
-    other["bonus"] += 1
-    return [{"type": "bonus_given", "seat": seat, "to": other["seat"]}]
+    if type(give) is not int or type(take) is not int or give < 0 or take < 0 or give + take == 0:
+        raise IllegalAction(N_("Say how many tokens you give and how many you take (at least one in all)."))
+    if give > player["bonus"]:
+        raise IllegalAction(N_("You have only %(count)s bonus tokens."), count=player["bonus"])
+    who = name_of(state, other["seat"])
+    if take > other["bonus"]:
+        raise IllegalAction(N_("%(name)s has only %(count)s bonus tokens."), name=who, count=other["bonus"])
+    if other["bonus"] - take + give > MAX_BONUS or player["bonus"] - give + take > MAX_BONUS:
+        raise IllegalAction(N_("Nobody may hold more than 4 bonus tokens after the exchange."))
+    if not side_by_side(player, other):
+        raise IllegalAction(N_("%(name)s is not on your space or next to you: move closer to exchange."), name=who)
+
+
+def side_by_side(player: dict, other: dict) -> bool:
+    """Same space or next to each other (left, right, above, below); unknown positions: the players know."""
+    mine, theirs = player["position"], other["position"]
+    if mine is None or theirs is None:
+        return True
+    return abs(mine["column"] - theirs["column"]) + abs(mine["level"] - theirs["level"]) <= 1
+
+
+def do_answer_offer(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The other player accepts or refuses; either player may withdraw the offer (``accept: false``)."""
+    require_phase(state, "turns")
+    require_own_seat(state, seat)
+    offer = state["round"].get("offer")
+    if offer is None or seat not in (offer["from"], offer["to"]):
+        raise IllegalAction(N_("Nobody offered you an exchange of bonus tokens."))
+    require_fields(action, accept=bool)
+    state["round"]["offer"] = None
+    if not action["accept"]:
+        return [{"type": "bonus_declined", "seat": seat, **offer}]
+    if seat != offer["to"]:
+        raise IllegalAction(N_("%(name)s must accept your offer on their phone."), name=name_of(state, offer["to"]))
+    giver, taker = player_of(state, offer["from"]), player_of(state, offer["to"])
+    check_exchange(state, giver, taker, offer["give"], offer["take"])
+    giver["bonus"] += offer["take"] - offer["give"]
+    taker["bonus"] += offer["give"] - offer["take"]
+    return [{"type": "bonus_exchanged", **offer}]
 
 
 def do_use_legendary(state: dict, seat, action: dict, rng) -> list[dict]:

@@ -9,6 +9,7 @@ from companion.games.rayman.common import active_seat, positions_known
 from companion.games.rayman.legal import legal_actions
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
+from companion.games.rayman.round_end import free_mover
 
 
 def view(state: dict, seat) -> dict:
@@ -29,6 +30,7 @@ def view(state: dict, seat) -> dict:
     shown["active"] = active_seat(state)
     shown["roller"] = current_roller(state) if state["phase"] == "round_start" else None
     shown["positions_known"] = positions_known(state)
+    shown["free_mover"] = free_mover(state)
     # What this viewer may do now, for its buttons (the rules still check every action).
     shown["actions"] = legal_actions(state, seat) if seat is not None else []
     return shown

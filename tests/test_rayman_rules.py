@@ -1,0 +1,267 @@
+"""Rayman: the rules issue 17 found refereed wrong, one test named after each rule of the book."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from companion.games.rayman import GAME, HOST, legal_actions, view
+from tests.test_rayman import (act, act_events, choose_all, end_turns, new_game, place, player, ready, refused, rng,
+                               start_round, turns)
+from tests.test_rayman_race import active, coop_turns, end_round, of_type, placed, play_round, with_ptizetres
+
+
+def ended_turns(state):
+    while state["phase"] == "turns":
+        state = act(state, active(state), {"type": "end_turn"})
+    return state
+
+
+# --- the free move of the last player ---------------------------------------------------------
+
+def test_rule_the_last_player_records_the_free_move_on_their_phone():
+    state = ended_turns(placed(turns(3), {1: (5, 1), 2: (9, 1), 3: (12, 2)}))
+    assert state["phase"] == "round_end" and view(state, None)["free_mover"] == 1
+    assert {"type": "free_move", "level": 3} in legal_actions(state, 1)
+    refused(state, 2, {"type": "free_move", "level": 1}, "Only the last player")
+    refused(state, 1, {"type": "free_move", "level": 4}, "A level is 1, 2 or 3")
+    state, events = act_events(state, 1, {"type": "free_move", "level": 3})
+    assert {"type": "moved", "seat": 1, "column": 6, "level": 3} in events
+    assert state["phase"] == "choosing" or state["round"]["number"] == 2
+
+
+def test_rule_the_free_move_goes_to_a_space_no_other_player_holds():
+    state = ended_turns(placed(turns(3), {1: (5, 1), 2: (6, 1), 3: (12, 2)}))
+    assert {"type": "free_move", "level": 1} not in legal_actions(state, 1)
+    refused(state, 1, {"type": "free_move", "level": 1}, "Globox is on that space")
+    state = act(state, 1, {"type": "free_move", "pass": True})
+    assert player(state, 1)["position"] == {"column": 5, "level": 1} and state["round"]["number"] == 2
+
+
+def test_rule_with_four_players_the_two_last_move_the_farthest_behind_first():
+    state = ended_turns(placed(turns(4), {1: (20, 1), 2: (7, 1), 3: (4, 2), 4: (30, 1)}))
+    assert view(state, None)["free_mover"] == 3
+    state = act(state, 3, {"type": "free_move", "level": 2})
+    assert view(state, None)["free_mover"] == 2
+    state = act(state, 2, {"type": "free_move", "level": 1})
+    assert player(state, 2)["position"]["column"] == 8 and state["round"]["number"] == 2
+
+
+def test_rule_the_final_rounds_ranking_counts_the_free_move():
+    state = with_ptizetres(placed(turns(3), {1: (20, 1), 2: (20, 2), 3: (43, 1)}), 3)
+    state = act(state, 3, {"type": "step", "direction": "forward"})  # past the line: the final round
+    state = ended_turns(state)
+    assert view(state, None)["free_mover"] == 1  # same column: the lower level is behind
+    state = act(state, 1, {"type": "free_move", "level": 1})
+    ranking = [(entry["seat"], entry["place"]) for entry in state["result"]["ranking"]]
+    assert ranking == [(3, 1), (1, 2), (2, 3)]  # without the free move Ana would be third
+
+
+def test_rule_a_free_mover_who_keeps_no_position_is_not_waited_for():
+    state = ended_turns(turns(3))
+    asked = view(state, HOST)["question"]
+    assert asked["key"] == "last"
+    state = act(state, HOST, {"type": "answer", "question": "last", "value": [1]})
+    assert state["round"]["number"] == 2 and view(state, None)["free_mover"] is None
+
+
+# --- slapping ------------------------------------------------------------------------------
+
+def test_rule_a_slap_reaches_at_most_three_spaces_in_a_straight_line():
+    state = placed(turns(3), {1: (10, 1), 2: (14, 1), 3: (11, 1)})
+    assert active(state) == 3
+    assert {"type": "slap", "target": 2} in legal_actions(state, 3)  # 11 to 14: three spaces, the most
+    refused(place(state, 2, 15), 3, {"type": "slap", "target": 2}, "Globox is 4 spaces away")
+    refused(place(state, 2, 12, 2), 3, {"type": "slap", "target": 2}, "not in a straight line")
+    assert not any(a["type"] == "slap" and a["target"] == 2 for a in legal_actions(place(state, 2, 15), 3))
+
+
+def test_rule_a_slap_costs_one_slap_more_per_space_of_distance():
+    state = placed(turns(3), {1: (10, 1), 2: (13, 1), 3: (11, 1)})
+    state, events = act_events(state, 3, {"type": "slap", "target": 2})
+    assert events[0] == {"type": "slapped", "seat": 3, "target": 2, "distance": 2, "slaps": 3}
+    assert player(state, 2)["position"]["column"] == 14  # slapped from behind: forward
+
+
+def test_rule_the_fracasseur_reaches_a_space_per_slap():
+    state = copy.deepcopy(placed(turns(2, legendary="on"), {1: (10, 1), 2: (12, 1)}))
+    player(state, 2)["legendary"] = "fracasseur"
+    _, events = act_events(state, 2, {"type": "slap", "target": 1})
+    assert events[0]["distance"] == 2 and events[0]["slaps"] == 2
+
+
+# --- the exchange of bonus tokens ---------------------------------------------------------------
+
+def coop_with_bonus():
+    state = coop_turns(3)
+    for seat in (1, 2, 3):
+        player(state, seat)["bonus"] = 1
+    return state
+
+
+def test_rule_a_bonus_exchange_needs_both_players_consent():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    third = next(seat for seat in (1, 2, 3) if seat not in (mover, other))
+    state, events = act_events(state, mover, {"type": "give_bonus", "to": other, "give": 1, "take": 0})
+    assert events == [{"type": "bonus_offered", "seat": mover, "to": other, "give": 1, "take": 0}]
+    assert player(state, other)["bonus"] == 1  # nothing moves before the answer
+    refused(state, third, {"type": "answer_offer", "accept": True}, "Nobody offered you")
+    refused(state, mover, {"type": "answer_offer", "accept": True}, "must accept your offer on their phone")
+    refused(state, mover, {"type": "give_bonus", "to": third}, "waiting for an answer")
+    assert {"type": "answer_offer", "accept": True} in legal_actions(state, other)
+    state, events = act_events(state, other, {"type": "answer_offer", "accept": True})
+    assert of_type(events, "bonus_exchanged") and player(state, mover)["bonus"] == 0 and \
+        player(state, other)["bonus"] == 2
+
+
+def test_rule_a_bonus_exchange_may_be_declined_or_withdrawn():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    offered = act(state, mover, {"type": "give_bonus", "to": other, "give": 0, "take": 1})
+    for seat in (mover, other):
+        after, events = act_events(offered, seat, {"type": "answer_offer", "accept": False})
+        assert of_type(events, "bonus_declined") and after["round"]["offer"] is None
+        assert [player(after, s)["bonus"] for s in (1, 2, 3)] == [1, 1, 1]
+
+
+def test_rule_a_bonus_exchange_is_between_players_on_the_same_space_or_side_by_side():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    far = placed(state, {seat: (4 * seat, 1) for seat in (1, 2, 3)})
+    refused(far, mover, {"type": "give_bonus", "to": other}, "not on your space or next to you")
+    near = placed(state, {mover: (8, 2), other: (8, 1)})
+    assert act_events(near, mover, {"type": "give_bonus", "to": other})[1][0]["type"] == "bonus_offered"
+
+
+def test_rule_a_bonus_exchange_checks_counts_and_the_limit_of_four():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    refused(state, mover, {"type": "give_bonus", "to": other, "give": 2}, "You have only 1 bonus tokens")
+    refused(state, mover, {"type": "give_bonus", "to": other, "give": 0, "take": 0}, "at least one")
+    refused(state, mover, {"type": "give_bonus", "to": other, "give": "1"}, "at least one")
+    player(state, other)["bonus"] = 4
+    refused(state, mover, {"type": "give_bonus", "to": other, "give": 1}, "more than 4 bonus tokens")
+
+
+def test_rule_an_offer_lapses_when_the_turn_passes():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    state = act(state, mover, {"type": "give_bonus", "to": other})
+    state = act(state, mover, {"type": "end_turn"})
+    assert state["round"]["offer"] is None
+    refused(state, other, {"type": "answer_offer", "accept": True}, "Nobody offered you")
+
+
+# --- Bubbles --------------------------------------------------------------------------------
+
+def test_rule_a_player_who_bubbled_plays_again_the_next_round():
+    state = start_round(ready(2))
+    state = choose_all(state, {1: "bubble", 2: ("b1", "b2")})
+    state = end_turns(state)
+    state = start_round(state)
+    refused(state, 1, {"type": "choose", "bubble": True}, "You declared a Bubble last round")
+    assert {"type": "choose", "bubble": True} not in legal_actions(state, 1)
+    state = choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")})
+    state = start_round(end_turns(state))
+    assert {"type": "choose", "bubble": True} in legal_actions(state, 1)  # two rounds later it may again
+
+
+# --- damage -------------------------------------------------------------------------------
+
+def test_rule_damage_pushes_back_past_a_column_whose_every_space_is_taken():
+    state = placed(turns(5, players_5_6="on"), {1: (8, 1), 2: (8, 2), 3: (8, 3), 4: (20, 1), 5: (10, 2)})
+    state, events = act_events(state, 5, {"type": "hurt", "cause": "enemy"})
+    assert player(state, 5)["position"] == {"column": 7, "level": 2}
+
+
+def test_rule_damage_lands_on_a_free_level_of_the_column_two_back():
+    state = placed(turns(3), {1: (8, 2), 2: (8, 1), 3: (10, 2)})
+    state = act(state, 3, {"type": "hurt", "cause": "obstacle"})
+    assert player(state, 3)["position"] == {"column": 8, "level": 3}
+
+
+# --- a seat taken out of the game -------------------------------------------------------------
+
+def test_rule_a_withdrawn_seat_leaves_a_race_that_goes_on_during_the_choice():
+    state = start_round(ready(3))
+    state = act(act(state, 1, {"type": "choose", "left": "b1", "second": "b2"}), 1, {"type": "lock"})
+    state = act(act(state, 2, {"type": "choose", "left": "b1", "second": "b2"}), 2, {"type": "lock"})
+    state, events = GAME.withdraw(state, 3, rng(50))
+    assert {"type": "withdrawn", "seat": 3} in events and state["phase"] == "turns"
+    assert state["round"]["order"] == [2, 1] and [p["seat"] for p in state["players"]] == [1, 2]
+    refused(state, 3, {"type": "end_turn"}, "You have left this race")
+
+
+def test_rule_a_withdrawn_seat_on_its_turn_passes_the_turn_on():
+    state = turns(3)
+    assert active(state) == 3
+    state, events = GAME.withdraw(state, 3, rng(50))
+    assert active(state) == 2 and {"type": "turn_started", "seat": 2, "bubble_mode": False} in events
+    state, _ = end_round(state)
+    asked = view(state, HOST)["question"]
+    assert asked is None or 3 not in asked.get("choices", [])
+
+
+def test_rule_a_withdrawn_seat_in_setup_does_not_block_it():
+    state = new_game(3)
+    state = act(act(state, 1, {"type": "character", "name": "Rayman"}), 2, {"type": "character", "name": "Globox"})
+    state, _ = GAME.withdraw(state, 3, rng(50))
+    assert state["phase"] == "hands" and [p["seat"] for p in state["players"]] == [1, 2]
+
+
+def test_rule_coop_every_other_player_finished_wins_when_the_last_withdraws():
+    state = with_ptizetres(coop_turns(2), 1, 2)
+    mover = active(state)
+    other = 3 - mover
+    state = act(state, mover, {"type": "crossed"})
+    state, events = GAME.withdraw(state, other, rng(50))
+    assert state["result"] == {"kind": "coop", "won": True, "reason": "all_finished"}
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+def test_rule_a_mistyped_initiative_is_corrected_during_the_race():
+    state = start_round(ready(2))
+    state, events = act_events(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 42})
+    assert events == [{"type": "initiative_corrected", "seat": 1}]
+    assert next(c for c in player(state, 1)["cards"] if c["id"] == "b5")["initiative"] == 42
+    refused(state, 1, {"type": "correct_initiative", "card": "b9", "initiative": 4}, "You have no card b9")
+    refused(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 100}, "0 to 99")
+    state = act(state, 1, {"type": "choose", "left": "b5", "second": "b6"})
+    refused(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 4}, "in play this round")
+    quick = start_round(ready(2, hand_entry="quick"))
+    refused(quick, 1, {"type": "correct_initiative", "card": "b5", "initiative": 4}, "quick entry")
+
+
+# --- refusals say why --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("action, why", [
+    ({"type": "choose", "bubble": True}, "Not now: the players are playing their turns"),
+    ({"type": "pick", "card": 1}, "Not now: the players are playing their turns"),
+    ({"type": "hand", "initiatives": {}}, "Not now: the players are playing their turns"),
+    ({"type": "free_move", "level": 1}, "Not now: the players are playing their turns"),
+    ({"type": "end_turn"}, "It is Barbara's turn"),
+    ({"type": "answer_offer", "accept": True}, "Nobody offered you"),
+])
+def test_rule_every_refusal_says_why(action, why):
+    refused(turns(3), 1, action, why)
+
+
+def test_rule_a_refusal_before_the_turns_says_what_to_do_now():
+    state = start_round(ready(2))
+    refused(state, 1, {"type": "end_turn"}, "choosing two cards in secret; choose yours and lock in")
+    refused(state, 1, {"type": "roll"}, "Not now")
+    refused(ready(2, difficulty="intermediate"), 2, {"type": "end_turn"}, "the round starts with the dice")
+
+
+def test_every_round_of_play_round_still_works_with_the_free_move():
+    state = placed(ready(2), {1: (0, 1), 2: (0, 2)})
+    state = play_round(state)
+    assert state["round"]["number"] == 2
