@@ -11,7 +11,7 @@ import json
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.rayman import (BOARDS, CHARACTERS, GAME, HOST, HOST_ACTIONS, LEGENDARY_CARDS, commitment,
+from companion.games.rayman import (BOARDS, CHARACTERS, GAME, HOST, LEGENDARY_CARDS, commitment,
                                     die_level, legal_actions, view)
 from tests.rules import Rules
 
@@ -136,7 +136,7 @@ def answer_round_end(state, answers=None):
 
 def test_the_game_is_registered_with_its_seat_limits():
     assert GAME.id == "rayman" and GAME.min_seats == 1 and GAME.max_seats == 6
-    assert HOST == "host" and HOST_ACTIONS == {"answer", "next_race", "roll"}
+    assert HOST == "host" and GAME.host_actions == {"answer", "next_race", "roll"}
 
 
 @pytest.mark.parametrize("difficulty, board, projectile, card, extras, legendary", [
@@ -262,7 +262,7 @@ def test_legendary_cards_are_asked_only_when_in_play():
     state = new_game(2, difficulty="hero")
     state = act(act(state, 1, {"type": "character", "name": "Barbara"}), 2, {"type": "character", "name": "Globox"})
     assert state["phase"] == "draft"
-    refused(state, 1, {"type": "pick_legendary", "card": "filou"}, "Not now: the players are drafting")
+    refused(state, 1, {"type": "pick_legendary", "card": "filou"}, "Not now: the table is drafting")
 
 
 # --- the draft of extra action cards -------------------------------------------------
@@ -686,9 +686,9 @@ def test_the_filou_turns_a_heart_into_an_action():
     (1, {}, "Unknown action"),
     (1, {"type": 7}, "Unknown action"),
     (9, {"type": "end_turn"}, "Only the players"),
-    (HOST, {"type": "end_turn"}, "host screen does not play"),
-    (2, {"type": "next_race"}, "Only the host"),
-    (HOST, {"type": "answer", "question": "last", "value": [1]}, "no question"),
+    (HOST, {"type": "end_turn"}, "Only a player can do that, on their phone"),
+    (2, {"type": "next_race"}, "Not now: the table is playing the turns"),
+    (HOST, {"type": "answer", "question": "last", "value": [1]}, "Not now: the table is playing the turns"),
     (2, {"type": "hurt", "cause": "lava"}, "A hit comes from"),
     (2, {"type": "hurt"}, "cause"),
     (2, {"type": "hurt", "cause": "projectile"}, "projectile"),
@@ -698,10 +698,10 @@ def test_the_filou_turns_a_heart_into_an_action():
     (2, {"type": "slap", "target": True}, "target"),
     (2, {"type": "slap", "target": 8}, "Only the players"),
     (2, {"type": "free", "ptizetre": "1"}, "ptizetre"),
-    (2, {"type": "pick", "card": 3}, "Not now: the players are playing their turns"),
-    (2, {"type": "choose", "bubble": True}, "Not now: the players are playing their turns"),
-    (2, {"type": "character", "name": "Rayman"}, "Not now: the players are playing their turns"),
-    (2, {"type": "distance", "spaces": 3}, "Not now: the players are playing their turns"),
+    (2, {"type": "pick", "card": 3}, "Not now: the table is playing the turns"),
+    (2, {"type": "choose", "bubble": True}, "Not now: the table is playing the turns"),
+    (2, {"type": "character", "name": "Rayman"}, "Not now: the table is playing the turns"),
+    (2, {"type": "distance", "spaces": 3}, "Not now: the table is playing the turns"),
     (2, {"type": "crossed"}, "3 Ptizêtres"),
     (2, {"type": "step", "direction": "left"}, "A step goes"),
     (2, {"type": "step", "direction": "forward"}, "Enter your position first"),
@@ -709,7 +709,7 @@ def test_the_filou_turns_a_heart_into_an_action():
     (2, {"type": "position", "column": 3, "level": 4}, "level from 1 to 3"),
     (2, {"type": "position", "column": 50, "level": 1}, "3 Ptizêtres"),
     (2, {"type": "give_bonus", "to": 1}, "only in co-op"),
-    (1, {"type": "roll"}, "Not now: the players are playing their turns"),
+    (1, {"type": "roll"}, "Not now: the table is playing the turns"),
 ])
 def test_bad_actions_change_nothing(seat, action, complaint):
     refused(turns(2), seat, action, complaint)
@@ -722,7 +722,7 @@ def test_actions_that_are_not_objects_are_refused():
 
 def test_nothing_is_possible_once_the_game_is_over():
     state = copy.deepcopy(turns(2))
-    state["phase"] = "game_over"
+    state["phase"], state["outcome"] = "game_over", {"winners": [], "reason": "", "ranking": []}
     refused(state, 2, {"type": "end_turn"}, "The game is over")
     assert legal_actions(state, 2) == [] and legal_actions(state, HOST) == []
 
@@ -747,10 +747,10 @@ def test_the_boards_are_in_the_tournament_order():
 
 def test_a_view_carries_its_viewers_actions_and_the_last_public_events():
     state = ready(2)
-    assert {"type": "choose", "left": "b3", "second": "b1"} in view(state, 1)["actions"]
-    assert view(state, None)["actions"] == [] and view(state, HOST)["actions"] == []
+    assert {"type": "choose", "left": "b3", "second": "b1"} in view(state, 1)["legal"]
+    assert view(state, None)["legal"] == [] and view(state, HOST)["legal"] == []
     state, events = act_events(act(state, 1, {"type": "choose", "bubble": True}), 1, {"type": "lock"})
-    assert view(state, 1)["actions"] == legal_actions(state, 1) and {"type": "lock"} not in view(state, 1)["actions"]
+    assert view(state, 1)["legal"] == legal_actions(state, 1) and {"type": "lock"} not in view(state, 1)["legal"]
     assert view(state, 2)["history"][-1] == events[0] and events[0]["type"] == "locked"
     count = view(state, None)["history_count"]
     state = act(state, 2, {"type": "choose", "left": "b1", "second": "b2"})  # tentative: no event, nothing new

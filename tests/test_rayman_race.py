@@ -109,7 +109,7 @@ def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
     state = act(state, HOST, ROLL)
     assert state["round"]["number"] == 2 and view(state, None)["question"] == {"key": "second_tile", "column": 22}
     refused(state, HOST, {"type": "answer", "question": "second_tile", "value": "yes"}, "yes or no")
-    refused(state, 1, {"type": "choose", "bubble": True}, "Not now: the round starts with the dice")
+    refused(state, 1, {"type": "choose", "bubble": True}, "Not now: the table is rolling the dice")
     state = act(state, HOST, {"type": "answer", "question": "second_tile", "value": True})
     asked = view(state, None)["question"]
     assert asked["key"] == "spawn_hit" and asked["column"] == 43 and asked["choices"] == [1, 2, None]
@@ -696,6 +696,6 @@ def test_a_tournament_keeps_or_changes_the_legendary_cards(choice, asked):
 
 
 def test_next_race_only_between_races():
-    refused(turns(2, tournament="on"), HOST, {"type": "next_race"}, "Not now: the players are playing their turns")
+    refused(turns(2, tournament="on"), HOST, {"type": "next_race"}, "Not now: the table is playing the turns")
     with pytest.raises(IllegalAction):
         GAME.apply(turns(2), HOST, {"type": "next_race"}, rng())

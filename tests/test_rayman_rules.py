@@ -243,10 +243,10 @@ def test_rule_a_mistyped_initiative_is_corrected_during_the_race():
 # --- refusals say why --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("action, why", [
-    ({"type": "choose", "bubble": True}, "Not now: the players are playing their turns"),
-    ({"type": "pick", "card": 1}, "Not now: the players are playing their turns"),
-    ({"type": "hand", "initiatives": {}}, "Not now: the players are playing their turns"),
-    ({"type": "free_move", "level": 1}, "Not now: the players are playing their turns"),
+    ({"type": "choose", "bubble": True}, "Not now: the table is playing the turns"),
+    ({"type": "pick", "card": 1}, "Not now: the table is playing the turns"),
+    ({"type": "hand", "initiatives": {}}, "Not now: the table is playing the turns"),
+    ({"type": "free_move", "level": 1}, "Not now: the table is playing the turns"),
     ({"type": "end_turn"}, "It is Barbara's turn"),
     ({"type": "answer_offer", "accept": True}, "Nobody offered you"),
 ])
@@ -254,11 +254,12 @@ def test_rule_every_refusal_says_why(action, why):
     refused(turns(3), 1, action, why)
 
 
-def test_rule_a_refusal_before_the_turns_says_what_to_do_now():
+def test_rule_a_refusal_before_the_turns_says_what_the_table_is_doing():
     state = start_round(ready(2))
-    refused(state, 1, {"type": "end_turn"}, "choosing two cards in secret; choose yours and lock in")
+    refused(state, 1, {"type": "end_turn"}, "Not now: the table is choosing the cards in secret")
     refused(state, 1, {"type": "roll"}, "Not now")
-    refused(ready(2, difficulty="intermediate"), 2, {"type": "end_turn"}, "the round starts with the dice")
+    refused(ready(2, difficulty="intermediate"), 2, {"type": "end_turn"},
+            "Not now: the table is rolling the dice of the round")
 
 
 def test_every_round_of_play_round_still_works_with_the_free_move():

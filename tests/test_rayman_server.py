@@ -22,8 +22,7 @@ import sqlite3
 import pytest
 import requests
 
-from companion.games.rayman import (HOST, LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, die_level,
-                                    legal_actions)
+from companion.games.rayman import LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, die_level
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
@@ -173,15 +172,15 @@ def hand_of(game: dict, seat: int) -> dict:
 
 def setup_move(table: Table):
     """Characters, the youngest player, the draft (first card offered) and the hands, as the phones and host do."""
-    asked = legal_actions(table.game("host"), HOST)
+    asked = table.game("host")["legal"]
     if asked and table.game("host")["question"]:
         return "host", asked[0]
     for seat in table.seats:
         game, mine = table.game(seat), own(table.game(seat), seat)
         if game["phase"] == "characters" and mine["character"] is None:
-            return seat, legal_actions(game, seat)[0]
-        if game["phase"] == "draft" and legal_actions(game, seat):
-            return seat, legal_actions(game, seat)[0]
+            return seat, game["legal"][0]
+        if game["phase"] == "draft" and game["legal"]:
+            return seat, game["legal"][0]
         if game["phase"] == "hands" and any(card["initiative"] is None for card in mine["cards"]):
             return seat, {"type": "hand", "initiatives": hand_of(game, seat)}
     raise AssertionError(f"nobody can act in {table.game()['phase']}")
@@ -192,7 +191,7 @@ def host_answer(game: dict) -> dict:
     space: whoever keeps a position there, nobody otherwise. The last players: those who
     keep no position first (their figures never move in these tests). Anything else: the
     first answer offered (the second tile not reached, the Boss moving 3 spaces)."""
-    asked, offered = game["question"], legal_actions(game, HOST)
+    asked, offered = game["question"], game["legal"]
     where = {player["seat"]: player["position"] for player in game["players"]}
     if asked["key"] == "last":
         behind = sorted(asked["choices"], key=lambda seat: (where[seat] is not None, (where[seat] or {}).get("column")))
@@ -248,7 +247,7 @@ def private_leaks(message, viewer) -> list[str]:
 def choice_leaks(message, viewer, initiatives=frozenset()) -> list[str]:
     """Before the reveal: also no salt, no choice, no revealed entry, no initiative of the chooser anywhere."""
     def prune(parent, key):
-        return is_own(parent, viewer) or key == "actions" and "players" in parent  # what the viewer itself may do
+        return is_own(parent, viewer) or key == "legal" and "players" in parent  # what the viewer itself may do
 
     return private_leaks(message, viewer) + [
         f"{path}.{key}" for path, parent, key, item in entries(message, prune)
@@ -561,8 +560,8 @@ BAD_INPUT = [  # (table, who, action, status, complaint); "idle": a seat whose t
     ("choosing", 1, LOCK, 400, "You have locked in your choice."),
     ("choosing", 1, BUBBLE, 400, "You have locked in your choice."),
     ("choosing", "host", BUBBLE, 403, "The host screen does not play: act from a seat."),
-    ("turns", 2, {"type": "answer", "question": "last", "value": [1]}, 400, "Only the host can do that."),
-    ("turns", 2, {"type": "next_race"}, 400, "Only the host can do that."),
+    ("turns", 2, {"type": "answer", "question": "last", "value": [1]}, 400, "Not now: the table is playing the turns."),
+    ("turns", 2, {"type": "next_race"}, 400, "Not now: the table is playing the turns."),
     ("choosing", "spectator", BUBBLE, 401, "A seat or host token is needed to act."),
     ("choosing", "forged", LOCK, 401, "This token is not valid."),
     ("choosing", 2, OVERSIZED, 413, "too large (at most 16 KiB)."),
@@ -690,7 +689,7 @@ def race_move(racers: dict):
     def move(table: Table):
         for seat, racer in racers.items():
             game = table.game(seat)
-            action = racer.move(game, legal_actions(game, seat))
+            action = racer.move(game, game["legal"])
             if action:
                 return seat, action
         game = table.game("host")
@@ -787,7 +786,7 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
         asked = table.game()["question"]
         assert asked == {"key": "boss_move", "low": 1, "high": 20}
         table.act("host", {"type": "answer", "question": "boss_move", "value": 6})
-        assert legal_actions(table.game(1), 1)[0] == ROLL and ROLL in legal_actions(table.game(2), 2)
+        assert table.game(1)["legal"][0] == ROLL and ROLL in table.game(2)["legal"]
         table.act(1, ROLL)  # the Boss's die, on Ana's phone (any player may roll it)
         boss = table.game()["boss"]
         rolled = table.game()["round"]["boss_die"]

@@ -120,58 +120,25 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.base import Game, HOST, IllegalAction, N_, Option, register
-from companion.games.rayman.choosing import advance_choosing, do_choose, do_lock
-from companion.games.rayman.common import die_level, player_of
-from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, HISTORY_KEPT,
-                                              HOST_ACTIONS, HOST_ONLY, LAST_COLUMN, LEGENDARY_CARDS, LEVELS, MAX_BONUS,
-                                              MAX_BOSS_MOVE, MODES, ON_OFF, PROJECTILE_END, PROJECTILES,
-                                              PTIZETRES_TO_FINISH, SETUP_PHASES, canonical_json, commitment)
-from companion.games.rayman.legal import legal_actions
-from companion.games.rayman.finish import advance_finish, do_distance, do_next_race
+from companion.games.base import HOST, N_, Game, Option, register
+from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, LAST_COLUMN,
+                                              LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_BOSS_MOVE, MODES, ON_OFF,
+                                              PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
+                                              canonical_json, commitment)
+from companion.games.rayman.common import die_level
+from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
 from companion.games.rayman.options import check_options
-from companion.games.rayman.positions import do_forget_position, do_position, do_step
-from companion.games.rayman.questions import do_answer
-from companion.games.rayman.round import advance_round_start, do_roll
-from companion.games.rayman.round_end import advance_round_end, do_free_move
-from companion.games.rayman.setup import (advance_draft, advance_setup, do_character, do_correct_initiative,
-                                          do_exchange, do_hand, do_pick, do_pick_legendary, setup)
-from companion.games.rayman.turns import (advance_turns, do_bonus, do_crossed, do_discard_bonus, do_end_turn, do_free,
-                                          do_answer_offer, do_give_bonus, do_heart, do_hurt, do_slap, do_spend_heart,
-                                          do_use_bonus,
-                                          do_use_legendary)
-from companion.games.rayman.view import view
+from companion.games.rayman.setup import setup
 from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
 
 __all__ = [  # what the tests and the other modules read from the package
-    "BOARDS", "CHARACTERS", "GAME", "HOST", "HOST_ACTIONS", "LAST_COLUMN", "LEGENDARY_CARDS", "LEVELS", "MAX_BONUS",
+    "BOARDS", "CHARACTERS", "GAME", "HOST", "LAST_COLUMN", "LEGENDARY_CARDS", "LEVELS", "MAX_BONUS",
     "PROJECTILE_END", "PTIZETRES_TO_FINISH", "SETUP_PHASES", "canonical_json", "commitment", "die_level",
     "legal_actions", "view",
 ]
 
-
-def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
-    if not isinstance(action, dict):
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action))
-    kind = action.get("type")
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind))
-    if state["phase"] == "game_over":
-        raise IllegalAction(N_("The game is over."))
-    if seat == HOST and kind not in HOST_ACTIONS:
-        raise IllegalAction(N_("The host screen does not play: act from a seat."))
-    if seat != HOST and kind in HOST_ONLY:
-        raise IllegalAction(N_("Only the host can do that."))
-    if seat != HOST and seat in state.get("withdrawn", ()):
-        raise IllegalAction(N_("You have left this race."))
-    if seat != HOST:
-        player_of(state, seat)
-    new_state = copy.deepcopy(state)  # apply never mutates its input
-    events = handler(new_state, seat, action, rng)
-    advance(new_state, rng, events)
-    remember(new_state, events)
-    return new_state, events
+view = RULES.view
+legal_actions = RULES.legal_actions
 
 
 def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
@@ -180,45 +147,14 @@ def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
     withdraw_player(new_state, seat, events)
     advance(new_state, rng, events)
     remember(new_state, events)
+    new_state["outcome"] = decide(new_state)
     return new_state, events
-
-
-def remember(state: dict, events: list[dict]) -> None:
-    """The last public events, for the screens to tell what just happened (an event never holds a secret)."""
-    if events:
-        state["history"] = (state.get("history", []) + events)[-HISTORY_KEPT:]
-        state["history_count"] = state.get("history_count", 0) + len(events)
-
-
-def advance(state: dict, rng, events: list[dict]) -> None:
-    """Runs what happens by itself (reveals, rolls for ties, round ends) until someone must act."""
-    while True:
-        step = AUTOMATIC.get(state["phase"])
-        if step is None or not step(state, rng, events):
-            return
-
-
-HANDLERS = {
-    "character": do_character, "pick_legendary": do_pick_legendary, "pick": do_pick, "exchange": do_exchange,
-    "hand": do_hand, "roll": do_roll, "choose": do_choose, "lock": do_lock, "end_turn": do_end_turn,
-    "heart": do_heart, "spend_heart": do_spend_heart, "hurt": do_hurt, "slap": do_slap, "free": do_free,
-    "bonus": do_bonus, "use_bonus": do_use_bonus, "discard_bonus": do_discard_bonus,
-    "free_move": do_free_move, "give_bonus": do_give_bonus, "answer_offer": do_answer_offer,
-    "use_legendary": do_use_legendary, "crossed": do_crossed,
-    "position": do_position, "step": do_step, "forget_position": do_forget_position, "distance": do_distance,
-    "answer": do_answer, "next_race": do_next_race, "correct_initiative": do_correct_initiative,
-}
-
-
-AUTOMATIC = {"characters": advance_setup, "legendary": advance_setup, "exchange": advance_setup,
-             "hands": advance_setup, "draft": advance_draft, "round_start": advance_round_start,
-             "choosing": advance_choosing, "turns": advance_turns, "round_end": advance_round_end,
-             "finish": advance_finish}
 
 
 # What the create form shows for the options' values (the values themselves are ids).
 AUTO_ON_OFF_LABELS = (N_("As the difficulty says"), N_("Yes"), N_("No"))
 ON_OFF_LABELS = (N_("No"), N_("Yes"))
+
 
 GAME = register(Game(
     id="rayman",
@@ -266,11 +202,10 @@ GAME = register(Game(
                choice_labels=(N_("Each player keeps theirs"), N_("Each player picks again before each race"))),
     ),
     setup=setup,
-    apply=apply,
-    view=view,
     check_options=check_options,
-    host_actions=HOST_ACTIONS,
     uses_figures=False,
     withdraw=withdraw,
     withdraw_rule=WITHDRAW_RULE,
+    on_timeout=on_timeout,
+    **RULES.hooks(),
 ))

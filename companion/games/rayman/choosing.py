@@ -63,13 +63,19 @@ def quick_choice(action: dict) -> dict:
     return {"bubble": False, "left": action["left"], "second": action["second"]}
 
 
-def do_choose(state: dict, seat, action: dict, rng) -> list[dict]:
-    """A tentative choice: only its owner sees it, and no event tells that it changed."""
+def check_choose(state: dict, seat, action: dict) -> dict:
+    """The choice as it would be committed (refused when it is not a legal one)."""
     require_phase(state, "choosing")
     player = require_chooser(state, seat)
     if player["locked"]:
         raise IllegalAction(N_("You have locked in your choice."))
-    player["secret"] = {"choice": normalized_choice(state, player, action), "salt": None}
+    return normalized_choice(state, player, action)
+
+
+def do_choose(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A tentative choice: only its owner sees it, and no event tells that it changed."""
+    choice = check_choose(state, seat, action)
+    player_of(state, seat)["secret"] = {"choice": choice, "salt": None}
     return []
 
 
@@ -80,13 +86,18 @@ def require_chooser(state: dict, seat) -> dict:
     return player
 
 
-def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_lock(state: dict, seat, action: dict) -> None:
     require_phase(state, "choosing")
     player = require_chooser(state, seat)
     if player["locked"]:
         raise IllegalAction(N_("You have locked in your choice."))
     if not player["secret"]:
         raise IllegalAction(N_("Choose your two cards or a Bubble first."))
+
+
+def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_lock(state, seat, action)
+    player = player_of(state, seat)
     salt = rng.nonce(SALT_BITS)  # not from the seed: closing the table must not reveal a locked choice
     player["secret"]["salt"] = salt
     player["locked"] = True

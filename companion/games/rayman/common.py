@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST, IllegalAction, N_, require_fields
+from companion.games.base import HOST, N_, IllegalAction, Msg, require_fields
 
 
 def player_of(state: dict, seat) -> dict:
@@ -21,26 +21,27 @@ def names(state: dict, seats) -> str:
     return " and ".join(name_of(state, seat) for seat in seats)
 
 
-# Why an action is refused outside its phase: what the table is doing now, and so what to do.
-PHASE_NOW = {
-    "characters": N_("Not now: every player first names their character."),
-    "legendary": N_("Not now: every player first picks a legendary card."),
-    "draft": N_("Not now: the players are drafting the extra action cards."),
-    "exchange": N_("Not now: the players are giving back cards before the race."),
-    "hands": N_("Not now: every player first enters the initiative of each of their cards."),
-    "round_start": N_("Not now: the round starts with the dice; roll first."),
-    "choosing": N_("Not now: every player is choosing two cards in secret; choose yours and lock in."),
-    "turns": N_("Not now: the players are playing their turns."),
-    "round_end": N_("Not now: the round is ending (projectiles, Boss, free move)."),
-    "finish": N_("Not now: the race is over and its ranking is being settled."),
-    "race_over": N_("Not now: the race is over; the host starts the next one."),
-    "game_over": N_("The game is over."),
+# What the table is doing in each phase, read as "the table is <label>" (the kernel's refusals and waits).
+LABELS = {
+    "characters": N_("naming the characters"),
+    "legendary": N_("picking the legendary cards"),
+    "draft": N_("drafting the extra action cards"),
+    "exchange": N_("giving back cards before the race"),
+    "hands": N_("entering the initiatives of the cards"),
+    "round_start": N_("rolling the dice of the round"),
+    "choosing": N_("choosing the cards in secret"),
+    "revealing": N_("revealing the chosen cards"),
+    "turns": N_("playing the turns"),
+    "round_end": N_("ending the round"),
+    "finish": N_("settling the ranking"),
+    "race_over": N_("between two races"),
+    "game_over": N_("finishing the game"),
 }
 
 
 def require_phase(state: dict, *phases: str) -> None:
     if state["phase"] not in phases:
-        raise IllegalAction(PHASE_NOW[state["phase"]])
+        raise IllegalAction(N_("Not now: the table is %(phase)s."), phase=Msg(LABELS[state["phase"]]))
 
 
 def card_of(player: dict, card_id):

@@ -6,13 +6,6 @@ import hashlib
 import json
 
 
-
-HOST_ACTIONS = frozenset({"answer", "next_race", "roll"})
-
-
-HOST_ONLY = frozenset({"answer", "next_race"})
-
-
 MODES = ("competitive", "coop", "solo")
 
 

@@ -17,11 +17,11 @@ from companion.games.rayman.setup import cards_to_give_back
 from companion.games.rayman.turns import check_exchange, within_reach
 
 
-def legal_actions(state: dict, seat) -> list[dict]:
-    """The actions ``seat`` may take now (python-chess style), for the phones and the tests.
+def candidate_actions(state: dict, seat) -> list[dict]:
+    """The actions worth offering ``seat`` now; the kernel keeps those the moves' checks accept.
 
     Open-ended arguments are sampled: a few initiatives, positions and
-    distances, two orders for a ranking. Every listed action is accepted.
+    distances, two orders for a ranking.
     """
     if state["phase"] == "game_over":
         return []

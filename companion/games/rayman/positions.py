@@ -8,13 +8,18 @@ from companion.games.rayman.common import require_own_seat, require_phase
 from companion.games.rayman.constants import DIRECTIONS, LAST_COLUMN, LEVELS, MAX_COLUMN, RACE_PHASES, START_COLUMN
 
 
-def do_position(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_position(state: dict, seat, action: dict) -> dict:
     require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, column=int, level=int)
     if not START_COLUMN <= action["column"] <= MAX_COLUMN or not 1 <= action["level"] <= LEVELS:
         raise IllegalAction(N_("A position is a column from 0 to %(high)s and a level from 1 to 3."), high=MAX_COLUMN)
     check_position_change(state, player, action["column"])
+    return player
+
+
+def do_position(state: dict, seat, action: dict, rng) -> list[dict]:
+    player = check_position(state, seat, action)
     events = []
     if player["position"] is None:
         player["position"] = {"column": START_COLUMN, "level": 1}
@@ -22,7 +27,7 @@ def do_position(state: dict, seat, action: dict, rng) -> list[dict]:
     return events
 
 
-def do_step(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_step(state: dict, seat, action: dict) -> tuple[dict, int, int]:
     """One tap of the stepper: one space forward, back, up or down."""
     require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
@@ -36,6 +41,11 @@ def do_step(state: dict, seat, action: dict, rng) -> list[dict]:
     if not START_COLUMN <= column <= MAX_COLUMN or not 1 <= level <= LEVELS:
         raise IllegalAction(N_("That space is off the board."))
     check_position_change(state, player, column)
+    return player, column, level
+
+
+def do_step(state: dict, seat, action: dict, rng) -> list[dict]:
+    player, column, level = check_step(state, seat, action)
     events = []
     move_to(state, player, column, level, events)
     return events
@@ -50,10 +60,14 @@ def check_position_change(state: dict, player: dict, column: int) -> None:
             raise IllegalAction(N_("You cross the finish line during a turn or at the end of a round."))
 
 
-def do_forget_position(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_forget_position(state: dict, seat, action: dict) -> dict:
     require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     if player["position"] is None:
         raise IllegalAction(N_("Enter your position first."))
-    player["position"] = None
+    return player
+
+
+def do_forget_position(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_forget_position(state, seat, action)["position"] = None
     return [{"type": "position_forgotten", "seat": seat}]

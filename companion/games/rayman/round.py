@@ -84,7 +84,7 @@ def advance_round_start(state: dict, rng, events: list[dict]) -> bool:
     return True
 
 
-def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_roll(state: dict, seat, action: dict) -> None:
     require_phase(state, "round_start")
     round_ = state["round"]
     if not needs_roll(state):
@@ -100,6 +100,11 @@ def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
             raise IllegalAction(N_("%(name)s rolls this die."), name=name_of(state, roller))
         if player["crossed"]:
             raise IllegalAction(N_("You have finished the race: the others roll."))
+
+
+def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_roll(state, seat, action)
+    round_, roller = state["round"], current_roller(state)
     round_["rolled"] = True
     events = []
     if state["config"]["projectile"]:

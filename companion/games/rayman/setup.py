@@ -30,7 +30,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "youngest": None,
         "tournament": {"races": [], "standings": [{"seat": seat["id"], "points": 0} for seat in seats]}
         if config["tournament"] else None,
-        "result": None,
+        "result": None, "outcome": None,
         "history": [], "history_count": 0,
     }
 

@@ -93,7 +93,7 @@ def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
     return [{"type": "heart_spent", "seat": seat}]
 
 
-def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_hurt(state: dict, seat, action: dict) -> dict:
     """The player reports a hit: an enemy not slapped, an obstacle, a wall, a projectile, the Boss."""
     require_phase(state, *HIT_PHASES)
     player = require_own_seat(state, seat)
@@ -105,7 +105,13 @@ def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have finished the race."))
     if cause == "boss" and not state["boss"]:
         raise IllegalAction(N_("There is no Boss in this race."))
-    events = []
+    if cause == "projectile":
+        require_projectile(state, action)
+    return player
+
+
+def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
+    player, cause, events = check_hurt(state, seat, action), action["cause"], []
     if cause == "projectile":
         projectile = require_projectile(state, action)
         state["projectiles"].remove(projectile)

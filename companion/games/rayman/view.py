@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import copy
-
 from companion.games.base import HOST
 from companion.games.rayman.common import active_seat, positions_known
-from companion.games.rayman.legal import legal_actions
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
 from companion.games.rayman.round_end import free_mover
 
 
-def view(state: dict, seat) -> dict:
-    """What ``seat`` may see: their own hand and tentative choice; of the others, counts only."""
-    shown = copy.deepcopy(state)
+def render(state: dict, seat) -> dict:
+    """What ``seat`` may see: their own hand and tentative choice; of the others, counts only.
+
+    The kernel adds the keys every game shares: ``phase``, ``legal`` (this viewer's legal
+    actions, for its buttons), ``waiting`` and ``outcome``."""
+    shown = state  # the kernel's private copy, stripped for this viewer
+    shown.update({  # what the screens would otherwise recompute from the rules
+        "you": seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None,
+        "question": question(state), "active": active_seat(state),
+        "roller": current_roller(state) if state["phase"] == "round_start" else None,
+        "positions_known": positions_known(state), "free_mover": free_mover(state),
+    })
     for player in shown["players"]:
         player["hand_size"], player["discard_size"] = len(player["hand"]), len(player["discard"])
         # Public anyway (a "hand_entered" event says it): who the table still waits for.
@@ -22,17 +28,9 @@ def view(state: dict, seat) -> dict:
         if player["seat"] != seat or seat == HOST:
             hide_private(player)
     if shown["draft"]:
-        shown["draft"]["deck"] = len(state["draft"]["deck"])
+        shown["draft"]["deck"] = len(shown["draft"]["deck"])
     if shown["boss"]:
-        shown["boss"]["deck"] = len(state["boss"]["deck"])
-    shown["you"] = seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None
-    shown["question"] = question(state)
-    shown["active"] = active_seat(state)
-    shown["roller"] = current_roller(state) if state["phase"] == "round_start" else None
-    shown["positions_known"] = positions_known(state)
-    shown["free_mover"] = free_mover(state)
-    # What this viewer may do now, for its buttons (the rules still check every action).
-    shown["actions"] = legal_actions(state, seat) if seat is not None else []
+        shown["boss"]["deck"] = len(shown["boss"]["deck"])
     return shown
 
 

@@ -42,7 +42,7 @@ let rolledNow = new Set();  // dice rolled since the previous view: they roll on
 
 // --- reading the view ------------------------------------------------------------------
 
-const legal = (game) => game.actions || [];
+const legal = (game) => game.legal || [];
 const matches = (action, fields) => Object.entries(fields).every(([key, value]) => action[key] === value);
 const can = (game, type, fields = {}) => legal(game).some((action) => action.type === type && matches(action, fields));
 const allOf = (game, type) => legal(game).filter((action) => action.type === type);
