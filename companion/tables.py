@@ -588,6 +588,7 @@ class Tables(NightActions):
     def view_for(self, principal: Principal) -> dict:
         with self.store.reading() as tx:
             table = tx.table(principal.code)
+            table["history"] = tx.games(principal.code)
             seats = tx.seats(principal.code)
         return self._envelope(table, seats, principal.seat if principal.role == "seat" else None,
                               principal.role, self.clock())

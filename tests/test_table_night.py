@@ -241,6 +241,8 @@ def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
     assert lobby["table"]["status"] == "lobby" and lobby["table"]["seed"] is None
     assert lobby["table"]["commitment"] != first
     assert [(h["number"], h["seed"] == over["table"]["seed"]) for h in lobby["table"]["history"]] == [(1, True)]
+    fresh = requests.get(f"{t.url}/api/tables/{t.code}", timeout=WAIT).json()  # a screen that comes now
+    assert [h["number"] for h in fresh["table"]["history"]] == [1]
 
     old = t.log(1)
     report = verify_log(old)

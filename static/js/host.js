@@ -76,6 +76,8 @@ function render() {
   controls.hidden = !token || table.status === 'closed';
   controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('Close joining') : t('Open joining');
   controls.querySelector('.start-game').hidden = table.status !== 'lobby';
+  // Each game of the table commits to its own seed: the commitment shown follows the current game.
+  root.querySelector('.commitment code').textContent = table.commitment;
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
@@ -109,7 +111,9 @@ connection = connectTable({
   },
   onEnded: (reason, message) => {
     statusLine.textContent = message || t(CONNECTION_TEXT[reason]);
-    if (reason === 'demoted') {  // the host rights went to a seat: this screen shows the table from now on
+    // The host rights went to a seat (told now, or found refused when coming back): this screen
+    // shows the table from now on, without them.
+    if (reason === 'demoted' || (reason === 'refused' && token)) {
       forgetToken('host', code);
       window.setTimeout(() => window.location.reload(), 3000);
     }

@@ -31,6 +31,7 @@ const hostToken = storedToken('host', code);
 const handoff = new URLSearchParams(window.location.search).get('hand');
 let presence = { online: [], away_since: {} };
 let latest = null;
+let latestAct = null;
 // A phone that scanned the QR code of a figure waiting on the host screen.
 let claim = new URLSearchParams(window.location.search).get('claim');
 let wakeLock = null;
@@ -145,6 +146,7 @@ function render(view, connection) {
     if (!quiet || answer.ok) showRefusal(notice, answer.ok ? '' : answer.error);
     return answer;
   };
+  latestAct = act;
   contributeEntropy(view, connection);
   renderWaiting(waitingList, view, presence);
   renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view) });
@@ -225,7 +227,12 @@ async function takeHandedSeat() {
 
 hostOnly.hidden = !hostToken;
 hostOnly.querySelector('.only-host').addEventListener('click', () => start(hostToken));
-everySecond(() => { if (latest && !seatView.hidden) renderWaiting(waitingList, latest, presence); });
+// Countdowns and away times move on by themselves (the host's tools appear once a seat is away).
+everySecond(() => {
+  if (!latest || seatView.hidden) return;
+  renderWaiting(waitingList, latest, presence);
+  if (hosting(latest) && !hostPanel.querySelector('section.handoff:not([hidden])')) renderHostPanel(latest, latestAct);
+});
 
 const token = storedToken('seat', code);
 if (handoff) takeHandedSeat();
