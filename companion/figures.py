@@ -190,8 +190,11 @@ def per_seat_needed(rules: RegistrationRules, options: dict, counts: list[int]) 
 def requirements(game, options: dict, figures: dict, seats: list[int]) -> list[dict]:
     """What a table in its lobby still needs before the host can start: players, then each
     player's figures, each with what it has and needs (the screens say "2 of 3 figures")."""
-    players = {"kind": "players", "have": len(seats), "need": game.min_seats, "max": game.max_seats}
-    needs = [{**players, "met": game.min_seats <= len(seats) <= game.max_seats}]
+    try:
+        low, high = game.seat_limits(options)
+    except (KeyError, TypeError, ValueError):  # options stored by an older version: the game's bounds
+        low, high = game.min_seats, game.max_seats
+    needs = [{"kind": "players", "have": len(seats), "need": low, "max": high, "met": low <= len(seats) <= high}]
     counts = {seat: len(owned_by(figures, seat)) for seat in seats}
     wanted = per_seat_needed(game.registration, options, list(counts.values())) if game.uses_figures else None
     if wanted is not None:

@@ -493,9 +493,9 @@ class Tables(NightActions):
         record = figures.normalize(table["figures"])
         seats = [{"id": s["seat"], "name": s["name"], "figures": figures.owned_by(record, s["seat"])}
                  for s in tx.seats(table["code"])]
-        if not game.min_seats <= len(seats) <= game.max_seats:
-            raise TableError(409, N_("This game needs %(low)s to %(high)s players."),
-                             low=game.min_seats, high=game.max_seats)
+        low, high = game.seat_limits(table["options"])  # what the lobby's requirements showed
+        if not low <= len(seats) <= high:
+            raise TableError(409, N_("This game needs %(low)s to %(high)s players."), low=low, high=high)
         self._checked(lambda: figures.check_start(record, game.registration, [s["id"] for s in seats],
                                                   {s["id"]: s["name"] for s in seats}))
         rng = self._rng(table)

@@ -114,6 +114,18 @@ def test_every_screen_sees_what_the_lobby_still_needs_with_counts(client):
         {"kind": "figures", "seat": 2, "have": 0, "need": 2, "met": False}]
 
 
+def test_the_players_needed_follow_the_chosen_mode(client):
+    solo = new_table(client, "rayman", {"mode": "solo"}, names=("Ana", "Bo"))
+    assert lobby_needs(client, solo) == [{"kind": "players", "have": 2, "need": 1, "max": 1, "met": False}]
+    race = new_table(client, "rayman", {"mode": "competitive"}, names=("Ana",))
+    assert lobby_needs(client, race) == [{"kind": "players", "have": 1, "need": 2, "max": 4, "met": False}]
+    started = client.post(f"/api/tables/{race['code']}/actions", headers=bearer(race["host_token"]),
+                          json={"type": "table.start"})
+    assert started.status_code == 409  # what the lobby said, the start says
+    assert started.json["error"] == "This game needs 2 to 4 players."
+    assert lobby_needs(client, race)[0]["met"] is False
+
+
 def test_a_game_without_figures_needs_only_players_and_a_started_game_needs_nothing(client):
     table = new_table(client, "arkade", names=("Ana", "Bo"))
     assert lobby_needs(client, table) == [{"kind": "players", "have": 2, "need": 2, "max": 2, "met": True}]

@@ -156,6 +156,12 @@ class Game:
     # Bookkeeping action types a seat may undo (a move, a declared board event, a counter change)
     # until another seat acts or a draw depends on them: never a draw or a revealed secret.
     undoable: frozenset = frozenset()
+    # How many players the chosen options allow, when narrower than min_seats..max_seats (a solo
+    # mode): (normalized options) -> (low, high). The lobby shows it before the start checks it.
+    seats_for: Callable[[dict], tuple[int, int]] | None = None
+
+    def seat_limits(self, options: dict) -> tuple[int, int]:
+        return self.seats_for(options) if self.seats_for else (self.min_seats, self.max_seats)
 
     def normalize_options(self, raw: Any) -> dict:
         if raw is None:

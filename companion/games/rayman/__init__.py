@@ -127,7 +127,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               canonical_json, commitment)
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
-from companion.games.rayman.options import check_options
+from companion.games.rayman.options import check_options, resolve, seat_range
 from companion.games.rayman.setup import setup
 from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
 
@@ -203,6 +203,7 @@ GAME = register(Game(
     ),
     setup=setup,
     check_options=check_options,
+    seats_for=lambda options: seat_range(resolve(options)),
     uses_figures=False,
     withdraw=withdraw,
     withdraw_rule=WITHDRAW_RULE,
