@@ -58,20 +58,16 @@ class NightActions:
             "waiting": [{**wait, "text": self.texts(wait["for"] or "", waits.params_of(wait))}
                         for wait in table["waits"]] if status == "playing" else [],
             "outcome": self._outcome_view(outcome),
-            "history": [{**record, "outcome": self._outcome_view(record["outcome"]),
-                         "title": self._title(record["game"])} for record in table.get("history", [])],
+            "history": [{**record, "outcome": self._outcome_view(record["outcome"])}
+                        for record in table.get("history", [])],
             "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
             "withdraw_rule": self.texts(game.withdraw_rule, {}),
         }
-        if status == "over":  # what "Another game" offers
-            view["games"] = [{"id": game_id, "title": self._title(game_id)} for game_id in REGISTRY]
+        # "Another game" is offered at the end of a game, or at any time in one that never ends (the die).
+        view["endless"] = game.starts_at_once and status == "playing"
         if hosting and status == "playing" and table["waits"]:
             view["proxy"] = self._proxy_choices(table, game)
         return view
-
-    def _title(self, game_id: str) -> dict[str, str]:
-        game = REGISTRY.get(game_id)
-        return self.texts(game.title, {}) if game else {"en": game_id}
 
     def _outcome_view(self, outcome: dict | None) -> dict | None:
         if outcome is None:

@@ -269,8 +269,8 @@ def test_another_game_and_seats_that_leave_between_games(table):
     t.phones["Cy"].play({"type": "seat.leave"})
     assert t.phones["Cy"].wait_event("removed")
     assert t.http(t.seats["Cy"]["token"], {"type": "seat.leave"}).status_code == 401
-    refused = t.host.act({"type": "table.another", "game": "chess"})
-    assert refused["status"] == 400
+    assert t.host.act({"type": "table.another", "game": "chess"})["status"] == 400
+    assert t.host.act({"type": "table.another", "game": "dice", "options": {"die": "d7"}})["status"] == 400
     t.host.play({"type": "table.another", "game": "dice", "options": {"die": "d20"}})
     view = t.phones["Bo"].wait_for(lambda v: v["table"]["game"] == "dice" and v["game"] is not None)
     assert view["table"]["status"] == "playing" and [s["name"] for s in view["table"]["seats"]] == ["Ana", "Bo"]
@@ -376,3 +376,31 @@ def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):
     lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
     assert lobby["table"]["status"] == "lobby" and lobby["table"]["history"][0]["outcome"]["winners"] == [zoe]
     assert verify_log(t.log(1)).ok
+
+
+def test_bad_input_for_the_table_actions_is_refused_and_changes_nothing(table):
+    t = table()
+    spectator = Screen(t.url, t.code, None)
+    try:
+        before = t.log()["entries"]
+        host_refusals = {
+            ("table.handoff", "unknown seat"): ({"type": "table.handoff", "seat": 99}, 404),
+            ("table.handoff", "seat as text"): ({"type": "table.handoff", "seat": "1"}, 404),
+            ("table.withdraw", "unknown seat"): ({"type": "table.withdraw", "seat": 99}, 404),
+            ("table.undo", "no seat"): ({"type": "table.undo"}, 404),
+            ("table.again", "game not over"): ({"type": "table.again"}, 409),
+            ("table.another", "during a game"): ({"type": "table.another", "game": "dice"}, 409),
+            ("table.bogus", "unknown"): ({"type": "table.bogus"}, 400),
+        }
+        answers = {why: t.host.act(action)["status"] for why, (action, _) in host_refusals.items()}
+        assert answers == {why: status for why, (_, status) in host_refusals.items()}
+        assert t.phones["Ana"].act({"type": "seat.bogus"})["status"] == 400
+        assert t.phones["Ana"].act({"type": "table.handoff", "seat": t.seat("Bo")})["status"] == 403
+        assert spectator.act({"type": "seat.undo"})["ok"] is False
+        assert t.http(None, {"type": "table.handoff", "seat": t.seat("Bo")}).status_code == 401
+        for body in ({}, {"handoff": None}, {"handoff": "A" * 100}, {"handoff": 123456}):
+            answer = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json=body, timeout=WAIT)
+            assert answer.status_code == 403, body
+        assert t.log()["entries"] == before
+    finally:
+        spectator.close()

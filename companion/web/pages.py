@@ -29,6 +29,16 @@ def _table_or_error_page(raw_code: str, allow_closed: bool = False):
     return log, None
 
 
+def game_choices() -> list[dict]:
+    """The games a table can play next ("Another game"), in the page's language."""
+    return [{"id": game.id, "title": gettext(game.title)} for game in REGISTRY.values()]
+
+
+@pages.app_context_processor
+def next_games():
+    return {"game_choices": game_choices}
+
+
 @pages.get("/")
 def home():
     # The shared die first: it needs nothing but phones.

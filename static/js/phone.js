@@ -149,7 +149,7 @@ function render(view, connection) {
   latestAct = act;
   contributeEntropy(view, connection);
   renderWaiting(waitingList, view, presence);
-  renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view) });
+  renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view), hosting: hosting(view) });
   renderTableTools(view, act);
   renderHostPanel(view, act);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }

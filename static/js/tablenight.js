@@ -56,28 +56,38 @@ function winnersText(view, outcome) {
 }
 
 // The end of a game: the result and, for whoever may lead the table, the next game.
-export function renderGameOver(node, view, { act, lead, errorNode }) {
+export function renderGameOver(node, view, { act, lead, hosting = lead, errorNode }) {
   const { table } = view;
+  // A game that never ends (the shared die) offers the host another game at any time.
+  if (table.endless && hosting) { node.hidden = false; node.replaceChildren(nextGame(table, act, false)); return; }
   node.hidden = table.status !== 'over';
   if (node.hidden) { node.replaceChildren(); return; }
   const outcome = table.outcome || { winners: [] };
   const children = [el('h2', { text: t('Game over') }), el('p', { class: 'winners', text: winnersText(view, outcome) })];
   if (outcome.text) children.push(el('p', { class: 'reason', text: localized(outcome.text) }));
   if (lead) {
-    const picker = el('select', { 'aria-label': t('Game') },
-      ...(table.games || []).map((game) => el('option', { value: game.id, text: localized(game.title) })));
-    picker.value = table.game;
-    children.push(el('div', { class: 'next-game' },
-      el('button', { type: 'button', class: 'primary big play-again', text: t('Play again'),
-        onclick: () => act({ type: 'table.again' }) }),
-      el('label', { class: 'another' }, picker),
-      el('button', { type: 'button', class: 'another-game', text: t('Another game'),
-        onclick: () => act({ type: 'table.another', game: picker.value }) })));
+    children.push(nextGame(table, act, true));
   } else {
     children.push(el('p', { class: 'hint', text: t('The host starts the next game.') }));
   }
   if (errorNode) children.push(errorNode);
   node.replaceChildren(...children);
+}
+
+// The games a table can play, from the page's data block (titles in the page's language).
+const gameChoices = () => JSON.parse(document.getElementById('games')?.textContent || '[]');
+
+// Play again (after a game over) and Another game: the same seats, a new seed.
+function nextGame(table, act, again) {
+  const picker = el('select', { 'aria-label': t('Game') },
+    ...gameChoices().map((game) => el('option', { value: game.id, text: game.title })));
+  picker.value = table.game;
+  return el('div', { class: 'next-game' },
+    again ? el('button', { type: 'button', class: 'primary big play-again', text: t('Play again'),
+      onclick: () => act({ type: 'table.again' }) }) : null,
+    el('label', { class: 'another' }, picker),
+    el('button', { type: 'button', class: 'another-game', text: t('Another game'),
+      onclick: () => act({ type: 'table.another', game: picker.value }) }));
 }
 
 // The table's finished games: result, revealed seed and where to verify the draws.
@@ -87,7 +97,7 @@ export function renderHistory(node, view) {
   node.hidden = !history.length;
   node.replaceChildren(...(history.length ? [el('h2', { text: t('Games at this table') })] : []),
     el('ol', { class: 'history-list' }, ...history.map((game) => el('li', {},
-      el('span', { text: `${localized(game.title)} — ${game.outcome ? winnersText(view, game.outcome) : t('No winner')}` }),
+      el('span', { text: `${gameChoices().find((choice) => choice.id === game.game)?.title || game.game} — ${game.outcome ? winnersText(view, game.outcome) : t('No winner')}` }),
       ' ',
       el('a', { href: `/t/${table.code}/verify?game=${game.number}`, target: '_blank', text: t('Verify the draws') }),
       el('code', { class: 'seed', title: t('Seed'), text: game.seed.slice(0, 16) + '…' })))));
