@@ -49,6 +49,12 @@ class QuietServer(ThreadingHTTPServer):
 
 
 @pytest.fixture
+def app_config():
+    """These tests start from an empty catalogue (not the shipped one): a sync fills it."""
+    return {"SHIPPED_CATALOGUE": None}
+
+
+@pytest.fixture
 def loopback(monkeypatch):
     """An HTTP server on 127.0.0.1 in a thread, serving a small catalogue."""
     for variable in PROXY_VARIABLES:  # the request must go straight to 127.0.0.1
