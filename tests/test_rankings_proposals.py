@@ -223,6 +223,12 @@ def test_only_the_host_or_the_administrator_names_a_figure_in_the_catalogue(serv
     assert table.act("host", {"type": "table.name_figure", "figure": 2, "name": "Plumber"}).status_code == 200
 
 
+def test_the_new_routes_are_in_the_openapi_document(server):
+    paths = requests.get(f"{server.url}/api/openapi.json", timeout=10).json()["paths"]
+    assert {"/api/rankings/proposals", "/api/rankings/proposals/{proposal}", "/api/amiibo/{amiibo_id}/name"} <= set(paths)
+    assert "202" in paths["/api/rankings/{criterion}"]["put"]["responses"]
+
+
 def test_without_an_administrator_key_nobody_names_figures_through_the_catalogue_api(client):
     refused = client.put("/api/amiibo/0x0000000000000002/name", json={"name": "x"}, headers=bearer(""))
     assert refused.status_code == 403 and "no administrator key" in refused.json["error"]

@@ -20,6 +20,11 @@ def _responses(ok_status: str, ok_schema: dict, description: str, *errors: str) 
 
 AMIIBO_ID = {"name": "amiibo_id", "in": "path", "required": True, "description": "0x + 16 hex digits, case-insensitive",
              "schema": {"type": "string", "pattern": "^0[xX][0-9a-fA-F]{14}02$"}}
+SEAT_LIST = {"type": "array", "items": {"type": "integer"}}
+PROPOSAL = {"type": "object", "properties": {
+    "id": {"type": "integer"}, "status": {"enum": ["pending", "agreed", "refused", "replaced"]},
+    "needed": SEAT_LIST, "agreed": SEAT_LIST}}
+PROPOSAL_ANSWER = {"type": "object", "properties": {"ok": {"const": True}, "proposal": PROPOSAL}}
 NAMED = {"type": "object", "properties": {"key": {"type": "string"}, "name": {"type": ["string", "null"]}}}
 FIGURE = {"type": "object", "required": ["id", "known", "label", "decoded"], "properties": {
     "id": {"type": "string"}, "known": {"type": "boolean"}, "name": {"type": ["string", "null"]},
@@ -161,12 +166,38 @@ def openapi_document() -> dict:
                          "description": "rank the figures registered at this table instead"}],
                     "responses": _responses("200", RANKING, "the ranking", "400", "404")},
                 "put": {
-                    "summary": "reorder the house ranking of a criterion (a host or seat token of the table)",
+                    "summary": "propose a new order of the house ranking of a judgement criterion, for figures "
+                               "seated at the table (a host or seat token of the table); the other seats agree",
                     "security": bearer,
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
                         "type": "object", "required": ["table", "tiers"], "properties": {
                             "table": {"type": "string"},
                             "tiers": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}}}}}},
-                    "responses": _responses("200", RANKING, "the ranking, saved", "400", "401", "404")}},
+                    "responses": {**_responses("200", RANKING, "agreed at once (the host, or nobody else seated): "
+                                               "the ranking, saved", "400", "401", "403", "404", "409", "429"),
+                                  "202": {"description": "a proposal, waiting for the other seats",
+                                          **_json(PROPOSAL_ANSWER)}}}},
+            "/api/rankings/proposals": {"get": {
+                "summary": "the table's proposals waiting for agreement",
+                "parameters": [{"name": "table", "in": "query", "required": True, "schema": {"type": "string"}}],
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "pending": {"type": "array", "items": {"type": "object"}}}}, "pending proposals", "404")}},
+            "/api/rankings/proposals/{proposal}": {"post": {
+                "summary": "agree to (or refuse) a proposal: a seat it waits for, or the host for the table",
+                "parameters": [{"name": "proposal", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                "security": bearer,
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["table", "agree"], "properties": {
+                        "table": {"type": "string"}, "agree": {"type": "boolean"}}}}}},
+                "responses": _responses("200", PROPOSAL_ANSWER, "the proposal, pending, agreed or refused",
+                                        "400", "401", "403", "404", "409")}},
+            "/api/amiibo/{amiibo_id}/name": {"put": {
+                "summary": "name a figure in the catalogue (the server's administrator key, COMPANION_ADMIN_KEY)",
+                "parameters": [AMIIBO_ID], "security": bearer,
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["name"], "properties": {
+                        "name": {"type": "string"}, "lang": {"enum": ["en", "fr"]}}}}}},
+                "responses": _responses("200", {"$ref": "#/components/schemas/Figure"}, "the figure, named",
+                                        "400", "401", "403")}},
         },
     }
