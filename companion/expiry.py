@@ -80,6 +80,7 @@ class Sweeper:
             if table is None or table["updated_at"] >= self.clock() - after:
                 return 0  # somebody acted meanwhile
             tx.append_log(code, [{"kind": "table", "type": "expired", "idle_hours": round(after / HOUR, 3)}])
+            tx.update_table(code)  # touched: another process sweeping at the same moment leaves it alone
         try:
             self.tables.act_as_host(code, {"type": "table.close"})  # every screen still there is told
         except TableError:

@@ -121,3 +121,29 @@ def test_holding_connections_open_is_capped_per_client(server):
                            timeout=10)
     assert closed.status_code == 200
     assert handshake(server.url).status_code == 200
+
+
+def test_a_bucket_refills_evenly_and_says_how_long_to_wait():
+    from companion.limits import ClientLimits, TooManyAttempts
+
+    now = [0.0]
+    limits = ClientLimits({"create": Rule.parse("2/10")}, clock=lambda: now[0])
+    limits.charge("create", "10.0.0.2")
+    limits.charge("create", "10.0.0.2")
+    with pytest.raises(TooManyAttempts) as refused:
+        limits.charge("create", "10.0.0.2")
+    assert refused.value.retry_after == 5 and refused.value.status == 429
+    limits.charge("create", "10.0.0.3")  # another client
+    with pytest.raises(TooManyAttempts):
+        limits.check("create", "10.0.0.2")  # a check spends nothing, and refuses alike
+    now[0] = 5.0
+    limits.check("create", "10.0.0.2")
+    limits.charge("create", "10.0.0.2")
+    with pytest.raises(TooManyAttempts):
+        limits.charge("create", "10.0.0.2")
+
+
+@pytest.mark.parametrize("raw", ["10", "0/60", "10/0", "ten/60"])
+def test_a_malformed_limit_setting_stops_the_server_with_its_format(raw):
+    with pytest.raises(ValueError):
+        Rule.parse(raw)
