@@ -49,7 +49,7 @@ def test_an_away_seat_shows_everywhere_and_is_handed_to_a_new_phone_by_qr(server
 
     act(server, code, seats["Ana"]["token"], {"type": "pass"})
     act(server, code, seats["Bo"]["token"], {"type": "claim"})
-    expect(ana_page.locator(".waiting")).to_contain_text("Waiting for Ana: Confirm the claim of Bo ⏱")
+    expect(ana_page.locator(".waiting .wait.mine")).to_contain_text("Your move: Confirm the claim of Bo ⏱")
     ana_page.close()  # Ana's phone goes to sleep
 
     ana = seats["Ana"]["seat"]
@@ -57,6 +57,7 @@ def test_an_away_seat_shows_everywhere_and_is_handed_to_a_new_phone_by_qr(server
     expect(host.locator(f".seats li[data-seat='{ana}'] .presence")).to_have_text(re.compile(r"^away 0:\d\d$"))
     expect(bo_page.locator(".waiting .wait.away")).to_contain_text("Waiting for Ana")
     expect(bo_page.locator(".waiting .wait.away")).to_contain_text("(away 0:")
+    expect(bo_page.locator(f".presence-strip li.away[data-seat='{ana}']")).to_have_text(re.compile(r"^Ana \(away 0:\d\d\)$"))
 
     host.locator(f".seats li[data-seat='{ana}']").get_by_role("button", name="Hand to another phone").click()
     panel = host.locator("section.handoff")

@@ -7,7 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderWaiting, undoButton,
+  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderPresence, renderWaiting,
+  undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
@@ -20,6 +21,7 @@ const notice = seatView.querySelector('.notice');
 const announcer = seatView.querySelector('.announce');
 const figureArea = seatView.querySelector('.figure-area');
 const waitingList = seatView.querySelector('.waiting');
+const presenceStrip = seatView.querySelector('.presence-strip');
 const gameOver = seatView.querySelector('.game-over');
 const tableTools = seatView.querySelector('.table-tools');
 const hostPanel = seatView.querySelector('.host-panel');
@@ -148,6 +150,7 @@ function render(view, connection) {
   };
   latestAct = act;
   contributeEntropy(view, connection);
+  renderPresence(presenceStrip, view, presence);
   renderWaiting(waitingList, view, presence);
   renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view), hosting: hosting(view) });
   renderTableTools(view, act);
@@ -231,6 +234,7 @@ hostOnly.querySelector('.only-host').addEventListener('click', () => start(hostT
 everySecond(() => {
   if (!latest || seatView.hidden) return;
   renderWaiting(waitingList, latest, presence);
+  renderPresence(presenceStrip, latest, presence);
   if (hosting(latest) && !hostPanel.querySelector('section.handoff:not([hidden])')) renderHostPanel(latest, latestAct);
 });
 

@@ -33,13 +33,14 @@ export function presenceOf(view, presence, seatId) {
 }
 
 function waitingLine(view, presence, wait) {
-  const who = seatName(view, wait.seat);
-  const parts = [t('Waiting for %(name)s: %(what)s', { name: who, what: localized(wait.text) })];
+  const mine = view.you?.role === 'seat' && view.you.seat === wait.seat;
+  const parts = [mine ? t('Your move: %(what)s', { what: localized(wait.text) })
+    : t('Waiting for %(name)s: %(what)s', { name: seatName(view, wait.seat), what: localized(wait.text) })];
   const state = presenceOf(view, presence, wait.seat);
   if (state.away) parts.push(`(${state.text})`);
   if (wait.expired) parts.push(t('Time is up: the host decides.'));
   else if (wait.deadline) parts.push(`⏱ ${duration(wait.deadline - serverNow())}`);
-  return el('li', { class: `wait${state.away ? ' away' : ''}${wait.expired ? ' expired' : ''}`,
+  return el('li', { class: `wait${mine ? ' mine' : ''}${state.away ? ' away' : ''}${wait.expired ? ' expired' : ''}`,
     'data-seat': wait.seat, text: parts.join(' ') });
 }
 
@@ -48,6 +49,17 @@ export function renderWaiting(node, view, presence) {
   const waits = view.table.waiting || [];
   node.hidden = !waits.length;
   node.replaceChildren(...waits.map((wait) => waitingLine(view, presence, wait)));
+}
+
+// Each seat here or away (with how long), on the phones: a line of names.
+export function renderPresence(node, view, presence) {
+  node.replaceChildren(...view.table.seats.map((seat) => {
+    const state = presenceOf(view, presence, seat.id);
+    const item = el('li', { class: `who-is-here ${state.away ? 'away' : 'here'}`, 'data-seat': seat.id },
+      el('span', { class: 'swatch' }), el('span', { text: state.away ? `${seat.name} (${state.text})` : seat.name }));
+    item.querySelector('.swatch').style.background = seat.colour;
+    return item;
+  }));
 }
 
 function winnersText(view, outcome) {
