@@ -1,0 +1,67 @@
+"""Chakart on two phone screens (360×640) in headless Chromium against the real
+server: White taps a pawn and its square, reads the changes to make and taps
+"Board done"; Black, whose board is seen from its side, does the same. The
+squares are at least 44 px and nothing scrolls sideways."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import Page, expect
+
+from tests.helpers import bearer
+from tests.server import ROOT
+from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server  # noqa: F401
+
+SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}}
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def open_phone(open_context, server, code, token) -> Page:
+    context = open_context(**SMALL_PHONE)
+    as_seat(context, code, token)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    expect(page.locator(".ck-board")).to_be_visible()
+    return page
+
+
+def square(page: Page, name: str):
+    return page.locator(f'.ck-square[data-square="{name}"]')
+
+
+def test_two_moves_by_tapping_the_board(server, open_context):
+    created = requests.post(f"{server.url}/api/tables", json={"game": "chakart", "options": {"colours": "first"}},
+                            timeout=10).json()
+    code = created["code"]
+    white_token, black_token = seat_via_api(server, code, "Ana"), seat_via_api(server, code, "Bo")
+    started = requests.post(f"{server.url}/api/tables/{code}/actions", json={"type": "table.start"},
+                            headers=bearer(created["host_token"]), timeout=10)
+    assert started.status_code == 200, started.text
+    white, black = open_phone(open_context, server, code, white_token), open_phone(open_context, server, code, black_token)
+
+    expect(white.locator(".ck-prompt")).to_have_text("Your move: tap a piece, then where it goes.")
+    box = square(white, "a1").bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    assert white.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    # White's board has a1 at the bottom left; Black's has h8 there.
+    assert square(white, "a1").bounding_box()["y"] > square(white, "a8").bounding_box()["y"]
+    assert square(black, "h8").bounding_box()["y"] > square(black, "h1").bounding_box()["y"]
+
+    square(white, "e2").tap()
+    expect(square(white, "e4")).to_have_class(re.compile(r"\btarget\b"))
+    square(white, "e4").tap()
+    expect(white.locator(".ck-changes")).to_contain_text("Put the mushroom on e3.")
+    expect(black.locator(".ck-prompt")).to_have_text("Ana is changing the board.")
+    white.get_by_role("button", name="Board done").tap()
+
+    expect(black.locator(".ck-prompt")).to_have_text("Your move: tap a piece, then where it goes.")
+    square(black, "g8").tap()
+    square(black, "f6").tap()
+    expect(black.locator(".ck-changes")).to_contain_text("On g8, replace the black Yoshi (knight) with the egg.")
+    black.get_by_role("button", name="Board done").tap()
+    expect(white.locator(".ck-prompt")).to_have_text("Your move: tap a piece, then where it goes.")
+    expect(square(white, "f6")).to_have_attribute("aria-label", "f6, black Yoshi (knight)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    white.screenshot(path=str(ARTIFACTS / "chakart-white-360.png"))
