@@ -187,3 +187,10 @@ def test_a_figure_name_with_a_bidi_override_is_refused(server):
                              headers=bearer(table["host_token"]),
                              json={"type": "table.name_figure", "figure": figure, "name": "Mario\u202eoiraM"})
     assert response.status_code == 400 and "direction-changing" in response.json()["error"]
+
+
+@pytest.mark.parametrize("name", ["Ray\u202eman", "Glo\u200bbox", "Bar\x1bbara"])
+def test_a_rayman_character_name_that_would_lie_is_refused(name):
+    from tests.test_rayman import new_game, refused
+
+    refused(new_game(2), 1, {"type": "character", "name": name}, "direction-changing")

@@ -9,6 +9,7 @@ from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DR
                                               START_COLUMN)
 from companion.games.rayman.options import resolve, seat_range
 from companion.games.rayman.round import start_race
+from companion.text import unsafe_character
 
 
 def setup(options: dict, seats: list[dict], rng) -> dict:
@@ -75,6 +76,9 @@ def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
     name = " ".join(action["name"].split())
     if not 0 < len(name) <= 24:
         raise IllegalAction(N_("A character's name has 1 to 24 characters."))
+    if unsafe_character(name):  # shown on every screen: it must not reorder or hide text there
+        raise IllegalAction(N_("A character's name cannot contain control, invisible or direction-changing "
+                               "characters."))
     name = next((known for known in CHARACTERS if known.lower() == name.lower()), name)
     taken = [other for other in state["players"] if other is not player and other["character"]
              and other["character"].lower() == name.lower()]
