@@ -229,3 +229,18 @@ def test_undo_a_nugget_spent_by_mistake_but_never_a_throw(duel):
     t.defender.play({"type": "seat.undo"})
     game = t.game(t.alien, lambda g: g["nuggets"] == 6)
     assert game["ship"] == 1 and game["dice"]["defender"]  # the throw is still there
+
+
+def test_vanished_phone_while_choosing_roles_and_getting_ready_the_table_goes_on(duel):
+    t = duel(mode="arcade", alien="phones")
+    view = t.host.wait_for(lambda v: v["game"] is not None and len(v["table"]["waiting"]) == 2)
+    assert {wait[1] for wait in waiting(view)} == {"choose a role"}
+    away(t, t.defender, "Max")  # the phone left: the other one chooses for both
+    t.alien.play({"type": "choose_role", "role": "alien"})
+    view = t.host.wait_for(lambda v: v["game"]["phase"] == "ready")
+    assert waiting(view) == [(t.seat("Zoé"), "say ready", False), (t.seat("Max"), "say ready", False)]
+    t.alien.play({"type": "ready"})
+    decide = {"type": "table.decide", "seat": t.seat("Max"), "action": {"type": "ready"}}
+    t.host.wait_for(lambda v: [w["seat"] for w in v["table"]["waiting"]] == [t.seat("Max")])
+    t.host.play(decide)  # the host says the away phone is ready: the countdown starts
+    assert t.game(t.host, lambda g: g["phase"] == "countdown")["ready"] == {"alien": True, "defender": True}
