@@ -61,12 +61,12 @@ class NightActions:
             "history": [{**record, "outcome": self._outcome_view(record["outcome"])}
                         for record in table.get("history", [])],
             "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
-            "withdraw_rule": self.texts(game.withdraw_rule, {}),
         }
         # "Another game" is offered at the end of a game, or at any time in one that never ends (the die).
         view["endless"] = game.starts_at_once and status == "playing"
-        if hosting and status == "playing" and table["waits"]:
+        if hosting and status == "playing" and table["waits"]:  # the host's tools for a seat it stands in for
             view["proxy"] = self._proxy_choices(table, game)
+            view["withdraw_rule"] = self.texts(game.withdraw_rule, {})
         return view
 
     def _outcome_view(self, outcome: dict | None) -> dict | None:

@@ -181,6 +181,8 @@ def test_the_host_takes_an_away_seat_out_of_the_game(table):
     cy = t.seat("Cy")
     assert waits_on(view, cy) and view["table"]["withdraw_rule"]["en"].startswith("The seat leaves the game")
     assert view["table"]["withdraw_rule"]["fr"]
+    seen = t.phones["Ana"].wait_for(lambda v: waits_on(v, cy))
+    assert "withdraw_rule" not in seen["table"] and "proxy" not in seen["table"]  # the host's, not the players'
     away(t, "Cy")
     assert t.phones["Ana"].act({"type": "table.withdraw", "seat": cy})["status"] == 403
     t.host.play({"type": "table.withdraw", "seat": cy})
@@ -361,6 +363,7 @@ def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):
     away(t, "Zoé")
     view = t.host.wait_for(lambda v: v["table"].get("proxy", {}).get(str(zoe)))
     choice = view["table"]["proxy"][str(zoe)][0]
+    assert view["table"]["withdraw_rule"]["en"] == "Arkade is a duel: the other player wins by forfeit."
     assert choice["type"] in {"throw", "end_turn"}
     refused = t.host.act({"type": "table.decide", "seat": zoe, "action": {"type": "choose_role", "role": "alien"}})
     assert refused["status"] == 400  # not an open decision the game lets the host take
@@ -371,7 +374,6 @@ def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):
     t.host.play({"type": "table.withdraw", "seat": max_})
     over = t.phones["Max"].wait_for(lambda v: v["table"]["status"] == "over")
     assert over["table"]["outcome"]["winners"] == [zoe] and over["table"]["seed"]
-    assert over["table"]["withdraw_rule"]["en"] == "Arkade is a duel: the other player wins by forfeit."
     t.host.play({"type": "table.again"})
     lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
     assert lobby["table"]["status"] == "lobby" and lobby["table"]["history"][0]["outcome"]["winners"] == [zoe]
