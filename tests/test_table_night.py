@@ -246,6 +246,8 @@ def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
     fresh = requests.get(f"{t.url}/api/tables/{t.code}", timeout=WAIT).json()  # a screen that comes now
     assert [h["number"] for h in fresh["table"]["history"]] == [1]
 
+    page = requests.get(f"{t.url}/t/{t.code}/verify?game=1", timeout=WAIT).text
+    assert f'data-log="/api/tables/{t.code}/log?game=1"' in page  # the verify page checks that game
     old = t.log(1)
     report = verify_log(old)
     assert report.ok and report.draws_checked == 1 and old["commitment"] == first

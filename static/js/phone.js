@@ -111,6 +111,10 @@ function renderHostPanel(view, act) {
       hostSeatTools(view, presence, seat, {
         act: hostAct, onHandoff: (handed, offer) => renderHandoff(hostPanel.querySelector('.handoff'), view, handed, offer),
       }),
+      el('button', { type: 'button', class: 'small', text: t('Rename'), onclick: () => {
+        const name = window.prompt(t('New name for this seat:'), seat.name);
+        if (name !== null) hostAct({ type: 'table.rename', seat: seat.id, name });
+      } }),
       el('button', { type: 'button', class: 'small danger', text: t('Remove'), onclick: () => {
         if (window.confirm(t('Remove %(name)s from the table?', { name: seat.name }))) hostAct({ type: 'table.remove', seat: seat.id });
       } }));
