@@ -35,6 +35,17 @@ class Screen:
         else:
             self.others.put((event, data))
 
+    def wait_away(self, seat: int) -> dict:
+        """The presence message that shows ``seat`` away after one that showed it here: a seat
+        that never connected is away in the messages sent before it did, which must not count."""
+        seen_here = False
+        while True:
+            presence = self.wait_event("presence")
+            if seat in presence["online"]:
+                seen_here = True
+            elif seen_here and str(seat) in presence["away_since"]:
+                return presence
+
     def wait_event(self, name: str) -> object:
         """The data of the next message ``name`` (other than views and reader statuses)."""
         while True:

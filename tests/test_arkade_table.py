@@ -91,10 +91,7 @@ def waiting(view: dict) -> list[tuple[int, str, bool]]:
 
 def away(t: Duel, screen: Screen, name: str) -> None:
     screen.close()
-    while True:
-        presence = t.host.wait_event("presence")
-        if str(t.seat(name)) in presence["away_since"]:
-            return
+    t.host.wait_away(t.seat(name))  # not an older presence message, from before the phone connected
 
 
 # --- the asteroid sacrifice ----------------------------------------------------------

@@ -90,19 +90,10 @@ def claim_by_bo(t: Table, judge: str = "Ana") -> None:
     assert wait["deadline"] is not None and wait["text"]["en"] == "Confirm the claim of Bo"
 
 
-def presence(screen: Screen, ready) -> dict:
-    """The next presence message for which ``ready(presence)`` holds."""
-    while True:
-        data = screen.wait_event("presence")
-        if ready(data):
-            return data
-
-
 def away(t: Table, name: str) -> None:
     """The phone of ``name`` leaves; every screen shows its seat away."""
     t.phones[name].close()
-    seat = str(t.seat(name))
-    presence(t.host, lambda p: t.seat(name) not in p["online"] and seat in p["away_since"])
+    t.host.wait_away(t.seat(name))
 
 
 def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
@@ -113,7 +104,7 @@ def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
     assert view["table"]["waiting"][0]["text"]["fr"] == "C'est au tour de Ana."
     assert sorted(view["online"]) == sorted([t.seat("Ana"), t.seat("Bo")]) and view["away_since"] == {}
     t.phones["Ana"].close()
-    seen = presence(t.phones["Bo"], lambda p: str(t.seat("Ana")) in p["away_since"])
+    seen = t.phones["Bo"].wait_away(t.seat("Ana"))
     assert t.seat("Ana") not in seen["online"] and seen["away_since"][str(t.seat("Ana"))] > 0
 
 
