@@ -45,7 +45,7 @@ def create_app(config: dict | None = None) -> Flask:
         importlib.import_module(module)
 
     from companion.cli import catalog_cli
-    from companion.web import i18n, sockets
+    from companion.web import delivery, i18n, sockets
     from companion.web.amiibo_api import amiibo_api
     from companion.web.api import api
     from companion.web.pages import pages
@@ -54,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     i18n.init_app(app)
     install_security(app)
+    delivery.init_app(app)
     app.register_blueprint(pages)
     app.register_blueprint(api)
     app.register_blueprint(amiibo_api)

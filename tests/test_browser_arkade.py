@@ -80,6 +80,7 @@ def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context
     # The Defender: the ship follows its die, a shot asks nothing the die already says.
     expect(defender.locator(".ak-status")).to_have_text("Your turn!")
     defender.get_by_role("button", name="Throw the dice").tap()
+    expect(defender.locator(".ak-side.defender .ak-die")).to_have_count(2)  # the throw's view has arrived
     ship_face, colour = dice_faces(defender, "defender")
     move = defender.get_by_role("button", name=f"Move the ship to cell {ship_face}")
     move.tap()

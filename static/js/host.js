@@ -1,7 +1,7 @@
 // The host screen: QR code, seats, the game as everybody sees it, host controls.
 import { CONNECTION_TEXT, connectTable, forgetToken, storedToken } from './connection.js';
 import { watchProposals } from './proposals.js';
-import { renderers } from './games/index.js';
+import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
@@ -84,7 +84,7 @@ function render() {
   if (table.status === 'closed') { statusLine.textContent = t('This table is closed.'); statusLine.dataset.state = 'closed'; }
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
-  (renderers[table.game] || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
+  (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
 }
 
 controls.querySelector('.toggle-joining').addEventListener('click', () =>

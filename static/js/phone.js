@@ -1,6 +1,6 @@
 // A phone at the table: join once, then come back to the same seat by itself.
 import { CONNECTION_TEXT, connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
-import { renderers } from './games/index.js';
+import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
@@ -145,7 +145,7 @@ function render(view, connection) {
     onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
   });
   // A game without a screen of its own (a game module loaded by configuration) shows the table alone.
-  const renderer = renderers[view.table.game] || ((area) => area.replaceChildren());
+  const renderer = rendererFor(view.table.game, () => render(latest, connection)) || ((area) => area.replaceChildren());
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {
     const answer = await connection.act(action);

@@ -1,10 +1,25 @@
-// Renderers per game id: each draws a view into a container.
-import { renderAmiiboxe } from './amiiboxe.js';
-import { renderArkade } from './arkade.js';
-import { renderChakart } from './chakart.js';
-import { renderDice } from './dice.js';
-import { renderRayman } from './rayman.js';
-import { renderUniversalis } from './universalis.js';
+// Each game's screen is loaded only at a table that plays it: a phone at a dice table never
+// downloads Rayman's. rendererFor() returns the screen once it is loaded, and meanwhile asks for
+// it and calls onLoaded when it arrives (the page then draws again).
+const SCREENS = {
+  amiiboxe: [() => import('./amiiboxe.js'), 'renderAmiiboxe'],
+  arkade: [() => import('./arkade.js'), 'renderArkade'],
+  chakart: [() => import('./chakart.js'), 'renderChakart'],
+  dice: [() => import('./dice.js'), 'renderDice'],
+  rayman: [() => import('./rayman.js'), 'renderRayman'],
+  universalis: [() => import('./universalis.js'), 'renderUniversalis'],
+};
 
-export const renderers = { amiiboxe: renderAmiiboxe, arkade: renderArkade, chakart: renderChakart, dice: renderDice,
-  rayman: renderRayman, universalis: renderUniversalis };
+const loaded = {};
+const loading = new Map();
+
+export function rendererFor(game, onLoaded) {
+  if (loaded[game]) return loaded[game];
+  if (!SCREENS[game]) return null;  // a game without a screen of its own
+  if (!loading.has(game)) {
+    const [load, name] = SCREENS[game];
+    loading.set(game, load().then((module) => { loaded[game] = module[name]; }));
+  }
+  loading.get(game).then(() => onLoaded?.());
+  return null;
+}

@@ -1,0 +1,118 @@
+"""How pages and static files travel to a phone: compressed, and cached.
+
+* Text answers (HTML, scripts, styles, JSON, SVG) of a kilobyte or more go
+  out gzip-compressed to a browser that accepts it; a static file is
+  compressed once per version and kept in memory (the files are few and small).
+* Every ``url_for('static', …)`` carries the file's content hash (``?v=…``):
+  such a URL never changes meaning, so it is cached for a year and never asked
+  again. The scripts those pages import by relative path have no version in
+  their URL: they are revalidated (``no-cache``) and answered 304, without a
+  body, while they are unchanged.
+* Game scripts are loaded only at a table that plays the game
+  (``static/js/games/index.js``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import threading
+from pathlib import Path
+
+from flask import Flask, Response, request
+
+COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+                "image/svg+xml", "text/plain")
+SMALLEST_WORTH_COMPRESSING = 1024
+YEAR = 365 * 24 * 3600
+
+
+class StaticVersions:
+    """The content hash of each static file, recomputed when the file changes."""
+
+    def __init__(self, folder: str):
+        self.folder = Path(folder)
+        self._known: dict[str, tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, filename: str) -> str | None:
+        path = self.folder / filename
+        try:
+            changed = path.stat().st_mtime
+        except OSError:
+            return None
+        with self._lock:
+            known = self._known.get(filename)
+            if known and known[0] == changed:
+                return known[1]
+            version = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            self._known[filename] = (changed, version)
+            return version
+
+
+class GzipCache:
+    """Compressed bodies of static files, by URL path and ETag (bounded: the static folder is small)."""
+
+    def __init__(self, limit: int = 256):
+        self._bodies: dict[tuple[str, str], bytes] = {}
+        self._limit = limit
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], body: bytes) -> bytes:
+        with self._lock:
+            cached = self._bodies.get(key)
+        if cached is None:
+            cached = gzip.compress(body, compresslevel=6, mtime=0)
+            with self._lock:
+                if len(self._bodies) >= self._limit:
+                    self._bodies.clear()
+                self._bodies[key] = cached
+        return cached
+
+
+def accepts_gzip() -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "").lower()
+
+
+def compressible(response: Response) -> bool:
+    return (response.status_code == 200 and "Content-Encoding" not in response.headers
+            and (response.mimetype or "") in COMPRESSIBLE and not request.path.startswith("/socket.io"))
+
+
+def init_app(app: Flask) -> None:
+    versions = StaticVersions(app.static_folder)
+    cache = GzipCache()
+
+    @app.url_defaults
+    def version_static_urls(endpoint: str, values: dict) -> None:
+        if endpoint == "static" and "v" not in values and values.get("filename"):
+            version = versions.of(values["filename"])
+            if version:
+                values["v"] = version
+
+    @app.after_request
+    def deliver(response: Response) -> Response:
+        if request.endpoint == "static":
+            versioned = request.args.get("v") and request.args.get("v") == versions.of(request.view_args["filename"])
+            response.cache_control.no_cache = None if versioned else True
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR if versioned else 0
+            if versioned:
+                response.cache_control.immutable = True
+        response.vary.add("Accept-Encoding")
+        if not accepts_gzip() or not compressible(response):
+            return response
+        static = request.endpoint == "static"
+        if static:
+            response.direct_passthrough = False
+        body = response.get_data()
+        if len(body) < SMALLEST_WORTH_COMPRESSING:
+            return response
+        if static and response.get_etag()[0]:
+            compressed = cache.get((request.path, response.get_etag()[0]), body)
+            response.set_etag(response.get_etag()[0], weak=True)  # the same file, in another encoding
+        else:
+            compressed = gzip.compress(body, compresslevel=6, mtime=0)
+        response.set_data(compressed)
+        response.headers["Content-Encoding"] = "gzip"
+        return response
