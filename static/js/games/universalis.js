@@ -291,10 +291,9 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   ];
   const playing = send && !game.outcome;
   if (playing) parts.push(mainControls(game, me, send));
-  for (const seat of (me !== null ? [me, opponent] : game.order)) {
-    parts.push(el('h3', { text: t('In play: %(name)s', { name: seat === me ? t('you') : nameOf(game, seat) }) }),
-      inPlay(game, seat, me, playing ? send : null));
-  }
+  parts.push(el('div', { class: 'uv-boards' }, ...(me !== null ? [me, opponent] : game.order).map((seat) => el('section', {},
+    el('h3', { text: t('In play: %(name)s', { name: seat === me ? t('you') : nameOf(game, seat) }) }),
+    inPlay(game, seat, me, playing ? send : null)))));
   if (playing) parts.push(...moreControls(game, me, send));
   parts.push(el('h3', { text: t('History') }),
     el('ol', { class: 'uv-history', reversed: true }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
