@@ -2,6 +2,7 @@
 # Set-up and everyday commands. Each one installs what it needs first and is
 # safe to run again:
 #   ./manage.sh serve   install the runtime, then start the server (embedded defaults)
+#   ./manage.sh serve --processes N   PostgreSQL, Redis, nginx and N processes in a temporary directory
 #   ./manage.sh test    install everything, then run every test
 #   ./manage.sh install-test   only the installation part of "test"
 #   ./manage.sh strings  bring the French catalogues in line with the code (see README)
@@ -43,16 +44,27 @@ install_runtime() {
   "$VENV/bin/pybabel" -q compile -d companion/translations
 }
 
+# Several processes on one machine (scripts/cluster.py): the database, the message queue, the proxy.
+install_cluster() {
+  if command -v apt-get >/dev/null; then apt_install postgresql libpq5 redis-server nginx; fi
+}
+
 install_test() {
   install_runtime
+  install_cluster
   if command -v apt-get >/dev/null; then apt_install chromium zbar-tools fonts-noto-color-emoji; fi
   "$PY" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 }
 
 case "${1:-}" in
-  serve) install_runtime; exec "$PY" app.py ;;
+  serve)
+    shift
+    if [ "${1:-}" = "--processes" ]; then
+      install_runtime; install_cluster; exec "$PY" -m scripts.cluster "$@"
+    fi
+    install_runtime; exec "$PY" app.py ;;
   test) install_test; shift; exec "$PY" -m pytest "$@" ;;
   install-test) install_test ;;
   strings) "$PY" -m scripts.translations; "$VENV/bin/pybabel" -q compile -d companion/translations ;;
-  *) echo "usage: ./manage.sh serve | test [pytest args] | install-test | strings" >&2; exit 2 ;;
+  *) echo "usage: ./manage.sh serve [--processes N] | test [pytest args] | install-test | strings" >&2; exit 2 ;;
 esac

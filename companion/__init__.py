@@ -15,7 +15,7 @@ from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
 from companion.expiry import run_sweeper
-from companion.store import Store
+from companion.store import open_store
 from companion.services import CompanionServices
 from companion.tables import Tables
 
@@ -52,6 +52,10 @@ def create_app(config: dict | None = None) -> Flask:
     from companion.web.rankings_api import rankings_api
     from companion.web.security import guard, install_security
 
+    if app.config["PROXIES"]:  # the per-phone limits count phones, not the proxy
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"], x_proto=app.config["PROXIES"])
     i18n.init_app(app)
     install_security(app)
     delivery.init_app(app)
@@ -65,7 +69,7 @@ def create_app(config: dict | None = None) -> Flask:
                         message_queue=app.config["MESSAGE_QUEUE"], max_http_buffer_size=1_000_000,
                         serializer=TextPacket,
                         ping_interval=10, ping_timeout=10)
-    store = Store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
+    store = open_store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))

@@ -51,6 +51,8 @@ def from_environment() -> dict:
         # Extra game modules to load (comma-separated import paths), for games kept outside the package.
         "GAME_MODULES": [name for name in os.environ.get("COMPANION_GAME_MODULES", "").split(",") if name],
         "MESSAGE_QUEUE": os.environ.get("COMPANION_MESSAGE_QUEUE") or None,
+        # Reverse proxies in front (deploy/nginx.conf: 1) whose X-Forwarded-For names the phone.
+        "PROXIES": _int("COMPANION_PROXIES", 0),
         # Per client address (see companion/limits.py): BURST/SECONDS, and open Socket.IO connections.
         "LIMIT_CREATE": os.environ.get("COMPANION_LIMIT_CREATE") or None,
         "LIMIT_JOIN": os.environ.get("COMPANION_LIMIT_JOIN") or None,

@@ -253,6 +253,16 @@ class GroupSync:
         os.close(self._fd)
 
 
+def open_store(database: str, sync: str = "FULL"):
+    """The store a ``COMPANION_DATABASE`` names: a ``postgresql://`` URL for several processes
+    (`companion.store_postgres`), anything else a SQLite file (the embedded default)."""
+    if database.startswith(("postgresql://", "postgres://")):
+        from companion.store_postgres import PostgresStore
+
+        return PostgresStore(database, sync=sync)
+    return Store(database, sync=sync)
+
+
 class Store:
     def __init__(self, path: str, sync: str = "FULL"):
         sync = sync.upper()
@@ -464,8 +474,10 @@ class Transaction:
 
     # Finished games --------------------------------------------------------
     def insert_game(self, code: str, record: dict) -> None:
-        self._db.execute("INSERT OR REPLACE INTO games (table_code, number, game, commitment, seed, outcome, ended_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        self._db.execute("INSERT INTO games (table_code, number, game, commitment, seed, outcome, ended_at) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_code, number) DO UPDATE SET "
+                         "game = excluded.game, commitment = excluded.commitment, seed = excluded.seed, "
+                         "outcome = excluded.outcome, ended_at = excluded.ended_at",
                          (code, record["number"], record["game"], record["commitment"], record["seed"],
                           json.dumps(record["outcome"]), record["ended_at"]))
 

@@ -82,10 +82,10 @@ class HouseProposals:
                        (REPLACED, principal.code, criterion_id, PENDING))
             cursor = tx.execute(
                 "INSERT INTO house_proposals (table_code, criterion, tiers, proposer, needed, agreed, status, "
-                "created_at) VALUES (?, ?, ?, ?, ?, '[]', ?, ?)",
+                "created_at) VALUES (?, ?, ?, ?, ?, '[]', ?, ?) RETURNING id",
                 (principal.code, criterion_id, json.dumps(tiers), principal.actor, json.dumps(needed), PENDING,
                  time.time()))
-            proposal = self._load(tx, cursor.lastrowid)
+            proposal = self._load(tx, cursor.fetchone()[0])
             tx.append_log(principal.code, [{"kind": "house", "type": "proposed", "proposal": proposal["id"],
                                             "criterion": criterion_id, "tiers": tiers, "by": principal.actor,
                                             "needed": needed}])

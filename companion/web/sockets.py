@@ -115,7 +115,15 @@ class SocketHub:
     def __init__(self, app: Flask, socketio: SocketIO):
         self.app = app
         self.socketio = socketio
-        self.presence = Presence()
+        queue = app.config.get("MESSAGE_QUEUE") or ""
+        if queue.startswith(("redis://", "rediss://", "unix://")):
+            # Several processes: who holds which seat is shared (companion/web/shared_presence.py).
+            from companion.web.shared_presence import SharedPresence
+
+            self.presence = SharedPresence(queue)
+            socketio.start_background_task(self.presence.run_heartbeat, socketio.sleep)
+        else:
+            self.presence = Presence()
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "message": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
