@@ -67,6 +67,7 @@ GAME = register(Game(
     ),
     setup=setup,
     starts_at_once=True,
+    uses_figures=False,  # a shared die: the screens offer no figures
     check_options=check_options,
     **RULES.hooks(),
 ))

@@ -42,7 +42,8 @@ function seatItem(seat) {
     el('span', { class: 'swatch' }), el('span', { class: 'name', text: seat.name }),
     el('span', { class: 'presence', text: here.text }));
   item.querySelector('.swatch').style.background = seat.colour;
-  const figures = hostFigureList(current, seat.id, token ? act : null);
+  // Figures are removed or renamed in the lobby only.
+  const figures = hostFigureList(current, seat.id, token && current.table.status === 'lobby' ? act : null);
   if (figures) item.append(figures);
   const tools = token ? hostSeatTools(current, presence, seat, {
     act, onHandoff: (handed, offer) => renderHandoff(handoffPanel, current, handed, offer),
@@ -73,6 +74,9 @@ function render() {
   if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
   root.querySelector('.joining-state').textContent = table.joining_open ? t('Joining is open') : t('Joining is closed');
   root.classList.toggle('joining-closed', !table.joining_open);
+  // The lobby shows the QR code big; during the game the game takes the screen.
+  root.classList.toggle('in-game', table.status === 'playing');
+  root.classList.toggle('closed', table.status === 'closed');
   controls.hidden = !token || table.status === 'closed';
   controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('Close joining') : t('Open joining');
   controls.querySelector('.start-game').hidden = table.status !== 'lobby';

@@ -134,8 +134,10 @@ function render(view, connection) {
     : (view.you.role === 'host' ? t('Host') : t('You are watching as a spectator.'));
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
   if (view.table.status === 'closed') showError(notice, t('This table is closed.'));
-  figureArea.hidden = !view.table.uses_figures;
-  if (view.table.uses_figures) renderPhoneFigures(figureArea, view, {
+  // Figures are registered in the lobby; once the game is on, the game has the screen.
+  const registering = view.table.uses_figures && view.table.status === 'lobby';
+  figureArea.hidden = !registering;
+  if (registering) renderPhoneFigures(figureArea, view, {
     act: async (action) => {
       const answer = await connection.act(action);
       showRefusal(notice, answer.ok ? '' : answer.error);

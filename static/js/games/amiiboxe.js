@@ -307,7 +307,10 @@ function render() {
   const { act } = context;
   const isHost = lastView.you.role === 'host';
   const me = lastView.you.seat;
-  const parts = [referencePanel(game)];
+  // What to do now first (a phone shows it without scrolling); the reference, the score sheet and
+  // the fights after it (beside it on a TV).
+  const parts = [];
+  const aside = [referencePanel(game)];
   if (game.phase === 'setup') parts.push(setupPanel(game, me, act, isHost), boardPanel(game, act, isHost));
   else {
     if (game.phase === 'over') parts.push(overPanel(game));
@@ -317,10 +320,11 @@ function render() {
     else if (game.phase === 'play') parts.push(el('p', { class: 'ax-status', text: t("%(name)s's turn", { name: seatName(game, game.active) }) }));
     parts.push(boardPanel(game, act, isHost, isHost || game.fight ? null : movingFigure(game, me)));
     if (isHost && act && game.phase === 'play') parts.push(boardTools(game, act), referenceChanger(game, act));
-    parts.push(scoreSheet(game), fightHistory(game));
+    aside.push(scoreSheet(game), fightHistory(game));
   }
-  target.replaceChildren(el('div', { class: 'amiiboxe' }, ...parts,
-    el('p', {}, el('a', { href: `/rankings?table=${lastView.table.code}`, target: '_blank', text: t('Criteria rankings') }))));
+  aside.push(el('p', {}, el('a', { href: `/rankings?table=${lastView.table.code}`, target: '_blank', text: t('Criteria rankings') })));
+  target.replaceChildren(el('div', { class: 'amiiboxe' }, el('div', { class: 'ax-main' }, ...parts),
+    el('div', { class: 'ax-aside' }, ...aside)));
 }
 
 export function renderAmiiboxe(container, view, { act = null, announce = null } = {}) {

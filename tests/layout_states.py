@@ -1,0 +1,323 @@
+"""Tables brought to each state of each game through the JSON API, for the layout suite.
+
+Each builder takes the server's address and returns a `Table`: its code, the host key, each
+seat's token, and which seat's phone the state is about (the one asked to act, when one is).
+The moves come from the rules' own legal actions (read from each seat's view) or, where
+the rules need free text (names, initiatives), from the same helpers as the game tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import requests
+
+from companion.games import amiiboxe, arkade, rayman
+from tests.helpers import ENTROPY, bearer
+from tests.test_arkade_server import StrategiePlayer
+from tests.test_rayman_server import Racer, hand_of, host_answer, own
+
+WAIT = 20
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # the API drives faster than thumbs
+MAX_ACTIONS = 600
+
+
+@dataclass
+class Table:
+    url: str
+    code: str
+    host_token: str
+    tokens: dict[str, str] = field(default_factory=dict)  # name -> seat token
+    seats: dict[str, int] = field(default_factory=dict)  # name -> seat id
+    phone: str = ""  # whose phone the state is about
+
+    @classmethod
+    def create(cls, url: str, game: str, options: dict, names: tuple[str, ...]) -> "Table":
+        created = requests.post(f"{url}/api/tables", json={"game": game, "options": options}, timeout=WAIT)
+        assert created.status_code == 201, created.text
+        table = cls(url, created.json()["code"], created.json()["host_token"])
+        for name in names:
+            seat = requests.post(f"{url}/api/tables/{table.code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=WAIT)
+            assert seat.status_code == 201, seat.text
+            table.tokens[name], table.seats[name] = seat.json()["token"], seat.json()["seat"]
+        table.phone = names[0] if names else ""
+        return table
+
+    def token(self, who: str) -> str:
+        return self.host_token if who == "host" else self.tokens[who]
+
+    def act(self, who: str, action: dict) -> dict:
+        answer = requests.post(f"{self.url}/api/tables/{self.code}/actions", json=action, timeout=WAIT,
+                               headers=bearer(self.token(who)))
+        assert answer.status_code == 200, (who, action, answer.text)
+        return answer.json()
+
+    def view(self, who: str = "host") -> dict:
+        answer = requests.get(f"{self.url}/api/tables/{self.code}", headers=bearer(self.token(who)), timeout=WAIT)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def game(self, who: str = "host") -> dict:
+        return self.view(who)["game"]
+
+    def name_of(self, seat: int) -> str:
+        return next(name for name, seat_id in self.seats.items() if seat_id == seat)
+
+    def start(self) -> None:
+        self.act("host", {"type": "table.start"})
+
+
+# --- Dice ----------------------------------------------------------------------------------
+
+def dice_fresh(url: str) -> Table:
+    return Table.create(url, "dice", {"die": "d6"}, ("Ana",))
+
+
+def dice_six_d20_rolled(url: str) -> Table:
+    table = Table.create(url, "dice", {"die": "d20", "count": 6}, ("Ana", "Bo"))
+    for turn in range(12):
+        table.act(("Ana", "Bo")[turn % 2], {"type": "roll"})
+    return table
+
+
+def dice_long_faces_rolled(url: str) -> Table:
+    faces = ["Critical hit!", "Miss", "Fumble: drop your weapon", "Double damage", "Heal 2", "Skip a turn"]
+    table = Table.create(url, "dice", {"die": "custom", "faces": faces, "count": 2}, ("Ana", "Bo"))
+    for _ in range(3):
+        table.act("Bo", {"type": "roll"})
+    return table
+
+
+# --- Arkade --------------------------------------------------------------------------------
+
+def arkade_roles(url: str) -> Table:
+    table = Table.create(url, "arkade", {"mode": "strategie"}, ("Zoé", "Max"))
+    table.start()
+    return table
+
+
+def arkade_ready(url: str) -> Table:
+    table = Table.create(url, "arkade", {"mode": "arcade"}, ("Zoé", "Max"))
+    table.start()
+    table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
+    table.act("Zoé", {"type": "ready"})
+    table.phone = "Max"
+    return table
+
+
+def arkade_countdown(url: str) -> Table:
+    """Both ready: the countdown runs until a phone says "go" after it (the host screen never does)."""
+    table = Table.create(url, "arkade", {"mode": "arcade", "countdown": 10}, ("Zoé", "Max"))
+    table.start()
+    table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
+    table.act("Zoé", {"type": "ready"})
+    table.act("Max", {"type": "ready"})
+    return table
+
+
+def play_arkade(table: Table, until) -> None:
+    """Stratégie turns from the rules' legal actions until ``until(game)``."""
+    player = StrategiePlayer()
+    for _ in range(MAX_ACTIONS):
+        if until(table.game()):
+            return
+        for name, seat in table.seats.items():
+            action = player.choose(table.game(name), seat)
+            if action:
+                table.act(name, action)
+                break
+        else:
+            raise AssertionError("nobody can act in Arkade")
+    raise AssertionError("Arkade should have got there")
+
+
+def arkade_playing(url: str) -> Table:
+    """The Defender's turn, its dice thrown, a few turns in (a history to show)."""
+    table = arkade_roles(url)
+    table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
+    play_arkade(table, lambda game: game["turn"] >= 4 and game["active"] == arkade.DEFENDER
+                and game["dice"][arkade.DEFENDER] and not game["pending"])
+    table.phone = "Max"
+    return table
+
+
+def arkade_over(url: str) -> Table:
+    table = arkade_roles(url)
+    table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
+    play_arkade(table, lambda game: game["winner"] is not None)
+    return table
+
+
+# --- Rayman --------------------------------------------------------------------------------
+
+RAYMAN_NAMES = ("Ana", "Ben")
+
+
+def rayman_started(url: str) -> Table:
+    table = Table.create(url, "rayman", {}, RAYMAN_NAMES)
+    table.start()
+    return table
+
+
+def rayman_characters(url: str) -> Table:
+    return rayman_started(url)
+
+
+def rayman_hands(url: str) -> Table:
+    table = rayman_started(url)
+    for name in RAYMAN_NAMES:
+        seat = table.seats[name]
+        table.act(name, rayman.legal_actions(table.game(name), seat)[0])
+    return table
+
+
+def rayman_choosing(url: str) -> Table:
+    """Hands entered; Ana has locked in her choice, Ben is choosing."""
+    table = rayman_hands(url)
+    for name in RAYMAN_NAMES:
+        seat = table.seats[name]
+        table.act(name, {"type": "hand", "initiatives": hand_of(table.game(name), seat)})
+    race_until(table, lambda game, players: game["phase"] == "choosing")
+    table.act("Ana", choice_of(table, "Ana"))
+    table.act("Ana", {"type": "lock"})
+    table.phone = "Ben"
+    return table
+
+
+def choice_of(table: Table, name: str) -> dict:
+    seat = table.seats[name]
+    return next(action for action in rayman.legal_actions(table.game(name), seat)
+                if action["type"] == "choose" and not action.get("bubble"))
+
+
+def rayman_turns(url: str) -> Table:
+    """Choices revealed, the first player's turn."""
+    table = rayman_choosing(url)
+    table.act("Ben", choice_of(table, "Ben"))
+    table.act("Ben", {"type": "lock"})
+    game = table.game()
+    assert game["phase"] == "turns", game["phase"]
+    table.phone = table.name_of(game["active"])
+    return table
+
+
+def rayman_question(url: str) -> Table:
+    """End of the first round: nobody keeps a position, so the host screen asks who is last."""
+    table = rayman_turns(url)
+    for _ in range(2):
+        active = table.name_of(table.game()["active"])
+        table.act(active, {"type": "end_turn"})
+    assert table.game()["question"], table.game()["phase"]
+    return table
+
+
+def race_until(table: Table, done, racers: dict | None = None) -> None:
+    racers = racers or {}
+    for _ in range(MAX_ACTIONS):
+        game = table.game()
+        players = {name: table.game(name) for name in table.seats}
+        if done(game, players):
+            return
+        for name, seat in table.seats.items():
+            racer = racers.get(name)
+            if racer is None:
+                continue
+            action = racer.move(players[name], rayman.legal_actions(players[name], seat))
+            if action:
+                table.act(name, action)
+                break
+        else:
+            if game["question"]:
+                table.act("host", host_answer(game))
+            elif not racers:
+                raise AssertionError(f"nobody acts in {game['phase']}")
+            else:
+                raise AssertionError(f"nobody acts in {game['phase']}")
+    raise AssertionError("Rayman should have got there")
+
+
+def rayman_over(url: str) -> Table:
+    """A whole Novice race: Ana jumps to the line and crosses, Ben follows behind."""
+    table = rayman_started(url)
+    ana, ben = table.seats["Ana"], table.seats["Ben"]
+    racers = {"Ana": Racer(ana, jump=12, stop=rayman.LAST_COLUMN + 2), "Ben": Racer(ben, jump=5, ptizetres=2)}
+    race_until(table, lambda game, players: game["phase"] == "game_over", racers)
+    return table
+
+
+# --- Amiiboxe ------------------------------------------------------------------------------
+
+ANA_FIGURES = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
+BO_FIGURES = ["0x0005000000140002", "0x1919000000090002"]  # Bowser, Pikachu
+NO_DATE = {"au": None, "eu": None, "jp": None, "na": None}
+CATALOGUE = {  # the four figures, in the AmiiboAPI format
+    "amiibos": {amiibo_id: {"name": name, "release": NO_DATE} for amiibo_id, name in zip(
+        ANA_FIGURES + BO_FIGURES, ("Mario", "Link", "Bowser", "Pikachu"))},
+    "amiibo_series": {}, "game_series": {}, "types": {}, "characters": {}}
+
+
+def amiiboxe_registration(url: str) -> Table:
+    """The lobby: Ana has registered one of her two figures, Bo none yet."""
+    table = Table.create(url, "amiiboxe", {"figures_per_player": 2}, ("Ana", "Bo"))
+    table.act("Ana", {"type": "figure.pick", "amiibo_id": ANA_FIGURES[0]})
+    return table
+
+
+def amiiboxe_started(url: str, options: dict) -> Table:
+    table = Table.create(url, "amiiboxe", {"figures_per_player": 2, **options}, ("Ana", "Bo"))
+    for name, figures in (("Ana", ANA_FIGURES), ("Bo", BO_FIGURES)):
+        for amiibo_id in figures:
+            table.act(name, {"type": "figure.pick", "amiibo_id": amiibo_id})
+    table.start()
+    return table
+
+
+def name_locations(table: Table) -> None:
+    for figure in table.game()["figures"]:
+        if figure["location"] is None:
+            table.act(table.name_of(figure["seat"]), {"type": "name_location", "figure": figure["id"],
+                                                      "name": f"Home {figure['id']}"})
+
+
+def amiiboxe_placement(url: str) -> Table:
+    """The board kept: home locations named, the host lays out the square and places the figures."""
+    table = amiiboxe_started(url, {"board": "kept"})
+    name_locations(table)
+    return table
+
+
+def amiiboxe_turn(url: str) -> Table:
+    table = amiiboxe_started(url, {})
+    name_locations(table)
+    table.act("host", {"type": "first_player", "seat": table.seats["Ana"]})
+    table.act("host", {"type": "begin"})
+    return table
+
+
+def amiiboxe_fight(url: str) -> Table:
+    """Mario attacks Bowser; the phones answer when the criterion asks them (Bo's phone shown)."""
+    table = amiiboxe_turn(url)
+    game = table.game("Ana")
+    mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
+                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
+    table.act("Ana", {"type": "attack", "attacker": mario, "defender": bowser})
+    table.phone = "Bo"
+    return table
+
+
+def amiiboxe_over(url: str) -> Table:
+    """Ana retires her figures one by one; the other player answers every fight for the attacker."""
+    table = amiiboxe_turn(url)
+    for _ in range(MAX_ACTIONS):
+        game = table.game()
+        if game["phase"] == "over":
+            return table
+        for name, seat in table.seats.items():
+            legal = amiiboxe.legal_actions(table.game(name), seat)
+            if legal:
+                table.act(name, next((a for a in legal if a["type"] == "retire"), None)
+                          or next((a for a in legal if a["type"] in ("judge", "enter_value", "end_turn")), legal[0]))
+                break
+        else:
+            raise AssertionError(f"nobody acts in Amiiboxe's {game['phase']}")
+    raise AssertionError("Amiiboxe should have ended")

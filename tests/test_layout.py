@@ -1,0 +1,237 @@
+"""Every page and every reachable state of every game, measured in Chromium at two sizes.
+
+A phone (360 x 640, touch) and a TV (1920 x 1080) open each page against the real server;
+the tables are brought to each state through the JSON API (tests/layout_states.py). From the
+rendered page (tests/layout_check.js) each case asserts:
+
+* nothing sticks out sideways (the page's scroll width, every box's right edge);
+* every visible control is at least 44 x 44 CSS px;
+* no two things overlap (controls, pictures, lines of text), nothing is cut (a box that clips
+  its content, a list number outside its box);
+* text is at least 16 px; on the TV the host screen fits 1080 px without scrolling, its main
+  text is at least 28 px, and it shows the lobby (big QR code, commitment) only before the
+  game, the QR code small in a corner during it;
+* on the phone, the line that says what to do is on the first screen, and setup controls
+  (Remove, Add my figures, the catalogue search) are gone once the game is on.
+
+The cases are SCREENS (pages, and each game state on the host screen and on the phone
+concerned) x SIZES: ``pytest --collect-only -q tests/test_layout.py`` counts them. A
+screenshot of each is kept in test-artifacts/layout/ (git-ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect, sync_playwright
+
+from companion.amiibo.catalog import Catalog
+from companion.store import Store
+from tests import layout_states as states
+from tests.server import ROOT, ServerProcess
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+ARTIFACTS = ROOT / "test-artifacts" / "layout"
+CHECK = (Path(__file__).parent / "layout_check.js").read_text()
+SIZES = {
+    "phone": {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
+    "tv": {"viewport": {"width": 1920, "height": 1080}},
+}
+MIN_TEXT, TV_MAIN_TEXT, QR_IN_LOBBY, QR_IN_GAME = 16, 28, 300, 240
+SETUP_CONTROLS = ("Remove", "Add my figures", "Search", "I have no reader: pick by name")
+
+expect.set_options(timeout=20_000)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A page to open: ``path`` (``{code}`` filled from the table), as whom, and what to expect."""
+
+    name: str
+    path: str
+    build: object = None  # url -> states.Table, or None for a page without a table
+    who: str = ""  # "host", "phone" (the state's phone), "" (nobody)
+    ready: str = "main"  # a selector shown once the page has rendered its state
+    prompt: str = ""  # on the phone: what to do now, on the first screen
+    main: tuple[str, ...] = ()  # on the TV: the main text (>= 28 px)
+    in_game: bool | None = None  # the host screen: None (not a host screen), False (lobby), True (game)
+    status: int = 200
+    setup_gone: bool = False  # the phone: the game is on, setup controls are gone
+    extra: dict = field(default_factory=dict)
+
+
+def host(name, build, ready, main, in_game=True, **extra) -> Screen:
+    return Screen(name + "-host", "/host/{code}", build, "host", ready, main=main, in_game=in_game, **extra)
+
+
+def phone(name, build, ready, prompt="", setup_gone=True, **extra) -> Screen:
+    return Screen(name + "-phone", "/t/{code}", build, "phone", ready, prompt=prompt, setup_gone=setup_gone, **extra)
+
+
+def closed_dice(url: str) -> states.Table:
+    table = states.dice_six_d20_rolled(url)
+    table.act("host", {"type": "table.close"})
+    return table
+
+
+def fresh_dice_nobody_seated(url: str) -> states.Table:
+    return states.Table.create(url, "dice", {}, ())
+
+
+DICE_MAIN = (".game-area .die", ".game-area .roll-caption")
+SCREENS = [
+    # Pages.
+    Screen("home", "/", ready="#create-table"),
+    Screen("join", "/join", ready="input[name=code]"),
+    Screen("join-bad-code", "/join?code=0O1", ready=".error"),
+    Screen("phone-join-form", "/t/{code}", fresh_dice_nobody_seated, ready=".join-form input[name=name]"),
+    Screen("rankings", "/rankings", ready="select[name=criterion] option"),
+    Screen("card", "/t/{code}/card", fresh_dice_nobody_seated, ready=".card .table-code"),
+    Screen("verify", "/t/{code}/verify", closed_dice, ready=".verdict[data-result=ok]"),
+    Screen("closed", "/t/{code}", closed_dice, ready=".lead", status=410),
+    Screen("unknown-table", "/t/ZZZZ", ready="h1", status=404),
+    host("closed-dice", closed_dice, ".seed code", (".table-code",), in_game=None),
+    # Dice.
+    host("dice-fresh", states.dice_fresh, ".die", DICE_MAIN),
+    phone("dice-fresh", states.dice_fresh, "button.die", prompt=".die-hint"),
+    host("dice-six-d20", states.dice_six_d20_rolled, ".history li", DICE_MAIN),
+    phone("dice-six-d20", states.dice_six_d20_rolled, ".history li", prompt=".die-hint"),
+    host("dice-long-faces", states.dice_long_faces_rolled, ".history li", DICE_MAIN),
+    phone("dice-long-faces", states.dice_long_faces_rolled, ".history li", prompt=".die-hint"),
+    # Arkade.
+    host("arkade-roles", states.arkade_roles, ".ak-big", (".ak-big",)),
+    phone("arkade-roles", states.arkade_roles, ".ak-roles", prompt=".ak-roles button"),
+    host("arkade-ready", states.arkade_ready, ".arkade", (".ak-status",)),
+    phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button"),
+    host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
+    host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", (".ak-status", ".ak-die")),
+    phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status"),
+    host("arkade-over", states.arkade_over, ".ak-final", (".ak-final",)),
+    phone("arkade-over", states.arkade_over, ".ak-final", prompt=".ak-final"),
+    # Rayman.
+    host("rayman-characters", states.rayman_characters, ".rm-status", (".rm-status",)),
+    phone("rayman-characters", states.rayman_characters, ".rm-status", prompt=".rm-status"),
+    host("rayman-hands", states.rayman_hands, ".rm-status", (".rm-status",)),
+    phone("rayman-hands", states.rayman_hands, ".rm-hand-grid", prompt=".rm-status"),
+    host("rayman-choosing", states.rayman_choosing, ".rm-locks", (".rm-status",)),
+    phone("rayman-choosing", states.rayman_choosing, ".rm-locks", prompt=".rm-status"),
+    host("rayman-turns", states.rayman_turns, ".rm-order-item", (".rm-status",)),
+    phone("rayman-turns", states.rayman_turns, ".rm-your-turn", prompt=".rm-your-turn"),
+    host("rayman-question", states.rayman_question, ".rm-question-text", (".rm-question-text",)),
+    phone("rayman-question", states.rayman_question, ".rm-status", prompt=".rm-status"),
+    host("rayman-over", states.rayman_over, ".rm-result", (".rm-result .rm-big",)),
+    phone("rayman-over", states.rayman_over, ".rm-result", prompt=".rm-result"),
+    # Amiiboxe.
+    host("amiiboxe-registration", states.amiiboxe_registration, ".seats .figure-name", (".table-code",),
+         in_game=False),
+    phone("amiiboxe-registration", states.amiiboxe_registration, ".figure-area .figure-name", setup_gone=False),
+    host("amiiboxe-placement", states.amiiboxe_placement, ".ax-board", (".ax-setup h3",)),
+    phone("amiiboxe-placement", states.amiiboxe_placement, ".ax-setup", prompt=".ax-setup"),
+    host("amiiboxe-turn", states.amiiboxe_turn, ".ax-status", (".ax-status",)),
+    phone("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn", prompt=".ax-status"),
+    host("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", (".ax-fight-title", ".ax-criterion")),
+    phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-fight"),
+    host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
+    phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".ax-over"),
+]
+CASES = [(screen, size) for screen in SCREENS for size in SIZES]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env=states.FAST)
+    store = Store(str(process.database))
+    Catalog(store).import_document(states.CATALOGUE)  # the figures' names, as `flask catalog import` gives them
+    store.close()
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def pages(server):
+    """One browser, one context and one page per size, for the whole module."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        opened = {}
+        for size, options in SIZES.items():
+            context = browser.new_context(locale="en-US", reduced_motion="reduce", **options)
+            page = context.new_page()
+            page.goto(server.url + "/join")  # an origin for the keys put in local storage
+            opened[size] = page
+        yield opened
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def tables(server):
+    """Each state's table, built once (by the first case that needs it)."""
+    built: dict = {}
+
+    def table_for(build) -> states.Table:
+        if build not in built:
+            built[build] = build(server.url)
+        return built[build]
+
+    return table_for
+
+
+def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states.Table | None) -> None:
+    code = table.code if table else ""
+    if table and screen.who:
+        kind, token = ("host", table.host_token) if screen.who == "host" else ("seat", table.tokens[table.phone])
+        page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"companion.{kind}.{code}", token])
+    response = page.goto(server.url + screen.path.format(code=code))
+    assert response.status == screen.status
+    expect(page.locator(screen.ready).first).to_be_attached()
+    if screen.who:
+        expect(page.locator(".status[data-state=connected], .status[data-state=closed]").first).to_be_attached()
+        expect(page.locator(".game-area")).not_to_be_empty()
+    page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+    page.evaluate("() => document.fonts.ready")
+
+
+@pytest.mark.parametrize(("screen", "size"), CASES, ids=[f"{screen.name}-{size}" for screen, size in CASES])
+def test_layout(server, pages, tables, screen: Screen, size: str):
+    page = pages[size]
+    table = tables(screen.build) if screen.build else None
+    open_screen(page, server, screen, table)
+    tv_host = size == "tv" and screen.who == "host"
+    found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
+                                  "mainText": TV_MAIN_TEXT})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
+    problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "tooSmallText", "main")
+                if found[key]}
+    if tv_host and found["height"] > found["viewportHeight"]:
+        problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
+    if screen.prompt and size == "phone":
+        box = page.locator(screen.prompt).first.bounding_box()
+        if box is None or box["y"] < 0 or box["y"] + min(box["height"], 48) > SIZES["phone"]["viewport"]["height"]:
+            problems["prompt"] = f"{screen.prompt} is not on the first screen: {box}"
+    if screen.who == "phone" and screen.setup_gone:
+        shown = [name for name in SETUP_CONTROLS
+                 if page.get_by_role("button", name=name, exact=True).filter(visible=True).count()
+                 or page.get_by_text(name, exact=True).filter(visible=True).count()]
+        if shown:
+            problems["setup controls during the game"] = shown
+    if tv_host and screen.in_game is not None:
+        problems.update(lobby_or_game(page, screen.in_game))
+    assert problems == {}, f"{screen.name} at {size}: {problems}"
+
+
+def lobby_or_game(page: Page, in_game: bool) -> dict:
+    """The host screen's QR code: big with the commitment in the lobby; small in a corner in a game."""
+    qr = page.locator("img.qr").first.bounding_box()
+    commitment = page.locator(".join-panel .commitment").filter(visible=True).count()
+    viewport = SIZES["tv"]["viewport"]
+    if not in_game:
+        return {} if qr and qr["width"] >= QR_IN_LOBBY and commitment else {
+            "lobby": f"the QR code is {qr} and the commitment {'shown' if commitment else 'hidden'}"}
+    in_corner = qr and (qr["x"] < viewport["width"] * 0.2 or qr["x"] + qr["width"] > viewport["width"] * 0.8) and (
+        qr["y"] < viewport["height"] * 0.2 or qr["y"] + qr["height"] > viewport["height"] * 0.8)
+    return {} if qr and qr["width"] <= QR_IN_GAME and in_corner and not commitment else {
+        "game": f"the QR code is {qr} and the commitment {'shown' if commitment else 'hidden'}"}
