@@ -75,7 +75,7 @@ function render() {
   root.querySelector('.joining-state').textContent = table.joining_open ? t('Joining is open') : t('Joining is closed');
   root.classList.toggle('joining-closed', !table.joining_open);
   // The lobby shows the QR code big; during the game the game takes the screen.
-  root.classList.toggle('in-game', table.status === 'playing');
+  root.classList.toggle('in-game', table.status === 'playing' || table.status === 'over');
   root.classList.toggle('closed', table.status === 'closed');
   controls.hidden = !token || table.status === 'closed';
   controls.querySelector('.toggle-joining').textContent = table.joining_open ? t('Close joining') : t('Open joining');
