@@ -1,6 +1,6 @@
 // Measures the rendered page for tests/test_layout.py: what sticks out sideways, controls too small
 // to hit, boxes that overlap, text that is cut or too small. Returns plain data; the test decides.
-({ minText, mainSelectors, mainText }) => {
+({ minText, mainSelectors, mainText, tv }) => {
   const viewportWidth = document.documentElement.clientWidth;
   const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]';
   const SCROLLING = new Set(['hidden', 'clip', 'auto', 'scroll']);
@@ -163,7 +163,20 @@
       if (size < mainText - 0.01) main.push(`${describe(node)} ${size.toFixed(1)}px`);
     }
   }
+  // The TV is never scrolled, not even inside a panel: only the logs of what happened scroll.
+  const scrolled = [];
+  if (tv) {
+    const LOGS = '.history, .ak-history ol, .ax-history ol, .rm-history ul, .uv-history, .history-list';
+    for (const node of document.body.querySelectorAll('*')) {
+      const style = getComputedStyle(node);
+      if ((style.overflowY === 'auto' || style.overflowY === 'scroll') && node.scrollHeight > node.clientHeight + 1
+          && !node.matches(LOGS) && !hiddenByStyle(node)) {
+        scrolled.push(`${describe(node)} shows ${node.clientHeight}px of ${node.scrollHeight}px`);
+      }
+    }
+  }
   return {
+    scrolled,
     small, sideways, cut, overlaps: [...new Set(overlaps)], tooSmallText: [...new Set(tooSmallText)], main,
     height: document.documentElement.scrollHeight, viewportHeight: window.innerHeight,
   };

@@ -122,7 +122,9 @@ def play_arkade(table: Table, until) -> None:
         if until(table.game()):
             return
         for name, seat in table.seats.items():
-            action = player.choose(table.game(name), seat)
+            game = table.game(name)
+            # A correction of the nuggets is always open to both: it is nobody's turn.
+            action = player.choose({**game, "legal": [a for a in game["legal"] if a["type"] != "correct"]}, seat)
             if action:
                 table.act(name, action)
                 break

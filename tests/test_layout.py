@@ -110,7 +110,7 @@ SCREENS = [
     host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", (".ak-status", ".ak-die")),
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status"),
     host("arkade-over", states.arkade_over, ".ak-final", (".ak-final",)),
-    phone("arkade-over", states.arkade_over, ".ak-final", prompt=".ak-final"),
+    phone("arkade-over", states.arkade_over, ".ak-final", prompt=".game-over"),
     # Rayman.
     host("rayman-characters", states.rayman_characters, ".rm-status", (".rm-status",)),
     phone("rayman-characters", states.rayman_characters, ".rm-status", prompt=".rm-status"),
@@ -123,7 +123,7 @@ SCREENS = [
     host("rayman-question", states.rayman_question, ".rm-question-text", (".rm-question-text",)),
     phone("rayman-question", states.rayman_question, ".rm-status", prompt=".rm-status"),
     host("rayman-over", states.rayman_over, ".rm-result", (".rm-result .rm-big",)),
-    phone("rayman-over", states.rayman_over, ".rm-result", prompt=".rm-result"),
+    phone("rayman-over", states.rayman_over, ".rm-result", prompt=".game-over"),
     # Amiiboxe.
     host("amiiboxe-registration", states.amiiboxe_registration, ".seats .figure-name", (".table-code",),
          in_game=False),
@@ -135,7 +135,7 @@ SCREENS = [
     host("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", (".ax-fight-title", ".ax-criterion")),
     phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-fight"),
     host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
-    phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".ax-over"),
+    phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".game-over:not([hidden]), .ax-over"),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in SIZES]
 
@@ -201,10 +201,10 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     open_screen(page, server, screen, table)
     tv_host = size == "tv" and screen.who == "host"
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
-                                  "mainText": TV_MAIN_TEXT})
+                                  "mainText": TV_MAIN_TEXT, "tv": tv_host})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
-    problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "tooSmallText", "main")
+    problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "tooSmallText", "main", "scrolled")
                 if found[key]}
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
