@@ -28,6 +28,17 @@ MAX_CARDS = [11, 4, 8, 22, 15, 6, 28, 2]
 LOCKS = ["Rayman (Zoé) — ✓ locked in", "Murfy (Max) — choosing…"]  # who has locked in, and nothing more
 
 
+# A choice of cards as it would show in a state, a view or a message (what must not, before the reveal).
+CHOICE = re.compile(r'"(left|second)"\s*:\s*"b\d"')
+
+
+def record_frames(page: Page) -> list[str]:
+    """Every Socket.IO frame the page receives from now on (a websocket opened later included)."""
+    frames: list[str] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda payload: frames.append(str(payload))))
+    return frames
+
+
 def create_rayman_table(server) -> tuple[str, str]:
     response = requests.post(f"{server.url}/api/tables", json={"game": "rayman", "options": {}}, timeout=10)
     assert response.status_code == 201, response.text
@@ -51,6 +62,7 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     host_screen = open_context(**DESKTOP)
     as_host(host_screen, code, host_token)
     host = host_screen.new_page()
+    host_frames = record_frames(host)
     host.goto(f"{server.url}/host/{code}")
     zoe_context, zoe = seated_phone(open_context, server, code, "Zoé", RECORD_VIBRATIONS, **RAYMAN_PHONE)
     max_context, max_ = seated_phone(open_context, server, code, "Max", RECORD_VIBRATIONS, **RAYMAN_PHONE)
@@ -79,13 +91,39 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
     expect(zoe.locator(".rm-commitment code")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
 
-    # Max hesitates: a first choice, then another; nobody else learns anything of it.
+    # Zoé's phone is lost: her seat's new phone (the same seat, no local pick) chooses again, and
+    # every screen is told.
+    zoe_frames = record_frames(zoe)
+    zoe.evaluate("() => Object.keys(localStorage).filter((key) => key.startsWith('rayman:'))"
+                 ".forEach((key) => localStorage.removeItem(key))")
+    zoe.reload()
+    expect(host.locator(".rm-history li").first).to_have_text(
+        "Rayman (Zoé)'s phone lost the choice (a new phone?): Rayman (Zoé) chooses again.")
+    expect(zoe.locator(".rm-status")).to_have_text("Choose your two action cards in secret, then lock in.")
+    tap_card(zoe, "Left card", 30, 7)
+    tap_card(zoe, "Second card", 12, 1)
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+
+    # Max hesitates: a first choice, then others, a reload in between; only his phone knows.
     tap_card(max_, "Left card", 22, 4)
     tap_card(max_, "Second card", 2, 8)
     expect(max_.locator(".rm-tentative")).to_have_text("Your choice: 22 (Card 4) on the left, 2 (Card 8) second.")
+    max_.reload()  # the phone keeps its pick
+    expect(max_.locator(".rm-tentative")).to_have_text("Your choice: 22 (Card 4) on the left, 2 (Card 8) second.")
+    max_.get_by_role("button", name="Declare a Bubble").tap()
+    expect(max_.locator(".rm-tentative")).to_have_text("Your choice: a Bubble.")
     tap_card(max_, "Left card", 28, 7)
+    tap_card(max_, "Second card", 2, 8)
     expect(max_.locator(".rm-tentative")).to_have_text("Your choice: 28 (Card 7) on the left, 2 (Card 8) second.")
     expect(max_.locator(".rm-locks li")).to_have_text(LOCKS)
+    # Before the reveal no choice is in the server's database nor in what the other screens received.
+    stored = b"".join(path.read_bytes() for path in server.database.parent.glob(server.database.name + "*"))
+    zoe_salt = zoe.evaluate("() => Object.keys(localStorage).filter((key) => key.startsWith('rayman:'))"
+                            ".map((key) => JSON.parse(localStorage.getItem(key)).salt).find(Boolean)")
+    assert zoe_salt and zoe_salt.encode() not in stored
+    for received in (stored.decode("utf-8", "replace"), "".join(host_frames), "".join(zoe_frames)):
+        assert not CHOICE.search(received) and zoe_salt not in received
 
     # The host screen: who has locked in, never what.
     expect(host.locator(".rm-locks li")).to_have_text(LOCKS)
@@ -95,7 +133,7 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     expect(host.locator(".game-area")).not_to_contain_text("Initiative")
     expect(host.locator(".game-area")).not_to_contain_text("Card 7")
 
-    # Max locks in: every screen reveals every choice and checks each commitment itself.
+    # Max locks in: the phones reveal, every screen shows every choice and checks each commitment itself.
     max_.get_by_role("button", name="Lock in my choice").tap()
     for page in (zoe, max_, host):
         expect(page.locator(".rm-verified")).to_have_count(2)

@@ -67,15 +67,31 @@ def ready(players=2, values=None, **options):
     return through_setup(new_game(players, **options), values)
 
 
+SALT = "5eed" * 8  # what a phone's crypto.getRandomValues would give, fixed for the tests
+
+
+def choice_of(pick):
+    """``pick``: (left, second) or "bubble"; the choice as the phone commits it."""
+    if pick == "bubble":
+        return {"bubble": True, "left": None, "second": None}
+    return {"bubble": False, "left": pick[0], "second": pick[1]}
+
+
+def lock(state, seat, pick, salt=SALT, generator=None):
+    return act(state, seat, {"type": "lock", "commitment": commitment(choice_of(pick), salt)}, generator)
+
+
+def reveal(state, seat, pick, salt=SALT, generator=None):
+    return act(state, seat, {"type": "reveal", "choice": choice_of(pick), "salt": salt}, generator)
+
+
 def choose_all(state, picks, generator=None):
-    """``picks``: seat -> (left, second) or "bubble"; everybody locks in, in seat order."""
+    """``picks``: seat -> (left, second) or "bubble"; every phone locks in, then every phone reveals."""
     generator = generator or rng(3000)
     for seat, pick in picks.items():
-        action = {"type": "choose", "bubble": True} if pick == "bubble" else {
-            "type": "choose", "left": pick[0], "second": pick[1]}
-        state = act(state, seat, action, generator)
-    for seat in picks:
-        state = act(state, seat, {"type": "lock"}, generator)
+        state = lock(state, seat, pick, generator=generator)
+    for seat, pick in picks.items():
+        state = reveal(state, seat, pick, generator=generator)
     return state
 
 
@@ -357,69 +373,61 @@ def test_quick_entry_skips_the_hands():
 
 # --- secret choices ---------------------------------------------------------------
 
-def test_a_choice_is_seen_only_by_its_owner_until_everybody_locked_in():
+def test_the_server_holds_only_a_commitment_until_every_phone_locked_in():
     state = ready(3)
-    state, events = act_events(state, 1, {"type": "choose", "left": "b3", "second": "b1"})
-    assert events == []
-    assert view(state, 1)["players"][0]["secret"]["choice"] == {"bubble": False, "left": "b3", "second": "b1"}
-    for seat in (None, HOST, 2, 3):
-        assert view(state, seat)["players"][0]["secret"] is None
     generator = rng(77)
-    state, events = act_events(state, 1, {"type": "lock"}, generator)
-    assert events == [{"type": "locked", "seat": 1, "commitment": player(state, 1)["commitment"]}]
-    assert generator.draws == []  # the salt is a nonce: the seed, revealed at closing, cannot recompute it
-    assert len(player(state, 1)["secret"]["salt"]) == 32
-    refused(state, 1, {"type": "choose", "bubble": True}, "locked in")
-    refused(state, 1, {"type": "lock"}, "locked in")
-    refused(state, 2, {"type": "lock"}, "first")
+    state, events = act_events(state, 1, {"type": "lock", "commitment": commitment(choice_of(("b3", "b1")), SALT)},
+                               generator)
+    assert events == [{"type": "locked", "seat": 1, "commitment": commitment(choice_of(("b3", "b1")), SALT)}]
+    assert generator.draws == []  # the salt is the phone's: the seed, revealed at closing, cannot recompute it
+    assert SALT not in json.dumps(state) and '"left": "b3"' not in json.dumps(state)
+    refused(state, 1, {"type": "lock", "commitment": "ab" * 32}, "locked in")
+    refused(state, 2, {"type": "lock", "commitment": "AB" * 32}, "64 hexadecimal digits")
+    refused(state, 2, {"type": "lock"}, "commitment")
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b3", "b1")), "salt": SALT}, "Not now")
+    state = lock(lock(state, 2, "bubble"), 3, ("b1", "b2"))
+    assert state["phase"] == "revealing"
+
+
+def test_reveals_stay_in_the_tables_secret_until_every_phone_revealed():
+    state = lock(lock(ready(2), 1, ("b5", "b2")), 2, "bubble")
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b2", "b5")), "salt": SALT}, "does not match")
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b5", "b2")), "salt": "00"}, "32 to 128")
+    state, events = act_events(state, 1, {"type": "reveal", "choice": choice_of(("b5", "b2")), "salt": SALT})
+    assert events == [{"type": "revealed_by", "seat": 1}] and state["phase"] == "revealing"
+    for seat in (None, HOST, 1, 2):
+        assert SALT not in json.dumps(view(state, seat))
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b5", "b2")), "salt": SALT}, "already revealed")
+    state, events = act_events(state, 2, {"type": "reveal", "choice": choice_of("bubble"), "salt": SALT})
+    revealed = next(event for event in events if event["type"] == "revealed")
+    assert [entry["choice"] for entry in revealed["choices"]] == [choice_of(("b5", "b2")), choice_of("bubble")]
+    assert state["phase"] == "turns" and "reveals" not in state["secret"]
+
+
+def test_a_lost_phone_picks_again_and_every_screen_is_told():
+    state = lock(lock(ready(3), 1, ("b5", "b2")), 2, ("b1", "b2"))
+    state = reveal(lock(state, 3, "bubble"), 2, ("b1", "b2"))
+    assert state["phase"] == "revealing"
+    refused(state, 2, {"type": "repick"}, "already revealed")
+    state, events = act_events(state, 1, {"type": "repick"})  # Ana's new phone has no pick: she chooses again
+    assert events == [{"type": "choice_reset", "seat": 1}] and view(state, None)["history"][-1] == events[0]
+    assert state["phase"] == "choosing" and not player(state, 1)["locked"]
+    refused(state, 1, {"type": "repick"}, "not locked in yet")
+    state = reveal(reveal(lock(state, 1, ("b7", "b8")), 1, ("b7", "b8")), 3, "bubble")
+    assert state["phase"] == "turns" and state["round"]["order"] == [1, 2]
 
 
 def test_views_and_events_reveal_nothing_before_the_last_lock():
-    """Two tables that differ only by Ana's choice look the same to everybody else."""
-    base = ready(3)
+    """Two tables that differ only by Ana's choice look the same to everybody else, Ana included."""
     tables = []
-    for action in ({"type": "choose", "left": "b3", "second": "b1"}, {"type": "choose", "bubble": True}):
-        state = act(base, 1, action)
-        state = act(state, 1, {"type": "choose", "left": "b8", "second": "b7"}) if action.get("bubble") else state
-        state = act(state, 1, action)  # a change of mind, then back
-        state, events = act_events(state, 1, {"type": "lock"}, rng(5))
-        state, more = act_events(state, 2, {"type": "choose", "left": "b2", "second": "b1"})
-        state, last = act_events(state, 2, {"type": "lock"}, rng(9))
-        tables.append((state, events + more + last))
+    for pick in (("b3", "b1"), "bubble"):
+        state, events = act_events(ready(3), 1, {"type": "lock", "commitment": commitment(choice_of(pick), SALT)})
+        state, more = act_events(state, 2, {"type": "lock", "commitment": commitment(choice_of(("b2", "b1")), SALT)})
+        tables.append((state, events + more))
     (first, first_events), (second, second_events) = tables
-    for seat in (None, HOST, 2, 3):
+    for seat in (None, HOST, 1, 2, 3):
         assert strip_commitments(view(first, seat)) == strip_commitments(view(second, seat))
     assert strip_commitments(first_events) == strip_commitments(second_events)
-    assert view(first, 1) != view(second, 1)
-
-
-def record_round(script):
-    """Everything the other clients receive, action by action: their views and the events."""
-    state = ready(3, difficulty="intermediate")
-    state = start_round(place(place(place(state, 1, 0), 2, 0), 3, 0))
-    received = []
-    generator = rng(500)
-    for seat, action in script:
-        state, events = act_events(state, seat, action, generator)
-        received.append({"events": events, **{str(watcher): view(state, watcher) for watcher in (None, HOST, 2, 3)}})
-    return received, state
-
-
-def test_a_whole_round_of_choices_leaks_nothing_to_any_other_client():
-    common = [(2, {"type": "choose", "left": "b2", "second": "b1"}), (2, {"type": "lock"}),
-              (3, {"type": "choose", "bubble": True})]
-    ana_cards = [(1, {"type": "choose", "bubble": True}), (1, {"type": "choose", "left": "b8", "second": "b1"}),
-                 (1, {"type": "position", "column": 2, "level": 1}), (1, {"type": "lock"})]
-    ana_bubble = [(1, {"type": "choose", "left": "b3", "second": "b2"}), (1, {"type": "choose", "bubble": True}),
-                  (1, {"type": "position", "column": 2, "level": 1}), (1, {"type": "lock"})]
-    last = [(3, {"type": "lock"})]
-    with_cards, after_cards = record_round(common + ana_cards + last)
-    with_bubble, after_bubble = record_round(common + ana_bubble + last)
-    assert len(with_cards) == len(with_bubble) == 8
-    for step_cards, step_bubble in zip(with_cards[:-1], with_bubble[:-1]):
-        assert strip_commitments(step_cards) == strip_commitments(step_bubble)
-    assert after_cards["round"]["order"] == [1, 2] and after_bubble["round"]["order"] == [2]
-    assert with_cards[-1]["None"]["round"]["revealed"][0]["choice"]["left"] == "b8"  # public once revealed
 
 
 def strip_commitments(value):
@@ -432,15 +440,11 @@ def strip_commitments(value):
 
 
 def test_the_reveal_makes_every_choice_and_salt_public_and_checkable():
-    state = ready(2)
-    state = act(state, 2, {"type": "choose", "bubble": True})
-    state = act(state, 2, {"type": "lock"})
-    state = act(state, 1, {"type": "choose", "left": "b5", "second": "b2"})
-    state, events = act_events(state, 1, {"type": "lock"})
-    revealed = next(event for event in events if event["type"] == "revealed")
+    state = choose_all(ready(2), {2: "bubble", 1: ("b5", "b2")})
+    revealed = next(event for event in state["history"] if event["type"] == "revealed")
     assert [entry["seat"] for entry in revealed["choices"]] == [1, 2]
     for entry in revealed["choices"]:
-        assert commitment(entry["choice"], entry["salt"]) == entry["commitment"] and len(entry["salt"]) == 32
+        assert commitment(entry["choice"], entry["salt"]) == entry["commitment"] and entry["salt"] == SALT
     assert revealed["choices"][0]["left_initiative"] == initiative(1, 4)
     assert view(state, None)["round"]["revealed"] == revealed["choices"]
     assert state["phase"] == "turns" and revealed["order"] == [1]
@@ -452,19 +456,23 @@ def test_commitment_hashes_the_canonical_json_and_the_salt():
     assert commitment(choice, "00ff") == expected
 
 
-@pytest.mark.parametrize("action, complaint", [
-    ({"type": "choose", "left": "b1", "second": "b1"}, "two different cards"),
-    ({"type": "choose", "left": "b1", "second": "b9"}, "two different cards"),
-    ({"type": "choose", "left": "b1"}, "second"),
-    ({"type": "choose", "left": 3, "second": 5}, "left"),
+@pytest.mark.parametrize("choice, complaint", [
+    ({"left": "b1", "second": "b1"}, "two different cards"),
+    ({"left": "b1", "second": "b9"}, "two different cards"),
+    ({"left": "b1"}, "second"),
+    ({"left": 3, "second": 5}, "left"),
 ])
-def test_a_choice_takes_two_different_cards_of_the_hand(action, complaint):
-    refused(ready(2), 1, action, complaint)
+def test_a_choice_takes_two_different_cards_of_the_hand(choice, complaint):
+    """The server cannot judge a commitment; it judges the choice it opens to (and refuses it)."""
+    state = act(ready(2), 1, {"type": "lock", "commitment": commitment(choice, SALT)})
+    state = lock(state, 2, ("b1", "b2"))
+    refused(state, 1, {"type": "reveal", "choice": choice, "salt": SALT}, complaint)
 
 
 def test_quick_entry_chooses_two_initiatives():
     state = ready(2, hand_entry="quick")
-    refused(state, 1, {"type": "choose", "left": 100, "second": 2}, "0 to 99")
+    wrong = lock(lock(state, 1, (100, 2)), 2, (7, 3))
+    refused(wrong, 1, {"type": "reveal", "choice": choice_of((100, 2)), "salt": SALT}, "0 to 99")
     state = choose_all(state, {1: (7, 2), 2: (7, 3)})
     assert state["round"]["order"] == [2, 1]
     assert len(player(state, 1)["hand"]) == 6 and len(player(state, 1)["played"]) == 2
@@ -474,15 +482,16 @@ def test_a_bubble_is_forced_when_the_hand_is_empty():
     state = copy.deepcopy(ready(2))
     ana = player(state, 1)
     ana["discard"], ana["hand"] = ana["hand"], []
-    refused(state, 1, {"type": "choose", "left": "b1", "second": "b2"}, "must declare a Bubble")
-    choices = [action for action in legal_actions(state, 1) if action["type"] in ("choose", "lock")]
-    assert choices == [{"type": "choose", "bubble": True}]
+    choices = [action for action in legal_actions(state, 1) if action["type"] == "lock"]
+    assert choices == [{"type": "lock", "commitment": commitment(choice_of("bubble"), "5a" * 16)}]
+    state = lock(lock(state, 1, ("b1", "b2")), 2, ("b1", "b2"))
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b1", "b2")), "salt": SALT}, "must declare a Bubble")
 
 
 def test_solo_has_no_bubble():
     state = ready(1, mode="solo", boss_move=4)
-    state = act(state, 1, {"type": "roll"})
-    refused(state, 1, {"type": "choose", "bubble": True}, "Solo has no Bubble")
+    state = lock(act(state, 1, {"type": "roll"}), 1, "bubble")
+    refused(state, 1, {"type": "reveal", "choice": choice_of("bubble"), "salt": SALT}, "Solo has no Bubble")
 
 
 # --- order of play ---------------------------------------------------------------
@@ -699,7 +708,7 @@ def test_the_filou_turns_a_heart_into_an_action():
     (2, {"type": "slap", "target": 8}, "Only the players"),
     (2, {"type": "free", "ptizetre": "1"}, "ptizetre"),
     (2, {"type": "pick", "card": 3}, "Not now: the table is playing the turns"),
-    (2, {"type": "choose", "bubble": True}, "Not now: the table is playing the turns"),
+    (2, {"type": "lock", "commitment": "ab" * 32}, "Not now: the table is playing the turns"),
     (2, {"type": "character", "name": "Rayman"}, "Not now: the table is playing the turns"),
     (2, {"type": "distance", "spaces": 3}, "Not now: the table is playing the turns"),
     (2, {"type": "crossed"}, "3 Ptizêtres"),
@@ -747,14 +756,14 @@ def test_the_boards_are_in_the_tournament_order():
 
 def test_a_view_carries_its_viewers_actions_and_the_last_public_events():
     state = ready(2)
-    assert {"type": "choose", "left": "b3", "second": "b1"} in view(state, 1)["legal"]
+    sample = {"type": "lock", "commitment": commitment(choice_of(("b3", "b1")), "5a" * 16)}
+    assert sample in view(state, 1)["legal"]  # a bot's or a test's: a phone makes its own salt
     assert view(state, None)["legal"] == [] and view(state, HOST)["legal"] == []
-    state, events = act_events(act(state, 1, {"type": "choose", "bubble": True}), 1, {"type": "lock"})
-    assert view(state, 1)["legal"] == legal_actions(state, 1) and {"type": "lock"} not in view(state, 1)["legal"]
+    state, events = act_events(state, 1, {"type": "lock", "commitment": commitment(choice_of("bubble"), SALT)})
+    assert view(state, 1)["legal"] == legal_actions(state, 1) and {"type": "repick"} in legal_actions(state, 1)
+    assert not any(action["type"] == "lock" for action in legal_actions(state, 1))
     assert view(state, 2)["history"][-1] == events[0] and events[0]["type"] == "locked"
     count = view(state, None)["history_count"]
-    state = act(state, 2, {"type": "choose", "left": "b1", "second": "b2"})  # tentative: no event, nothing new
-    assert view(state, None)["history_count"] == count
     for _ in range(45):
         state = act(state, 2, {"type": "position", "column": 1, "level": 1})
     shown = view(state, None)

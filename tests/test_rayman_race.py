@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, legal_actions, view
-from tests.test_rayman import (act, act_events, choose_all, end_turns, new_game, place, player,
+from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, lock, end_turns, new_game, place, player,
                                ready, refused, rng, start_round, through_setup, turns)
 
 ROLL = {"type": "roll"}
@@ -109,7 +109,7 @@ def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
     state = act(state, HOST, ROLL)
     assert state["round"]["number"] == 2 and view(state, None)["question"] == {"key": "second_tile", "column": 22}
     refused(state, HOST, {"type": "answer", "question": "second_tile", "value": "yes"}, "yes or no")
-    refused(state, 1, {"type": "choose", "bubble": True}, "Not now: the table is rolling the dice")
+    refused(state, 1, {"type": "lock", "commitment": "ab" * 32}, "Not now: the table is rolling the dice")
     state = act(state, HOST, {"type": "answer", "question": "second_tile", "value": True})
     asked = view(state, None)["question"]
     assert asked["key"] == "spawn_hit" and asked["column"] == 43 and asked["choices"] == [1, 2, None]
@@ -314,7 +314,8 @@ def test_a_player_in_bubble_mode_picks_cards_cannot_act_and_floats_4_spaces():
     state = boss_at(placed(coop_turns(), {1: (15, 2), 2: (31, 1)}), 10, 2)
     state, _ = end_round(state)
     state = start_round(state)
-    refused(state, 1, {"type": "choose", "bubble": True}, "cannot declare a Bubble")
+    bubbling = lock(lock(state, 1, "bubble"), 2, tuple(player(state, 2)["hand"][:2]))
+    refused(bubbling, 1, {"type": "reveal", "choice": choice_of("bubble"), "salt": SALT}, "cannot declare a Bubble")
     state = choose_all(state, {1: tuple(player(state, 1)["hand"][:2]), 2: tuple(player(state, 2)["hand"][:2])})
     state = copy.deepcopy(state)
     state["round"]["order"] = [1, 2]
@@ -506,7 +507,7 @@ def test_the_table_wins_when_every_player_finished_with_three_ptizetres():
     state = end_turns(state)
     state = start_round(state)
     assert [p["seat"] for p in state["players"] if not p["crossed"]] == [1]
-    refused(state, 2, {"type": "choose", "bubble": True}, "finished the race")
+    refused(state, 2, {"type": "lock", "commitment": "ab" * 32}, "finished the race")
     state = choose_all(state, {1: tuple(player(state, 1)["hand"][:2])})
     state, events = act_events(with_ptizetres(state, 1), 1, {"type": "crossed"})
     assert state["result"] == {"kind": "coop", "won": True, "reason": "all_finished"}

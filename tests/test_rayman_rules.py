@@ -7,8 +7,10 @@ import copy
 import pytest
 
 from companion.games.rayman import GAME, HOST, legal_actions, view
-from tests.test_rayman import (act, act_events, choose_all, end_turns, new_game, place, player, ready, refused, rng,
-                               start_round, turns)
+from companion.games.rayman.constants import commitment
+from companion.games.rayman.legal import SAMPLE_SALT
+from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, end_turns, lock, new_game, place, player,
+                               ready, refused, reveal, rng, start_round, turns)
 from tests.test_rayman_race import active, coop_turns, end_round, of_type, placed, play_round, with_ptizetres
 
 
@@ -166,11 +168,14 @@ def test_rule_a_player_who_bubbled_plays_again_the_next_round():
     state = choose_all(state, {1: "bubble", 2: ("b1", "b2")})
     state = end_turns(state)
     state = start_round(state)
-    refused(state, 1, {"type": "choose", "bubble": True}, "You declared a Bubble last round")
-    assert {"type": "choose", "bubble": True} not in legal_actions(state, 1)
+    bubble_lock = {"type": "lock", "commitment": commitment(choice_of("bubble"), SAMPLE_SALT)}
+    assert bubble_lock not in legal_actions(state, 1)
+    bubbling = lock(lock(state, 1, "bubble"), 2, ("b3", "b4"))
+    refused(bubbling, 1, {"type": "reveal", "choice": choice_of("bubble"), "salt": SALT},
+            "You declared a Bubble last round")
     state = choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")})
     state = start_round(end_turns(state))
-    assert {"type": "choose", "bubble": True} in legal_actions(state, 1)  # two rounds later it may again
+    assert bubble_lock in legal_actions(state, 1)  # two rounds later it may again
 
 
 # --- damage -------------------------------------------------------------------------------
@@ -191,10 +196,10 @@ def test_rule_damage_lands_on_a_free_level_of_the_column_two_back():
 
 def test_rule_a_withdrawn_seat_leaves_a_race_that_goes_on_during_the_choice():
     state = start_round(ready(3))
-    state = act(act(state, 1, {"type": "choose", "left": "b1", "second": "b2"}), 1, {"type": "lock"})
-    state = act(act(state, 2, {"type": "choose", "left": "b1", "second": "b2"}), 2, {"type": "lock"})
+    state = lock(lock(state, 1, ("b1", "b2")), 2, ("b1", "b2"))
     state, events = GAME.withdraw(state, 3, rng(50))
-    assert {"type": "withdrawn", "seat": 3} in events and state["phase"] == "turns"
+    assert {"type": "withdrawn", "seat": 3} in events and state["phase"] == "revealing"
+    state = reveal(reveal(state, 1, ("b1", "b2")), 2, ("b1", "b2"))
     assert state["round"]["order"] == [2, 1] and [p["seat"] for p in state["players"]] == [1, 2]
     refused(state, 3, {"type": "end_turn"}, "You have left this race")
 
@@ -228,14 +233,15 @@ def test_rule_coop_every_other_player_finished_wins_when_the_last_withdraws():
 # --- corrections ---------------------------------------------------------------------------
 
 def test_rule_a_mistyped_initiative_is_corrected_during_the_race():
-    state = start_round(ready(2))
+    choosing = start_round(ready(2))
+    refused(choosing, 1, {"type": "correct_initiative", "card": "b5", "initiative": 4}, "in play this round")
+    state = turns(2)
     state, events = act_events(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 42})
     assert events == [{"type": "initiative_corrected", "seat": 1}]
     assert next(c for c in player(state, 1)["cards"] if c["id"] == "b5")["initiative"] == 42
     refused(state, 1, {"type": "correct_initiative", "card": "b9", "initiative": 4}, "You have no card b9")
     refused(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 100}, "0 to 99")
-    state = act(state, 1, {"type": "choose", "left": "b5", "second": "b6"})
-    refused(state, 1, {"type": "correct_initiative", "card": "b5", "initiative": 4}, "in play this round")
+    refused(state, 1, {"type": "correct_initiative", "card": "b1", "initiative": 4}, "in play this round")
     quick = start_round(ready(2, hand_entry="quick"))
     refused(quick, 1, {"type": "correct_initiative", "card": "b5", "initiative": 4}, "quick entry")
 
@@ -243,7 +249,7 @@ def test_rule_a_mistyped_initiative_is_corrected_during_the_race():
 # --- refusals say why --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("action, why", [
-    ({"type": "choose", "bubble": True}, "Not now: the table is playing the turns"),
+    ({"type": "reveal", "choice": {"bubble": True}, "salt": "ab" * 16}, "Not now: the table is playing the turns"),
     ({"type": "pick", "card": 1}, "Not now: the table is playing the turns"),
     ({"type": "hand", "initiatives": {}}, "Not now: the table is playing the turns"),
     ({"type": "free_move", "level": 1}, "Not now: the table is playing the turns"),

@@ -14,6 +14,8 @@ and by the JSON API.
 from __future__ import annotations
 
 import contextlib
+import itertools
+import secrets
 import copy
 import hashlib
 import json
@@ -22,7 +24,9 @@ import sqlite3
 import pytest
 import requests
 
-from companion.games.rayman import LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, commitment, die_level
+from companion.games.rayman import (LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, canonical_json, commitment,
+                                    die_level)
+from companion.games.rayman.legal import SAMPLE_SALT
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
@@ -50,16 +54,18 @@ class Table:
     """A Rayman table on a running server and its real clients: the host screen, each phone, a spectator.
 
     ``act`` takes one action and waits until every screen shows what it changed;
-    it also checks that each screen received exactly one view for it (a tentative
-    ``choose``: none at all, except on its actor's phone). ``boundaries``: how many
-    messages each screen had received after each action but a tentative choice."""
+    it also checks that each screen received exactly one view for it. Like the phone's
+    script, it keeps a tentative ``choose`` on the phone (``picks``: nothing is sent), turns
+    ``lock`` into a commitment with a salt of the phone's own, and reveals by itself once
+    every phone has locked in. ``boundaries``: how many messages each screen had received
+    after each action sent."""
 
     def __init__(self, url: str, code: str, host_token: str, tokens: dict, commitment_: str):
         self.url, self.code, self.host_token, self.tokens, self.commitment = url, code, host_token, tokens, commitment_
         self.screens: dict = {}
         self.marks: dict = {}
         self.boundaries: list[dict] = []
-        self.hesitating: set = set()  # who made a tentative choice since the last public action
+        self.picks: dict = {}  # seat -> (choice, salt): what each phone keeps in its local storage
 
     @classmethod
     def create(cls, url: str, options: dict, players: int) -> "Table":
@@ -108,36 +114,43 @@ class Table:
         return self.screens["host"].latest["version"]
 
     def act(self, who, action: dict, strict: bool = True) -> dict:
+        if action["type"] == "choose":  # the phone keeps it: no byte leaves the phone
+            self.picks[who] = (normalized(action), secrets.token_hex(16))
+            return {"ok": True, "events": []}
+        answer = self.send(who, self.as_sent(who, action), strict)
+        if self.game()["phase"] == "revealing":  # every phone opens its commitment by itself
+            for seat in [seat for seat in self.seats if seat in self.picks]:
+                choice, salt = self.picks.pop(seat)
+                self.send(seat, {"type": "reveal", "choice": choice, "salt": salt}, strict)
+        return answer
+
+    def as_sent(self, who, action: dict) -> dict:
+        if action == LOCK and who in self.picks:
+            choice, salt = self.picks[who]
+            return {"type": "lock", "commitment": commitment(choice, salt)}
+        return action
+
+    def send(self, who, action: dict, strict: bool = True) -> dict:
         version = self.version()
         answer = self.screens[who].play(action)
-        if action["type"] == "choose":
-            assert answer == {"ok": True, "events": []}  # no event tells that somebody hesitates
-            choice = normalized(action)
-            mine = self.screens[who].wait_for(lambda view: (own(view["game"], who)["secret"] or {}).get("choice")
-                                              == choice)
-            assert mine["version"] == version  # a tentative choice keeps the table's version
-            self.hesitating.add(who)
-            return answer
         for screen in self.screens.values():
             screen.wait_for(lambda view: view["version"] > version)
         for name, screen in self.screens.items():
             assert screen.latest["version"] == version + 1
             received = sorted(kind for kind, _ in screen.messages[self.marks.get(name, 0):])
-            if strict and name not in self.hesitating:  # one view per action; the actor also gets its answer
+            if strict:  # one view per action; the actor also gets its answer
                 assert received == (["answer", "view"] if name == who else ["view"]), (name, action, received)
             self.marks[name] = len(screen.messages)
         self.boundaries.append(dict(self.marks))
-        self.hesitating = set()
         return answer
 
     def refused(self, who, action: dict, status: int, complaint: str) -> None:
         """A refusal over Socket.IO that changes nothing: no new version, no view (the next
         ``act`` checks that the other screens got none either)."""
         version = self.version()
-        answer = self.screens[who].act(action)
+        answer = self.screens[who].act(self.as_sent(who, action))
         assert (answer["ok"], answer["status"], answer["error"]) == (False, status, complaint)
-        if who not in self.hesitating:
-            assert [kind for kind, _ in self.screens[who].messages[self.marks[who]:]] == ["answer"]
+        assert [kind for kind, _ in self.screens[who].messages[self.marks[who]:]] == ["answer"]
         self.marks[who] = len(self.screens[who].messages)
         assert self.get(who)["version"] == version
 
@@ -258,7 +271,8 @@ def choice_leaks(message, viewer, initiatives=frozenset()) -> list[str]:
 def masked(value, keep: str):
     """Times, salts and the commitments of choices masked: they differ between two runs whatever the choices."""
     if isinstance(value, dict):
-        return {key: "<time>" if key in ("time", "at", "since", "away_since", "online") else "<salt>" if key == "salt" else
+        timing = ("time", "at", "since", "away_since", "online")
+        return {key: "<time>" if key in timing else "<salt>" if key == "salt" else
                 "<commitment>" if key == "commitment" and item != keep else masked(item, keep)
                 for key, item in value.items()}
     if isinstance(value, list):
@@ -331,7 +345,7 @@ def secrecy_run(table: Table, ana: tuple[list, list]) -> dict:
         step(CHOOSER, {"type": "step", "direction": "up"})  # a public move in the middle of Ana's hesitation
         for action in after_lock:
             step(CHOOSER, action)
-        chosen = own(table.game(CHOOSER), CHOOSER)["secret"]["choice"]
+        chosen = table.picks[CHOOSER][0]
         step(CHOOSER, LOCK)
         step(3, BUBBLE)
         step(3, {"type": "choose", "left": extra_card(table, 3), "second": "b5"})
@@ -447,8 +461,9 @@ def check_the_reveal(run: dict) -> None:
     assert seen_locked == {**committed, 3: None}  # what the screens showed at each lock, before the reveal
     for who, messages in run["messages"].items():
         views = [data for kind, data in messages[run["marks"][who]:] if kind == "view"]
-        assert len(views) == 1, who
-        revealed = views[0]["game"]["round"]["revealed"]
+        assert len(views) == 4, who  # the last lock, then each phone's reveal: public at the last one only
+        assert [view["game"]["round"]["revealed"] for view in views[:-1]] == [[]] * 3
+        revealed = views[-1]["game"]["round"]["revealed"]
         assert [entry["seat"] for entry in revealed] == [1, 2, 3]
         for entry in revealed:
             assert entry["commitment"] == committed[entry["seat"]] and len(entry["salt"]) == 32
@@ -456,7 +471,7 @@ def check_the_reveal(run: dict) -> None:
                                    + entry["salt"]).encode()).hexdigest() == entry["commitment"]
             assert commitment(entry["choice"], entry["salt"]) == entry["commitment"]
         assert revealed[0]["choice"] == run["chosen"]  # the last tentative choice, not an earlier one
-        assert all(player["secret"] is None for player in views[0]["game"]["players"])
+        assert all("secret" not in player for player in views[-1]["game"]["players"])
     assert [event["choices"] for event in events_of(log) if event["type"] == "revealed"] == [revealed]
     assert run["polls"][-1]["spectator"]["game"]["round"]["revealed"] == revealed
 
@@ -471,6 +486,13 @@ def roll_or_answer(table: Table):
 
 def without_result(entry: dict) -> dict:
     return {key: value for key, value in entry.items() if key != "result"}
+
+
+def assert_not_stored(server: ServerProcess, secrets_: list[str]) -> None:
+    """No byte of these in the server's database files (the database, its journal and WAL)."""
+    stored = b"".join(path.read_bytes() for path in server.database.parent.glob(server.database.name + "*"))
+    for secret in secrets_:
+        assert secret.encode() not in stored, secret
 
 
 def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(server):
@@ -492,11 +514,12 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
         table.act(2, BUBBLE)
         table.act(2, LOCK)
         table.act(3, {"type": "choose", "left": "b1", "second": "b2"})
-        held = {seat: own(table.game(seat), seat)["secret"] for seat in table.seats}  # on each one's own phone
-        assert held[1]["choice"] == {"bubble": False, "left": "b6", "second": "b4"} and held[2]["choice"]["bubble"]
-        assert held[3]["salt"] is None and all(len(held[seat]["salt"]) == 32 for seat in (1, 2))
-        salts = [held[1]["salt"], held[2]["salt"]]
+        held = dict(table.picks)  # on each one's own phone, and only there
+        assert held[1][0] == {"bubble": False, "left": "b6", "second": "b4"} and held[2][0]["bubble"]
+        salts = [held[1][1], held[2][1], held[3][1]]
         assert draws_of(table.log()) == draws  # a salt is no draw
+        assert [own(table.game(seat), seat).get("secret") for seat in table.seats] == [None] * 3
+        assert_not_stored(server, salts + [canonical_json(held[seat][0]) for seat in table.seats])
 
         closed = requests.post(f"{table.url}/api/tables/{table.code}/close", headers=bearer(table.host_token),
                                timeout=WAIT)
@@ -504,6 +527,7 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
         seed = closed.json()["seed"]
         for screen in table.screens.values():
             screen.wait_for(lambda view: view["table"]["status"] == "closed")
+        table.marks = {name: len(screen.messages) for name, screen in table.screens.items()}
         log = table.log()
         assert log["seed"] == seed and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == table.commitment
         report = verify_log(log)
@@ -555,24 +579,26 @@ def refusing(server):
         table.disconnect()
 
 
-OVERSIZED = {"type": "choose", "left": "b1", "second": "b2", "padding": "x" * 17_000}
-NOT_IN_HAND = "Choose two different cards from your hand."
+OVERSIZED = {"type": "lock", "commitment": "ab" * 32, "padding": "x" * 17_000}
+ANY_LOCK = {"type": "lock", "commitment": "ab" * 32}
 UNKNOWN_TABLE = "ZZZZZ"  # well formed, and no table has it: a fifth letter is used only after code collisions
 BAD_INPUT = [  # (table, who, action, status, complaint); "idle": a seat whose turn it is not
     ("choosing", 2, {"type": "teleport"}, 400, "Unknown action: teleport."),
-    ("choosing", 2, {"type": "choose", "bubble": True, "seat": 3}, 403, "You can only act for your own seat."),
+    ("choosing", 2, {**ANY_LOCK, "seat": 3}, 403, "You can only act for your own seat."),
     ("turns", "idle", {"type": "end_turn"}, 400, "It is {active}'s turn."),
-    ("choosing", 2, {"type": "choose", "left": "b1", "second": "b9"}, 400, NOT_IN_HAND),
-    ("choosing", 2, {"type": "choose", "left": "b3", "second": "b3"}, 400, NOT_IN_HAND),
+    ("choosing", 2, {"type": "lock", "commitment": "b1b9"}, 400,
+     "A commitment is 64 hexadecimal digits (your phone computes it)."),
+    ("choosing", 2, {"type": "reveal", "choice": {"bubble": True}, "salt": "ab" * 16}, 400,
+     "Not now: the table is choosing the cards in secret."),
     ("choosing", 1, LOCK, 400, "You have locked in your choice."),
-    ("choosing", 1, BUBBLE, 400, "You have locked in your choice."),
-    ("choosing", "host", BUBBLE, 403, "The host screen does not play: act from a seat."),
+    ("choosing", 1, ANY_LOCK, 400, "You have locked in your choice."),
+    ("choosing", "host", ANY_LOCK, 403, "The host screen does not play: act from a seat."),
     ("turns", 2, {"type": "answer", "question": "last", "value": [1]}, 400, "Not now: the table is playing the turns."),
     ("turns", 2, {"type": "next_race"}, 400, "Not now: the table is playing the turns."),
-    ("choosing", "spectator", BUBBLE, 401, "A seat or host token is needed to act."),
+    ("choosing", "spectator", ANY_LOCK, 401, "A seat or host token is needed to act."),
     ("choosing", "forged", LOCK, 401, "This token is not valid."),
     ("choosing", 2, OVERSIZED, 413, "too large (at most 16 KiB)."),
-    ("choosing", UNKNOWN_TABLE, BUBBLE, 404, f"There is no table with the code {UNKNOWN_TABLE}."),
+    ("choosing", UNKNOWN_TABLE, ANY_LOCK, 404, f"There is no table with the code {UNKNOWN_TABLE}."),
 ]
 
 
@@ -625,6 +651,7 @@ class Racer:
         self.bubble_round, self.stop, self.distance = bubble_round, stop, distance
         self.turn_done: dict = {}  # round number -> what this turn already did
         self.hesitated = False
+        self.picked = None  # (round, choice) the phone holds
 
     def move(self, game: dict, legal: list[dict]):
         mine, phase = own(game, self.seat), game["phase"]
@@ -655,9 +682,11 @@ class Racer:
         return action
 
     def choose(self, game: dict, mine: dict, legal: list[dict]):
+        """On the phone: picks (changing its mind once, in the first round), then locks in."""
         if mine["locked"]:
             return None
-        pairs = [action for action in legal if action["type"] == "choose" and not action.get("bubble")]
+        pairs = [{"type": "choose", "left": left, "second": second}
+                 for left, second in itertools.permutations(mine["hand"], 2)]
         if game["round"]["number"] == self.bubble_round or not pairs:
             wanted = BUBBLE
         else:  # the two strongest cards, the stronger on the left
@@ -666,9 +695,10 @@ class Racer:
             if not self.hesitated:  # changes its mind once, in the first round
                 self.hesitated = True
                 return min(pairs, key=lambda a: (strength[a["left"]], strength[a["second"]]))
-        if (mine["secret"] or {}).get("choice") != normalized(wanted):
-            return self.legal(wanted, legal)
-        return self.legal(LOCK, legal)
+        if self.picked != (game["round"]["number"], normalized(wanted)):
+            self.picked = (game["round"]["number"], normalized(wanted))
+            return wanted
+        return LOCK
 
     def turn(self, game: dict, mine: dict, legal: list[dict]):
         done = self.turn_done.setdefault(game["round"]["number"], set())
@@ -800,8 +830,11 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
         assert boss["column"] == 0 and boss["level"] == die_level(rolled) and boss["card"] in (1, 2, 3)
         assert boss["deck"] == 2 and table.game()["phase"] == "choosing"
 
-        table.refused(1, {"type": "choose", "left": discards[1][0], "second": own(table.game(1), 1)["hand"][0]},
-                      400, NOT_IN_HAND)
+        hand = own(table.game(1), 1)["hand"]
+        with_a_discard = {commitment({"bubble": False, "left": discarded, "second": card}, SAMPLE_SALT)
+                          for discarded in discards[1] for card in hand}
+        offered = {action["commitment"] for action in table.game(1)["legal"] if action["type"] == "lock"}
+        assert offered and not offered & with_a_discard  # a discarded card is no choice
         drive(table, race_move(racers), lambda game: game["phase"] == "turns")
         revealed = table.game()["round"]["revealed"]
         for entry in revealed:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from itertools import groupby
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
                                            require_phase, rule)
-from companion.games.rayman.constants import MAX_INITIATIVE, SALT_BITS, commitment
+from companion.games.rayman.constants import MAX_INITIATIVE, commitment
 from companion.games.rayman.turns import enter_turns
+
+COMMITMENT = re.compile(r"[0-9a-f]{64}")
+SALT = re.compile(r"[0-9a-f]{32,128}")
 
 
 def enter_choosing(state: dict, events: list[dict]) -> None:
     state["phase"] = "choosing"
     for player in state["players"]:
-        player.update({"locked": False, "commitment": None, "secret": None})
+        player.update({"locked": False, "commitment": None})
     events.append({"type": "choosing", "round": state["round"]["number"]})
 
 
@@ -63,22 +67,6 @@ def quick_choice(action: dict) -> dict:
     return {"bubble": False, "left": action["left"], "second": action["second"]}
 
 
-def check_choose(state: dict, seat, action: dict) -> dict:
-    """The choice as it would be committed (refused when it is not a legal one)."""
-    require_phase(state, "choosing")
-    player = require_chooser(state, seat)
-    if player["locked"]:
-        raise IllegalAction(N_("You have locked in your choice."))
-    return normalized_choice(state, player, action)
-
-
-def do_choose(state: dict, seat, action: dict, rng) -> list[dict]:
-    """A tentative choice: only its owner sees it, and no event tells that it changed."""
-    choice = check_choose(state, seat, action)
-    player_of(state, seat)["secret"] = {"choice": choice, "salt": None}
-    return []
-
-
 def require_chooser(state: dict, seat) -> dict:
     player = require_own_seat(state, seat)
     if player not in choosers(state):
@@ -87,26 +75,81 @@ def require_chooser(state: dict, seat) -> dict:
 
 
 def check_lock(state: dict, seat, action: dict) -> None:
+    """The phone sends only a commitment: SHA-256 of the canonical JSON of its choice and a salt it made.
+
+    The choice itself, and every change of mind before the lock, stays on the phone: neither
+    the server's database nor any other screen holds a byte of it before the reveal."""
     require_phase(state, "choosing")
     player = require_chooser(state, seat)
     if player["locked"]:
         raise IllegalAction(N_("You have locked in your choice."))
-    if not player["secret"]:
-        raise IllegalAction(N_("Choose your two cards or a Bubble first."))
+    require_fields(action, commitment=str)
+    if not COMMITMENT.fullmatch(action["commitment"]):
+        raise IllegalAction(N_("A commitment is 64 hexadecimal digits (your phone computes it)."))
 
 
 def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
     check_lock(state, seat, action)
     player = player_of(state, seat)
-    salt = rng.nonce(SALT_BITS)  # not from the seed: closing the table must not reveal a locked choice
-    player["secret"]["salt"] = salt
-    player["locked"] = True
-    player["commitment"] = commitment(player["secret"]["choice"], salt)
+    player["locked"], player["commitment"] = True, action["commitment"]
     return [{"type": "locked", "seat": seat, "commitment": player["commitment"]}]
 
 
 def advance_choosing(state: dict, rng, events: list[dict]) -> bool:
     if not all(player["locked"] for player in choosers(state)):
+        return False
+    state["phase"] = "revealing"
+    events.append({"type": "reveal_now", "round": state["round"]["number"]})
+    return True
+
+
+def check_reveal(state: dict, seat, action: dict) -> dict:
+    """The phone opens its commitment: the choice and the salt; the server checks them, nothing more."""
+    require_phase(state, "revealing")
+    player = require_chooser(state, seat)
+    if str(seat) in (state.get("secret") or {}).get("reveals", {}):
+        raise IllegalAction(N_("Your choice is already revealed."))
+    require_fields(action, choice=dict, salt=str)
+    if not SALT.fullmatch(action["salt"]):
+        raise IllegalAction(N_("A salt is 32 to 128 hexadecimal digits (your phone makes it)."))
+    choice = normalized_choice(state, player, action["choice"])
+    if commitment(choice, action["salt"]) != player["commitment"]:
+        raise IllegalAction(N_("That choice does not match your commitment: reveal the choice you locked in."))
+    return choice
+
+
+def do_reveal(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Held in the table's secret until every phone has revealed, then published together."""
+    choice = check_reveal(state, seat, action)
+    reveals = state.setdefault("secret", {}).setdefault("reveals", {})
+    reveals[str(seat)] = {"choice": choice, "salt": action["salt"]}
+    return [{"type": "revealed_by", "seat": seat}]
+
+
+def check_repick(state: dict, seat, action: dict) -> None:
+    require_phase(state, "choosing", "revealing")
+    player = require_chooser(state, seat)
+    if not player["locked"]:
+        raise IllegalAction(N_("You have not locked in yet: choose on this phone."))
+    if str(seat) in (state.get("secret") or {}).get("reveals", {}):
+        raise IllegalAction(N_("Your choice is already revealed."))
+
+
+def do_repick(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A new phone for the seat (the old one lost, its choice with it): the player chooses again.
+
+    Harmless for secrecy: nobody's choice is public yet, and the reveals already sent stay in
+    the table's secret until every phone has revealed."""
+    check_repick(state, seat, action)
+    player = player_of(state, seat)
+    player["locked"], player["commitment"] = False, None
+    state["phase"] = "choosing"
+    return [{"type": "choice_reset", "seat": seat}]
+
+
+def advance_revealing(state: dict, rng, events: list[dict]) -> bool:
+    reveals = (state.get("secret") or {}).get("reveals", {})
+    if not all(str(player["seat"]) in reveals for player in choosers(state)):
         return False
     reveal(state, rng, events)
     return True
@@ -123,12 +166,12 @@ def initiatives_of(state: dict, player: dict, choice: dict) -> tuple:
 def reveal(state: dict, rng, events: list[dict]) -> None:
     round_ = state["round"]
     revealed = []
+    reveals = state["secret"].pop("reveals")
     for player in choosers(state):
-        choice, salt = player["secret"]["choice"], player["secret"]["salt"]
+        choice, salt = reveals[str(player["seat"])]["choice"], reveals[str(player["seat"])]["salt"]
         left, second = initiatives_of(state, player, choice)
         revealed.append({"seat": player["seat"], "choice": choice, "salt": salt, "commitment": player["commitment"],
                          "left_initiative": left, "second_initiative": second})
-        player["secret"] = None
     round_["revealed"] = revealed
     playing = [entry for entry in revealed if not entry["choice"]["bubble"]]
     round_["order"] = order_of_play(state, playing, rng)

@@ -99,7 +99,6 @@ BOSS_DECK = 3
 MAX_BOSS_MOVE = 20
 
 
-SALT_BITS = 128
 
 
 HISTORY_KEPT = 40  # events kept in the state for the screens (the table's log keeps them all)
@@ -123,7 +122,7 @@ DIRECTIONS = {"forward": (1, 0), "back": (-1, 0), "up": (0, 1), "down": (0, -1)}
 SETUP_PHASES = ("characters", "legendary", "draft", "exchange", "hands")
 
 
-RACE_PHASES = ("round_start", "choosing", "turns", "round_end", "finish")
+RACE_PHASES = ("round_start", "choosing", "revealing", "turns", "round_end", "finish")
 
 
 HIT_PHASES = RACE_PHASES[:-1]  # a hit can happen in a turn, or by the free move at the end of a round

@@ -13,7 +13,8 @@ import marshal
 
 from companion.games.base import HOST, N_, IllegalAction
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
-from companion.games.rayman.choosing import advance_choosing, check_choose, check_lock, do_choose, do_lock
+from companion.games.rayman.choosing import (advance_choosing, advance_revealing, check_lock, check_repick,
+                                           check_reveal, do_lock, do_repick, do_reveal)
 from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
 from companion.games.rayman.constants import HISTORY_KEPT, RACE_PHASES
 from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
@@ -32,7 +33,8 @@ from companion.games.rayman.view import render
 
 AUTOMATIC = {"characters": advance_setup, "legendary": advance_setup, "exchange": advance_setup,
              "hands": advance_setup, "draft": advance_draft, "round_start": advance_round_start,
-             "choosing": advance_choosing, "turns": advance_turns, "round_end": advance_round_end,
+             "choosing": advance_choosing, "revealing": advance_revealing, "turns": advance_turns,
+             "round_end": advance_round_end,
              "finish": advance_finish}
 
 
@@ -103,7 +105,8 @@ MOVES = dict([
     move("character", do_character), move("pick_legendary", do_pick_legendary), move("pick", do_pick),
     move("exchange", do_exchange), move("hand", do_hand),
     move("roll", do_roll, check=check_roll, by=ANYONE),
-    move("choose", do_choose, check=check_choose), move("lock", do_lock, check=check_lock),
+    move("lock", do_lock, check=check_lock), move("reveal", do_reveal, check=check_reveal),
+    move("repick", do_repick, check=check_repick),
     move("end_turn", do_end_turn, proxy=True), move("heart", do_heart), move("spend_heart", do_spend_heart),
     move("hurt", do_hurt, check=check_hurt), move("slap", do_slap), move("free", do_free), move("bonus", do_bonus),
     move("use_bonus", do_use_bonus), move("discard_bonus", do_discard_bonus, proxy=True),
@@ -136,7 +139,8 @@ PHASES = {
     "exchange": phase(("exchange",), "exchange"),
     "hands": phase(("hand",), "hands"),
     "round_start": phase(("roll", "answer") + BOARD_KEEPING, "round_start"),
-    "choosing": phase(("choose", "lock") + BOARD_KEEPING, "choosing"),
+    "choosing": phase(("lock", "repick") + BOARD_KEEPING, "choosing"),
+    "revealing": phase(("reveal", "repick") + BOARD_KEEPING, "revealing"),
     "turns": phase(TURN_MOVES + BOARD_KEEPING, "turns"),
     "round_end": phase(("answer", "crossed", "free_move", "discard_bonus") + BOARD_KEEPING, "round_end"),
     "finish": phase(("distance", "answer", "position", "step", "forget_position"), "finish"),
@@ -175,6 +179,9 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
         return [(roller, False)] if roller is not None and not asks else []
     if phase_name == "choosing":
         return [(p["seat"], False) for p in choosers(state) if not p["locked"]]
+    if phase_name == "revealing":  # the phones reveal by themselves; a phone away holds the table
+        reveals = (state.get("secret") or {}).get("reveals", {})
+        return [(p["seat"], False) for p in choosers(state) if str(p["seat"]) not in reveals]
     if phase_name == "turns":
         offer = state["round"].get("offer")
         return [(active_seat(state), False)] + ([(offer["to"], True)] if offer else [])

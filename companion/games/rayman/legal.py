@@ -9,7 +9,7 @@ from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, choosers, player_at, player_of, rule
 from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES, HURT_CAUSES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_COLUMN, PTIZETRES_TO_FINISH,
-                                              RACE_PHASES, START_COLUMN)
+                                              RACE_PHASES, START_COLUMN, commitment)
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller, needs_roll
 from companion.games.rayman.round_end import free_mover
@@ -103,19 +103,32 @@ def round_start_actions(state: dict, player: dict) -> list[dict]:
     return [{"type": "roll"}] if roller in (None, player["seat"]) else []
 
 
+# Tests and bots lock and reveal with this salt; a phone makes its own (``crypto.getRandomValues``).
+SAMPLE_SALT = "5a" * 16
+
+
 def choosing_actions(state: dict, player: dict) -> list[dict]:
-    if player["locked"] or player not in choosers(state):
+    if player["locked"]:
+        return [{"type": "repick"}]
+    return [{"type": "lock", "commitment": commitment(choice, SAMPLE_SALT)}
+            for choice in possible_choices(state, player)]
+
+
+def revealing_actions(state: dict, player: dict) -> list[dict]:
+    return [{"type": "reveal", "choice": choice, "salt": SAMPLE_SALT} for choice in possible_choices(state, player)] + [
+        {"type": "repick"}]
+
+
+def possible_choices(state: dict, player: dict) -> list[dict]:
+    """Every choice the rules accept from this player now (a sample of initiatives with quick entry)."""
+    if player not in choosers(state):
         return []
-    actions = [{"type": "lock"}] if player["secret"] else []
-    if may_bubble(state, player) or must_bubble(player):
-        actions.append({"type": "choose", "bubble": True})
+    choices = [{"bubble": True, "left": None, "second": None}] if may_bubble(state, player) or must_bubble(player) \
+        else []
     if must_bubble(player):
-        return actions
-    if state["config"]["quick"]:
-        pairs = [(5, 5), (5, 3), (9, 1)]
-    else:
-        pairs = list(permutations(player["hand"], 2))
-    return actions + [{"type": "choose", "left": left, "second": second} for left, second in pairs]
+        return choices
+    pairs = [(5, 5), (5, 3), (9, 1)] if state["config"]["quick"] else permutations(player["hand"], 2)
+    return choices + [{"bubble": False, "left": left, "second": second} for left, second in pairs]
 
 
 def turn_actions(state: dict, player: dict) -> list[dict]:
@@ -232,5 +245,5 @@ def position_actions(state: dict, player: dict) -> list[dict]:
 
 SEAT_ACTIONS = {"characters": setup_actions, "legendary": setup_actions, "exchange": setup_actions,
                 "hands": setup_actions, "draft": draft_actions, "round_start": round_start_actions,
-                "choosing": choosing_actions, "turns": turn_actions, "round_end": round_end_actions,
-                "finish": finish_actions}
+                "choosing": choosing_actions, "revealing": revealing_actions, "turns": turn_actions,
+                "round_end": round_end_actions, "finish": finish_actions}

@@ -51,7 +51,6 @@ def reset_for_race(player: dict) -> None:
         "random_ranks": [], "heart": False, "bonus": 0, "bonus_pending": False, "ptizetres": [],
         "immune": False, "bubble": False, "bubble_mode": False, "slapped": False, "crossed": False,
         "distance": None, "legendary_uses": 0, "bubbled_round": None, "locked": False, "commitment": None,
-        "secret": None,
     })
     if player["position"] is not None:
         player["position"] = {"column": START_COLUMN, "level": 1}
@@ -271,12 +270,9 @@ def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have no card %(card)s."), card=action["card"][:8])
     if not 0 <= action["initiative"] <= MAX_INITIATIVE:
         raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
-    if card["id"] in player["played"] or card["id"] in chosen_cards(player):
+    if state["phase"] in ("choosing", "revealing") or card["id"] in player["played"]:
+        # the order of play is decided from the initiatives of the cards revealed: not while choosing
         raise IllegalAction(N_("That card is in play this round: correct it once the round is over."))
     card["initiative"] = action["initiative"]
     return [{"type": "initiative_corrected", "seat": seat}]
 
-
-def chosen_cards(player: dict) -> list:
-    choice = (player["secret"] or {}).get("choice") or {}
-    return [choice.get("left"), choice.get("second")]

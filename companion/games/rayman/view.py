@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games.base import HOST
+from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, positions_known
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
@@ -27,6 +28,8 @@ def render(state: dict, seat) -> dict:
         player["hand_entered"] = all(card["initiative"] is not None for card in player["cards"])
         if player["seat"] != seat or seat == HOST:
             hide_private(player)
+        elif state["round"]:  # for the phone's Bubble button (the choice itself stays on the phone)
+            player["may_bubble"] = may_bubble(state, player) or must_bubble(player)
     if shown["draft"]:
         shown["draft"]["deck"] = len(shown["draft"]["deck"])
     if shown["boss"]:
@@ -37,4 +40,3 @@ def render(state: dict, seat) -> dict:
 def hide_private(player: dict) -> None:
     for key in ("cards", "hand", "discard", "played", "random_discards", "random_ranks"):
         player[key] = None
-    player["secret"] = None  # a tentative or locked choice, and its salt

@@ -27,6 +27,7 @@ def withdraw_player(state: dict, seat, events: list[dict]) -> None:
     state["withdrawn"] = state.get("withdrawn", []) + [seat]
     events.append({"type": "withdrawn", "seat": seat})
     leave_draft(state, seat)
+    (state.get("secret") or {}).get("reveals", {}).pop(str(seat), None)
     if state["round"]:
         leave_round(state, seat, events)
     if state["phase"] in ("round_start", "choosing", "turns", "round_end"):

@@ -15,10 +15,11 @@ const BOSSES = { crapaud_blinde: 'Crapaud blindé', ptizetre_malefique: 'Ptizêt
   seabreather: 'Seabreather', grundermord: 'Grundermord' };
 const LAST_COLUMN = 43;
 const MAX_BONUS = 4;
-const RACE_PHASES = ['round_start', 'choosing', 'turns', 'round_end', 'finish'];
+const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'turns', 'round_end', 'finish'];
 const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
 const QUIET = new Set(['moved', 'position_forgotten', 'hand_entered', 'answered', 'choosing', 'round_started',
+  'reveal_now', 'revealed_by', 'free_move_passed',
   'locked', 'turn_ended', 'standings']);
 const UNLISTED = new Set(['moved', 'position_forgotten', 'choosing']);
 // The end of a round, as the history tells it (from the last turn to the next round).
@@ -184,6 +185,7 @@ const PHASES = {
   hands: N_('Hand entry'),
   round_start: N_('Start of the round'),
   choosing: N_('Secret choice'),
+  revealing: N_('The reveal'),
   turns: N_('Turns'),
   round_end: N_('End of the round'),
   finish: N_('Finish'),
@@ -221,6 +223,16 @@ function eventText(event, game) {
       return t('Projectile n°%(id)s appears on %(name)s (column %(column)s, level %(level)s).', { id: event.id, column: event.column, level: event.level, name });
     case 'choosing': return t('Round %(round)s: choose your cards in secret.', { round: event.round });
     case 'locked': return t('%(name)s has locked in.', { name });
+    case 'reveal_now': return t('Everybody has locked in: the phones reveal their choices.');
+    case 'revealed_by': return t("%(name)s's phone has revealed.", { name });
+    case 'choice_reset': return t("%(name)s's phone lost the choice (a new phone?): %(name)s chooses again.", { name });
+    case 'withdrawn': return t('%(name)s has left the race; it goes on without them.', { name });
+    case 'initiative_corrected': return t('%(name)s corrected the initiative of a card.', { name });
+    case 'free_moved': return t('%(name)s makes the free move.', { name });
+    case 'free_move_passed': return t('%(name)s passes the free move.', { name });
+    case 'bonus_offered': return t('%(name)s offers %(other)s an exchange: %(give)s bonus token(s) for %(take)s.', { name, other: nameOf(game, event.to), give: event.give, take: event.take });
+    case 'bonus_exchanged': return t('%(name)s and %(other)s exchange bonus tokens.', { name: nameOf(game, event.from), other: nameOf(game, event.to) });
+    case 'bonus_declined': return t('The exchange of bonus tokens does not happen.');
     case 'revealed': return t('Reveal! Order of play: %(order)s.', { order: namesOf(game, event.order) || '—' });
     case 'bubble': return event.lost_heart
       ? t('%(name)s declares a Bubble: immune this round, takes back the discarded cards and loses the heart.', { name })
@@ -236,7 +248,9 @@ function eventText(event, game) {
     case 'damaged': return t('%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', { name, cause: causeText(event.cause), count: event.back });
     case 'bubble_mode': return event.on
       ? t('%(name)s is in Bubble mode.', { name }) : t('%(name)s is slapped out of the Bubble.', { name });
-    case 'slapped': return t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
+    case 'slapped': return event.slaps
+      ? t('%(name)s slaps %(other)s (%(count)s slaps for the distance).', { name, other: nameOf(game, event.target), count: event.slaps })
+      : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
     case 'ptizetre_freed': return t('%(name)s frees Ptizêtre n°%(number)s (%(count)s freed).', { name, number: event.ptizetre, count: event.count });
     case 'bonus_gained': return event.fifth
       ? t('%(name)s gains a fifth bonus token: one must be used or discarded.', { name })
@@ -508,22 +522,69 @@ function lockState(game) {
   el('strong', { text: player.locked ? `✓ ${t('locked in')}` : t('choosing…') }))));
 }
 
+// The pick stays on this phone (its local storage, which a reload keeps) until the reveal: the
+// server gets only its commitment, SHA-256 of the canonical JSON of the choice and a salt made here.
+const pickKey = (game) => `rayman:${lastView?.table?.code}:${game.race.number}:${game.round.number}:${game.you}`;
+let sentFor = '';  // the pick key this phone already sent a reveal or a new pick for
+
+function storedPick(game) {
+  try {
+    return JSON.parse(localStorage.getItem(pickKey(game)) || 'null');
+  } catch {
+    return null;
+  }
+}
+
+function storePick(game, value) {
+  try {
+    if (value) localStorage.setItem(pickKey(game), JSON.stringify(value));
+    else localStorage.removeItem(pickKey(game));
+  } catch {
+    // a browser without storage still plays: only a reload would lose the pick
+  }
+}
+
+const choiceOf = (left, second) => ({ bubble: false, left, second });
+const BUBBLE_CHOICE = { bubble: true, left: null, second: null };
+
+function randomSalt() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return bytesToHex(bytes);
+}
+
+// Once every phone has locked in, this phone opens its commitment by itself; a phone that does not
+// hold the pick it locked in (a new phone for the seat) asks to choose again, and every screen is told.
+function revealOrPickAgain(game, me) {
+  if (!context.act || !me || me.crossed || !me.locked || !['choosing', 'revealing'].includes(game.phase)) return;
+  const key = `${pickKey(game)}:${me.commitment}`;
+  if (sentFor === key) return;
+  const held = storedPick(game);
+  if (held?.commitment !== me.commitment) {
+    sentFor = key;
+    send({ type: 'repick' });
+  } else if (game.phase === 'revealing') {
+    sentFor = key;
+    send({ type: 'reveal', choice: held.choice, salt: held.salt });
+  }
+}
+
 function choosingPanel(game, me) {
   const parts = [el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) })];
   if (me.crossed) {
     return el('section', { class: 'rm-panel rm-choice' }, ...parts, el('p', { text: t('You have finished the race: no more cards to choose.') }),
       lockState(game));
   }
-  const choice = me.secret?.choice ?? null;
+  const choice = storedPick(game)?.choice ?? null;
   if (me.locked) {
     parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('Locked in.')}` }),
       el('p', { text: choiceText(game, me, choice) }),
       el('p', { class: 'rm-commitment' }, t('Your commitment:'), ' ', el('code', { text: me.commitment })),
-      el('p', { class: 'muted', text: t('This fingerprint of your choice is public now; at the reveal every phone checks that your choice matches it.') }));
+      el('p', { class: 'muted', text: t('Only this phone knows your choice. This fingerprint of it is public now; at the reveal every phone checks that your choice matches it.') }));
     return el('section', { class: 'rm-panel rm-choice' }, ...parts, lockState(game));
   }
-  const key = `${game.race.number}:${game.round.number}`;
-  if (pick.key !== key) {  // a new round: start from the choice already made (after a reload), else from nothing
+  const key = pickKey(game);
+  if (pick.key !== key) {  // a new round: start from the pick this phone keeps (after a reload), else from nothing
     const cards = choice && !choice.bubble;
     pick = { key, left: cards ? choice.left : null, second: cards ? choice.second : null };
     for (const side of ['left', 'second']) {
@@ -532,7 +593,7 @@ function choosingPanel(game, me) {
   }
   const mustBubble = me.hand.length < 2;
   let hint = t('Tap your left card (its initiative counts), then your second card. You may change your mind until you '
-    + 'lock in.');
+    + 'lock in: only this phone knows.');
   if (game.config.quick) {
     hint = t('Type the initiative of your left card (it counts) and of your second card. You may change them until '
       + 'you lock in.');
@@ -540,11 +601,13 @@ function choosingPanel(game, me) {
   if (mustBubble) hint = t('Your hand is empty: you must declare a Bubble.');
   parts.push(el('p', { class: 'muted', text: hint }));
   if (!mustBubble && game.config.quick) parts.push(quickChoice());
-  else if (!mustBubble) parts.push(...cardChoice(me));
-  const bubble = can(game, 'choose', { bubble: true });
-  if (bubble) {
-    parts.push(button(t('Declare a Bubble'), () => { pick.left = pick.second = null; send({ type: 'choose', bubble: true }); },
-      `rm-bubble${choice?.bubble ? ' picked' : ''}`));
+  else if (!mustBubble) parts.push(...cardChoice(game, me));
+  if (me.may_bubble) {
+    parts.push(button(t('Declare a Bubble'), () => {
+      pick.left = pick.second = null;
+      storePick(game, { choice: BUBBLE_CHOICE });
+      render();
+    }, `rm-bubble${choice?.bubble ? ' picked' : ''}`));
   }
   parts.push(el('p', { class: 'rm-tentative', text: choiceText(game, me, choice) }));
   const lock = button(t('Lock in my choice'), lockIn, 'primary big rm-lock');
@@ -553,12 +616,12 @@ function choosingPanel(game, me) {
   return el('section', { class: 'rm-panel rm-choice' }, ...parts);
 }
 
-function cardChoice(me) {
+function cardChoice(game, me) {
   const hand = cardsOf(me, me.hand);
   const tap = (side, id) => {
     pick[side] = pick[side] === id ? null : id;
     if (side === 'left' && pick.second === id) pick.second = null;
-    if (pick.left && pick.second) send({ type: 'choose', left: pick.left, second: pick.second });
+    storePick(game, pick.left && pick.second ? { choice: choiceOf(pick.left, pick.second) } : null);
     render();
   };
   const row = (side, label, cards) => el('div', { class: `rm-pick-row rm-${side}`, role: 'group', 'aria-label': label },
@@ -578,8 +641,7 @@ function quickChoice() {
 
 async function lockIn() {
   const game = lastView.game;
-  const me = playerOf(game, game.you);
-  const choice = me.secret?.choice ?? null;
+  let choice = storedPick(game)?.choice ?? null;
   if (game.config.quick && !choice?.bubble) {
     const left = readInt('quick:left');
     const second = readInt('quick:second');
@@ -588,14 +650,53 @@ async function lockIn() {
       render();
       return;
     }
-    if (!choice || choice.left !== left || choice.second !== second) {
-      if (!await send({ type: 'choose', left, second })) return;
-    }
-  } else if (!choice?.bubble && pick.left && pick.second) {
-    const same = choice && choice.left === pick.left && choice.second === pick.second;
-    if (!same && !await send({ type: 'choose', left: pick.left, second: pick.second })) return;
+    choice = choiceOf(left, second);
   }
-  send({ type: 'lock' });
+  if (!choice) return;
+  const salt = randomSalt();
+  const commitment = commitmentOf(choice, salt);
+  storePick(game, { choice, salt, commitment });  // kept before it is sent: a reload between the two keeps it
+  send({ type: 'lock', commitment });
+}
+
+function revealingPanel(game, me) {
+  const choice = me ? storedPick(game)?.choice ?? null : null;
+  return el('section', { class: 'rm-panel rm-choice' },
+    el('h3', { text: t('Round %(round)s: the reveal', { round: game.round.number }) }),
+    el('p', { text: t('Every phone opens its commitment; the choices show together once all are checked.') }),
+    me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null, lockState(game));
+}
+
+function freeMovePanel(game, me) {
+  const moves = allOf(game, 'free_move');
+  if (!moves.length) return null;
+  const levels = moves.filter((action) => action.level);
+  return el('section', { class: 'rm-panel rm-free-move mine' },
+    el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
+    el('div', { class: 'rm-actions' }, ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
+      () => send(action), 'primary')), button(t('No free move'), () => send({ type: 'free_move', pass: true }))));
+}
+
+function offerPanel(game, me) {
+  const offer = game.round?.offer;
+  const parts = [];
+  if (offer && offer.to === me.seat) {
+    parts.push(el('p', { class: 'rm-warning', text: t('%(name)s offers you %(give)s bonus token(s) for %(take)s of yours.', {
+      name: nameOf(game, offer.from), give: offer.give, take: offer.take }) }),
+    button(t('Accept the exchange'), () => send({ type: 'answer_offer', accept: true }), 'primary'),
+    button(t('Refuse'), () => send({ type: 'answer_offer', accept: false })));
+  } else if (offer && offer.from === me.seat) {
+    parts.push(el('p', { text: t('Waiting for %(name)s to accept on their phone.', { name: nameOf(game, offer.to) }) }),
+      button(t('Withdraw the offer'), () => send({ type: 'answer_offer', accept: false })));
+  }
+  for (const gift of allOf(game, 'give_bonus')) {
+    const name = nameOf(game, gift.to);
+    let label = t('Swap a bonus token with %(name)s', { name });
+    if (!gift.take) label = t('Give a bonus token to %(name)s', { name });
+    else if (!gift.give) label = t('Ask %(name)s for a bonus token', { name });
+    parts.push(button(label, () => send(gift)));
+  }
+  return parts;
 }
 
 // --- the reveal and the order of play --------------------------------------------------------------
@@ -664,9 +765,7 @@ function turnPanel(game, me) {
   } else if (game.active !== null) {
     parts.push(el('p', { class: 'rm-status-line', text: t("%(name)s's turn", { name: nameOf(game, game.active) }) }));
   }
-  for (const gift of allOf(game, 'give_bonus')) {
-    parts.push(button(t('Give a bonus token to %(name)s', { name: nameOf(game, gift.to) }), () => send(gift)));
-  }
+  parts.push(...offerPanel(game, me));
   if (can(game, 'crossed')) parts.push(button(t('I crossed the finish line'), () => send({ type: 'crossed' }), 'rm-cross'));
   if (!parts.length) return null;
   return el('section', { class: `rm-panel rm-turn${mine ? ' mine' : ''}` }, ...parts);
@@ -975,6 +1074,7 @@ function statusText(game, me, isHost) {
     case 'exchange': return me && can(game, 'exchange') ? t('Choose the cards you give back.') : t('Waiting for the card exchange.');
     case 'hands': return me && me.cards.some((card) => card.initiative === null) ? t('Type the initiative of each of your action cards.') : t("Waiting for the other players' hands.");
     case 'round_start': return me && can(game, 'roll') ? t('Roll the die!') : t('Start of the round: the dice.');
+    case 'revealing': return t('The reveal: every phone opens its commitment.');
     case 'choosing':
       if (me && !me.crossed && !me.locked) return t('Choose your two action cards in secret, then lock in.');
       return t('%(count)s of %(total)s locked in', { count: locked.filter((player) => player.locked).length, total: locked.length });
@@ -1041,6 +1141,8 @@ function render() {
     if (game.phase === 'round_start') parts.push(dice);
     if (racing) parts.push(summaryPanel(game));
     if (game.phase === 'choosing') parts.push(choosingPanel(game, me));
+    if (game.phase === 'revealing') parts.push(revealingPanel(game, me));
+    if (game.phase === 'round_end') parts.push(freeMovePanel(game, me));
     if (game.phase === 'turns' || game.phase === 'round_end') parts.push(turnPanel(game, me));
     parts.push(distancePanel(game, me), revealPanel(game), game.phase === 'round_start' ? null : dice,
       myCardsPanel(game, me), positionPanel(game, me), hurtPanel(game));
@@ -1052,6 +1154,7 @@ function render() {
       parts.push(el('section', { class: 'rm-panel rm-choice' },
         el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) }), lockState(game)));
     }
+    if (game.phase === 'revealing') parts.push(revealingPanel(game, null));
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
@@ -1072,5 +1175,6 @@ export function renderRayman(container, view, { act = null, announce = null } = 
   announceNew(view.game, announce);
   if (act) buzzOnMyTurn(view.game);
   render();
+  if (act && view.game.round && view.game.you !== null) revealOrPickAgain(view.game, playerOf(view.game, view.game.you));
   rolledNow = new Set();
 }
