@@ -76,3 +76,10 @@ def test_scripts_ask_the_server_through_the_one_helper_that_never_shows_transpor
     awaited = sorted(name for name, text in scripts.items() if "await fetch(" in text)
     assert awaited == ["ui.js"]
     assert "catch (timeout)" not in scripts["connection.js"] and "error: t(" in scripts["connection.js"]
+
+
+def test_a_malformed_code_is_refused_under_its_field_saying_what_a_code_looks_like(client):
+    page = client.get("/join?code=hello!").get_data(as_text=True)
+    field, error = page.index('name="code"'), page.index('id="code-error"')
+    assert field < error and 'aria-describedby="code-error"' in page and 'value="hello!"' in page
+    assert "is not a table code: codes have 4 or 5 letters and digits." in page
