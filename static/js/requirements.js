@@ -24,7 +24,7 @@ export function lobbyPanel(view) {
   const needs = view.table.requirements || [];
   const ready = needs.every((need) => need.met);
   return el('section', { class: 'requirements', 'aria-live': 'polite' },
-    el('h2', { text: ready ? t('Ready: the host can start the game.') : t('Before the game can start') }),
+    el('h2', { text: ready ? t('Ready: the game can start.') : t('Before the game can start') }),
     el('ul', {}, ...needs.map((need) => el('li', { class: need.met ? 'met' : 'missing' },
       el('span', { class: 'mark', 'aria-hidden': 'true', text: need.met ? '✓' : '…' }),
       ` ${requirementText(view, need)}`))));
