@@ -77,14 +77,8 @@ class Cluster:
 
     # Start ---------------------------------------------------------------------
     def start(self) -> "Cluster":
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        if self.as_user:  # nobody must reach its folders: not below a private one (pytest's are 0700)
-            self.pg_dir = Path(tempfile.mkdtemp(prefix="companion-cluster-"))
-            os.chmod(self.pg_dir, 0o755)
-        else:
-            self.pg_dir = self.workdir
         try:
-            self._start_postgres()
+            self.start_database()
             self._start_redis()
             for index in range(self.count):
                 self.start_node(index)
@@ -93,6 +87,25 @@ class Cluster:
             self.stop()
             raise
         return self
+
+    def start_database(self) -> str:
+        """PostgreSQL alone (the store's tests use it); returns its URL."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if self.as_user:  # nobody must reach its folders: not below a private one (pytest's are 0700)
+            self.pg_dir = Path(tempfile.mkdtemp(prefix="companion-cluster-"))
+            os.chmod(self.pg_dir, 0o755)
+        else:
+            self.pg_dir = self.workdir
+        self._start_postgres()
+        return self.database
+
+    def new_database(self, name: str) -> str:
+        """An empty database beside the first one; returns its URL."""
+        import psycopg
+
+        with psycopg.connect(self.database, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        return self.database.rsplit("/", 1)[0] + "/" + name
 
     def _spawn(self, name: str, argv: list[str], env: dict | None = None, user: str | None = None,
                cwd: Path | None = None) -> subprocess.Popen:

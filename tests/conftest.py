@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+
 import pytest
 
 from companion import create_app
@@ -14,9 +17,23 @@ def app_config():
     return {}
 
 
+def database_for(tmp_path) -> str:
+    """SQLite; or, with COMPANION_TEST_POSTGRES=postgresql://user@host:port (a server you started, e.g.
+    with scripts/cluster.py), a fresh PostgreSQL database per test: the same tests on the other backend."""
+    server = os.environ.get("COMPANION_TEST_POSTGRES")
+    if not server:
+        return str(tmp_path / "test.sqlite3")
+    import psycopg
+
+    name = f"t{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"{server}/{name}"
+
+
 @pytest.fixture
 def app(tmp_path, app_config):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite3"), "ASYNC_MODE": "threading",
+    app = create_app({"TESTING": True, "DATABASE": database_for(tmp_path), "ASYNC_MODE": "threading",
                       "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "test", "READER": "none",
                       **TEST_LIMITS, **app_config})
     yield app

@@ -1,25 +1,54 @@
-"""The store: durable commits, batched under gevent; a bad sync level is refused."""
+"""The store: durable commits, batched under gevent; a bad sync level is refused. The tests that
+take the ``store`` fixture run on SQLite and on a real PostgreSQL (companion/store_postgres.py)."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
-from companion.store import Store
+from companion.store import Store, open_store
 from companion.tables import Tables
+from scripts.cluster import Cluster
 from tests.server import ROOT
 
+DATABASE_NUMBERS = itertools.count()
 
-def test_an_unknown_sync_level_is_refused(tmp_path):
+
+@pytest.fixture(scope="module")
+def postgres(tmp_path_factory):
+    """A real PostgreSQL server for this module's tests (each takes a database of its own)."""
+    server = Cluster(tmp_path_factory.mktemp("postgres"), processes=0)
+    server.start_database()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, tmp_path):
+    """Where a store's data goes: a SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "db.sqlite3")
+    return request.getfixturevalue("postgres").new_database(f"test{next(DATABASE_NUMBERS)}")
+
+
+@pytest.fixture
+def store(database):
+    opened = open_store(database)
+    yield opened
+    opened.close()
+
+
+def test_an_unknown_sync_level_is_refused(database):
     with pytest.raises(ValueError, match="COMPANION_DB_SYNC"):
-        Store(str(tmp_path / "db.sqlite3"), sync="FUL")
+        open_store(database, sync="FUL")
 
 
-def test_a_failed_transaction_leaves_nothing(tmp_path):
-    store = Store(str(tmp_path / "db.sqlite3"))
+def test_a_failed_transaction_leaves_nothing(store):
     code = Tables(store).create("dice", {})["code"]
     with store.reading() as tx:
         before = tx.log(code)
@@ -30,6 +59,50 @@ def test_a_failed_transaction_leaves_nothing(tmp_path):
     with store.reading() as tx:
         assert tx.log(code) == before
     assert store.group_sync is None  # plain threads: every commit syncs by itself (FULL)
+
+
+def test_a_table_a_seat_a_retried_action_and_a_finished_game_read_back_alike(store):
+    """The store's whole interface: the same answers on both engines."""
+    tables = Tables(store)
+    code = tables.create("dice", {})["code"]
+    seat = tables.join(code, "Ana")
+    first = tables.act(code, seat["token"], {"type": "roll", "id": "once"})
+    again = tables.act(code, seat["token"], {"type": "roll", "id": "once"})
+    assert again == {**first, "duplicate": True}
+    with store.transaction() as tx:
+        tx.insert_game(code, {"number": 1, "game": "dice", "commitment": "c", "seed": "s",
+                              "outcome": {"winners": [1]}, "ended_at": 1.5})
+        tx.insert_game(code, {"number": 1, "game": "dice", "commitment": "c", "seed": "s2",
+                              "outcome": None, "ended_at": 2.25})  # the same game written again: replaced
+    with store.reading() as tx:
+        table, seats, log = tx.table(code), tx.seats(code), tx.log(code)
+        assert tx.games(code) == [{"table_code": code, "number": 1, "game": "dice", "commitment": "c",
+                                   "seed": "s2", "outcome": None, "ended_at": 2.25}]
+        assert tx.find_action(code, "seat:1", "once") == {k: v for k, v in first.items()}
+    assert table["joining_open"] is True and table["options"]["die"] == "d6" and table["status"] == "playing"
+    assert isinstance(table["updated_at"], float) and table["updated_at"] > 1e9  # a timestamp to the second
+    assert [s["name"] for s in seats] == ["Ana"]
+    assert [entry["type"] for entry in log if entry["kind"] == "table"] == ["created", "joined"]
+
+
+def test_actions_on_one_table_from_many_threads_are_applied_one_at_a_time(store):
+    tables = Tables(store, rate_capacity=1000, rate_per_second=1000)
+    code = tables.create("dice", {})["code"]
+    tokens = [tables.join(code, name)["token"] for name in ("Ana", "Bo", "Cy", "Di")]
+    numbers: list[int] = []
+
+    def roll(token: str) -> None:
+        for _ in range(10):
+            numbers.append(tables.act(code, token, {"type": "roll"})["events"][0]["number"])
+    threads = [threading.Thread(target=roll, args=(token,)) for token in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with store.reading() as tx:
+        draws = [entry["n"] for entry in tx.log(code) if entry["kind"] == "draw"]
+    assert sorted(numbers) == list(range(1, 41))  # none lost, none twice
+    assert draws == list(range(len(draws)))  # every draw in sequence: no two actions read the same state
 
 
 GEVENT_SCRIPT = textwrap.dedent("""
