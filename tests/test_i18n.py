@@ -78,3 +78,13 @@ def test_a_script_string_without_french_fails_the_catalogue_check(tmp_path, monk
     text, added, dropped = translations.updated("js")
     assert added == ["A brand new sentence"] and "Connected" in dropped
     assert text.rstrip().endswith('msgid "A brand new sentence"\nmsgstr ""')
+
+
+def test_the_update_keeps_entries_a_union_merge_glued_together():
+    """A union merge can leave two entries without the blank line between them: each stays
+    an entry of its own (nothing is dropped with its neighbour), and the update separates them."""
+    glued = ('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "One"\nmsgstr "Un"\n#, python-format\n'
+             'msgid "Two %(n)s"\nmsgstr "Deux %(n)s"\n\n#~ msgid "Old"\n#~ msgstr "Vieux"\n')
+    blocks = translations._blocks(glued)
+    assert [translations._block_key(block) for block in blocks] == [None, ("One", None), ("Two %(n)s", None), None]
+    assert blocks[2] == '#, python-format\nmsgid "Two %(n)s"\nmsgstr "Deux %(n)s"'
