@@ -162,11 +162,12 @@ function render(view, connection) {
   renderTableTools(view, act);
   renderHostPanel(view, act);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
-  const canAct = view.you.role === 'seat' && view.table.status === 'playing';
+  // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
+  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing';
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,
-    onRoll: canAct ? () => act({ type: 'roll' }) : null,
+    onRoll: canAct && view.you.role === 'seat' ? () => act({ type: 'roll' }) : null,
     onNewRoll: (roll, text) => announce(text),
   });
 }

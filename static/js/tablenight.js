@@ -80,7 +80,10 @@ export function renderGameOver(node, view, { act, lead, hosting = lead, errorNod
   if (lead) {
     children.push(nextGame(table, act, true));
   } else {
-    children.push(el('p', { class: 'hint', text: t('The host starts the next game.') }));
+    // While no seat holds the host's rights, the first seat may start the next game too.
+    const first = table.host_seat == null && table.seats.length ? seatName(view, Math.min(...table.seats.map((s) => s.id))) : null;
+    children.push(el('p', { class: 'hint', text: first ? t('%(name)s or the host starts the next game.', { name: first })
+      : t('The host starts the next game.') }));
   }
   if (errorNode) children.push(errorNode);
   node.replaceChildren(...children);
