@@ -399,3 +399,13 @@ def test_bad_input_for_the_table_actions_is_refused_and_changes_nothing(table):
         assert t.log()["entries"] == before
     finally:
         spectator.close()
+
+
+def test_another_game_before_the_start_keeps_the_unused_commitment(table):
+    t = table(start=False)
+    first = t.host.wait_for(lambda v: True)["table"]["commitment"]
+    assert t.phones["Bo"].act({"type": "table.another", "game": "dice"})["status"] == 403  # Bo is not the first seat
+    t.phones["Ana"].play({"type": "table.another", "game": "dice"})
+    view = t.host.wait_for(lambda v: v["table"]["game"] == "dice" and v["game"] is not None)
+    # No draw was made with the seed yet: the same game number and commitment go on.
+    assert (view["table"]["game_no"], view["table"]["commitment"], view["table"]["status"]) == (1, first, "playing")
