@@ -156,9 +156,15 @@ class NightActions:
 
     # The next game -------------------------------------------------------------
     def _host_again(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """The same game again. It starts by itself once every seat's phone has added its randomness
+        to the new pool (one tap, as in party games); until then the lead can start it by hand."""
         if table["status"] != "over":
             raise TableError(409, N_("The game is not over yet."))
-        return self._next_game(tx, table, REGISTRY[table["game"]], table["options"])
+        events = self._next_game(tx, table, REGISTRY[table["game"]], table["options"])
+        if table["status"] == "lobby":
+            self._save(tx, table, None, [], bump=False,
+                       settings={**table["settings"], "autostart": table["game_no"]})
+        return events
 
     def _host_another(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         current = REGISTRY[table["game"]]
@@ -197,7 +203,20 @@ class NightActions:
         pool = fairness.mix_pool(table["pool"], value.lower())
         self._save(tx, table, None, [{"kind": "entropy", "seat": who.seat, "value": value.lower(), "pool": pool}],
                    pool=pool)
-        return []
+        return self._start_when_everyone_contributed(tx, table)
+
+    def _start_when_everyone_contributed(self, tx: Transaction, table: dict) -> list[dict]:
+        """Play again starts the game once the last seat's randomness is in (if it can start)."""
+        if table["status"] != "lobby" or table["settings"].get("autostart") != table["game_no"]:
+            return []
+        contributed = {entry.get("seat") for entry in tx.log(table["code"], table["game_no"])
+                       if entry["kind"] == "entropy"}
+        if not {seat["seat"] for seat in tx.seats(table["code"])} <= contributed:
+            return []
+        try:
+            return self._host_start(tx, table, {})
+        except TableError:  # not startable as it is (a requirement): the lead starts it by hand
+            return []
 
     def _seat_leave(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         if table["status"] == "playing" and not REGISTRY[table["game"]].starts_at_once:

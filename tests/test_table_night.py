@@ -244,10 +244,13 @@ def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
     assert report.ok and report.draws_checked == 1 and old["commitment"] == first
     assert t.log()["seed"] is None and t.log()["number"] == 2
 
+    # Each phone adds randomness to the new pool; with the last one in, the game starts by itself.
     for name in ("Ana", "Bo"):
         t.phones[name].play({"type": "seat.entropy", "value": ENTROPY})
     assert t.phones["Bo"].act({"type": "seat.entropy", "value": "xyz"})["status"] == 400
-    t.phones["Ana"].play({"type": "table.start"})
+    assert t.log()["status"] == "lobby"  # Cy's phone has not spoken yet
+    assert t.http(late["token"], {"type": "seat.entropy", "value": "ab" * 16}).json()["events"] == [
+        {"type": "started"}]
     playing = t.host.wait_for(lambda v: v["table"]["status"] == "playing")
     assert sorted(playing["game"]["order"]) == sorted([t.seat("Ana"), t.seat("Bo"), late["seat"]])
     t.phones["Ana"].play({"type": "roll"})
@@ -273,6 +276,9 @@ def test_another_game_and_seats_that_leave_between_games(table):
     t.host.play({"type": "table.another", "game": "tally", "options": {"target": 2}})  # the die never ends
     view = t.host.wait_for(lambda v: v["table"]["game_no"] == 3)
     assert [h["game"] for h in view["table"]["history"]] == ["tally", "dice"]
+    assert view["table"]["status"] == "lobby"  # another game waits for its start: the first seat may give it
+    t.phones["Ana"].play({"type": "table.start"})
+    t.host.wait_for(lambda v: v["table"]["status"] == "playing")
     assert verify_log(t.log(2)).ok and verify_log(t.log(2)).draws_checked == 1
 
 
