@@ -462,7 +462,7 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     forged_page.goto(f"{server.url}/t/{code}/verify")
     verdict = forged_page.locator(".verdict")
     expect(verdict).to_have_attribute("data-result", "mismatch")
-    expect(verdict).to_contain_text("Mismatch: draw 0")
+    expect(verdict).to_contain_text("Mismatch: draw 1 (")
     expect(forged_page.locator(".draws tbody tr.bad")).to_have_count(1)
     expect(forged_page.locator(".draws tbody tr.good")).to_have_count(0)
 

@@ -21,6 +21,7 @@ screenshot of each is kept in test-artifacts/layout/ (git-ignored).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -218,6 +219,11 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
                  or page.get_by_text(name, exact=True).filter(visible=True).count()]
         if shown:
             problems["setup controls during the game"] = shown
+    if tv_host:  # an away seat is plain from across the room
+        away = page.locator(".seat.away .presence").evaluate_all(
+            "(nodes) => nodes.map((node) => parseFloat(getComputedStyle(node).fontSize))")
+        if any(size < TV_MAIN_TEXT for size in away):
+            problems["away seats"] = away
     if tv_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game))
     assert problems == {}, f"{screen.name} at {size}: {problems}"
@@ -235,3 +241,55 @@ def lobby_or_game(page: Page, in_game: bool) -> dict:
         qr["y"] < viewport["height"] * 0.2 or qr["y"] + qr["height"] > viewport["height"] * 0.8)
     return {} if qr and qr["width"] <= QR_IN_GAME and in_corner and not commitment else {
         "game": f"the QR code is {qr} and the commitment {'shown' if commitment else 'hidden'}"}
+
+
+def phone_screen(name: str) -> Screen:
+    return next(screen for screen in SCREENS if screen.name == name)
+
+
+def test_a_phone_that_loses_its_connection_greys_out_its_actions_until_it_is_back(server, pages, tables):
+    page = pages["phone"]
+    table = tables(states.dice_fresh)
+    open_screen(page, server, phone_screen("dice-fresh-phone"), table)
+    die = page.locator("button.die")
+    expect(die).to_be_enabled()
+    page.context.set_offline(True)
+    try:
+        expect(page.locator(".seat-view")).to_have_class(re.compile(r"\boffline\b"))
+        expect(page.locator(".seat-view .status")).to_have_text("Reconnecting…")
+        assert die.evaluate("(node) => node.closest('[inert]') !== null")  # taps go nowhere
+        assert float(die.evaluate("(node) => getComputedStyle(node).opacity")) < 0.5
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=ARTIFACTS / "dice-offline-phone.png")
+    finally:
+        page.context.set_offline(False)
+    expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+    expect(page.locator(".seat-view")).not_to_have_class(re.compile(r"\boffline\b"))
+    die.tap()
+    expect(page.locator(".history li")).to_have_count(1)
+
+
+def test_the_verify_page_numbers_draws_from_1_and_names_the_players(server, pages, tables):
+    page = pages["phone"]
+    table = tables(closed_dice)
+    open_screen(page, server, phone_screen("verify"), table)
+    rows = page.locator(".draws tbody tr")
+    expect(rows).to_have_count(12 * 6)
+    expect(rows.first.locator("td").nth(0)).to_have_text("1")
+    expect(rows.last.locator("td").nth(0)).to_have_text(str(12 * 6))
+    # Ana rolled first, Bo second: each draw names who rolled, by name, never by seat number.
+    expect(rows.first.locator("td").nth(1)).to_have_text("Ana")
+    expect(rows.nth(6).locator("td").nth(1)).to_have_text("Bo")
+    expect(rows.first.locator("td").nth(2)).to_have_text("roll of d20 by Ana")
+    expect(page.locator(".draws")).not_to_contain_text("seat")
+
+
+def test_the_stylesheet_closes_every_block_it_opens():
+    """A stray brace makes the browser drop the rule after it, silently."""
+    css = re.sub(r"/\*.*?\*/", "", (ROOT / "static" / "css" / "companion.css").read_text(), flags=re.S)
+    depth = 0
+    for line_number, line in enumerate(css.splitlines(), start=1):
+        for char in line:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, f"a closing brace without its block near line {line_number}"
+    assert depth == 0

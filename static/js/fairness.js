@@ -66,7 +66,7 @@ export function verifyLog(log) {
       const expected = recompute(log.seed, entry);
       const good = entry.n === next && entry.pool === pool && JSON.stringify(expected) === JSON.stringify(entry.result);
       rows.push({ entry, expected, good });
-      if (!good) return { ok: false, checked: next, rows, message: `draw ${entry.n} (${entry.purpose})` };
+      if (!good) return { ok: false, checked: next, rows, message: `draw ${entry.n + 1} (${entry.purpose})` };  // counted from 1, as the page shows
       next += 1;
     }
   }

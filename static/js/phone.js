@@ -172,6 +172,19 @@ function render(view, connection) {
   });
 }
 
+// Without a connection nothing a tap sends would arrive: the actions grey out and stop taking taps
+// until the seat is back (the browser says at once when the network goes; the socket says when it is back).
+function showConnection(state) {
+  statusLine.textContent = t(CONNECTION_TEXT[state]);
+  statusLine.dataset.state = state;
+  const offline = state !== 'connected';
+  seatView.classList.toggle('offline', offline);
+  for (const part of seatView.querySelectorAll('.game-area, .figure-area, .table-tools, .proposals, .host-panel, .game-over')) {
+    part.inert = offline;
+  }
+}
+window.addEventListener('offline', () => { if (!seatView.hidden) showConnection('offline'); });
+
 function start(token) {
   joinForm.hidden = true;
   seatView.hidden = false;
@@ -185,7 +198,7 @@ function start(token) {
       render(view, connection);
     },
     onPresence: (online, now) => { presence = now; if (latest) render(latest, connection); },
-    onStatus: (state) => { statusLine.textContent = t(CONNECTION_TEXT[state]); statusLine.dataset.state = state; },
+    onStatus: showConnection,
     onEnded: (reason, message) => {
       statusLine.textContent = '';
       if (reason === 'replaced') { showError(notice, t('This seat was opened on another screen.')); return; }
@@ -194,6 +207,9 @@ function start(token) {
       showJoinForm(CONNECTION_TEXT[reason] ? t(CONNECTION_TEXT[reason]) : message);
     },
   });
+  // Back on the network: the socket may have lived through it (it then says nothing).
+  window.addEventListener('online', () => { if (connection.socket.connected) showConnection('connected'); });
+
   // House-ranking edits proposed at this table wait for this phone's agreement.
   if (token) watchProposals(connection.socket, { code, token, container: seatView.querySelector('.proposals') });
   keepAwake();
