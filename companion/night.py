@@ -58,8 +58,9 @@ class NightActions:
             "waiting": [{**wait, "text": self.texts(wait["for"] or "", waits.params_of(wait))}
                         for wait in table["waits"]] if status == "playing" else [],
             "outcome": self._outcome_view(outcome),
-            "history": [{**record, "outcome": self._outcome_view(record["outcome"])}
-                        for record in table.get("history", [])],
+            # The table's finished games, small: every view carries them (the verify page has the rest).
+            "history": [{"number": record["number"], "game": record["game"], "seed": record["seed"],
+                         "outcome": self._outcome_view(record["outcome"])} for record in table.get("history", [])],
             "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
         }
         # "Another game" is offered at the end of a game, or at any time in one that never ends (the die).
