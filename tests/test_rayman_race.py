@@ -103,18 +103,13 @@ def test_in_the_first_round_everybody_is_on_the_start_line_so_nothing_is_asked()
     assert state["projectiles"][0]["column"] == 21
 
 
-def test_without_positions_the_table_says_whether_the_second_tile_is_reached():
+def test_without_positions_the_phone_says_the_second_tile_is_reached_and_the_host_is_not_asked():
     state = end_turns(with_projectiles(turns(2, difficulty="intermediate"), []))
-    state = act(state, HOST, {"type": "answer", "question": "farthest", "value": 1})
-    state = act(state, HOST, ROLL)
-    assert state["round"]["number"] == 2 and view(state, None)["question"] == {"key": "second_tile", "column": 22}
-    refused(state, HOST, {"type": "answer", "question": "second_tile", "value": "yes"}, "yes or no")
-    refused(state, 1, {"type": "lock", "commitment": "ab" * 32}, "Not now: the table is rolling the dice")
-    state = act(state, HOST, {"type": "answer", "question": "second_tile", "value": True})
-    asked = view(state, None)["question"]
-    assert asked["key"] == "spawn_hit" and asked["column"] == 43 and asked["choices"] == [1, 2, None]
-    refused(state, HOST, {"type": "answer", "question": "spawn_hit", "value": 3}, "Name one of the players")
-    state = act(state, HOST, {"type": "answer", "question": "spawn_hit", "value": None})
+    assert view(state, HOST)["question"] is None and view(state, None)["roller"] is None  # anyone rolls
+    state, events = act_events(state, 2, {"type": "second_tile"})
+    assert events == [{"type": "second_tile", "seat": 2}]
+    refused(state, 1, {"type": "second_tile"}, "already reached")
+    state = act(state, 1, ROLL)
     assert state["phase"] == "choosing" and state["projectiles"][0]["column"] == 43 and state["second_tile"]
 
 
@@ -174,12 +169,12 @@ def test_after_the_first_round_the_player_farthest_from_the_finish_rolls():
     assert of_type(act_events(state, 1, ROLL)[1], "projectile_roll")[0]["seat"] == 1
 
 
-def test_without_positions_the_host_names_the_farthest_player():
+def test_without_positions_the_player_farthest_from_the_finish_rolls_on_their_phone():
     state = end_turns(with_projectiles(turns(3, difficulty="intermediate"), []))
-    assert view(state, None)["question"]["key"] == "farthest"
-    refused(state, 3, ROLL, "answer a question first")
-    state = act(state, HOST, {"type": "answer", "question": "farthest", "value": 2})
-    assert view(state, None)["roller"] == 2 and view(state, None)["question"] is None
+    assert view(state, None)["question"] is None and view(state, None)["roller"] is None
+    assert all(ROLL in legal_actions(state, seat) for seat in (1, 2, 3))
+    state, events = act_events(state, 2, ROLL)
+    assert of_type(events, "projectile_roll")[0]["seat"] is None  # rolled for the table, by whoever sits farthest
 
 
 # --- projectiles at the end of the round ------------------------------------------------------
@@ -216,15 +211,16 @@ def test_an_immune_player_stops_a_projectile_unharmed():
     assert player(state, 1)["position"]["column"] == 15
 
 
-def test_without_positions_the_table_says_whom_a_projectile_hits():
+def test_without_positions_the_player_hit_by_a_projectile_says_so_on_their_phone():
     state = with_projectiles(turns(2, difficulty="intermediate"), [(21, 3, 21)])
     state = act(act(state, 2, {"type": "end_turn"}), 1, {"type": "end_turn"})
-    asked = view(state, HOST)["question"]
-    assert asked == {"key": "projectile_10", "projectile": 10, "level": 3, "from": 21, "to": 13,
-                     "choices": [1, 2, None]}
-    state, events = act_events(state, HOST, {"type": "answer", "question": "projectile_10", "value": 1})
+    assert view(state, HOST)["question"] is None and state["round"]["number"] == 2  # the host is not asked
+    assert state["projectiles"][0]["column"] == 13  # moved: nobody on its path reported yet
+    hit = {"type": "hurt", "cause": "projectile", "projectile": 10}
+    assert hit in legal_actions(state, 1)
+    state, events = act_events(state, 1, hit)
     assert of_type(events, "projectile_hit")[0]["seat"] == 1 and of_type(events, "damaged")[0]["seat"] == 1
-    assert view(state, None)["question"]["key"] == "last"
+    assert state["projectiles"] == []
 
 
 def test_a_player_reports_a_projectile_met_during_the_turn():
@@ -353,13 +349,12 @@ def test_the_table_loses_when_the_boss_finishes_first():
     assert of_type(events, "boss_finished") and state["result"]["reason"] == "boss_finished"
 
 
-def test_without_positions_the_table_says_whom_the_boss_lands_on():
+def test_without_positions_the_player_the_boss_lands_on_says_so_on_their_phone():
     state = boss_at(coop_turns(), 10, 3)
     state = act(act(state, 2, {"type": "end_turn"}), 1, {"type": "end_turn"})
-    assert view(state, None)["question"] == {"key": "boss_landing", "column": 15, "level": 3,
-                                             "choices": [1, 2, None]}
-    state, events = act_events(state, HOST, {"type": "answer", "question": "boss_landing", "value": 2})
-    assert of_type(events, "boss_hit")[0]["seat"] == 2 and player(state, 2)["bubble_mode"]
+    assert view(state, None)["question"] is None and state["boss"]["column"] == 15
+    state, events = act_events(state, 2, {"type": "hurt", "cause": "boss"})
+    assert of_type(events, "damaged")[0]["seat"] == 2 and player(state, 2)["bubble_mode"]
 
 
 def test_a_competitive_race_with_a_boss_has_no_bubble_mode():
@@ -386,7 +381,7 @@ def test_a_competitive_boss_that_finishes_first_takes_the_first_place():
 def test_the_last_player_moves_one_space_forward(players, where, last):
     options = {"players_5_6": "on"} if players > 4 else {}
     _, events = end_round(placed(turns(players, **options), where))
-    assert of_type(events, "free_move") == [{"type": "free_move", "seats": last}]
+    assert of_type(events, "free_move") == [{"type": "free_move", "seats": last, "count": len(last)}]
 
 
 def test_a_bubble_player_still_gets_the_free_move():
@@ -396,21 +391,16 @@ def test_a_bubble_player_still_gets_the_free_move():
     assert of_type(events, "free_move")[0]["seats"] == [1]
 
 
-def test_without_positions_the_host_names_the_last_players():
+def test_without_positions_the_last_players_move_and_the_host_is_not_asked():
     state = turns(4)
-    state, _ = end_round(state)
-    assert view(state, None)["question"] == {"key": "last", "count": 2, "choices": [1, 2, 3, 4]}
-    for wrong in ([1], [1, 1], [1, 7], "1,2", [True, 2]):
-        refused(state, HOST, {"type": "answer", "question": "last", "value": wrong}, "Name 2 different players")
-    refused(state, HOST, {"type": "answer", "question": "farthest", "value": 1}, "not the question")
-    state, events = act_events(state, HOST, {"type": "answer", "question": "last", "value": [4, 2]})
-    assert {"type": "free_move", "seats": [4, 2]} in events and state["round"]["number"] == 2
+    state, events = end_round(state)
+    assert view(state, None)["question"] is None and state["round"]["number"] == 2
+    assert {"type": "free_move", "seats": [], "count": 2} in events  # the phones say: the two last move
 
 
 def test_a_hit_from_the_free_move_is_reported_after_the_round():
-    state, _ = end_round(turns(2))
-    state, events = act_events(state, HOST, {"type": "answer", "question": "last", "value": [1]})
-    assert {"type": "free_move", "seats": [1]} in events and state["phase"] == "choosing"
+    state, events = end_round(turns(2))
+    assert {"type": "free_move", "seats": [], "count": 1} in events and state["phase"] == "choosing"
     state, events = act_events(state, 1, {"type": "hurt", "cause": "enemy"})
     assert of_type(events, "damaged") and player(state, 1)["immune"]
     assert {"type": "hurt", "cause": "enemy"} in legal_actions(state, 2)

@@ -724,7 +724,8 @@ class Racer:
 
 def race_move(racers: dict):
     def move(table: Table):
-        for seat, racer in racers.items():
+        # A player without a kept position first: they cross the line as soon as the final round is on.
+        for seat, racer in sorted(racers.items(), key=lambda item: item[1].keeps_position):
             game = table.game(seat)
             action = racer.move(game, game["legal"])
             if action:
@@ -738,10 +739,10 @@ def race_move(racers: dict):
 
 def test_a_whole_novice_race_to_its_ranking(server):
     """Three phones play a whole competitive Novice race; the host screen answers
-    what the rules ask (Chloé keeps no position on her phone, so the host names the
-    last player at each round's end). Ana jumps and walks her figure past the line
+    what the rules ask (nothing: Chloé keeps no position on her phone, and the phones tell
+    what the companion cannot know). Ana jumps and walks her figure past the line
     with 3 Ptizêtres, which starts the final round; Ben declares a Bubble in round 2
-    and frees only 2 Ptizêtres; Chloé, with 3, crosses at the end of the final round
+    and frees only 2 Ptizêtres; Chloé, with 3, crosses as soon as the final round is on
     and enters her distance. Each action reaches every screen as exactly one view.
     Every screen ends on the same ranking, which follows the distances."""
     table = Table.create(server.url, {}, players=3)
@@ -782,7 +783,7 @@ def test_a_whole_novice_race_to_its_ranking(server):
         final = events[crossed_at + 1]["round"]
         assert final == game["round"]["number"] == kinds.count("revealed") == 3
         assert {"type": "bubble", "seat": 2, "lost_heart": False} in events
-        assert [event["question"] for event in events if event["type"] == "answered"] == ["last"] * (final - 1)
+        assert [event["question"] for event in events if event["type"] == "answered"] == []  # the host: nothing
         assert kinds.count("ptizetre_freed") == 3 + 2 + 3 and kinds[-3:] == ["distance", "race_over", "game_over"]
         assert kinds.index("race_ending") < kinds.index("distance")
         assert any(event["type"] == "moved" and event["seat"] == 1 and event["column"] == LAST_COLUMN + 1
@@ -851,7 +852,7 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
         assert {"type": "boss_moved", "column": 6, "level": boss["level"]} in events
         assert {"type": "boss_attack", "card": boss["card"]} in events
         assert [(event["question"], event["value"]) for event in events if event["type"] == "answered"] == [
-            ("boss_move", 6), ("boss_landing", None), ("last", [2])]
+            ("boss_move", 6)]  # where the Boss lands and who is last: the phones say, not the host
         assert kinds.index("boss_moved") < kinds.index("boss_attack") < kinds.index("round_ended")
         assert [event for event in events if event["type"] == "random_discards"] == [
             {"type": "random_discards", "seat": seat, "count": 2} for seat in table.seats]

@@ -13,41 +13,50 @@ Phases (``state["phase"]``)
   variant, from the second race), ``hands`` (each player enters the initiative
   of each of their cards, unless the option ``hand_entry`` is ``quick``).
 * Each round: ``round_start`` (the projectile and Boss dice), ``choosing``
-  (secret choice of two cards or a Bubble), ``turns`` (in initiative order),
+  (secret choice of two cards or a Bubble), ``revealing``, ``turns`` (in initiative order),
   ``round_end`` (projectiles, projectile card, Boss, free move of the last
   player, discards).
 * The end: ``finish`` (distances past the line and the ranking), ``race_over``
   (tournament: between two races) and ``game_over``.
 
-Secret choices are committed: at lock-in the public state and the events
-carry only ``locked`` and ``commitment(choice, salt)`` (SHA-256 of the
-canonical JSON of the choice followed by a 128-bit salt, a nonce of the
-table's randomness that its seed cannot recompute). Nothing else about a choice leaves the chooser's own
-view until the last player locks in; then every choice and salt is public.
+Secret choices never reach the server before the reveal: the phone keeps its
+pick (local storage) and sends ``lock`` with ``commitment(choice, salt)``
+(SHA-256 of the canonical JSON of the choice followed by a salt the phone made).
+When every phone has locked in (``revealing``), each sends ``reveal`` (the choice
+and the salt); the server checks them and holds them in the table's secret until
+the last, then every choice and salt is public. A new phone for a seat, without
+the pick, sends ``repick`` and chooses again; every screen is told.
 
 Positions are optional, per player: a player who keeps their column and level
 on their phone (``position``/``step``) lets the companion decide who is last,
 who is farthest from the finish, where projectiles spawn and whom they or the
-Boss hit. When a needed position is unknown, the companion asks the table
-(``question`` in the view; the host answers with ``answer``).
+Boss hit. When a position is unknown, the phone whose player knows tells it:
+a hit (``hurt``), the second tile reached (``second_tile``); the player farthest
+from the finish rolls on their own phone; the last players move on the board.
+The host answers (``question`` in the view, ``answer``) only what no phone can
+say: the youngest player, a Boss's movement, the final ranking of those who
+keep no position.
 
 Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
 * Setup: ``character`` (``name``), ``pick_legendary`` (``card``), ``pick``
   (``card``: an extra card's number), ``exchange`` (``drop``: card ids),
   ``hand`` (``initiatives``: card id -> 0..99).
-* Rounds: ``roll``; ``choose`` (``left``, ``second``: card ids, or
-  initiatives with quick entry; or ``bubble: true``); ``lock``; on one's turn
-  ``end_turn``, ``heart`` (``to``: co-op gift), ``spend_heart`` (Filou),
-  ``slap`` (``target``, ``direction`` when both figures share a column),
-  ``free`` (``ptizetre``), ``bonus``, ``use_bonus``, ``use_legendary``; any
-  time ``hurt`` (``cause``, ``projectile``), ``discard_bonus`` (a fifth
-  token), ``give_bonus`` (``to``, co-op), ``crossed``, ``position``
-  (``column``, ``level``), ``step`` (``direction``), ``forget_position``;
+* Rounds: ``roll``; ``lock`` (``commitment``), ``reveal`` (``choice``: ``{bubble,
+  left, second}``, card ids or initiatives with quick entry; ``salt``),
+  ``repick``; on one's turn ``end_turn``, ``heart`` (``to``: co-op gift),
+  ``spend_heart`` (Filou), ``slap`` (``target``, ``direction`` when both
+  figures share a column), ``free`` (``ptizetre``), ``bonus``, ``use_bonus``,
+  ``use_legendary``; any time ``hurt`` (``cause``, ``projectile``),
+  ``discard_bonus`` (a fifth token), ``give_bonus`` (``to``, ``give``,
+  ``take``: a co-op offer) and ``answer_offer`` (``accept``), ``crossed``,
+  ``position`` (``column``, ``level``), ``step`` (``direction``),
+  ``forget_position``, ``second_tile``, ``correct_initiative`` (``card``,
+  ``initiative``); at a round's end ``free_move`` (``level`` or ``pass``);
   after the race ``distance`` (``spaces`` past the line).
 * Host (``seat == HOST``): ``answer`` (``question``: the asked key,
   ``value``), ``roll`` (for the player who should), ``next_race``.
 
-A view carries, besides the state a seat may see, ``actions`` (that viewer's
+A view carries, besides the state a seat may see, ``legal`` (that viewer's
 legal actions, for the buttons of its screen; none for the public) and
 ``history`` (the last public events, ``history_count`` of them in all), so that
 every screen can tell what just happened, such as the end of a round.
@@ -207,6 +216,9 @@ GAME = register(Game(
     uses_figures=False,
     withdraw=withdraw,
     withdraw_rule=WITHDRAW_RULE,
+    # A seat's own bookkeeping, which the table lets it (or the host) take back: board entries and tokens.
+    undoable=frozenset({"position", "step", "forget_position", "second_tile", "hurt", "heart", "spend_heart",
+                        "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative"}),
     on_timeout=on_timeout,
     **RULES.hooks(),
 ))

@@ -19,8 +19,8 @@ from companion.games.rayman.common import LABELS, active_seat, choosers, player_
 from companion.games.rayman.constants import HISTORY_KEPT, RACE_PHASES
 from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
 from companion.games.rayman.legal import candidate_actions
-from companion.games.rayman.positions import (check_forget_position, check_position, check_step, do_forget_position,
-                                              do_position, do_step)
+from companion.games.rayman.positions import (check_forget_position, check_position, check_second_tile, check_step,
+                                              do_forget_position, do_position, do_second_tile, do_step)
 from companion.games.rayman.questions import do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
 from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
@@ -115,13 +115,14 @@ MOVES = dict([
     move("free_move", do_free_move, proxy=True),
     move("position", do_position, check=check_position), move("step", do_step, check=check_step),
     move("forget_position", do_forget_position, check=check_forget_position),
+    move("second_tile", do_second_tile, check=check_second_tile),
     move("correct_initiative", do_correct_initiative),
     move("distance", do_distance),
     move("answer", do_answer, by=HOST_ONLY),
     move("next_race", do_next_race, check=no_objection, by=HOST_ONLY),  # only between races (its phase)
 ])
 
-BOARD_KEEPING = ("hurt", "position", "step", "forget_position", "correct_initiative")  # any time in a race
+BOARD_KEEPING = ("hurt", "position", "step", "forget_position", "second_tile", "correct_initiative")  # in a race
 TURN_MOVES = ("end_turn", "heart", "spend_heart", "slap", "free", "bonus", "use_bonus", "discard_bonus",
               "give_bonus", "answer_offer", "use_legendary", "crossed")
 

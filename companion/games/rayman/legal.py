@@ -60,10 +60,6 @@ def answer_samples(asked: dict) -> list:
     key = asked["key"]
     if key == "boss_move":
         return [3, 6, 9]
-    if key == "second_tile":
-        return [False, True]
-    if key == "last":
-        return [list(order) for order in permutations(asked["choices"], asked["count"])]
     if key == "ranking":
         return [asked["choices"], list(reversed(asked["choices"]))]
     return list(asked["choices"])
@@ -226,7 +222,8 @@ def finish_actions(state: dict, player: dict) -> list[dict]:
 def position_actions(state: dict, player: dict) -> list[dict]:
     position = player["position"]
     if position is None:
-        return [{"type": "position", "column": LAST_COLUMN + 1 if player["crossed"] else START_COLUMN, "level": 1}]
+        start = LAST_COLUMN + 1 if player["crossed"] else START_COLUMN
+        return [{"type": "second_tile"}, {"type": "position", "column": start, "level": 1}]
     crossing_allowed = state["phase"] in ("turns", "round_end") and (
         player["crossed"] or len(player["ptizetres"]) >= PTIZETRES_TO_FINISH)
     low = LAST_COLUMN + 1 if player["crossed"] else START_COLUMN

@@ -71,3 +71,20 @@ def check_forget_position(state: dict, seat, action: dict) -> dict:
 def do_forget_position(state: dict, seat, action: dict, rng) -> list[dict]:
     check_forget_position(state, seat, action)["position"] = None
     return [{"type": "position_forgotten", "seat": seat}]
+
+
+def check_second_tile(state: dict, seat, action: dict) -> None:
+    """A player who keeps no position tells that their figure reached the second tile (column 22):
+    from the next round on, projectiles appear at column 43."""
+    require_phase(state, *RACE_PHASES)
+    player = require_own_seat(state, seat)
+    if state["second_tile"]:
+        raise IllegalAction(N_("The second tile is already reached: projectiles appear at column 43."))
+    if player["crossed"]:
+        raise IllegalAction(N_("You have finished the race."))
+
+
+def do_second_tile(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_second_tile(state, seat, action)
+    state["second_tile"] = True
+    return [{"type": "second_tile", "seat": seat}]

@@ -46,12 +46,8 @@ def checked_answer(state: dict, asked: dict, value):
         if type(value) is not int or not asked["low"] <= value <= asked["high"]:
             raise IllegalAction(N_("The Boss moves 1 to %(high)s spaces."), high=asked["high"])
         return value
-    if key == "second_tile":
-        if not isinstance(value, bool):
-            raise IllegalAction(N_("Answer yes or no."))
-        return value
-    if key in ("last", "ranking"):
-        wanted = asked["count"] if key == "last" else len(asked["choices"])
+    if key == "ranking":
+        wanted = len(asked["choices"])
         if not isinstance(value, list) or len(value) != wanted or len(set(map(str, value))) != wanted \
                 or not all(is_seat_choice(seat, asked) for seat in value):
             raise IllegalAction(N_("Name %(count)s different players, in order."), count=wanted)
@@ -70,7 +66,5 @@ def store_answer(state: dict, key: str, value) -> None:
         state["youngest"] = value
     elif key == "boss_move":
         state["boss"]["move"] = value
-    elif key == "second_tile" and value:
-        state["second_tile"] = True  # once a player reached the second tile, it stays so
-    else:  # this round only (a "no" about the second tile is asked again next round)
+    else:  # the ranking of the race's end
         state["round"]["answers"][key] = value

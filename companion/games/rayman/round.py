@@ -6,8 +6,8 @@ from companion.games.base import HOST, IllegalAction, N_
 from companion.games.rayman.board import take_hit
 from companion.games.rayman.choosing import enter_choosing
 from companion.games.rayman.common import (die_level, name_of, player_at, player_of, positions_known, racers,
-                                           require_phase, rule, seat_list)
-from companion.games.rayman.constants import (BOSS_DECK, MAX_BOSS_MOVE, RANDOM_DISCARDS, SECOND_TILE, SPAWN_COLUMNS,
+                                           require_phase, rule)
+from companion.games.rayman.constants import (BOSS_DECK, MAX_BOSS_MOVE, RANDOM_DISCARDS, SPAWN_COLUMNS,
                                               START_COLUMN)
 
 
@@ -55,7 +55,8 @@ def farthest_from_finish(state: dict):
 
 
 def current_roller(state: dict):
-    """Who rolls the projectile die; None when anyone may (or the table must say)."""
+    """Who rolls the projectile die; None when anyone may: the player farthest from the finish, whom the
+    players see on the board when the companion does not know (the host is not asked)."""
     round_ = state["round"]
     if not state["config"]["projectile"]:
         return None
@@ -152,24 +153,16 @@ def at_the_start_line(state: dict) -> bool:
     return state["round"]["number"] == 1
 
 
-def spawn_column(state: dict):
-    if state["second_tile"]:
-        return SPAWN_COLUMNS[1]
-    if at_the_start_line(state):
-        return SPAWN_COLUMNS[0]
-    answers = state["round"]["answers"]
-    if positions_known(state) or "second_tile" in answers:
-        return SPAWN_COLUMNS[1 if answers.get("second_tile") else 0]
-    return None
+def spawn_column(state: dict) -> int:
+    """Column 43 once a figure reached the second tile: a kept position says so, or the player's phone
+    (``second_tile``) when they keep none; the host is not asked."""
+    return SPAWN_COLUMNS[1 if state["second_tile"] else 0]
 
 
 def spawn_hit(state: dict, column: int) -> tuple[bool, object]:
-    answers = state["round"]["answers"]
-    if "spawn_hit" in answers:
-        return True, answers["spawn_hit"]
-    if positions_known(state) or at_the_start_line(state):
-        return True, player_at(state, column, state["round"]["spawn"]["level"])
-    return False, None
+    """A figure whose position is kept is hit where the projectile appears; a player who keeps none and
+    stands there reports the hit on their phone (``hurt``, that projectile): the host is not asked."""
+    return True, player_at(state, column, state["round"]["spawn"]["level"])
 
 
 def place_projectile(state: dict, column: int, level: int, hit, events: list[dict]) -> None:
@@ -188,16 +181,4 @@ def round_start_question(state: dict):
     if not round_["rolled"]:
         if boss and boss["move"] is None:
             return {"key": "boss_move", "low": 1, "high": MAX_BOSS_MOVE}
-        if state["config"]["projectile"] and round_["number"] > 1 and current_roller(state) is None:
-            return {"key": "farthest", "choices": seat_list(racers(state))}
-        return None
-    spawn = round_["spawn"]
-    if not spawn or spawn["done"]:
-        return None
-    column = spawn_column(state)
-    if column is None:
-        return {"key": "second_tile", "column": SECOND_TILE}
-    if not spawn_hit(state, column)[0]:
-        return {"key": "spawn_hit", "column": column, "level": spawn["level"],
-                "choices": seat_list(racers(state)) + [None]}
     return None

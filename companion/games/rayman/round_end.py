@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import end_coop, move_to, take_hit
 from companion.games.rayman.common import (name_of, player_at, player_of, positions_known, racers, require_own_seat,
-                                           require_phase, rule, seat_list)
+                                           require_phase, rule)
 from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END
 from companion.games.rayman.finish import enter_finish
 from companion.games.rayman.round import new_round, random_discards
@@ -59,8 +59,8 @@ def projectile_victim(state: dict, projectile: dict) -> tuple[bool, object]:
     key = f"projectile_{projectile['id']}"
     if key in answers:
         return True, answers[key]
-    if not positions_known(state):
-        return False, None
+    # Of the figures whose positions are kept, the first on its path; a player who keeps none and is
+    # on it reports the hit on their phone (``hurt``): the host is not asked.
     path, _ = projectile_path(state, projectile)
     for column in path:
         seat = player_at(state, column, projectile["level"])
@@ -117,8 +117,6 @@ def boss_victim(state: dict) -> tuple[bool, object]:
     answers = state["round"]["answers"]
     if "boss_landing" in answers:
         return True, answers["boss_landing"]
-    if not positions_known(state):
-        return False, None
     return True, player_at(state, state["boss"]["column"], state["boss"]["level"])
 
 
@@ -153,10 +151,8 @@ def last_players(state: dict):
     answers = state["round"]["answers"]
     if "last" in answers:
         return answers["last"]
-    if count == 0:
-        return []
-    if not positions_known(state):
-        return None
+    if count == 0 or not positions_known(state):
+        return []  # the players see who is last on the board: the host is not asked
     behind = sorted(racers(state), key=lambda p: (p["position"]["column"], p["position"]["level"]))
     return [player["seat"] for player in behind[:count]]
 
@@ -172,8 +168,8 @@ def end_free_move(state: dict, rng, events: list[dict]) -> bool:
         if seats is None:
             return False
         end["free_move"] = state["round"]["free_move"] = seats
-        if seats:
-            events.append({"type": "free_move", "seats": seats})
+        if free_move_count(state):
+            events.append({"type": "free_move", "seats": seats, "count": free_move_count(state)})
     return free_mover(state) is None
 
 
@@ -234,20 +230,5 @@ END_STEPS = (end_projectiles, end_projectile_card, end_boss, end_free_move, end_
 
 
 def round_end_question(state: dict):
-    end = state["round"]["end"]
-    step = END_STEPS[end["step"]]
-    choices = seat_list(racers(state)) + [None]
-    waiting = projectiles_to_move(state) if step is end_projectiles else []
-    if waiting:
-        projectile = waiting[0]
-        if not projectile_victim(state, projectile)[0]:
-            path, _ = projectile_path(state, projectile)
-            return {"key": f"projectile_{projectile['id']}", "projectile": projectile["id"],
-                    "level": projectile["level"], "from": path[0], "to": path[-1], "choices": choices}
-    if step is end_boss and end["boss_moved"] and state["boss"]["column"] <= LAST_COLUMN \
-            and not boss_victim(state)[0]:
-        return {"key": "boss_landing", "column": state["boss"]["column"], "level": state["boss"]["level"],
-                "choices": choices}
-    if step is end_free_move and last_players(state) is None:
-        return {"key": "last", "count": free_move_count(state), "choices": seat_list(racers(state))}
+    """Nothing: a hit or the last place the companion cannot know, the player's phone tells it."""
     return None

@@ -271,7 +271,10 @@ function eventText(event, game) {
     case 'boss_hit': return t('The Boss lands on %(name)s!', { name });
     case 'boss_attack': return t("Apply the Boss's attack card n°%(card)s.", { card: event.card });
     case 'boss_finished': return t('The Boss crosses the finish line!');
-    case 'free_move': return t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) });
+    case 'free_move': return event.seats.length
+      ? t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) })
+      : t('Free move for the %(count)s last on the board: one space forward, on the level of their choice.', { count: event.count });
+    case 'second_tile': return t('%(name)s reached the second tile: projectiles now appear at column 43.', { name });
     case 'round_ended': return t('End of round %(round)s.', { round: event.round });
     case 'race_ending': return t('The race is over: the distances past the line decide.');
     case 'race_over': return event.boss_won && !event.winners.length ? t('The Boss won the race.')
@@ -829,8 +832,13 @@ function positionPanel(game, me) {
   if (!position) {
     const start = allOf(game, 'position')[0];
     if (!start) return null;
-    return folded('position', t('Keep my position (optional)'), el('p', { class: 'muted', text: t('If every player keeps their column and level here, the companion works out who is last, who rolls and whom projectiles and the Boss hit; otherwise the host screen asks the table.') }),
-      button(t('Keep my position on this phone'), () => send(start)));
+    // Without a kept position the phone tells what only its player sees: the second tile reached
+    // (a hit is told with the buttons of the hits).
+    const tile = game.config.projectile && can(game, 'second_tile')
+      ? button(t('My figure reached the second tile (column 22)'), () => send({ type: 'second_tile' }), 'small') : null;
+    return el('div', { class: 'rm-no-position' }, tile,
+      folded('position', t('Keep my position (optional)'), el('p', { class: 'muted', text: t('If every player keeps their column and level here, the companion works out who is last, who rolls and whom projectiles and the Boss hit; otherwise each player tells it on their phone.') }),
+        button(t('Keep my position on this phone'), () => send(start))));
   }
   const stepper = el('div', { class: 'rm-stepper', role: 'group', 'aria-label': t('Move my figure one space') },
     ...STEPS.map(([direction, arrow]) => el('button', { type: 'button', class: `rm-step rm-step-${direction}`,
@@ -985,8 +993,8 @@ function summaryPanel(game) {
   const mine = free && game.you !== null && free.seats.includes(game.you);
   return el('section', { class: 'rm-panel rm-round-end' }, el('h3', { text: t('End of round %(round)s', { round: summary.round }) }),
     mine ? el('p', { class: 'rm-free-move', text: t('You are last: move your figure one space forward, on the level of your choice (not onto another player or an Obstacle; Walls do not stop it).') }) : null,
-    free && !mine ? el('p', { class: 'rm-free-move-others',
-      text: t('Free move for the last player: %(names)s', { names: namesOf(game, free.seats) }) }) : null,
+    free && !mine ? el('p', { class: 'rm-free-move-others', text: free.seats.length
+      ? t('Free move for the last player: %(names)s', { names: namesOf(game, free.seats) }) : eventText(free, game) }) : null,
     el('ul', {}, ...summary.events.filter((event) => event.type !== 'free_move')
       .map((event) => eventText(event, game)).filter(Boolean).map((text) => el('li', { text }))));
 }
