@@ -26,6 +26,7 @@ import requests
 
 from companion.games.rayman import (LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, canonical_json, commitment,
                                     die_level)
+from companion.games.rayman.audit import audit
 from companion.games.rayman.legal import SAMPLE_SALT
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
@@ -775,6 +776,7 @@ def test_a_whole_novice_race_to_its_ranking(server):
         assert result["winners"] == [3] and game["phase"] == "game_over"
 
         # What happened, from the public log: the rounds, the Bubble, the crossing and the host's answers.
+        assert audit(table.log()["entries"]) == []  # each reveal opens the commitment its phone published
         events = events_of(table.log())
         kinds = [event["type"] for event in events]
         crossed_at = kinds.index("crossed")
@@ -857,6 +859,7 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
         assert [event for event in events if event["type"] == "random_discards"] == [
             {"type": "random_discards", "seat": seat, "count": 2} for seat in table.seats]
         log = table.log()
+        assert audit(log["entries"]) == []  # the Boss's die and card, and each reveal, from the public log
         assert [entry["result"] for entry in draws_of(log) if entry["purpose"].startswith("random discard")] == [
             None, None]  # sealed until the table closes
 

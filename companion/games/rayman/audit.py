@@ -1,0 +1,163 @@
+"""Rayman's own checks of a table's public log: what `companion.verify` cannot know about this game.
+
+`companion.verify` recomputes every draw from the revealed seed. This checks that the game's
+events say what those draws gave, and that every revealed choice opens the commitment its phone
+published at the lock:
+
+* each projectile die and Boss die is the draw of that round, and its level follows from it;
+* each tie-break roll of a reveal is the draw made for it, in order;
+* the player named to roll the first projectile die is the one drawn;
+* the Boss's attack cards and the extra cards on the table follow the shuffles drawn for them
+  (once the table is closed: their results are sealed until then);
+* each revealed choice hashes, with its salt, to the commitment published when its phone locked in
+  (the last one, if the seat's phone picked again).
+
+A pure function of the log's entries (``GET /api/tables/<code>/log``): each problem names the
+number of the entry (``i``) where it shows. The log holds events, not actions, so the game is not
+replayed from it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+
+from companion.games.rayman.common import die_level
+from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, commitment
+
+
+class Audit:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.draws: dict[str, deque] = defaultdict(deque)  # purpose -> draws not matched yet
+        self.round = 0
+        self.locked: dict = {}  # seat -> the commitment its phone published this round
+        self.seats: list = []
+        self.boss_deck: list[int] = []
+        self.draft_deck: list[int] | None = None
+
+    def check(self, entries: list[dict]) -> list[str]:
+        for number, entry in enumerate(entries):
+            where = entry.get("i", number)
+            if entry.get("kind") == "draw":
+                self.draws[purpose_key(entry.get("purpose", ""))].append(entry)
+            elif entry.get("kind") == "event" and isinstance(entry.get("event"), dict):
+                self.event(where, entry["event"])
+        return self.problems
+
+    def problem(self, where, text: str) -> None:
+        self.problems.append(f"entry {where}: {text}")
+
+    def drawn(self, where, purpose: str, what: str):
+        """The next draw made for ``purpose``; None (and a problem) when there is none."""
+        pending = self.draws[purpose]
+        if not pending:
+            self.problem(where, f"{what}: no draw was made for it")
+            return None
+        return pending.popleft()
+
+    def event(self, where, event: dict) -> None:
+        kind = event.get("type")
+        handler = getattr(self, f"on_{kind}", None)
+        if handler is not None:
+            handler(where, event)
+
+    def on_character_chosen(self, where, event: dict) -> None:
+        if event.get("seat") not in self.seats:
+            self.seats = sorted(self.seats + [event.get("seat")])
+
+    def on_next_race(self, where, event: dict) -> None:
+        self.draft_deck = None  # a new race drafts from a new shuffle
+
+    def on_round_started(self, where, event: dict) -> None:
+        self.round = event.get("round", self.round)
+
+    def on_choosing(self, where, event: dict) -> None:
+        self.locked = {}
+
+    def on_locked(self, where, event: dict) -> None:
+        self.locked[event.get("seat")] = event.get("commitment")
+
+    def on_choice_reset(self, where, event: dict) -> None:
+        self.locked.pop(event.get("seat"), None)
+
+    def on_projectile_roll(self, where, event: dict) -> None:
+        if self.round == 1 and event.get("seat") is not None:
+            self.check_first_roller(where, event["seat"])
+        draw = self.drawn(where, "projectile level", "a projectile die")
+        self.check_die(where, event, draw, "projectile")
+
+    def check_first_roller(self, where, seat) -> None:
+        draw = self.drawn(where, "random player to roll the first projectile die", "the first roller")
+        if draw is None or draw.get("result") is None or not self.seats:
+            return
+        if not 0 <= draw["result"] < len(self.seats) or self.seats[draw["result"]] != seat:
+            self.problem(where, f"the first projectile die was given to seat {seat}, the draw chose another")
+
+    def on_boss_roll(self, where, event: dict) -> None:
+        self.check_die(where, event, self.drawn(where, "Boss level", "a Boss die"), "Boss")
+
+    def check_die(self, where, event: dict, draw, what: str) -> None:
+        if draw is None or draw.get("result") is None:
+            return
+        if event.get("die") != draw["result"]:
+            self.problem(where, f"the {what} die says {event.get('die')}, draw {draw.get('n')} gave {draw['result']}")
+        if event.get("level") != die_level(draw["result"]):
+            self.problem(where, f"the {what} level {event.get('level')} does not follow from the die")
+
+    def on_boss_card(self, where, event: dict) -> None:
+        if not self.boss_deck:
+            draw = self.drawn(where, "shuffle of the Boss's 3 attack cards", "the Boss's attack cards")
+            order = draw.get("result") if draw else None
+            if order is None:  # sealed until the table closes
+                return
+            self.boss_deck = [index + 1 for index in order][:BOSS_DECK]
+        card = self.boss_deck.pop(0)
+        if event.get("card") != card:
+            self.problem(where, f"the Boss's attack card is n°{event.get('card')}, the shuffle gave n°{card}")
+
+    def on_draft_revealed(self, where, event: dict) -> None:
+        if self.draft_deck is None:
+            draw = self.drawn(where, "extra cards shuffle", "the extra cards")
+            order = draw.get("result") if draw else None
+            if order is None or len(order) != EXTRA_CARDS:  # sealed, or a later race (cards already held)
+                self.draft_deck = []
+                return
+            self.draft_deck = [index + 1 for index in order]
+        if not self.draft_deck:
+            return
+        cards, self.draft_deck = self.draft_deck[:len(event.get("cards", []))], self.draft_deck[len(event["cards"]):]
+        if event.get("cards") != cards:
+            self.problem(where, f"the extra cards on the table are {event.get('cards')}, the shuffle gave {cards}")
+
+    def on_revealed(self, where, event: dict) -> None:
+        for entry in event.get("choices", []):
+            seat = entry.get("seat")
+            try:
+                opens = commitment(entry["choice"], entry["salt"]) == entry["commitment"]
+            except (KeyError, TypeError):
+                opens = False
+            if not opens:
+                self.problem(where, f"seat {seat}'s revealed choice does not open its commitment")
+            if seat not in self.locked or self.locked[seat] != entry.get("commitment"):
+                self.problem(where, f"seat {seat}'s commitment is not the one published when it locked in")
+        for tie in event.get("tie_rolls", []):
+            for seat, roll in zip(tie.get("seats", []), tie.get("rolls", [])):
+                draw = self.drawn(where, "tie-break", f"seat {seat}'s tie-break roll")
+                if draw is not None and draw.get("result") is not None and draw["result"] != roll:
+                    self.problem(where, f"seat {seat}'s tie-break roll is {roll}, draw {draw.get('n')} gave "
+                                        f"{draw['result']}")
+
+
+def purpose_key(purpose: str) -> str:
+    """The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level")."""
+    for prefix in ("projectile level", "Boss level", "tie-break", "random discard"):
+        if purpose.startswith(prefix):
+            return prefix
+    if purpose.startswith("shuffle of the") and purpose.endswith("extra action cards"):
+        return "extra cards shuffle"
+    return purpose
+
+
+def audit(entries: list[dict]) -> list[str]:
+    """Every problem found in a Rayman table's log entries (empty: everything checks out)."""
+    return Audit().check(entries)
