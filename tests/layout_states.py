@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import secrets
+
 import requests
 
 from companion.games import amiiboxe, arkade, rayman
 from tests.helpers import ENTROPY, bearer
 from tests.test_arkade_server import StrategiePlayer
-from tests.test_rayman_server import Racer, hand_of, host_answer, own
+from tests.test_rayman_server import Racer, hand_of, host_answer, normalized, own
 
 WAIT = 20
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # the API drives faster than thumbs
@@ -65,6 +67,21 @@ class Table:
 
     def start(self) -> None:
         self.act("host", {"type": "table.start"})
+
+    def rayman(self, who: str, action: dict) -> None:
+        """A Rayman action as the phone sends it: a tentative choice stays on the phone, the lock sends
+        its commitment, and every phone opens its own once all have locked in."""
+        picks = self.__dict__.setdefault("picks", {})
+        if action["type"] == "choose":
+            picks[who] = (normalized(action), secrets.token_hex(16))
+            return
+        if action["type"] == "lock" and who in picks:
+            action = {"type": "lock", "commitment": rayman.commitment(*picks[who])}
+        self.act(who, action)
+        if self.game()["phase"] == "revealing":
+            for name in [name for name in self.seats if name in picks]:
+                choice, salt = picks.pop(name)
+                self.act(name, {"type": "reveal", "choice": choice, "salt": salt})
 
 
 # --- Dice ----------------------------------------------------------------------------------
@@ -168,8 +185,7 @@ def rayman_characters(url: str) -> Table:
 def rayman_hands(url: str) -> Table:
     table = rayman_started(url)
     for name in RAYMAN_NAMES:
-        seat = table.seats[name]
-        table.act(name, rayman.legal_actions(table.game(name), seat)[0])
+        table.act(name, table.game(name)["legal"][0])
     return table
 
 
@@ -180,23 +196,23 @@ def rayman_choosing(url: str) -> Table:
         seat = table.seats[name]
         table.act(name, {"type": "hand", "initiatives": hand_of(table.game(name), seat)})
     race_until(table, lambda game, players: game["phase"] == "choosing")
-    table.act("Ana", choice_of(table, "Ana"))
-    table.act("Ana", {"type": "lock"})
+    table.rayman("Ana", choice_of(table, "Ana"))
+    table.rayman("Ana", {"type": "lock"})
     table.phone = "Ben"
     return table
 
 
 def choice_of(table: Table, name: str) -> dict:
     seat = table.seats[name]
-    return next(action for action in rayman.legal_actions(table.game(name), seat)
-                if action["type"] == "choose" and not action.get("bubble"))
+    hand = own(table.game(name), seat)["hand"]  # a choice is the phone's own: the rules list only the lock
+    return {"type": "choose", "left": hand[0], "second": hand[1]}
 
 
 def rayman_turns(url: str) -> Table:
     """Choices revealed, the first player's turn."""
     table = rayman_choosing(url)
-    table.act("Ben", choice_of(table, "Ben"))
-    table.act("Ben", {"type": "lock"})
+    table.rayman("Ben", choice_of(table, "Ben"))
+    table.rayman("Ben", {"type": "lock"})
     game = table.game()
     assert game["phase"] == "turns", game["phase"]
     table.phone = table.name_of(game["active"])
@@ -224,9 +240,9 @@ def race_until(table: Table, done, racers: dict | None = None) -> None:
             racer = racers.get(name)
             if racer is None:
                 continue
-            action = racer.move(players[name], rayman.legal_actions(players[name], seat))
+            action = racer.move(players[name], players[name]["legal"])
             if action:
-                table.act(name, action)
+                table.rayman(name, action)
                 break
         else:
             if game["question"]:
