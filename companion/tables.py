@@ -377,6 +377,10 @@ class Tables(NightActions):
         is_table_action = kind.startswith("table.")
         if kind in game.host_actions and principal.role == "host":
             return  # the game says which of these a seat may also send (Rayman's roll)
+        if "as_host" in action:  # a host phone's seat takes the host's game actions too
+            if action["as_host"] is not True or not principal.host or kind not in game.host_actions:
+                raise TableError(403, N_("Only the host can do that."))
+            return
         prefix = kind.split(".", 1)[0] + "." if "." in kind else ""
         known = {"table.": HOST_ACTIONS, "seat.": SEAT_ACTIONS, "figure.": FIGURE_ACTIONS}.get(prefix)
         if known is not None and kind not in known:
@@ -414,8 +418,9 @@ class Tables(NightActions):
         self._require_playing(table)
         game = REGISTRY[table["game"]]
         rng = self._rng(table)
-        stamped = {**action, "at": round(self.clock(), 3)}  # a phone's own "at" is overwritten
-        seat = HOST if principal.role == "host" else principal.seat
+        # A phone's own "at" is overwritten; "as_host" (checked) is the shell's, not the game's.
+        stamped = {**{k: v for k, v in action.items() if k != "as_host"}, "at": round(self.clock(), 3)}
+        seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
@@ -625,9 +630,18 @@ class Tables(NightActions):
                 if table["status"] == "lobby" else [],
             },
             "you": {"role": role, "seat": seat},
+            **self._host_game_view(table, game, role, seat),
             # The host screen's view is the game's view for HOST: public, plus its own host actions.
             "game": game.view(table["state"], HOST if role == "host" else seat) if table["state"] is not None else None,
         }
+
+    @staticmethod
+    def _host_game_view(table: dict, game: Game, role: str, seat: int | None) -> dict:
+        """A seat that holds the host's rights also gets the host screen's view of the game, for the
+        game's host actions (the board, the seat order…); it shows nothing a player may not see."""
+        if role != "seat" or seat != table["host_seat"] or not game.host_actions or table["state"] is None:
+            return {}
+        return {"host_game": game.view(table["state"], HOST)}
 
     def summary(self, raw_code: Any) -> dict:
         """What a page needs to know about a table, without its log."""

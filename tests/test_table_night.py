@@ -415,3 +415,21 @@ def test_another_game_before_the_start_keeps_the_unused_commitment(table):
     view = t.host.wait_for(lambda v: v["table"]["game"] == "dice" and v["game"] is not None)
     # No draw was made with the seed yet: the same game number and commitment go on.
     assert (view["table"]["game_no"], view["table"]["commitment"], view["table"]["status"]) == (1, first, "playing")
+
+
+def test_a_seat_with_the_host_rights_takes_the_games_host_actions(table):
+    """Arkade's counter correction is the host's: a host phone's seat takes it with "as_host"."""
+    t = table(game="arkade", options={"mode": "strategie", "alien": "first"}, names=("Zoé", "Max"))
+    zoe, max_ = t.seat("Zoé"), t.seat("Max")
+    t.host.play({"type": "table.give_host", "seat": zoe})
+    view = t.phones["Zoé"].wait_for(lambda v: v["table"]["host_seat"] == zoe and "host_game" in v)
+    assert view["host_game"]["role"] is None  # the host screen's view of the game: no seat's secrets
+    seen = t.phones["Max"].wait_for(lambda v: v["table"]["host_seat"] == zoe)
+    assert "host_game" not in seen
+    correction = {"type": "correct", "nuggets": 5, "as_host": True}
+    assert t.phones["Max"].act(correction)["status"] == 403  # no host rights
+    assert t.phones["Zoé"].act({**correction, "as_host": 1})["status"] == 403
+    assert t.phones["Zoé"].act({"type": "throw", "as_host": True})["status"] == 403  # not a host action
+    t.phones["Zoé"].play(correction)
+    game = t.phones["Max"].wait_for_game(lambda g: g["nuggets"] == 5)["game"]
+    assert game["history"][-1]["type"] == "corrected"

@@ -95,7 +95,19 @@ function renderTableTools(view, act) {
   tableTools.replaceChildren(...tools);
 }
 
-function renderHostPanel(view, act) {
+// A seat that hosts also takes the game's host actions (Amiiboxe's board, Arkade's corrections…),
+// on the host screen's view of the game that its seat's view comes with.
+function renderHostGame(view, hostAct) {
+  const details = hostPanel.querySelector('.host-game');
+  // Loaded on demand (games/index.js): drawn again once its module is in.
+  const renderer = rendererFor(view.table.game, () => { if (latest && latestAct) renderHostPanel(latest, latestAct); });
+  details.hidden = !view.host_game || !renderer || view.table.status !== 'playing';
+  if (details.hidden || !details.open) return;
+  renderer(details.querySelector('.host-game-area'), { ...view, game: view.host_game, you: { role: 'host', seat: null } },
+    { act: (action) => hostAct({ ...action, as_host: true }), announce: () => {} });
+}
+
+function renderHostPanel(view, act, { withGame = true } = {}) {
   hostPanel.hidden = !hosting(view) || view.table.status === 'closed';
   if (hostPanel.hidden) return;
   const { table } = view;
@@ -119,6 +131,7 @@ function renderHostPanel(view, act) {
         if (window.confirm(t('Remove %(name)s from the table?', { name: seat.name }))) hostAct({ type: 'table.remove', seat: seat.id });
       } }));
   }));
+  if (withGame) renderHostGame(view, hostAct);  // not each second: its forms keep what is typed
   hostPanel.querySelector('.host-buttons').replaceChildren(
     el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
       onclick: () => hostAct({ type: 'table.joining', open: !table.joining_open }) }),
@@ -253,12 +266,15 @@ async function takeHandedSeat() {
 
 hostOnly.hidden = !hostToken;
 hostOnly.querySelector('.only-host').addEventListener('click', () => start(hostToken));
+hostPanel.querySelector('.host-game').addEventListener('toggle', () => { if (latest && latestAct) renderHostPanel(latest, latestAct); });
 // Countdowns and away times move on by themselves (the host's tools appear once a seat is away).
 everySecond(() => {
   if (!latest || seatView.hidden) return;
   renderWaiting(waitingList, latest, presence);
   renderPresence(presenceStrip, latest, presence);
-  if (hosting(latest) && !hostPanel.querySelector('section.handoff:not([hidden])')) renderHostPanel(latest, latestAct);
+  if (hosting(latest) && !hostPanel.querySelector('section.handoff:not([hidden])')) {
+    renderHostPanel(latest, latestAct, { withGame: false });
+  }
 });
 
 const token = storedToken('seat', code);
