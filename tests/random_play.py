@@ -86,7 +86,21 @@ def chakart_invariants(state: dict) -> None:
     assert sorted(state["queen_hidden"]) == sorted(hidden)
 
 
+def rayman_invariants(state: dict) -> None:
+    for player in state["players"]:
+        ids = sorted(card["id"] for card in player["cards"])
+        assert sorted(player["hand"] + player["discard"] + player["played"]) == ids, player["seat"]
+        assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
+    reveals = (state.get("secret") or {}).get("reveals", {})
+    assert not reveals or state["phase"] == "revealing", "reveals held outside the reveal"
+    assert state["phase"] != "choosing" or state["round"]["revealed"] == []
+
+
 CONFIGS: dict[str, list[Config]] = {
+    "rayman": [Config("solo", {"mode": "solo", "boss_move": 4}, seats=1, max_steps=3000,
+                      invariants=rayman_invariants),
+               Config("coop-harsh", {"mode": "coop", "boss_move": 8, "harsh_coop": "on"}, seats=3,
+                      max_steps=3000, invariants=rayman_invariants)],
     "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, max_steps=1500, invariants=arkade_invariants),
                Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
                       max_steps=1500, invariants=arkade_invariants)],

@@ -13,6 +13,7 @@ import pytest
 from companion.games.base import IllegalAction
 from companion.games.rayman import (BOARDS, CHARACTERS, GAME, HOST, LEGENDARY_CARDS, commitment,
                                     die_level, legal_actions, view)
+from companion.games.rayman.legal import sample_salt
 from tests.rules import Rules
 
 NAMES = ("Ana", "Ben", "Chloé", "Dan", "Eve", "Fred")
@@ -483,7 +484,7 @@ def test_a_bubble_is_forced_when_the_hand_is_empty():
     ana = player(state, 1)
     ana["discard"], ana["hand"] = ana["hand"], []
     choices = [action for action in legal_actions(state, 1) if action["type"] == "lock"]
-    assert choices == [{"type": "lock", "commitment": commitment(choice_of("bubble"), "5a" * 16)}]
+    assert choices == [{"type": "lock", "commitment": commitment(choice_of("bubble"), sample_salt(1))}]
     state = lock(lock(state, 1, ("b1", "b2")), 2, ("b1", "b2"))
     refused(state, 1, {"type": "reveal", "choice": choice_of(("b1", "b2")), "salt": SALT}, "must declare a Bubble")
 
@@ -756,7 +757,7 @@ def test_the_boards_are_in_the_tournament_order():
 
 def test_a_view_carries_its_viewers_actions_and_the_last_public_events():
     state = ready(2)
-    sample = {"type": "lock", "commitment": commitment(choice_of(("b3", "b1")), "5a" * 16)}
+    sample = {"type": "lock", "commitment": commitment(choice_of(("b3", "b1")), sample_salt(1))}
     assert sample in view(state, 1)["legal"]  # a bot's or a test's: a phone makes its own salt
     assert view(state, None)["legal"] == [] and view(state, HOST)["legal"] == []
     state, events = act_events(state, 1, {"type": "lock", "commitment": commitment(choice_of("bubble"), SALT)})

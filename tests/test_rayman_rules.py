@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.rayman import GAME, HOST, legal_actions, view
 from companion.games.rayman.constants import commitment
-from companion.games.rayman.legal import SAMPLE_SALT
+from companion.games.rayman.legal import sample_salt
 from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, end_turns, lock, new_game, place, player,
                                ready, refused, reveal, rng, start_round, turns)
 from tests.test_rayman_race import active, coop_turns, end_round, of_type, placed, play_round, with_ptizetres
@@ -166,7 +166,7 @@ def test_rule_a_player_who_bubbled_plays_again_the_next_round():
     state = choose_all(state, {1: "bubble", 2: ("b1", "b2")})
     state = end_turns(state)
     state = start_round(state)
-    bubble_lock = {"type": "lock", "commitment": commitment(choice_of("bubble"), SAMPLE_SALT)}
+    bubble_lock = {"type": "lock", "commitment": commitment(choice_of("bubble"), sample_salt(1))}
     assert bubble_lock not in legal_actions(state, 1)
     bubbling = lock(lock(state, 1, "bubble"), 2, ("b3", "b4"))
     refused(bubbling, 1, {"type": "reveal", "choice": choice_of("bubble"), "salt": SALT},

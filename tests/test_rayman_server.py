@@ -27,7 +27,7 @@ import requests
 from companion.games.rayman import (LAST_COLUMN, PTIZETRES_TO_FINISH, SETUP_PHASES, canonical_json, commitment,
                                     die_level)
 from companion.games.rayman.audit import audit
-from companion.games.rayman.legal import SAMPLE_SALT
+from companion.games.rayman.legal import sample_salt
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
@@ -834,7 +834,7 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
         assert boss["deck"] == 2 and table.game()["phase"] == "choosing"
 
         hand = own(table.game(1), 1)["hand"]
-        with_a_discard = {commitment({"bubble": False, "left": discarded, "second": card}, SAMPLE_SALT)
+        with_a_discard = {commitment({"bubble": False, "left": discarded, "second": card}, sample_salt(1))
                           for discarded in discards[1] for card in hand}
         offered = {action["commitment"] for action in table.game(1)["legal"] if action["type"] == "lock"}
         assert offered and not offered & with_a_discard  # a discarded card is no choice

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from itertools import combinations, permutations
 
 from companion.games.base import HOST, IllegalAction
@@ -99,19 +100,22 @@ def round_start_actions(state: dict, player: dict) -> list[dict]:
     return [{"type": "roll"}] if roller in (None, player["seat"]) else []
 
 
-# Tests and bots lock and reveal with this salt; a phone makes its own (``crypto.getRandomValues``).
-SAMPLE_SALT = "5a" * 16
+def sample_salt(seat) -> str:
+    """The salt tests and bots lock and reveal with (one per seat); a phone makes its own
+    (``crypto.getRandomValues``)."""
+    return hashlib.sha256(f"sample salt of seat {seat}".encode()).hexdigest()[:32]
 
 
 def choosing_actions(state: dict, player: dict) -> list[dict]:
     if player["locked"]:
         return [{"type": "repick"}]
-    return [{"type": "lock", "commitment": commitment(choice, SAMPLE_SALT)}
+    return [{"type": "lock", "commitment": commitment(choice, sample_salt(player["seat"]))}
             for choice in possible_choices(state, player)]
 
 
 def revealing_actions(state: dict, player: dict) -> list[dict]:
-    return [{"type": "reveal", "choice": choice, "salt": SAMPLE_SALT} for choice in possible_choices(state, player)] + [
+    salt = sample_salt(player["seat"])
+    return [{"type": "reveal", "choice": choice, "salt": salt} for choice in possible_choices(state, player)] + [
         {"type": "repick"}]
 
 
