@@ -1,0 +1,195 @@
+"""Rayman's waiting steps on the real server, with Socket.IO phones: a phone that leaves in each of
+them and the table goes on.
+
+* the reveal (a phone's own secret): the seat is handed to another phone, which has no pick, so it
+  chooses again, every screen is told, and the round goes on; the old token is refused;
+* an offer of bonus tokens (co-op, the other player's consent): the host decides for the away seat;
+* a turn: the host ends it for the away seat, then takes a seat out of the game: the race goes on
+  for the others, as the rule shown to the host says;
+* the free move of the last player who keeps a position: the host decides for the away seat.
+"""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from companion.games.rayman import commitment
+from tests.helpers import ENTROPY, bearer
+from tests.screen import WAIT, Screen
+from tests.server import ServerProcess
+
+NAMES = ("Zoé", "Max", "Léa")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("rayman-table"), extra_env={
+        "COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
+    process.start()
+    yield process
+    process.stop()
+
+
+class Race:
+    """A Rayman table on the server: a phone per player and the host screen, through the setup."""
+
+    def __init__(self, server: ServerProcess, players: int, **options):
+        self.url = server.url
+        created = requests.post(f"{self.url}/api/tables", json={"game": "rayman", "options": options}, timeout=WAIT)
+        assert created.status_code == 201, created.text
+        self.code, self.host_token = created.json()["code"], created.json()["host_token"]
+        self.seats = {name: self.join(name) for name in NAMES[:players]}
+        self.host = Screen(self.url, self.code, self.host_token)
+        self.phones = {name: Screen(self.url, self.code, seat["token"]) for name, seat in self.seats.items()}
+        self.host.play({"type": "table.start"})
+        for name, phone in self.phones.items():
+            phone.play({"type": "character", "name": name})
+        for name, phone in self.phones.items():
+            cards = [f"b{number}" for number in range(1, 9)]
+            phone.play({"type": "hand", "initiatives": {card: 10 * index + self.seat(name)
+                                                        for index, card in enumerate(cards)}})
+
+    def join(self, name: str) -> dict:
+        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
+                             timeout=WAIT)
+        assert seat.status_code == 201, seat.text
+        return seat.json()
+
+    def seat(self, name: str) -> int:
+        return self.seats[name]["seat"]
+
+    def game(self, screen: Screen | None = None, ready=lambda game: True) -> dict:
+        return (screen or self.host).wait_for_game(ready)["game"]
+
+    def mine(self, name: str, phase: str = "choosing") -> dict:
+        game = self.game(self.phones[name], lambda g: g["you"] == self.seat(name) and g["phase"] == phase)
+        return next(player for player in game["players"] if player["seat"] == self.seat(name))
+
+    def lock(self, name: str, pick: tuple) -> tuple[dict, str]:
+        """The phone locks in: its pick and salt stay with it, the server gets the commitment."""
+        choice = {"bubble": False, "left": pick[0], "second": pick[1]}
+        salt = f"{self.seat(name):02x}" * 16
+        self.phones[name].play({"type": "lock", "commitment": commitment(choice, salt)})
+        return choice, salt
+
+    def choose_all(self, picks: dict) -> None:
+        held = {name: self.lock(name, pick) for name, pick in picks.items()}
+        for name, (choice, salt) in held.items():
+            self.phones[name].play({"type": "reveal", "choice": choice, "salt": salt})
+
+    def away(self, name: str) -> None:
+        self.phones[name].close()
+        self.host.wait_away(self.seat(name))
+
+    def close(self) -> None:
+        for screen in [self.host, *self.phones.values()]:
+            if screen.client.connected:
+                screen.close()
+
+
+@pytest.fixture
+def race(server):
+    opened = []
+
+    def open_race(players: int, **options) -> Race:
+        opened.append(Race(server, players, **options))
+        return opened[-1]
+
+    yield open_race
+    for each in opened:
+        each.close()
+
+
+def waiting(view: dict) -> list[tuple[int, str, bool]]:
+    return [(wait["seat"], wait["text"]["en"], wait["timed"]) for wait in view["table"]["waiting"]]
+
+
+def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_chooses_again(race):
+    t = race(2)
+    t.lock("Zoé", ("b1", "b2"))
+    old_token = t.seats["Max"]["token"]
+    t.lock("Max", ("b3", "b4"))
+    view = t.host.wait_for(lambda v: v["game"] and v["game"]["phase"] == "revealing")
+    assert sorted(waiting(view)) == [(t.seat("Zoé"), "revealing the chosen cards", False),
+                                     (t.seat("Max"), "revealing the chosen cards", False)]
+    t.phones["Zoé"].play({"type": "reveal", "choice": {"bubble": False, "left": "b1", "second": "b2"},
+                          "salt": f"{t.seat('Zoé'):02x}" * 16})
+    t.away("Max")  # Max's phone is lost with his pick
+    offer = t.host.play({"type": "table.handoff", "seat": t.seat("Max")})["handoff"]
+    claimed = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": offer["code"], "entropy": ENTROPY},
+                            timeout=WAIT)
+    assert claimed.status_code == 201
+    refused = requests.post(f"{t.url}/api/tables/{t.code}/actions", json={"type": "repick"},
+                            headers=bearer(old_token), timeout=WAIT)
+    assert refused.status_code == 401
+    t.phones["Max"] = Screen(t.url, t.code, claimed.json()["token"])
+    t.phones["Max"].play({"type": "repick"})  # the new phone holds no pick: Max chooses again
+    told = t.phones["Zoé"].wait_for(lambda v: v["game"] and v["game"]["history"]
+                                  and v["game"]["history"][-1]["type"] == "choice_reset")
+    assert told["game"]["history"][-1] == {"type": "choice_reset", "seat": t.seat("Max")}
+    assert told["game"]["phase"] == "choosing"
+    assert t.game(ready=lambda g: g["phase"] == "choosing")["round"]["revealed"] == []  # Zoé's stays sealed
+    choice, salt = t.lock("Max", ("b5", "b6"))
+    t.phones["Max"].play({"type": "reveal", "choice": choice, "salt": salt})
+    game = t.game(ready=lambda g: g["phase"] == "turns")
+    assert [entry["choice"]["left"] for entry in game["round"]["revealed"]] == ["b1", "b5"]
+
+
+def test_an_away_player_offered_bonus_tokens_the_host_declines_for_them(race):
+    t = race(2, mode="coop", boss_move=5)
+    t.host.play({"type": "roll"})
+    t.choose_all({name: tuple(t.mine(name)["hand"][:2]) for name in t.seats})  # two were discarded at random
+    game = t.game(ready=lambda g: g["phase"] == "turns")
+    first = next(name for name in t.seats if t.seat(name) == game["active"])
+    other = next(name for name in t.seats if name != first)
+    t.phones[first].play({"type": "bonus"})
+    t.phones[first].play({"type": "give_bonus", "to": t.seat(other), "give": 1, "take": 0})
+    view = t.host.wait_for(lambda v: v["game"] and v["game"]["round"]["offer"] is not None)
+    assert (t.seat(other), "playing the turns", True) in waiting(view)  # a second phone: timed
+    t.away(other)
+    decline = {"type": "table.decide", "seat": t.seat(other), "action": {"type": "answer_offer", "accept": False}}
+    assert t.phones[first].act(decline)["status"] == 403  # a seat cannot decide for another
+    t.host.play(decline)
+    game = t.game(ready=lambda g: g["round"]["offer"] is None)
+    assert game["history"][-1]["type"] == "bonus_declined"
+    assert [player["bonus"] for player in game["players"] if player["seat"] == t.seat(first)] == [1]
+    t.phones[first].play({"type": "end_turn"})  # the game goes on
+
+
+def test_an_away_player_in_their_turn_the_host_ends_it_then_takes_the_seat_out(race):
+    t = race(3)
+    t.choose_all({"Zoé": ("b7", "b8"), "Max": ("b1", "b2"), "Léa": ("b3", "b4")})
+    game = t.game(ready=lambda g: g["phase"] == "turns")
+    assert game["active"] == t.seat("Zoé")
+    view = t.host.wait_for(lambda v: v["game"] and v["game"]["phase"] == "turns" and v["table"]["waiting"])
+    assert waiting(view) == [(t.seat("Zoé"), "playing the turns", False)]
+    assert view["table"]["withdraw_rule"]["en"].startswith("The player leaves the race")
+    t.away("Zoé")
+    t.host.play({"type": "table.decide", "seat": t.seat("Zoé"), "action": {"type": "end_turn"}})
+    game = t.game(ready=lambda g: g["active"] != t.seat("Zoé"))
+    t.host.play({"type": "table.withdraw", "seat": t.seat("Zoé")})
+    game = t.game(t.phones["Max"], lambda g: all(p["seat"] != t.seat("Zoé") for p in g["players"]))
+    assert game["phase"] == "turns" and game["outcome"] is None  # the race goes on without her
+    assert t.seat("Zoé") not in game["round"]["order"]
+    names = {t.seat(name): name for name in t.seats}
+    while game["phase"] == "turns":  # the others end their turns: the round ends without her
+        t.phones[names[game["active"]]].play({"type": "end_turn"})
+        game = t.game(ready=lambda g, active=game["active"]: g["active"] != active)
+    game = t.game(ready=lambda g: g["round"]["number"] == 2)
+    assert [player["seat"] for player in game["players"]] == [t.seat("Max"), t.seat("Léa")]
+
+
+def test_an_away_last_player_keeping_a_position_the_host_decides_the_free_move(race):
+    t = race(2)
+    for name, column in (("Zoé", 3), ("Max", 1)):
+        t.phones[name].play({"type": "position", "column": column, "level": 1})
+    t.choose_all({"Zoé": ("b7", "b8"), "Max": ("b1", "b2")})
+    for name in ("Zoé", "Max"):
+        t.phones[name].play({"type": "end_turn"})
+    view = t.host.wait_for(lambda v: v["game"] and v["game"]["free_mover"] == t.seat("Max"))
+    assert waiting(view) == [(t.seat("Max"), "ending the round", False)]
+    t.away("Max")
+    t.host.play({"type": "table.decide", "seat": t.seat("Max"), "action": {"type": "free_move", "level": 2}})
+    game = t.game(ready=lambda g: g["round"]["number"] == 2)
+    assert next(p for p in game["players"] if p["seat"] == t.seat("Max"))["position"] == {"column": 2, "level": 2}
