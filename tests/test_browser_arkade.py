@@ -1,7 +1,9 @@
 """Arkade on the real screens, in headless Chromium against the real server: the
 host's setup form, roles chosen on two phone-sized pages, throws and re-throws
 seen live on the other phone and the host screen, a Defender's move and shot
-(with its synthesised "piouuu"), and the Arcade countdown."""
+(with its synthesised "piouuu"), the Arcade countdown, and the new steps: the heart
+question, the asteroid sacrifice, a correction agreed by both phones, the damaged reactor's
+required move, in English and in French."""
 
 from __future__ import annotations
 
@@ -202,6 +204,38 @@ class Player:
     def __init__(self, server, code: str, token: str):
         self.url, self.headers = f"{server.url}/api/tables/{code}/actions", {"Authorization": f"Bearer {token}"}
 
-    def play(self, action: dict) -> None:
+    def play(self, action: dict) -> dict:
         answer = requests.post(self.url, json=action, headers=self.headers, timeout=WAIT)
         assert answer.status_code == 200, answer.text
+        return answer.json()
+
+
+def test_the_damaged_reactor_on_a_french_defenders_phone(server, open_context):
+    """A box of reactor tiles: the Defender's next turn shows the damage; a 1 or a 6 of the
+    movement die offers only the required move (the other faces offer none). The movement die
+    is the table's: the test reads each throw and checks the screen against it."""
+    options = {"alien": "first", "power_tiles": "on", "alien_tiles": ["reactor"] * 6}
+    table = requests.post(f"{server.url}/api/tables", json={"game": "arkade", "options": options}, timeout=WAIT).json()
+    code = table["code"]
+    tokens = {name: seat_via_api(server, code, name) for name in ("Zoé", "Max")}
+    context = open_context(**PHONE)
+    as_seat(context, code, tokens["Max"])
+    defender = context.new_page()
+    defender.goto(f"{server.url}/t/{code}?lang=fr")
+    requests.post(f"{server.url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
+                  headers={"Authorization": f"Bearer {table['host_token']}"})
+    zoe, max_ = Player(server, code, tokens["Zoé"]), Player(server, code, tokens["Max"])
+    for action in ({"type": "throw"}, {"type": "bonus", "colour": "blue"}, {"type": "end_turn"}):
+        zoe.play(action)
+    expect(defender.locator(".ak-warning")).to_contain_text("Réacteur endommagé")
+    for throw in range(3):
+        face = max_.play({"type": "throw"} if throw == 0 else {"type": "throw", "dice": [0]})["events"][0]["faces"][0]
+        expect(defender.locator(".ak-side.defender .ak-die").first).to_have_text(str(face))
+        if face in (1, 6):
+            required = defender.get_by_role("button", name=f"Réacteur endommagé : aller sur la case {face} (obligatoire)")
+            expect(defender.get_by_role("button", name="Terminer mon tour")).to_have_count(0)  # the move comes first
+            required.tap()
+            expect(defender.locator(".ak-ship")).to_contain_text(f"case {face}")
+            break
+        expect(defender.get_by_role("button", name=re.compile("case"))).to_have_count(0)  # no move, no nugget
+    assert_fits_a_phone(defender)
