@@ -270,3 +270,14 @@ def test_every_round_of_play_round_still_works_with_the_free_move():
     state = placed(ready(2), {1: (0, 1), 2: (0, 2)})
     state = play_round(state)
     assert state["round"]["number"] == 2
+
+
+# --- components named as the phones name them ------------------------------------------------------
+
+def test_a_printable_sheet_labels_the_components_the_box_does_not_name(client):
+    page = client.get("/rayman/labels?lang=en").get_data(as_text=True)
+    assert page.count('class="label"') == 22 + 4 * 3 + 4
+    assert "Extra action card n°22" in page and "Seabreather: attack card n°3" in page
+    assert "Captive Ptizêtre n°4" in page
+    french = client.get("/rayman/labels?lang=fr").get_data(as_text=True)
+    assert "Carte Action supplémentaire n°22" in french and "Ptizêtre captif n°4" in french

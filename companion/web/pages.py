@@ -9,6 +9,7 @@ from flask_babel import gettext
 
 from companion.games import REGISTRY
 from companion.games.base import N_
+from companion.games.rayman.components import label_groups
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
@@ -152,6 +153,15 @@ def rankings():
     """Criteria rankings: a table's figures (``?table=CODE``) or figures picked from the catalogue."""
     return render_template("rankings.html", table=request.args.get("table", "")[:12],
                            criterion=request.args.get("criterion", "lightest")[:40])
+
+
+@pages.get("/rayman/labels")
+def rayman_labels():
+    """A printable sheet of numbered labels for the Rayman components the box does not name."""
+    translated = gettext  # msgids from the game module (extracted there), not string literals here
+    groups = [{"title": translated(group["title"]),
+               "labels": [translated(group["label"]) % item for item in group["items"]]} for group in label_groups()]
+    return render_template("rayman_labels.html", groups=groups)
 
 
 @pages.app_errorhandler(404)

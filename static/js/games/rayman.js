@@ -1064,7 +1064,8 @@ function setupReminder(game) {
   items.push((config.quick ? t('Quick: type the two initiatives each round') : t('Each player enters their cards once')));
   items.push(t('%(count)s captive Ptizêtres; free 3 before the finish line', { count: config.captives }));
   if (config.tournament) items.push(t('Tournament (the 4 boards)'));
-  return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))));
+  return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))),
+    el('a', { href: '/rayman/labels', target: '_blank', rel: 'noopener', text: t('Numbered labels to print for the extra cards, the Boss cards and the Ptizêtres') }));
 }
 
 // --- what to do now ------------------------------------------------------------------------------------
