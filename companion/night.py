@@ -189,7 +189,13 @@ class NightActions:
                           next_draw=0, game_no=table["game_no"] + 1)
         event = {"type": "new_game", "number": fields.get("game_no", table["game_no"]), "game": game.id,
                  "options": options, "commitment": fields.get("commitment", table["commitment"])}
+        if "seed" in fields:  # the phones reveal again after the new commitment (companion.fairness.Entropy)
+            book = fairness.Entropy(table["entropy"], table["pool"])
+            renewed = book.renew([s["seat"] for s in tx.seats(table["code"])])
+            fields.update(entropy=book.state, pool=book.pool)
         self._save(tx, table, None, [{"kind": "table", **event}], **fields)
+        if "seed" in fields:
+            self._save(tx, table, None, renewed)
         if game.starts_at_once:
             return [event] + self._host_start(tx, table, {})
         return [event]
@@ -238,11 +244,15 @@ class NightActions:
         extra["handoff"] = {"code": code, "seat": seat, "expires": offers[hash_token(code)]["expires"]}
         return [event]
 
-    def claim_handoff(self, raw_code: Any, raw_handoff: Any, entropy: Any = None) -> dict:
-        """The phone that opened a hand-off code gets the seat and a new token; the old one is refused."""
+    def claim_handoff(self, raw_code: Any, raw_handoff: Any, entropy: Any = None, commitment: Any = None) -> dict:
+        """The phone that opened a hand-off code gets the seat and a new token; the old one is refused.
+
+        It brings its own hash chain (``commitment``, or ``entropy`` from a script): the seat's draws
+        then wait for a round sealed after that anchor, as a new seat's do."""
         handoff = raw_handoff.strip().upper() if isinstance(raw_handoff, str) and len(raw_handoff) <= 20 else ""
-        if entropy is not None and not fairness.is_valid_entropy(entropy):
-            raise TableError(400, N_("The phone's random contribution is malformed."))
+        anchor = commitment if commitment is not None else entropy
+        if anchor is not None and not fairness.is_hash(anchor):
+            raise TableError(400, N_("The phone's commitment to its random numbers must be 64 hexadecimal digits."))
         token = secrets.token_urlsafe(24)
         with self.store.transaction() as tx:
             table = self._open_table(tx, raw_code)
@@ -257,10 +267,11 @@ class NightActions:
             offers = {key: value for key, value in table["handoffs"].items() if key != hash_token(handoff)}
             entries = [{"kind": "table", "type": "handed", "seat": seat["seat"]}]
             fields: dict[str, Any] = {"handoffs": offers}
-            if entropy is not None and table["status"] in ("lobby", "playing"):
-                fields["pool"] = fairness.mix_pool(table["pool"], entropy.lower())
-                entries.append({"kind": "entropy", "seat": seat["seat"], "value": entropy.lower(),
-                                "pool": fields["pool"]})
+            if anchor is not None:
+                book = fairness.Entropy(table["entropy"], table["pool"])
+                entries += book.commit(seat["seat"], anchor, commitment is not None,
+                                       [s["seat"] for s in tx.seats(table["code"])])
+                fields.update(entropy=book.state, pool=book.pool)
             self._save(tx, table, None, entries, **fields)
             seats = tx.seats(table["code"])
         self.notify(table["code"], self._views(table, seats), revoked=[seat["seat"]])

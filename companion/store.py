@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 SCHEMA = """
@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS tables (
     next_deadline   REAL,
     host_seat       INTEGER,
     undo            TEXT NOT NULL DEFAULT '[]',
-    handoffs        TEXT NOT NULL DEFAULT '{}'
+    handoffs        TEXT NOT NULL DEFAULT '{}',
+    entropy         TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS tables_next_deadline ON tables(next_deadline) WHERE next_deadline IS NOT NULL;
 CREATE TABLE IF NOT EXISTS seats (
@@ -126,12 +127,15 @@ CREATE TABLE IF NOT EXISTS games (
     PRIMARY KEY (table_code, number)
 );
 """,
+    # The phones' anchors, chain heads, rounds and pools (companion.fairness.Entropy).
+    4: "ALTER TABLE tables ADD COLUMN entropy TEXT NOT NULL DEFAULT '{}';",
 }
 
 TABLE_COLUMNS = ("code", "game", "options", "state", "status", "joining_open", "host_token_hash", "seed",
                  "commitment", "pool", "next_draw", "version", "created_at", "updated_at", "figures",
-                 "settings", "game_no", "waits", "next_deadline", "host_seat", "undo", "handoffs")
-JSON_COLUMNS = {"options", "state", "figures", "settings", "waits", "undo", "handoffs"}
+                 "settings", "game_no", "waits", "next_deadline", "host_seat", "undo", "handoffs",
+                 "entropy")
+JSON_COLUMNS = {"options", "state", "figures", "settings", "waits", "undo", "handoffs", "entropy"}
 
 
 def _encode(column: str, value: Any) -> Any:

@@ -50,10 +50,12 @@ JOIN_REFUSALS = {
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
                 "table.remove_figure", "table.name_figure",
                 "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
-                "table.give_host", "table.undo"}
+                "table.give_host", "table.undo", "table.entropy_restart"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
 FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
 SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.entropy"}
+# A phone's chain value for the open round of random contributions (companion.fairness.Entropy).
+REVEAL_ACTION = "entropy.reveal"
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
 
 
@@ -209,7 +211,8 @@ class Tables(NightActions):
                      "seed": seed, "commitment": fairness.commitment_of(seed), "pool": fairness.EMPTY_POOL,
                      "next_draw": 0, "version": 1, "created_at": now, "updated_at": now,
                      "figures": {}, "settings": settings, "game_no": 1, "waits": [], "next_deadline": None,
-                     "host_seat": None, "undo": [], "handoffs": {}, "history": []}
+                     "host_seat": None, "undo": [], "handoffs": {}, "history": [],
+                     "entropy": fairness.Entropy(None).state}
             tx.insert_table(table)
             tx.append_log(table["code"], [{"kind": "table", "type": "created", "game": game.id,
                                            "options": options, "commitment": table["commitment"]}])
@@ -251,11 +254,19 @@ class Tables(NightActions):
             reason = self._join_refusal(table, game, len(tx.seats(table["code"])))
         return {"reason": reason, "max_seats": game.max_seats} if reason else None
 
-    def join(self, raw_code: Any, raw_name: Any, entropy: Any = None, host_token: Any = None) -> dict:
-        """A new seat; the screen that holds the host key (a host phone) keeps the host's rights on it."""
+    def join(self, raw_code: Any, raw_name: Any, entropy: Any = None, host_token: Any = None,
+             commitment: Any = None) -> dict:
+        """A new seat; the screen that holds the host key (a host phone) keeps the host's rights on it.
+
+        Its phone sends ``commitment``, the anchor of its hash chain, and then takes part in
+        rounds; ``entropy`` is the same anchor from a client that never reveals (a script)."""
         name = clean_name(raw_name)
-        if entropy is not None and not fairness.is_valid_entropy(entropy):
-            raise TableError(400, N_("The phone's random contribution is malformed."))
+        anchor = commitment if commitment is not None else entropy
+        if anchor is None:
+            raise TableError(400, N_("A phone joins with the commitment to its random numbers: "
+                                     "reload the page and join again."))
+        if not fairness.is_hash(anchor):
+            raise TableError(400, N_("The phone's commitment to its random numbers must be 64 hexadecimal digits."))
         token = secrets.token_urlsafe(24)
         with self.store.transaction() as tx:
             table = self._open_table(tx, raw_code)
@@ -268,11 +279,9 @@ class Tables(NightActions):
             colour = next((c for c in SEAT_COLOURS if c not in used), SEAT_COLOURS[len(seats) % len(SEAT_COLOURS)])
             seat = tx.insert_seat(table["code"], name, colour, hash_token(token))
             entries: list[dict] = [{"kind": "table", "type": "joined", "seat": seat, "name": name}]
-            fields: dict[str, Any] = {}
-            if entropy is not None:
-                pool = fairness.mix_pool(table["pool"], entropy.lower())
-                entries.append({"kind": "entropy", "seat": seat, "value": entropy.lower(), "pool": pool})
-                fields["pool"] = pool
+            book = fairness.Entropy(table["entropy"], table["pool"])
+            entries += book.commit(seat, anchor, commitment is not None, [s["seat"] for s in seats] + [seat])
+            fields: dict[str, Any] = {"entropy": book.state, "pool": book.pool}
             if table["status"] == "playing":
                 fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
             if isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token),
@@ -412,21 +421,29 @@ class Tables(NightActions):
             return getattr(self, "_seat_" + kind.split(".", 1)[1])(tx, table, action, principal, extra), False
         if kind in FIGURE_ACTIONS:
             return self._figure_action(tx, table, principal.seat, action), False
+        if kind == REVEAL_ACTION:
+            return self._reveal(tx, table, principal.seat, action), False
         return self._game_action(tx, table, principal, action)
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
         self._require_playing(table)
         game = REGISTRY[table["game"]]
-        rng = self._rng(table)
-        # A phone's own "at" is overwritten; "as_host" (checked) is the shell's, not the game's.
-        stamped = {**{k: v for k, v in action.items() if k != "as_host"}, "at": round(self.clock(), 3)}
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        rng = self._rng(table, principal.seat, action.get("reveal"), book)
+        # A phone's own "at" is overwritten; "as_host" (checked) is the shell's, not the game's, and so is
+        # "reveal" (the phone's chain value, in the draws' labels).
+        stamped = {**{k: v for k, v in action.items() if k not in ("as_host", "reveal")}, "at": round(self.clock(), 3)}
         seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
+        if rng.draws and not book.may_draw(principal.seat):
+            raise TableError(409, N_("Your phone's random numbers are not in the pool yet: "
+                                     "wait for the other phones' contributions."))
         self._checked(lambda: self.services.remember(game, events))
         private = (self._only_actor_sees(tx, table, game, before, state, events, principal)
                    and game.waiting(before) == game.waiting(state))
-        fields: dict[str, Any] = {"state": state}
+        book.spent(rng)
+        fields: dict[str, Any] = {"state": state, **({"entropy": book.state} if rng.draws else {})}
         if not private:  # a private action leaves the undo record alone: it would tell others it happened
             fields["undo"] = self._undo_record(tx, table, game, principal, action, before, state, rng, events)
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
@@ -453,6 +470,32 @@ class Tables(NightActions):
             return False
         others = [None, HOST] + [s["seat"] for s in tx.seats(table["code"]) if s["seat"] != principal.seat]
         return all(game.view(before, viewer) == game.view(after, viewer) for viewer in others)
+
+    # Random contributions --------------------------------------------------
+    def _reveal(self, tx: Transaction, table: dict, seat: int, action: dict) -> list[dict]:
+        """A phone's next chain value for the open round; the last one seals the pool."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        entries = self._entropy(lambda: book.reveal(seat, action.get("value"), self._present(tx, table)))
+        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
+        return []
+
+    def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        """The host goes on without the phones that did not reveal: the round starts again without them."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        entries = self._entropy(lambda: book.restart(self._present(tx, table)))
+        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
+        return [{"type": "entropy_restarted", "without": entries[0].get("without", [])}]
+
+    @staticmethod
+    def _present(tx: Transaction, table: dict) -> list[int]:
+        return [s["seat"] for s in tx.seats(table["code"])]
+
+    @staticmethod
+    def _entropy(change: Callable[[], Any]) -> Any:
+        try:
+            return change()
+        except fairness.EntropyError as error:
+            raise TableError(error.status, error.message, **error.params) from error
 
     # Host actions ----------------------------------------------------------
     def _host_joining(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
@@ -495,6 +538,9 @@ class Tables(NightActions):
         if table["status"] != "lobby":
             raise TableError(409, N_("The game has already started."))
         game = REGISTRY[table["game"]]
+        # A game that starts at once (the die) draws nothing at its setup: its first draw waits for the round.
+        if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None and not game.starts_at_once:
+            raise TableError(409, N_("Waiting for the phones' random contributions: start again in a moment."))
         record = figures.normalize(table["figures"])
         seats = [{"id": s["seat"], "name": s["name"], "figures": figures.owned_by(record, s["seat"])}
                  for s in tx.seats(table["code"])]
@@ -621,6 +667,7 @@ class Tables(NightActions):
             "table": {
                 "code": table["code"], "game": table["game"], "status": table["status"],
                 "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
+                "entropy": fairness.Entropy(table["entropy"], table["pool"]).public(),
                 "seed": table["seed"] if revealed else None, "options": table["options"],
                 "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
                 "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
@@ -690,9 +737,11 @@ class Tables(NightActions):
             raise TableError(410, N_("This table is closed."))
         return table
 
-    @staticmethod
-    def _rng(table: dict) -> fairness.TableRng:
-        return fairness.TableRng(seed=table["seed"], pool=table["pool"], next_n=table["next_draw"])
+    def _rng(self, table: dict, seat: int | None = None, reveal: Any = None,
+             book: fairness.Entropy | None = None) -> fairness.TableRng:
+        """The randomness of one action: a seat's own draws, or the table's (setup, host, reader)."""
+        book = book or fairness.Entropy(table["entropy"], table["pool"])
+        return self._entropy(lambda: book.rng(table["seed"], table["next_draw"], seat, reveal))
 
     @staticmethod
     def _checked(rule: Callable[[], Any]) -> Any:

@@ -1,10 +1,34 @@
-"""Recompute every draw of a table's public log.
+"""Check a table's public log without taking the server's word for anything.
 
-Usage: ``python -m companion.verify LOGFILE`` where LOGFILE is the JSON document
-served by ``GET /api/tables/<code>/log`` (``-`` reads standard input).
-Exit status: 0 when the commitment and every draw check out, 1 at the first
-mismatch, 2 when the log cannot be verified (unreadable, or the seed is not
-revealed yet because the table is still open).
+Usage: ``python -m companion.verify LOGFILE [--record PHONE.json]`` where LOGFILE
+is the JSON document served by ``GET /api/tables/<code>/log`` (``-`` reads
+standard input) and PHONE.json a phone's own record of the table (the verify
+page downloads it from the phone that kept it).
+
+What is checked, in log order (the verify page does exactly the same):
+
+1. the revealed seed against the commitment published at creation;
+2. every phone's chain: each value it revealed (in a round or with an action)
+   hashes to the one before, down to the anchor it joined with;
+3. every round: it asks every seated phone that takes part in rounds, and the
+   pool it seals is the fold of the values revealed in it;
+4. every draw: numbered without gaps, from the latest sealed pool, by a seat
+   that was in a pool sealed after its anchor, its result recomputed;
+5. every game event that comes from draws agrees with them (the game's
+   `GameCheck`, below);
+6. with a phone's record: the commitment the phone was shown, its anchor and
+   every value it revealed are in the log, and every result it displayed is the
+   log's (a log rebuilt with another seed, without the phones' entropy, or with
+   edited events is caught here even if it is consistent in itself).
+
+Every difference is reported with the number of the log entry (``i``).
+Exit status: 0 when everything checks out, 1 when something does not, 2 when
+the log cannot be verified (unreadable, or the seed is not revealed yet because
+the table is still open).
+
+A game plugs its own event rules in with `register_game_check` (see `GameCheck`).
+The verify page runs the same rules from ``static/js/fairness.js`` (its
+``GAME_CHECKS``): add a game to both.
 """
 
 from __future__ import annotations
@@ -12,9 +36,112 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable
 
 from companion import fairness
+
+RECORD_FORMAT = "companion-phone-record/1"
+
+
+@dataclass
+class Step:
+    """What one accepted action wrote: its draws, then its game events (``kind: "event"``).
+
+    ``entries`` are the log entries of the events (with their ``i``); ``events`` the
+    events themselves. ``options`` are the options of the game being played."""
+
+    options: dict
+    draws: list[dict]
+    entries: list[dict]
+
+    @property
+    def events(self) -> list[dict]:
+        return [entry.get("event") or {} for entry in self.entries]
+
+
+@dataclass
+class GameCheck:
+    """How a game's events derive from its draws: the per-game hook of the verifier.
+
+    ``step(step) -> [(entry number, problem)]``: called for every action that drew or
+    produced events; it must report every event whose content should follow from
+    the draws and does not (a changed die value, a forged event without its draw,
+    a draw whose event was dropped). Return ``[]`` when everything agrees.
+
+    ``shown(item, events) -> problem or None``: a result a phone recorded as displayed
+    (``item``, in the shape that game's phone script records, see
+    ``static/js/fairness.js``) against every game event of the log (``events``:
+    ``[(entry number, event)]``); a problem names the difference.
+
+    ``reset()``: called when a new game starts at the table (per-game counters).
+
+    Register with ``register_game_check(game_id, factory)``: the factory makes a fresh
+    `GameCheck` for each verification (it may keep state across steps, such as the
+    expected roll number)."""
+
+    step: Callable[[Step], list[tuple[int, str]]]
+    shown: Callable[[dict, list[tuple[int, dict]]], str | None] = lambda item, events: None
+    reset: Callable[[], None] = lambda: None
+
+
+GAME_CHECKS: dict[str, Callable[[], GameCheck]] = {}
+
+
+def register_game_check(game_id: str, factory: Callable[[], GameCheck]) -> None:
+    GAME_CHECKS[game_id] = factory
+
+
+def dice_check() -> GameCheck:
+    """Dice: each ``rolled`` event is the action's draws, one per die, by the seat that rolled."""
+    expected = {"number": 1}
+
+    def step(step: Step) -> list[tuple[int, str]]:
+        faces = [str(v) for v in range(1, int(step.options.get("die", "d6")[1:]) + 1)] \
+            if step.options.get("die", "d6") != "custom" else list(step.options.get("faces", []))
+        problems = []
+        rolled = [(entry["i"], entry["event"]) for entry in step.entries if entry["event"].get("type") == "rolled"]
+        if step.draws and not rolled:
+            problems.append((step.draws[0]["i"], "a roll's draws have no rolled event: the event was removed"))
+        for i, event in rolled:
+            results = [draw.get("result") for draw in step.draws]
+            if not step.draws:
+                problems.append((i, "a rolled event without any draw: the event was forged"))
+                continue
+            if event.get("values") != results:
+                problems.append((i, f"rolled {event.get('values')!r} but the draws give {results!r}"))
+            elif event.get("faces") != [faces[v - 1] if isinstance(v, int) and 0 < v <= len(faces) else None
+                                        for v in results]:
+                problems.append((i, f"rolled faces {event.get('faces')!r} do not match the draws {results!r}"))
+            if any(draw.get("by") != event.get("seat") for draw in step.draws):
+                problems.append((i, f"rolled by seat {event.get('seat')} but drawn for seat {step.draws[0].get('by')}"))
+            if any(draw.get("lo") != 1 or draw.get("hi") != len(faces) for draw in step.draws):
+                problems.append((i, f"the draws are not of a die with {len(faces)} faces"))
+            if event.get("number") != expected["number"]:
+                problems.append((i, f"roll number {event.get('number')}, expected {expected['number']}"))
+            expected["number"] = (event.get("number") if isinstance(event.get("number"), int) else expected["number"]) + 1
+        return problems
+
+    def shown(item: dict, events: list[tuple[int, dict]]) -> str | None:
+        if item.get("type") != "rolled":
+            return None
+        match = next(((i, e) for i, e in events if e.get("type") == "rolled" and e.get("number") == item.get("number")),
+                     None)
+        if match is None:
+            return f"your phone showed roll {item.get('number')}, which the log does not have"
+        i, event = match
+        if event.get("values") != item.get("values") or event.get("seat") != item.get("seat"):
+            return (f"entry {i}: your phone showed roll {item.get('number')} by seat {item.get('seat')} as "
+                    f"{item.get('values')!r}, the log says seat {event.get('seat')} rolled {event.get('values')!r}")
+        return None
+
+    def reset() -> None:
+        expected["number"] = 1
+
+    return GameCheck(step=step, shown=shown, reset=reset)
+
+
+register_game_check("dice", dice_check)
 
 
 @dataclass
@@ -23,75 +150,301 @@ class Report:
     draws_checked: int
     message: str
     verifiable: bool = True
+    problems: list[tuple[int | None, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
-class Mismatch(Exception):
-    pass
+class _Walk:
+    """The log replayed entry by entry: every problem is kept with its entry number."""
+
+    def __init__(self, document: dict):
+        self.seed = document.get("seed")
+        self.commitment = document.get("commitment")
+        self.problems: list[tuple[int | None, str]] = []
+        self.notes: list[str] = []
+        self.pool, self.epoch, self.next_n, self.rounds = fairness.EMPTY_POOL, 0, 0, 0
+        self.seats: dict[int, dict] = {}
+        self.present: set[int] = set()
+        self.round: dict | None = None
+        self.waiting: list[int] = []
+        self.last_spent: tuple | None = None
+        self.draws = 0
+        self.values: dict[int, dict[int, str]] = {}  # seat -> chain index -> value seen in the log
+        self.game, self.options, self.check = document.get("game"), {}, None
+        self.step: Step | None = None
+        self.events: list[tuple[int, dict]] = []
+        self.carried: dict[int, dict] = {}
+
+    def problem(self, entry: dict | None, text: str) -> None:
+        self.problems.append((entry.get("i") if entry else None, text))
+
+    # Chains ------------------------------------------------------------
+    def _chain(self, entry: dict, seat: int, value, k) -> bool:
+        book = self.seats.get(seat)
+        if book is None:
+            self.problem(entry, f"seat {seat} reveals a value but never committed")
+            return False
+        if not fairness.is_hash(value) or fairness.chain_step(value) != book["head"]:
+            self.problem(entry, f"seat {seat}'s value does not hash to its previous one: not from its committed chain")
+            return False
+        if k != book["k"] + 1:
+            self.problem(entry, f"seat {seat}'s value is number {k}, expected {book['k'] + 1}")
+        book["head"], book["k"] = value, book["k"] + 1
+        self.values.setdefault(seat, {})[book["k"]] = value
+        return True
+
+    # Entries -----------------------------------------------------------
+    def table(self, entry: dict) -> None:
+        kind = entry.get("type")
+        if kind in ("created", "new_game"):
+            if kind == "new_game" and entry.get("commitment") not in (None, self.commitment):
+                self.problem(entry, "the new game's commitment is not the one the log announces")
+            self.game = entry.get("game", self.game)
+            self.options = entry.get("options") or {}
+            factory = GAME_CHECKS.get(self.game)
+            if self.check is None or kind == "created":
+                self.check = factory() if factory else None
+            elif self.check:
+                self.check.reset()
+            if factory is None:
+                self.notes.append(f"the events of game {self.game!r} are not checked against the draws")
+        elif kind == "joined":
+            self.present.add(entry.get("seat"))
+        elif kind in ("removed", "left"):
+            self.present.discard(entry.get("seat"))
+
+    def commit(self, entry: dict) -> None:
+        seat = entry.get("seat")
+        if not fairness.is_hash(entry.get("commitment")):
+            self.problem(entry, f"seat {seat}'s commitment is malformed")
+            return
+        self.seats[seat] = {"head": entry["commitment"], "k": 0, "m": 0, "rounds": bool(entry.get("rounds")),
+                            "since": None}
+        self.present.add(seat)
+        self.waiting.append(seat)
+
+    def carry(self, entry: dict) -> None:
+        """A new game's log starts from the book as it stood (checked by a phone's record, see ``record``)."""
+        seats = entry.get("seats") or {}
+        self.seats = {int(s): {**book, "since": None} for s, book in seats.items()}
+        self.pool, self.epoch, self.rounds = entry.get("pool"), entry.get("epoch", 0), entry.get("rounds", 0)
+        self.present = set(entry.get("present") or [])
+        self.waiting = sorted(s for s in self.seats if s in self.present)
+        self.round = None
+        self.carried = {int(s): dict(book) for s, book in seats.items()}
+
+    def open_round(self, entry: dict) -> None:
+        number, asked = entry.get("round"), entry.get("asked")
+        self.rounds += 1
+        if number != self.rounds:
+            self.problem(entry, f"round {number}, expected round {self.rounds}")
+        if "without" in entry:
+            before = self.round or {}
+            missing = [s for s in before.get("asked", []) if str(s) not in before.get("revealed", {})]
+            if entry["without"] != missing or not missing:
+                self.problem(entry, f"a round restarts without {entry['without']}, but {missing} had not revealed")
+            expected = [s for s in before.get("asked", []) if s not in missing and s in self.present]
+            waiting_for = before.get("for", [])
+        else:
+            if self.round is not None:
+                self.problem(entry, "a round opens while another is still open")
+            expected = sorted(s for s in self.present if s in self.seats and self.seats[s]["rounds"])
+            waiting_for, self.waiting = self.waiting, []
+        if asked != expected:
+            self.problem(entry, f"the round asks seats {asked}, it must ask {expected}: a phone was left out")
+        self.round = {"asked": asked or [], "revealed": {}, "for": waiting_for}
+
+    def reveal(self, entry: dict) -> None:
+        seat = entry.get("seat")
+        if self.round is None or seat not in self.round["asked"] or str(seat) in self.round["revealed"]:
+            self.problem(entry, f"seat {seat} reveals outside its round")
+            return
+        if self._chain(entry, seat, entry.get("value"), entry.get("k")):
+            self.round["revealed"][str(seat)] = entry["value"]
+
+    def seal(self, entry: dict) -> None:
+        if self.round is None:
+            self.problem(entry, "a pool is sealed without a round")
+            return
+        if sorted(int(s) for s in self.round["revealed"]) != sorted(self.round["asked"]):
+            self.problem(entry, "a pool is sealed before every asked phone revealed")
+        pool = fairness.seal(self.pool, self.round["revealed"])
+        if entry.get("pool") != pool:
+            self.problem(entry, "the sealed pool is not the fold of the values revealed in its round")
+        if entry.get("for") != self.round["for"]:
+            self.problem(entry, f"the pool is sealed for seats {entry.get('for')}, expected {self.round['for']}")
+        self.pool, self.epoch = pool, self.epoch + 1
+        for seat in self.round["for"]:
+            if seat in self.seats and self.seats[seat]["since"] is None:
+                self.seats[seat]["since"] = self.epoch
+        self.round = None
+
+    def draw(self, entry: dict) -> None:
+        where = f"draw {entry.get('n')} ({entry.get('purpose')!r})"
+        self.draws += 1
+        if entry.get("n") != self.next_n:
+            self.problem(entry, f"{where}: expected draw number {self.next_n}: a draw is missing or out of order")
+        self.next_n = (entry.get("n") if isinstance(entry.get("n"), int) else self.next_n) + 1
+        if entry.get("pool") != self.pool:
+            self.problem(entry, f"{where}: not drawn from the latest sealed pool")
+        seat = entry.get("by")
+        if seat is not None:
+            self._seat_draw(entry, where, seat)
+        try:
+            expected = fairness.recompute(self.seed, entry)
+        except (KeyError, TypeError, ValueError) as error:
+            self.problem(entry, f"{where}: malformed draw ({error})")
+            return
+        if entry.get("result") != expected:
+            self.problem(entry, f"{where}: logged result {entry.get('result')!r}, recomputed {expected!r}")
+
+    def _seat_draw(self, entry: dict, where: str, seat: int) -> None:
+        book = self.seats.get(seat)
+        if book is None or book["since"] is None:
+            self.problem(entry, f"{where}: seat {seat} drew before a pool sealed after its commitment")
+            return
+        if entry.get("m") != book["m"]:
+            self.problem(entry, f"{where}: seat {seat}'s draw number {entry.get('m')}, expected {book['m']}")
+        book["m"] += 1
+        value = entry.get("reveal")
+        if value is None:
+            if book["rounds"]:
+                self.notes.append(f"draw {entry.get('n')}: seat {seat}'s phone sent no fresh value with its action")
+            self.last_spent = None
+            return
+        if self.last_spent == (seat, value) and value == book["head"]:
+            return  # the same action's next draw
+        if self._chain(entry, seat, value, book["k"] + 1):
+            self.last_spent = (seat, value)
+
+    def run(self, entries: list[dict]) -> None:
+        handlers = {"commit": self.commit, "round": self.open_round, "reveal": self.reveal, "pool": self.seal,
+                    "table": self.table, "carry": self.carry}
+        for entry in entries:
+            kind = entry.get("kind")
+            if kind == "draw":
+                if self.step is None or self.step.entries:
+                    self._end_step()
+                    self.step = Step(self.options, [], [])
+                self.step.draws.append(entry)
+                self.draw(entry)
+                continue
+            if kind == "event":
+                if self.step is None:
+                    self.step = Step(self.options, [], [])
+                self.step.entries.append(entry)
+                self.events.append((entry.get("i"), entry.get("event") or {}))
+                continue
+            self._end_step()
+            self.last_spent = None
+            if kind in handlers:
+                handlers[kind](entry)
+            elif kind == "entropy":
+                self.notes.append(f"entry {entry.get('i')}: a raw entropy entry (older format) feeds no draw")
+        self._end_step()
+
+    def _end_step(self) -> None:
+        if self.step is not None and self.check is not None:
+            self.problems.extend(self.check.step(self.step))
+        self.step = None
+
+    # A phone's own record ------------------------------------------------
+    def record(self, document: dict, record: dict) -> None:
+        if record.get("format") != RECORD_FORMAT:
+            self.problem(None, "the phone's record is not in a format this verifier knows")
+            return
+        if record.get("code") != document.get("code"):
+            self.problem(None, f"the phone's record is for table {record.get('code')}, the log for {document.get('code')}")
+            return
+        if record.get("commitment") != document.get("commitment"):
+            self.problem(None, f"your phone was shown the commitment {record.get('commitment')}, the log has "
+                               f"{document.get('commitment')}: the log was rebuilt with another seed")
+        seat = record.get("seat")
+        anchor = self._record_anchor(record)
+        if anchor is None:
+            return
+        chain = fairness.chain(record["secret"], int(record.get("length", fairness.CHAIN_LENGTH)))
+        committed = next((e for e in document.get("entries", []) if e.get("kind") == "commit" and e.get("seat") == seat),
+                         None)
+        carried = self.carried.get(seat)
+        if committed is None and carried is not None:  # a later game of the table: the book it starts from
+            k = carried.get("k")
+            if not isinstance(k, int) or not 0 <= k < len(chain) or chain[k] != carried.get("head"):
+                self.problem(None, f"the book this game starts from does not hold your phone's value for seat {seat}")
+        elif committed is None or committed.get("commitment") != anchor:
+            self.problem(committed, f"your phone's commitment (seat {seat}) is missing from the log or changed")
+        for k in record.get("revealed", []):
+            if not isinstance(k, int) or not 0 < k < len(chain) or self.values.get(seat, {}).get(k) != chain[k]:
+                self.problem(None, f"your phone's random value number {k} is missing from the log: "
+                                   "its entropy was removed")
+        for item in record.get("shown", []):
+            text = self.check.shown(item, self.events) if self.check else None
+            if text:
+                self.problem(None, text)
+
+    def _record_anchor(self, record: dict) -> str | None:
+        secret, length = record.get("secret"), record.get("length", fairness.CHAIN_LENGTH)
+        if not fairness.is_hash(secret) or not isinstance(length, int) or not 0 < length <= 65536:
+            self.problem(None, "the phone's record has no readable secret")
+            return None
+        anchor = fairness.chain(secret, length)[0]
+        if record.get("anchor") != anchor:
+            self.problem(None, "the phone's record is inconsistent: its anchor is not its secret's")
+        return anchor
 
 
-def _check_draw(entry: dict, seed: str, expected_n: int, pool: str) -> None:
-    where = f"entry {entry.get('i')} (draw {entry.get('n')}, {entry.get('purpose')!r})"
-    if entry.get("n") != expected_n:
-        raise Mismatch(f"{where}: expected draw number {expected_n}: a draw is missing or out of order")
-    if entry.get("pool") != pool:
-        raise Mismatch(f"{where}: the entropy pool does not match the contributions logged before it")
-    try:
-        expected = fairness.recompute(seed, entry)
-    except (KeyError, TypeError, ValueError) as error:
-        raise Mismatch(f"{where}: malformed draw ({error})") from error
-    if entry.get("result") != expected:
-        raise Mismatch(f"{where}: logged result {entry.get('result')!r}, recomputed {expected!r}")
-
-
-def _check_entropy(entry: dict, pool: str) -> str:
-    value = entry.get("value")
-    if not fairness.is_valid_entropy(value):
-        raise Mismatch(f"entry {entry.get('i')}: malformed entropy contribution")
-    pool = fairness.mix_pool(pool, value)
-    if entry.get("pool") != pool:
-        raise Mismatch(f"entry {entry.get('i')}: the pool after this contribution is wrong")
-    return pool
-
-
-def verify_log(document: dict) -> Report:
-    """Check the commitment and recompute every draw, in log order."""
+def verify_log(document: dict, record: dict | None = None) -> Report:
+    """Every check of the module docstring; the first problem is the message, all are in ``problems``."""
     seed = document.get("seed")
-    commitment = document.get("commitment")
     if not seed:
         return Report(False, 0, "the seed is not revealed yet: close the table, then verify", verifiable=False)
+    walk = _Walk(document)
     try:
-        if fairness.commitment_of(seed) != commitment:
-            raise Mismatch("the revealed seed does not match the commitment published at creation")
-        pool, next_n, checked = fairness.EMPTY_POOL, 0, 0
-        for entry in document.get("entries", []):
-            if entry.get("kind") == "entropy":
-                pool = _check_entropy(entry, pool)
-            elif entry.get("kind") == "draw":
-                _check_draw(entry, seed, next_n, pool)
-                next_n += 1
-                checked += 1
-    except (Mismatch, ValueError) as error:
-        return Report(False, 0, str(error))
-    return Report(True, checked, f"OK: commitment and {checked} draws verified")
+        if fairness.commitment_of(seed) != document.get("commitment"):
+            walk.problem(None, "the revealed seed does not match the commitment published at creation")
+        created = next((e for e in document.get("entries", []) if e.get("type") == "created"), None)
+        if created is not None and "commitment" in created and created["commitment"] != document.get("commitment"):
+            walk.problem(created, "the commitment logged at creation is not the one the log announces")
+        walk.run(document.get("entries", []))
+        if record is not None:
+            walk.record(document, record)
+    except (ValueError, TypeError, AttributeError, KeyError) as error:
+        walk.problem(None, f"the log is malformed ({error})")
+    if walk.problems:
+        where, text = walk.problems[0]
+        message = f"entry {where}: {text}" if where is not None else text
+        return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes)
+    return Report(True, walk.draws, f"OK: commitment and {walk.draws} draws verified", notes=walk.notes)
+
+
+def _read_json(path: str) -> dict:
+    if path == "-":
+        document = json.load(sys.stdin)
+    else:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    if not isinstance(document, dict):
+        raise ValueError("it must be a JSON object")
+    return document
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.verify", description=__doc__.splitlines()[0])
     parser.add_argument("logfile", help="the JSON log of a table ('-' for standard input)")
+    parser.add_argument("--record", help="a phone's own record of the table (JSON), checked against the log")
     args = parser.parse_args(argv)
     try:
-        if args.logfile == "-":
-            document = json.load(sys.stdin)
-        else:
-            with open(args.logfile, encoding="utf-8") as handle:
-                document = json.load(handle)
-        if not isinstance(document, dict):
-            raise ValueError("the log must be a JSON object")
+        document = _read_json(args.logfile)
+        record = _read_json(args.record) if args.record else None
     except (OSError, ValueError) as error:
         print(f"cannot read the log: {error}", file=sys.stderr)
         return 2
-    report = verify_log(document)
+    report = verify_log(document, record)
     print(report.message)
+    for where, text in report.problems[1:]:
+        print(f"entry {where}: {text}" if where is not None else text)
+    for note in report.notes:
+        print(f"note: {note}")
     if not report.verifiable:
         return 2
     return 0 if report.ok else 1

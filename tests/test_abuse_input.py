@@ -138,7 +138,7 @@ BAD_NAMES = [
 def test_a_name_that_would_lie_on_other_screens_is_refused(server, attack, name, reason):
     table = new_table(server, names=())
     before = log_of(server, table["code"])
-    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name}, timeout=10)
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10)
     assert response.status_code == 400 and reason in response.json()["error"], response.text
     assert log_of(server, table["code"]) == before
 
@@ -151,7 +151,7 @@ def test_the_host_cannot_rename_a_seat_with_a_bidi_override_and_the_refusal_is_t
         assert answer["ok"] is False and "direction-changing" in answer["error"]
     finally:
         host.close()
-    french = requests.post(f"{server.url}/api/tables/{table['code']}/seats?lang=fr", json={"name": "Bo\u200b"},
+    french = requests.post(f"{server.url}/api/tables/{table['code']}/seats?lang=fr", json={"name": "Bo\u200b", "entropy": ENTROPY},
                            timeout=10)
     assert french.status_code == 400 and "invisibles" in french.json()["error"]
 
@@ -159,7 +159,7 @@ def test_the_host_cannot_rename_a_seat_with_a_bidi_override_and_the_refusal_is_t
 @pytest.mark.parametrize("name", ["👨‍👩‍👧", "علی‌رضا", "🏴󠁧󠁢󠁳󠁣󠁴󠁿 Iain", "Zoë", "क्‍षमा"])
 def test_names_in_any_script_and_emoji_sequences_are_welcome(server, name):
     table = new_table(server, names=())
-    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name}, timeout=10)
+    response = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10)
     assert response.status_code == 201, response.text
 
 

@@ -14,6 +14,7 @@ import requests
 from companion.limits import DEFAULT_CONNECTIONS, DEFAULT_RULES, Rule
 from tests.screen import Screen
 from tests.server import TEST_LIMITS, ServerProcess
+from tests.helpers import ENTROPY
 
 DEFAULTS = {f"COMPANION_{name}": "" for name in TEST_LIMITS}  # empty: the server's own defaults
 
@@ -74,14 +75,14 @@ def test_creating_tables_by_the_hundred_is_refused_and_another_client_still_crea
 def test_taking_every_seat_of_a_table_at_once_is_refused_and_the_table_keeps_its_seats(server):
     code = create(server.other_url).json()["code"]
     def join():
-        return requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bot"}, timeout=10)
+        return requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bot", "entropy": ENTROPY}, timeout=10)
 
     accepted, refusal = attempts_until_refused(join, 12)
     assert burst("join") <= accepted < 12  # a table of 12 seats is never filled by one client at once
     assert_says_wait(refusal)
     seats = requests.get(f"{server.other_url}/api/tables/{code}", timeout=10).json()["table"]["seats"]
     assert len(seats) == accepted
-    honest = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana"}, timeout=10)
+    honest = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY}, timeout=10)
     assert honest.status_code == 201
 
 

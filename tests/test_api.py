@@ -45,7 +45,7 @@ def test_create_join_roll_view_close_and_log(client):
 
     log = client.get(f"/api/tables/{code}/log").json
     assert log["seed"] is None and log["commitment"] == table["commitment"]
-    assert [e["kind"] for e in log["entries"]].count("entropy") == 2
+    assert [e["kind"] for e in log["entries"]].count("commit") == 2
     draws = [e for e in log["entries"] if e["kind"] == "draw"]
     assert len(draws) == 1 and draws[0]["result"] == value
 
@@ -64,7 +64,7 @@ def test_table_codes_avoid_look_alikes_and_are_case_insensitive(client):
 def test_names_are_trimmed_and_any_script_is_welcome(client):
     code = new_table(client, names=())["code"]
     for name, kept in [("  Zoé  ", "Zoé"), ("李雷", "李雷"), ("🎲🐉", "🎲🐉"), ("<b>x</b>", "<b>x</b>"), ("x" * 24, "x" * 24)]:
-        seat = client.post(f"/api/tables/{code}/seats", json={"name": name})
+        seat = client.post(f"/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY})
         assert seat.status_code == 201
     view = client.get(f"/api/tables/{code}").json
     assert [s["name"] for s in view["table"]["seats"]] == ["Zoé", "李雷", "🎲🐉", "<b>x</b>", "x" * 24]
@@ -96,7 +96,7 @@ def test_errors_speak_the_callers_language(client):
 def test_bad_names_are_refused(client, tables, name, status):
     code = new_table(client, names=())["code"]
     before = snapshot(tables, code)
-    refused = client.post(f"/api/tables/{code}/seats", json={"name": name})
+    refused = client.post(f"/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY})
     assert refused.status_code == status and refused.json["ok"] is False and refused.json["error"]
     assert snapshot(tables, code) == before
 
@@ -111,7 +111,7 @@ def test_bad_entropy_is_refused(client, tables):
 def test_unknown_table_code(client):
     for code in ("ZZZZ", "0000", "toolongcode", "AB"):
         assert client.get(f"/api/tables/{code}").status_code == 404
-        refused = client.post(f"/api/tables/{code}/seats", json={"name": "Ana"})
+        refused = client.post(f"/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY})
         assert refused.status_code == 404 and "no table" in refused.json["error"]
 
 
@@ -120,7 +120,7 @@ def test_closed_table_refuses_seats_and_actions(client, tables):
     code = table["code"]
     client.post(f"/api/tables/{code}/close", headers=bearer(table["host_token"]))
     before = snapshot(tables, code)
-    assert client.post(f"/api/tables/{code}/seats", json={"name": "Late"}).status_code == 410
+    assert client.post(f"/api/tables/{code}/seats", json={"name": "Late", "entropy": ENTROPY}).status_code == 410
     assert roll(client, code, table["seats"]["Ana"]["token"]).status_code == 410
     assert client.post(f"/api/tables/{code}/close", headers=bearer(table["host_token"])).status_code == 410
     assert snapshot(tables, code) == before
@@ -267,20 +267,20 @@ def test_host_manages_seats_and_joining(client):
                        headers=host).status_code == 200
     assert client.post(f"/api/tables/{code}/actions", json={"type": "table.joining", "open": False},
                        headers=host).status_code == 200
-    late = client.post(f"/api/tables/{code}/seats", json={"name": "Late"})
+    late = client.post(f"/api/tables/{code}/seats", json={"name": "Late", "entropy": ENTROPY})
     assert late.status_code == 403 and "spectator" in late.json["error"]
     view = client.get(f"/api/tables/{code}").json
     assert view["table"]["joining_open"] is False and view["you"]["role"] == "spectator"
     assert [s["name"] for s in view["table"]["seats"]] == ["Ana", "Bob"]
     client.post(f"/api/tables/{code}/actions", json={"type": "table.joining", "open": True}, headers=host)
-    assert client.post(f"/api/tables/{code}/seats", json={"name": "Late"}).status_code == 201
+    assert client.post(f"/api/tables/{code}/seats", json={"name": "Late", "entropy": ENTROPY}).status_code == 201
 
 
 def test_a_full_table_refuses_more_seats(client):
     code = new_table(client, names=())["code"]
     for number in range(12):
-        assert client.post(f"/api/tables/{code}/seats", json={"name": f"P{number}"}).status_code == 201
-    refused = client.post(f"/api/tables/{code}/seats", json={"name": "Thirteen"})
+        assert client.post(f"/api/tables/{code}/seats", json={"name": f"P{number}", "entropy": ENTROPY}).status_code == 201
+    refused = client.post(f"/api/tables/{code}/seats", json={"name": "Thirteen", "entropy": ENTROPY})
     assert refused.status_code == 403 and "full" in refused.json["error"]
 
 

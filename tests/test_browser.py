@@ -19,6 +19,7 @@ import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.server import ROOT, ServerProcess
+from tests.helpers import ENTROPY
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium phones home: tests talk to 127.0.0.1 only.
@@ -133,7 +134,7 @@ def create_table(server: ServerProcess, die: str = "d6", count: int = 1) -> dict
 
 
 def seat_via_api(server: ServerProcess, code: str, name: str) -> str:
-    response = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10)
+    response = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10)
     assert response.status_code == 201, response.text
     return response.json()["token"]
 

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, as_seat, browser, open_context  # noqa: F401
 from tests.test_browser_rankings import server  # noqa: F401  (a server with the AmiiboAPI catalogue)
+from tests.helpers import ENTROPY
 
 ANA = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
 BO = ["0x0005000000140002", "0x1919000000090002"]  # Bowser, Pikachu
@@ -31,7 +32,7 @@ def table_ready_to_begin(server):  # noqa: F811
     code = table["code"]
     seats = {}
     for name, figures in (("Ana", ANA), ("Bo", BO)):
-        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10).json()
         for amiibo_id in figures:
             api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
     api(server, code, table["host_token"], {"type": "table.start"})
@@ -118,7 +119,7 @@ def test_with_the_board_kept_a_phone_moves_its_figure_by_tapping_a_place(server,
     code, host_token = table["code"], table["host_token"]
     seats = {}
     for name, amiibo_id in (("Ana", ANA[0]), ("Bo", BO[0])):
-        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10).json()
         api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
     api(server, code, host_token, {"type": "table.start"})
     state = requests.get(f"{server.url}/api/tables/{code}", timeout=10,

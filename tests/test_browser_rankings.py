@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.server import ServerProcess
 from tests.test_browser import PHONE, as_seat, browser, open_context  # noqa: F401
+from tests.helpers import ENTROPY
 
 MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002"
 
@@ -26,7 +27,7 @@ def server(tmp_path_factory):
 
 def table_with_figures(server) -> tuple[str, str]:
     table = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10).json()
-    seat = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": "Ana"}, timeout=10).json()
+    seat = requests.post(f"{server.url}/api/tables/{table['code']}/seats", json={"name": "Ana", "entropy": ENTROPY}, timeout=10).json()
     for amiibo_id in (MARIO, BOWSER, PIKACHU):
         picked = requests.post(f"{server.url}/api/tables/{table['code']}/actions", timeout=10,
                                json={"type": "figure.pick", "amiibo_id": amiibo_id},

@@ -106,7 +106,7 @@ def test_gunicorn_with_our_config_serves_websockets(tmp_path):
     server = ServerProcess(tmp_path, command="gunicorn").start()
     try:
         created = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=WAIT).json()
-        seat = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Ana"},
+        seat = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Ana", "entropy": ENTROPY},
                              timeout=WAIT).json()
         phone = Phone(server.url, created["code"], seat["token"])
         try:

@@ -93,51 +93,163 @@ def test_shuffle_positions_are_uniform():
     assert statistic < 11.345  # 3 dof, 1 %
 
 
-def test_entropy_validation():
-    assert fairness.is_valid_entropy("ab" * 16)
-    assert fairness.is_valid_entropy("AB" * 64)
-    for bad in ("ab" * 15, "ab" * 65, "zz" * 16, "abc" * 11, 12, None):
-        assert not fairness.is_valid_entropy(bad)
+def test_a_chain_hashes_down_to_its_anchor_and_only_hashes_are_accepted():
+    values = fairness.chain("ab" * 32, 5)
+    assert len(values) == 6 and values[-1] == "ab" * 32
+    assert all(fairness.chain_step(values[k + 1]) == values[k] for k in range(5))
+    assert fairness.is_hash("AB" * 32)
+    for bad in ("ab" * 31, "ab" * 33, "zz" * 32, 12, None):
+        assert not fairness.is_hash(bad)
+
+
+def phones(*seats, length=8):
+    return {seat: fairness.chain(format(seat, "02x") * 32, length) for seat in seats}
+
+
+def test_a_round_seals_the_pool_from_every_asked_phone_in_seat_order():
+    chains = phones(1, 2)
+    book = fairness.Entropy(None)
+    book.commit(1, chains[1][0], True, [1])
+    assert not book.may_draw(1)
+    book.reveal(1, chains[1][1], [1])
+    assert book.may_draw(1) and book.state["epoch"] == 1
+    book.commit(2, chains[2][0], True, [1, 2])
+    assert book.state["round"]["asked"] == [1, 2] and not book.may_draw(2)
+    book.reveal(2, chains[2][1], [1, 2])
+    entries = book.reveal(1, chains[1][2], [1, 2])
+    first = fairness.mix_pool(fairness.EMPTY_POOL, chains[1][1])
+    assert entries[-1]["pool"] == fairness.mix_pool(fairness.mix_pool(first, chains[1][2]), chains[2][1])
+    assert book.may_draw(2) and book.state["round"] is None
+
+
+def test_a_phone_that_joins_during_a_round_waits_for_the_next_one():
+    chains = phones(1, 2, 3)
+    book = fairness.Entropy(None)
+    book.commit(1, chains[1][0], True, [1])
+    book.commit(2, chains[2][0], True, [1, 2])  # round 1 asks seat 1 only: it opened before seat 2 joined
+    assert book.state["round"]["asked"] == [1]
+    entries = book.reveal(1, chains[1][1], [1, 2])
+    assert [e["kind"] for e in entries] == ["reveal", "pool", "round"]
+    assert entries[-1]["asked"] == [1, 2] and not book.may_draw(2)
+
+
+def test_a_wrong_or_replayed_value_is_refused_and_changes_nothing():
+    chains = phones(1)
+    book = fairness.Entropy(None)
+    book.commit(1, chains[1][0], True, [1])
+    before = copy.deepcopy(book.state)
+    for bad in (chains[1][2], chains[1][0], "00" * 32, "xyz"):
+        with pytest.raises(fairness.EntropyError):
+            book.reveal(1, bad, [1])
+        assert book.state == before
+
+
+def test_an_abort_restarts_the_round_with_fresh_values_instead_of_sealing_without_the_missing_phone():
+    chains = phones(1, 2)
+    book = fairness.Entropy(None)
+    book.commit(1, chains[1][0], True, [1])
+    book.reveal(1, chains[1][1], [1])
+    book.commit(2, chains[2][0], True, [1, 2])
+    book.reveal(1, chains[1][2], [1, 2])
+    entries = book.restart([1, 2])
+    assert entries[0] == {"kind": "round", "round": 3, "asked": [1], "without": [2]}
+    with pytest.raises(fairness.EntropyError):
+        book.reveal(1, chains[1][2], [1, 2])  # the value seat 2 saw is spent: a fresh one is needed
+    entries = book.reveal(1, chains[1][3], [1, 2])
+    # Sealed from a value nobody knew when seat 2 withheld its own: seat 2 may draw, it chose nothing.
+    assert entries[-1]["pool"] == fairness.mix_pool(fairness.mix_pool(fairness.EMPTY_POOL, chains[1][1]), chains[1][3])
+    assert book.may_draw(2) and book.may_draw(1)
+
+
+def test_a_seats_draws_depend_on_its_fresh_value_and_not_on_other_seats_draws():
+    chains = phones(1, 2)
+    book = fairness.Entropy(None)
+    book.commit(1, chains[1][0], True, [1])
+    book.reveal(1, chains[1][1], [1])
+    rng = book.rng(SEED, 0, 1, chains[1][2])
+    roll = rng.randint(1, 1000, "roll")
+    shifted = book.rng(SEED, 17, 1, chains[1][2])  # other seats drew meanwhile: the global number moved
+    assert shifted.randint(1, 1000, "roll") == roll
+    assert rng.draws[0]["reveal"] == chains[1][2] and rng.draws[0]["by"] == 1 and rng.draws[0]["m"] == 0
+    with pytest.raises(fairness.EntropyError):
+        book.rng(SEED, 0, 1, chains[1][3])
+    book.spent(rng)
+    assert book.state["seats"]["1"]["head"] == chains[1][2] and book.state["seats"]["1"]["m"] == 1
 
 
 # Verification -----------------------------------------------------------------
 
 def make_log() -> dict:
-    rng = fairness.TableRng(seed=SEED, pool=fairness.EMPTY_POOL, next_n=0)
-    entries = [{"i": 0, "kind": "table", "type": "created"}]
-    rng.randint(1, 6, "first roll")
-    entries += [{"i": len(entries), "kind": "draw", **rng.draws.pop()}]
-    contribution = "cd" * 32
-    rng.pool = fairness.mix_pool(rng.pool, contribution)
-    entries.append({"i": len(entries), "kind": "entropy", "seat": 1, "value": contribution, "pool": rng.pool})
-    rng.shuffle(list("abcdefgh"), "deck", secret=True)
-    entries += [{"i": len(entries), "kind": "draw", **rng.draws.pop()}]
-    rng.randint(1, 20, "d20")
-    entries += [{"i": len(entries), "kind": "draw", **rng.draws.pop()}]
-    return {"format": "companion-log/1", "commitment": fairness.commitment_of(SEED), "seed": SEED,
-            "entries": entries}
+    """A dice table in-process: two phones, a round each, three rolls (one of two dice)."""
+    chains = phones(1, 2)
+    book = fairness.Entropy(None)
+    entries = [{"kind": "table", "type": "created", "game": "dice", "options": {"die": "d6", "faces": [], "count": 1},
+                "commitment": fairness.commitment_of(SEED)}]
+    n, k = 0, {1: 0, 2: 0}
+
+    def fresh(seat):
+        k[seat] += 1
+        return chains[seat][k[seat]]
+
+    def roll(seat, dice=1):
+        nonlocal n
+        rng = book.rng(SEED, n, seat, fresh(seat))
+        values = [rng.randint(1, 6, f"roll of d6 by seat {seat}") for _ in range(dice)]
+        n = rng.next_n
+        book.spent(rng)
+        number = sum(1 for e in entries if e.get("event", {}).get("type") == "rolled") + 1
+        entries.extend({"kind": "draw", **draw} for draw in rng.draws)
+        entries.append({"kind": "event", "seat": seat, "event": {"type": "rolled", "seat": seat, "number": number,
+                                                                  "values": values, "faces": [str(v) for v in values]}})
+
+    entries.append({"kind": "table", "type": "joined", "seat": 1, "name": "Ana"})
+    entries += book.commit(1, chains[1][0], True, [1])
+    entries += book.reveal(1, fresh(1), [1])
+    roll(1)
+    entries.append({"kind": "table", "type": "joined", "seat": 2, "name": "Bo"})
+    entries += book.commit(2, chains[2][0], True, [1, 2])
+    entries += book.reveal(1, fresh(1), [1, 2])
+    entries += book.reveal(2, fresh(2), [1, 2])
+    roll(2, dice=2)
+    roll(1)
+    for i, entry in enumerate(entries):
+        entry["i"] = i
+    return {"format": "companion-log/1", "code": "ABCD", "game": "dice", "commitment": fairness.commitment_of(SEED),
+            "seed": SEED, "entries": entries}
+
+
+def index(log, kind, nth=0, **match):
+    found = [e for e in log["entries"] if e["kind"] == kind and all(e.get(key) == value for key, value in match.items())]
+    return found[nth]["i"]
 
 
 def test_verify_accepts_the_true_log():
     report = verify_log(make_log())
-    assert report.ok and report.draws_checked == 3
+    assert report.ok and report.draws_checked == 4, report.problems
+
+
+def bump(value):
+    return value % 6 + 1
 
 
 @pytest.mark.parametrize("tamper, complaint", [
-    (lambda log: log["entries"][1].update(result=log["entries"][1]["result"] % 6 + 1), "recomputed"),
-    (lambda log: log["entries"][3].update(result=list(range(8))), "recomputed"),
+    (lambda log: log["entries"][index(log, "draw")].update(result=bump(log["entries"][index(log, "draw")]["result"])),
+     "recomputed"),
     (lambda log: log.update(seed="00" * 32), "commitment"),
     (lambda log: log.update(commitment="11" * 32), "commitment"),
-    (lambda log: log["entries"].pop(1), "missing"),
-    (lambda log: log["entries"][2].update(value="ef" * 32), "pool"),
-    (lambda log: log["entries"][4].update(pool=fairness.EMPTY_POOL), "pool"),
+    (lambda log: log["entries"].pop(index(log, "draw", 1)), "missing"),
+    (lambda log: log["entries"][index(log, "reveal", seat=2)].update(value="ef" * 32), "chain"),
+    (lambda log: log["entries"][index(log, "pool", 1)].update(pool=fairness.EMPTY_POOL), "pool"),
+    (lambda log: log["entries"][index(log, "round", 1)].update(asked=[1]), "left out"),
+    (lambda log: log["entries"][index(log, "draw", 1)].update(reveal=None), "recomputed"),
+    (lambda log: log["entries"][index(log, "event", 2)]["event"].update(values=[6]), "draws give"),
 ])
-def test_verify_reports_the_first_mismatch(tamper, complaint):
+def test_verify_reports_every_mismatch_with_its_entry(tamper, complaint):
     log = make_log()
     tamper(log)
     report = verify_log(log)
     assert not report.ok
-    assert complaint in report.message
+    assert any(complaint in text for _, text in report.problems), report.problems
 
 
 def test_verify_needs_the_seed():
@@ -147,8 +259,8 @@ def test_verify_needs_the_seed():
     assert not report.ok and not report.verifiable
 
 
-def run_cli(path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.verify", str(path)], cwd=ROOT,
+def run_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion.verify", *map(str, args)], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -159,11 +271,12 @@ def test_cli_exit_codes(tmp_path):
     assert result.returncode == 0 and "OK" in result.stdout
 
     tampered = copy.deepcopy(make_log())
-    tampered["entries"][4]["result"] += 1 if tampered["entries"][4]["result"] < 20 else -1
+    rolled = index(tampered, "event", 2)
+    tampered["entries"][rolled]["event"]["values"] = [bump(tampered["entries"][rolled]["event"]["values"][0])]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(tampered))
     result = run_cli(bad)
-    assert result.returncode == 1 and "d20" in result.stdout
+    assert result.returncode == 1 and f"entry {rolled}:" in result.stdout
 
     unreadable = tmp_path / "broken.json"
     unreadable.write_text("{not json")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import REGISTRY, Game, RegistrationRules
-from tests.helpers import bearer, new_table
+from tests.helpers import bearer, new_table, ENTROPY
 
 MARIO = "0x0000000000340102"
 LINK = "0x01000000034c0902"
@@ -126,7 +126,7 @@ def test_a_new_player_joins_then_claims_the_figure(client):
     table = new_table(client, names=())
     scan(client, table, UID_A, MARIO)
     claim = figures_of(client, table, "host")["pending"]["claim"]
-    seat = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Cy"}).json
+    seat = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Cy", "entropy": ENTROPY}).json
     table["seats"]["Cy"] = seat
     assert act(client, table, "Cy", {"type": "figure.claim", "claim": claim}).status_code == 200
     assert figures_of(client, table, "Cy")["list"][0]["seat"] == seat["seat"]

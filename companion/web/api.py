@@ -112,7 +112,8 @@ def take_seat(code: str):
     charge(JOIN)
     body = json_body()
     # A host phone taking a seat sends its host key: the seat keeps the host's rights.
-    seat = tables().join(code, body.get("name"), body.get("entropy"), host_token=bearer_token())
+    seat = tables().join(code, body.get("name"), body.get("entropy"), host_token=bearer_token(),
+                         commitment=body.get("commitment"))
     return seated(seat), 201
 
 
@@ -127,7 +128,8 @@ def seated(seat: dict):
 def claim_handoff(code: str):
     """The phone that opened a seat's one-time hand-off code takes the seat."""
     body = json_body()
-    return seated(tables().claim_handoff(code, body.get("handoff"), body.get("entropy"))), 201
+    return seated(tables().claim_handoff(code, body.get("handoff"), body.get("entropy"),
+                                                body.get("commitment"))), 201
 
 
 @api.get("/tables/<code>")

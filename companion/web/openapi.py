@@ -58,18 +58,22 @@ def openapi_document() -> dict:
                                    "or the host settles it"}}}
     created = {"type": "object", "properties": {k: {"type": "string"} for k in
                                                 ("code", "join_url", "host_token", "commitment")}}
+    anchor = {"type": "string", "pattern": "^[0-9a-fA-F]{64}$"}
     seat_body = {"type": "object", "required": ["name"], "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": 24},
-        "entropy": {"type": "string", "description": "16–64 random bytes from the phone, as hex",
-                    "pattern": "^([0-9a-fA-F]{2}){16,64}$"}}}
+        "commitment": {**anchor, "description": "the anchor of the phone's hash chain (docs/fairness.md); "
+                                                "the phone then reveals the chain in rounds (entropy.reveal) "
+                                                "and with its actions ('reveal'). This or 'entropy' is required"},
+        "entropy": {**anchor, "description": "the same anchor from a client that never takes part in rounds"}}}
     action = {"type": "object", "required": ["type"], "properties": {
         "type": {"type": "string", "description": "a game action such as 'roll'; a host action "
                                                   "table.joining / table.rename / table.remove / "
                                                   "table.start / table.close / table.again / table.another "
                                                   "{game, options} / table.handoff {seat} / table.decide "
                                                   "{seat, action} / table.withdraw {seat} / table.give_host "
-                                                  "{seat} / table.undo {seat}; or a seat's seat.undo / "
-                                                  "seat.leave / seat.entropy {value}"},
+                                                  "{seat} / table.undo {seat} / table.entropy_restart; or a "
+                                                  "seat's seat.undo / seat.leave / entropy.reveal {value}"},
+        "reveal": {**anchor, "description": "the seat's next chain value: the action's draws depend on it"},
         "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
                "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}, "additionalProperties": True,
         "description": "at most 16 KiB"}

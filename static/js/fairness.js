@@ -1,13 +1,41 @@
-// The draws of companion/fairness.py, recomputed in the browser (format companion/v1).
+// The table's randomness in the browser (format companion/v2, see companion/fairness.py): the
+// phone's hash chain, the draws, and the verifier of companion/verify.py, check for check.
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
+import { N_ } from './i18n.js';
 
 const WORD_SPACE = 1n << 64n;
 export const EMPTY_POOL = '00'.repeat(32);
+export const CHAIN_LENGTH = 4096;
+export const RECORD_FORMAT = 'companion-phone-record/1';
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+export const isHash = (value) => typeof value === 'string' && HEX64.test(value);
+export const chainStep = (valueHex) => bytesToHex(sha256(hexToBytes(valueHex)));
+export const commitmentOf = (seedHex) => bytesToHex(sha256(hexToBytes(seedHex)));
+export const mixPool = (poolHex, valueHex) => bytesToHex(sha256(hexToBytes(poolHex + valueHex)));
+
+// A phone's chain, anchor first: [c_0, …, c_length], c_length being the secret.
+export function chain(secretHex, length = CHAIN_LENGTH) {
+  const values = [secretHex];
+  for (let i = 0; i < length; i += 1) values.push(chainStep(values[values.length - 1]));
+  return values.reverse();
+}
+
+export function seal(poolHex, revealed) {
+  let pool = poolHex;
+  for (const seat of Object.keys(revealed).sort((a, b) => Number(a) - Number(b))) pool = mixPool(pool, revealed[seat]);
+  return pool;
+}
+
+export function drawLabel(draw) {
+  if (draw.by === null || draw.by === undefined) return `table|${draw.n}`;
+  return `seat|${draw.by}|${draw.m}|${draw.reveal || '-'}`;
+}
 
 class WordStream {
-  constructor(seedHex, n, poolHex) {
+  constructor(seedHex, label, poolHex) {
     this.key = hexToBytes(seedHex);
-    this.prefix = `companion/v1|${n}|${poolHex}|`;
+    this.prefix = `companion/v2|${poolHex}|${label}|`;
     this.block = 0;
     this.words = [];
   }
@@ -16,7 +44,7 @@ class WordStream {
     if (!this.words.length) {
       const digest = hmacSha256(this.key, utf8(this.prefix + this.block));
       this.block += 1;
-      const view = new DataView(digest.buffer);
+      const view = new DataView(digest.buffer, digest.byteOffset, digest.byteLength);
       for (let i = 0; i < 32; i += 8) this.words.push(view.getBigUint64(i));
     }
     return this.words.shift();
@@ -33,7 +61,7 @@ class WordStream {
 }
 
 export function recompute(seedHex, draw) {
-  const stream = new WordStream(seedHex, draw.n, draw.pool);
+  const stream = new WordStream(seedHex, drawLabel(draw), draw.pool);
   if (draw.type === 'int') return draw.lo + stream.uniform(draw.hi - draw.lo + 1);
   if (draw.type === 'shuffle') {
     const order = Array.from({ length: draw.size }, (_, i) => i);
@@ -46,29 +74,291 @@ export function recompute(seedHex, draw) {
   throw new Error(`unknown draw type ${draw.type}`);
 }
 
-export const commitmentOf = (seedHex) => bytesToHex(sha256(hexToBytes(seedHex)));
-export const mixPool = (poolHex, valueHex) => bytesToHex(sha256(hexToBytes(poolHex + valueHex)));
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const str = (value) => JSON.stringify(value ?? null);
 
-// Walks the log like companion/verify.py; returns {ok, checked, message, rows}.
-export function verifyLog(log) {
-  const rows = [];
-  if (!log.seed) return { ok: false, pending: true, checked: 0, rows };
-  if (commitmentOf(log.seed) !== log.commitment) {
-    return { ok: false, checked: 0, rows, message: 'the seed does not match the commitment' };
+// How each game's events derive from its draws: companion/verify.py's GameCheck, for the page.
+// step({options, draws, entries}) -> [{i, text, params}]; shown(item, events) -> problem or null;
+// fromView(view) -> the results a phone records as displayed. Add a game here and in verify.py.
+function diceCheck() {
+  let expected = 1;
+  const facesOf = (options) => ((options.die || 'd6') === 'custom' ? [...(options.faces || [])]
+    : Array.from({ length: Number((options.die || 'd6').slice(1)) }, (_, i) => String(i + 1)));
+  return {
+    step({ options, draws, entries }) {
+      const faces = facesOf(options);
+      const problems = [];
+      const rolled = entries.filter((entry) => entry.event?.type === 'rolled');
+      if (draws.length && !rolled.length) {
+        problems.push({ i: draws[0].i, text: N_("a roll's draws have no rolled event: the event was removed") });
+      }
+      for (const { i, event } of rolled) {
+        const results = draws.map((draw) => draw.result);
+        if (!draws.length) {
+          problems.push({ i, text: N_('a rolled event without any draw: the event was forged') });
+          continue;
+        }
+        if (!same(event.values, results)) {
+          problems.push({ i, text: N_('rolled %(values)s but the draws give %(results)s'),
+            params: { values: str(event.values), results: str(results) } });
+        } else if (!same(event.faces, results.map((v) => (Number.isInteger(v) && v > 0 && v <= faces.length ? faces[v - 1] : null)))) {
+          problems.push({ i, text: N_('rolled faces %(faces)s do not match the draws %(results)s'),
+            params: { faces: str(event.faces), results: str(results) } });
+        }
+        if (draws.some((draw) => draw.by !== event.seat)) {
+          problems.push({ i, text: N_('rolled by seat %(seat)s but drawn for seat %(other)s'),
+            params: { seat: event.seat, other: draws[0].by } });
+        }
+        if (draws.some((draw) => draw.lo !== 1 || draw.hi !== faces.length)) {
+          problems.push({ i, text: N_('the draws are not of a die with %(count)s faces'), params: { count: faces.length } });
+        }
+        if (event.number !== expected) {
+          problems.push({ i, text: N_('roll number %(number)s, expected %(expected)s'),
+            params: { number: event.number, expected } });
+        }
+        expected = (Number.isInteger(event.number) ? event.number : expected) + 1;
+      }
+      return problems;
+    },
+    shown(item, events) {
+      if (item.type !== 'rolled') return null;
+      const match = events.find(({ event }) => event.type === 'rolled' && event.number === item.number);
+      if (!match) return { text: N_('your phone showed roll %(number)s, which the log does not have'), params: { number: item.number } };
+      if (!same(match.event.values, item.values) || match.event.seat !== item.seat) {
+        return { i: match.i, text: N_('your phone showed roll %(number)s by seat %(seat)s as %(values)s, the log says seat %(other)s rolled %(logged)s'),
+          params: { number: item.number, seat: item.seat, values: str(item.values), other: match.event.seat, logged: str(match.event.values) } };
+      }
+      return null;
+    },
+    reset() { expected = 1; },
+  };
+}
+
+export const GAME_CHECKS = { dice: diceCheck };
+
+// What a phone records as displayed, from a view: one item per result (Dice: each roll it showed).
+export const SHOWN_FROM_VIEW = {
+  dice: (game) => (game?.history || []).map((roll) => ({ type: 'rolled', number: roll.number, seat: roll.seat, values: roll.values })),
+};
+
+// The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.
+class Walk {
+  constructor(log) {
+    this.seed = log.seed;
+    this.problems = [];
+    this.notes = [];
+    this.pool = EMPTY_POOL; this.epoch = 0; this.nextN = 0; this.rounds = 0;
+    this.seats = new Map();
+    this.present = new Set();
+    this.round = null;
+    this.waiting = [];
+    this.lastSpent = null;
+    this.draws = 0;
+    this.rows = [];
+    this.values = new Map();
+    this.game = log.game; this.options = {}; this.check = null;
+    this.step = null;
+    this.events = [];
   }
-  let pool = EMPTY_POOL;
-  let next = 0;
-  for (const entry of log.entries) {
-    if (entry.kind === 'entropy') {
-      pool = mixPool(pool, entry.value);
-      if (entry.pool !== pool) return { ok: false, checked: next, rows, message: `entry ${entry.i}: wrong pool` };
-    } else if (entry.kind === 'draw') {
-      const expected = recompute(log.seed, entry);
-      const good = entry.n === next && entry.pool === pool && JSON.stringify(expected) === JSON.stringify(entry.result);
-      rows.push({ entry, expected, good });
-      if (!good) return { ok: false, checked: next, rows, message: `draw ${entry.n + 1} (${entry.purpose})` };  // counted from 1, as the page shows
-      next += 1;
+
+  problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
+
+  chain(entry, seat, value, k) {
+    const book = this.seats.get(seat);
+    if (!book) { this.problem(entry, N_('seat %(seat)s reveals a value but never committed'), { seat }); return false; }
+    if (!isHash(value) || chainStep(value) !== book.head) {
+      this.problem(entry, N_("seat %(seat)s's value does not hash to its previous one: not from its committed chain"), { seat });
+      return false;
+    }
+    if (k !== book.k + 1) this.problem(entry, N_("seat %(seat)s's value is number %(k)s, expected %(expected)s"), { seat, k, expected: book.k + 1 });
+    book.head = value; book.k += 1;
+    if (!this.values.has(seat)) this.values.set(seat, new Map());
+    this.values.get(seat).set(book.k, value);
+    return true;
+  }
+
+  table(entry) {
+    if (entry.type === 'created' || entry.type === 'new_game') {
+      this.game = entry.game ?? this.game;
+      this.options = entry.options || {};
+      const factory = GAME_CHECKS[this.game];
+      if (this.check === null || entry.type === 'created') this.check = factory ? factory() : null;
+      else if (this.check) this.check.reset();
+      if (!factory) this.notes.push({ text: N_('the events of game %(game)s are not checked against the draws'), params: { game: this.game } });
+    } else if (entry.type === 'joined') this.present.add(entry.seat);
+    else if (entry.type === 'removed' || entry.type === 'left') this.present.delete(entry.seat);
+  }
+
+  commit(entry) {
+    if (!isHash(entry.commitment)) { this.problem(entry, N_("seat %(seat)s's commitment is malformed"), { seat: entry.seat }); return; }
+    this.seats.set(entry.seat, { head: entry.commitment, k: 0, m: 0, rounds: Boolean(entry.rounds), since: null });
+    this.present.add(entry.seat);
+    this.waiting.push(entry.seat);
+  }
+
+  openRound(entry) {
+    this.rounds += 1;
+    if (entry.round !== this.rounds) this.problem(entry, N_('round %(number)s, expected round %(expected)s'), { number: entry.round, expected: this.rounds });
+    let expected;
+    let waitingFor;
+    if ('without' in entry) {
+      const before = this.round || { asked: [], revealed: {}, for: [] };
+      const missing = before.asked.filter((s) => !(String(s) in before.revealed));
+      if (!same(entry.without, missing) || !missing.length) {
+        this.problem(entry, N_('a round restarts without %(without)s, but %(missing)s had not revealed'), { without: str(entry.without), missing: str(missing) });
+      }
+      expected = before.asked.filter((s) => !missing.includes(s) && this.present.has(s));
+      waitingFor = before.for;
+    } else {
+      if (this.round !== null) this.problem(entry, N_('a round opens while another is still open'));
+      expected = [...this.present].filter((s) => this.seats.has(s) && this.seats.get(s).rounds).sort((a, b) => a - b);
+      waitingFor = this.waiting; this.waiting = [];
+    }
+    if (!same(entry.asked, expected)) {
+      this.problem(entry, N_('the round asks seats %(asked)s, it must ask %(expected)s: a phone was left out'), { asked: str(entry.asked), expected: str(expected) });
+    }
+    this.round = { asked: entry.asked || [], revealed: {}, for: waitingFor };
+  }
+
+  reveal(entry) {
+    const seat = entry.seat;
+    if (!this.round || !this.round.asked.includes(seat) || String(seat) in this.round.revealed) {
+      this.problem(entry, N_('seat %(seat)s reveals outside its round'), { seat });
+      return;
+    }
+    if (this.chain(entry, seat, entry.value, entry.k)) this.round.revealed[String(seat)] = entry.value;
+  }
+
+  seal(entry) {
+    if (!this.round) { this.problem(entry, N_('a pool is sealed without a round')); return; }
+    const revealed = Object.keys(this.round.revealed).map(Number).sort((a, b) => a - b);
+    if (!same(revealed, [...this.round.asked].sort((a, b) => a - b))) this.problem(entry, N_('a pool is sealed before every asked phone revealed'));
+    const pool = seal(this.pool, this.round.revealed);
+    if (entry.pool !== pool) this.problem(entry, N_('the sealed pool is not the fold of the values revealed in its round'));
+    if (!same(entry.for, this.round.for)) this.problem(entry, N_('the pool is sealed for seats %(seats)s, expected %(expected)s'), { seats: str(entry.for), expected: str(this.round.for) });
+    this.pool = pool; this.epoch += 1;
+    for (const seat of this.round.for) {
+      const book = this.seats.get(seat);
+      if (book && book.since === null) book.since = this.epoch;
+    }
+    this.round = null;
+  }
+
+  draw(entry) {
+    const where = { n: entry.n, purpose: entry.purpose };
+    const before = this.problems.length;
+    this.draws += 1;
+    if (entry.n !== this.nextN) this.problem(entry, N_('draw %(n)s (%(purpose)s): expected draw number %(expected)s: a draw is missing or out of order'), { ...where, expected: this.nextN });
+    this.nextN = (Number.isInteger(entry.n) ? entry.n : this.nextN) + 1;
+    if (entry.pool !== this.pool) this.problem(entry, N_('draw %(n)s (%(purpose)s): not drawn from the latest sealed pool'), where);
+    if (entry.by !== null && entry.by !== undefined) this.seatDraw(entry, where, entry.by);
+    let expected = null;
+    try {
+      expected = recompute(this.seed, entry);
+      if (!same(entry.result, expected)) {
+        this.problem(entry, N_('draw %(n)s (%(purpose)s): logged result %(result)s, recomputed %(expected)s'), { ...where, result: str(entry.result), expected: str(expected) });
+      }
+    } catch (error) {
+      this.problem(entry, N_('draw %(n)s (%(purpose)s): malformed draw (%(error)s)'), { ...where, error: error.message });
+    }
+    this.rows.push({ entry, expected, good: this.problems.length === before });
+  }
+
+  seatDraw(entry, where, seat) {
+    const book = this.seats.get(seat);
+    if (!book || book.since === null) {
+      this.problem(entry, N_('draw %(n)s (%(purpose)s): seat %(seat)s drew before a pool sealed after its commitment'), { ...where, seat });
+      return;
+    }
+    if (entry.m !== book.m) this.problem(entry, N_("draw %(n)s (%(purpose)s): seat %(seat)s's draw number %(m)s, expected %(expected)s"), { ...where, seat, m: entry.m, expected: book.m });
+    book.m += 1;
+    const value = entry.reveal;
+    if (value === null || value === undefined) {
+      if (book.rounds) this.notes.push({ text: N_("draw %(n)s: seat %(seat)s's phone sent no fresh value with its action"), params: { n: entry.n, seat } });
+      this.lastSpent = null;
+      return;
+    }
+    if (this.lastSpent && this.lastSpent.seat === seat && this.lastSpent.value === value && value === book.head) return;
+    if (this.chain(entry, seat, value, book.k + 1)) this.lastSpent = { seat, value };
+  }
+
+  run(entries) {
+    for (const entry of entries) {
+      if (entry.kind === 'draw') {
+        if (this.step === null || this.step.entries.length) { this.endStep(); this.step = { options: this.options, draws: [], entries: [] }; }
+        this.step.draws.push(entry);
+        this.draw(entry);
+        continue;
+      }
+      if (entry.kind === 'event') {
+        if (this.step === null) this.step = { options: this.options, draws: [], entries: [] };
+        this.step.entries.push(entry);
+        this.events.push({ i: entry.i, event: entry.event || {} });
+        continue;
+      }
+      this.endStep();
+      this.lastSpent = null;
+      const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table' }[entry.kind];
+      if (handler) this[handler](entry);
+      else if (entry.kind === 'entropy') this.notes.push({ text: N_('entry %(i)s: a raw entropy entry (older format) feeds no draw'), params: { i: entry.i } });
+    }
+    this.endStep();
+  }
+
+  endStep() {
+    if (this.step && this.check) this.problems.push(...this.check.step(this.step));
+    this.step = null;
+  }
+
+  record(log, record) {
+    if (record.format !== RECORD_FORMAT) { this.problem(null, N_("the phone's record is not in a format this verifier knows")); return; }
+    if (record.code !== log.code) {
+      this.problem(null, N_("the phone's record is for table %(record)s, the log for %(log)s"), { record: record.code, log: log.code });
+      return;
+    }
+    if (record.commitment !== log.commitment) {
+      this.problem(null, N_('your phone was shown the commitment %(shown)s, the log has %(logged)s: the log was rebuilt with another seed'),
+        { shown: record.commitment, logged: log.commitment });
+    }
+    const length = record.length ?? CHAIN_LENGTH;
+    if (!isHash(record.secret) || !Number.isInteger(length) || length <= 0 || length > 65536) {
+      this.problem(null, N_("the phone's record has no readable secret"));
+      return;
+    }
+    const values = chain(record.secret, length);
+    if (record.anchor !== values[0]) this.problem(null, N_("the phone's record is inconsistent: its anchor is not its secret's"));
+    const committed = (log.entries || []).find((e) => e.kind === 'commit' && e.seat === record.seat);
+    if (!committed || committed.commitment !== values[0]) {
+      this.problem(committed, N_("your phone's commitment (seat %(seat)s) is missing from the log or changed"), { seat: record.seat });
+    }
+    for (const k of record.revealed || []) {
+      if (!Number.isInteger(k) || k <= 0 || k >= values.length || this.values.get(record.seat)?.get(k) !== values[k]) {
+        this.problem(null, N_("your phone's random value number %(k)s is missing from the log: its entropy was removed"), { k });
+      }
+    }
+    for (const item of record.shown || []) {
+      const found = this.check ? this.check.shown(item, this.events) : null;
+      if (found) this.problem(found.i === undefined ? null : { i: found.i }, found.text, found.params);
     }
   }
-  return { ok: true, checked: next, rows };
+}
+
+// Every check of companion/verify.py: {ok, pending, checked, problems: [{i, text, params}], notes, rows}.
+export function verifyLog(log, record = null) {
+  if (!log.seed) return { ok: false, pending: true, checked: 0, problems: [], notes: [], rows: [] };
+  const walk = new Walk(log);
+  try {
+    if (!isHash(log.seed) || commitmentOf(log.seed) !== log.commitment) {
+      walk.problem(null, N_('the revealed seed does not match the commitment published at creation'));
+    }
+    const created = (log.entries || []).find((e) => e.type === 'created');
+    if (created && 'commitment' in created && created.commitment !== log.commitment) {
+      walk.problem(created, N_('the commitment logged at creation is not the one the log announces'));
+    }
+    walk.run(log.entries || []);
+    if (record) walk.record(log, record);
+  } catch (error) {
+    walk.problem(null, N_('the log is malformed (%(error)s)'), { error: error.message });
+  }
+  return { ok: !walk.problems.length, pending: false, checked: walk.draws, problems: walk.problems, notes: walk.notes, rows: walk.rows };
 }
