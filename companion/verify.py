@@ -69,7 +69,7 @@ class GameCheck:
     the draws and does not (a changed die value, a forged event without its draw,
     a draw whose event was dropped). Return ``[]`` when everything agrees.
 
-    ``shown(item, events) -> problem or None``: a result a phone recorded as displayed
+    ``shown(item, events) -> (entry number or None, problem) or None``: a result a phone recorded as displayed
     (``item``, in the shape that game's phone script records, see
     ``static/js/fairness.js``) against every game event of the log (``events``:
     ``[(entry number, event)]``); a problem names the difference.
@@ -81,7 +81,7 @@ class GameCheck:
     expected roll number)."""
 
     step: Callable[[Step], list[tuple[int, str]]]
-    shown: Callable[[dict, list[tuple[int, dict]]], str | None] = lambda item, events: None
+    shown: Callable[[dict, list[tuple[int, dict]]], tuple[int | None, str] | None] = lambda item, events: None
     reset: Callable[[], None] = lambda: None
 
 
@@ -122,17 +122,17 @@ def dice_check() -> GameCheck:
             expected["number"] = (event.get("number") if isinstance(event.get("number"), int) else expected["number"]) + 1
         return problems
 
-    def shown(item: dict, events: list[tuple[int, dict]]) -> str | None:
+    def shown(item: dict, events: list[tuple[int, dict]]) -> tuple[int | None, str] | None:
         if item.get("type") != "rolled":
             return None
         match = next(((i, e) for i, e in events if e.get("type") == "rolled" and e.get("number") == item.get("number")),
                      None)
         if match is None:
-            return f"your phone showed roll {item.get('number')}, which the log does not have"
+            return None, f"your phone showed roll {item.get('number')}, which the log does not have"
         i, event = match
         if event.get("values") != item.get("values") or event.get("seat") != item.get("seat"):
-            return (f"entry {i}: your phone showed roll {item.get('number')} by seat {item.get('seat')} as "
-                    f"{item.get('values')!r}, the log says seat {event.get('seat')} rolled {event.get('values')!r}")
+            return i, (f"your phone showed roll {item.get('number')} by seat {item.get('seat')} as "
+                       f"{item.get('values')!r}, the log says seat {event.get('seat')} rolled {event.get('values')!r}")
         return None
 
     def reset() -> None:
@@ -280,10 +280,12 @@ class _Walk:
         self.round = None
 
     def draw(self, entry: dict) -> None:
-        where = f"draw {entry.get('n')} ({entry.get('purpose')!r})"
+        # Draws are numbered from 1 for people (the log counts from 0), as on the verify page.
+        number = entry["n"] + 1 if isinstance(entry.get("n"), int) else entry.get("n")
+        where = f"draw {number} ({entry.get('purpose')!r})"
         self.draws += 1
         if entry.get("n") != self.next_n:
-            self.problem(entry, f"{where}: expected draw number {self.next_n}: a draw is missing or out of order")
+            self.problem(entry, f"{where}: expected draw number {self.next_n + 1}: a draw is missing or out of order")
         self.next_n = (entry.get("n") if isinstance(entry.get("n"), int) else self.next_n) + 1
         if entry.get("pool") != self.pool:
             self.problem(entry, f"{where}: not drawn from the latest sealed pool")
@@ -309,7 +311,7 @@ class _Walk:
         value = entry.get("reveal")
         if value is None:
             if book["rounds"]:
-                self.notes.append(f"draw {entry.get('n')}: seat {seat}'s phone sent no fresh value with its action")
+                self.notes.append(f"{where}: seat {seat}'s phone sent no fresh value with its action")
             self.last_spent = None
             return
         if self.last_spent == (seat, value) and value == book["head"]:
@@ -356,7 +358,10 @@ class _Walk:
         if record.get("code") != document.get("code"):
             self.problem(None, f"the phone's record is for table {record.get('code')}, the log for {document.get('code')}")
             return
-        if record.get("commitment") != document.get("commitment"):
+        def this_game(item) -> bool:
+            return not isinstance(item, dict) or item.get("game") in (None, document.get("commitment"))
+
+        if document.get("commitment") not in [record.get("commitment"), *(record.get("commitments") or [])]:
             self.problem(None, f"your phone was shown the commitment {record.get('commitment')}, the log has "
                                f"{document.get('commitment')}: the log was rebuilt with another seed")
         seat = record.get("seat")
@@ -373,14 +378,15 @@ class _Walk:
                 self.problem(None, f"the book this game starts from does not hold your phone's value for seat {seat}")
         elif committed is None or committed.get("commitment") != anchor:
             self.problem(committed, f"your phone's commitment (seat {seat}) is missing from the log or changed")
-        for k in record.get("revealed", []):
+        for item in filter(this_game, record.get("revealed", [])):
+            k = item.get("k") if isinstance(item, dict) else item
             if not isinstance(k, int) or not 0 < k < len(chain) or self.values.get(seat, {}).get(k) != chain[k]:
                 self.problem(None, f"your phone's random value number {k} is missing from the log: "
                                    "its entropy was removed")
-        for item in record.get("shown", []):
-            text = self.check.shown(item, self.events) if self.check else None
-            if text:
-                self.problem(None, text)
+        for item in filter(this_game, record.get("shown", [])):
+            found = self.check.shown(item, self.events) if self.check else None
+            if found:
+                self.problems.append(found)
 
     def _record_anchor(self, record: dict) -> str | None:
         secret, length = record.get("secret"), record.get("length", fairness.CHAIN_LENGTH)

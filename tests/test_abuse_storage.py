@@ -102,7 +102,7 @@ def test_a_full_disk_answers_at_once_with_a_503_and_loses_nothing_acknowledged(t
         assert answer == {"ok": False, "status": 503, "error": DISK_FAILED}
         over_http = roll(server.url, code, token, lang="fr")
         assert over_http.status_code == 503 and over_http.json() == {"ok": False, "error": DISK_FAILED_FR}
-        joined = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bo"}, timeout=10)
+        joined = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bo", "entropy": ENTROPY}, timeout=10)
         assert joined.status_code == 503
 
         small_disk.free()  # the host made room: the same phone goes on, no restart needed

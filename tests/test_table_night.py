@@ -301,9 +301,9 @@ def test_host_rights_handed_to_a_seat(table):
 
 def test_a_phone_creates_a_table_hosts_it_and_takes_a_seat(server):
     created = requests.post(f"{server.url}/api/tables", json={"game": "tally"}, timeout=WAIT).json()
-    seat = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Ana"},
+    seat = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Ana", "entropy": ENTROPY},
                          headers=bearer(created["host_token"]), timeout=WAIT).json()
-    other = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Bo"},
+    other = requests.post(f"{server.url}/api/tables/{created['code']}/seats", json={"name": "Bo", "entropy": ENTROPY},
                           headers=bearer("forged"), timeout=WAIT).json()
     phone = Screen(server.url, created["code"], seat["token"])
     try:

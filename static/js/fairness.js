@@ -159,6 +159,8 @@ class Walk {
     this.game = log.game; this.options = {}; this.check = null;
     this.step = null;
     this.events = [];
+    this.carried = new Map();
+    this.commitment = log.commitment;
   }
 
   problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
@@ -179,6 +181,9 @@ class Walk {
 
   table(entry) {
     if (entry.type === 'created' || entry.type === 'new_game') {
+      if (entry.type === 'new_game' && entry.commitment !== undefined && entry.commitment !== null && entry.commitment !== this.commitment) {
+        this.problem(entry, N_("the new game's commitment is not the one the log announces"));
+      }
       this.game = entry.game ?? this.game;
       this.options = entry.options || {};
       const factory = GAME_CHECKS[this.game];
@@ -194,6 +199,16 @@ class Walk {
     this.seats.set(entry.seat, { head: entry.commitment, k: 0, m: 0, rounds: Boolean(entry.rounds), since: null });
     this.present.add(entry.seat);
     this.waiting.push(entry.seat);
+  }
+
+  carry(entry) {
+    const seats = entry.seats || {};
+    this.seats = new Map(Object.entries(seats).map(([s, book]) => [Number(s), { ...book, since: null }]));
+    this.carried = new Map(Object.entries(seats).map(([s, book]) => [Number(s), { ...book }]));
+    this.pool = entry.pool; this.epoch = entry.epoch ?? 0; this.rounds = entry.rounds ?? 0;
+    this.present = new Set(entry.present || []);
+    this.waiting = [...this.seats.keys()].filter((s) => this.present.has(s)).sort((a, b) => a - b);
+    this.round = null;
   }
 
   openRound(entry) {
@@ -245,10 +260,11 @@ class Walk {
   }
 
   draw(entry) {
-    const where = { n: entry.n, purpose: entry.purpose };
+    // Draws are numbered from 1 for people (the log counts from 0), as in companion/verify.py.
+    const where = { n: Number.isInteger(entry.n) ? entry.n + 1 : entry.n, purpose: entry.purpose };
     const before = this.problems.length;
     this.draws += 1;
-    if (entry.n !== this.nextN) this.problem(entry, N_('draw %(n)s (%(purpose)s): expected draw number %(expected)s: a draw is missing or out of order'), { ...where, expected: this.nextN });
+    if (entry.n !== this.nextN) this.problem(entry, N_('draw %(n)s (%(purpose)s): expected draw number %(expected)s: a draw is missing or out of order'), { ...where, expected: this.nextN + 1 });
     this.nextN = (Number.isInteger(entry.n) ? entry.n : this.nextN) + 1;
     if (entry.pool !== this.pool) this.problem(entry, N_('draw %(n)s (%(purpose)s): not drawn from the latest sealed pool'), where);
     if (entry.by !== null && entry.by !== undefined) this.seatDraw(entry, where, entry.by);
@@ -274,7 +290,7 @@ class Walk {
     book.m += 1;
     const value = entry.reveal;
     if (value === null || value === undefined) {
-      if (book.rounds) this.notes.push({ text: N_("draw %(n)s: seat %(seat)s's phone sent no fresh value with its action"), params: { n: entry.n, seat } });
+      if (book.rounds) this.notes.push({ text: N_("draw %(n)s: seat %(seat)s's phone sent no fresh value with its action"), params: { n: where.n, seat } });
       this.lastSpent = null;
       return;
     }
@@ -298,7 +314,7 @@ class Walk {
       }
       this.endStep();
       this.lastSpent = null;
-      const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table' }[entry.kind];
+      const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table', carry: 'carry' }[entry.kind];
       if (handler) this[handler](entry);
       else if (entry.kind === 'entropy') this.notes.push({ text: N_('entry %(i)s: a raw entropy entry (older format) feeds no draw'), params: { i: entry.i } });
     }
@@ -316,7 +332,8 @@ class Walk {
       this.problem(null, N_("the phone's record is for table %(record)s, the log for %(log)s"), { record: record.code, log: log.code });
       return;
     }
-    if (record.commitment !== log.commitment) {
+    const forThisGame = (item) => item?.game === undefined || item?.game === null || item.game === log.commitment;
+    if (record.commitment !== log.commitment && !(record.commitments || []).includes(log.commitment)) {
       this.problem(null, N_('your phone was shown the commitment %(shown)s, the log has %(logged)s: the log was rebuilt with another seed'),
         { shown: record.commitment, logged: log.commitment });
     }
@@ -328,15 +345,21 @@ class Walk {
     const values = chain(record.secret, length);
     if (record.anchor !== values[0]) this.problem(null, N_("the phone's record is inconsistent: its anchor is not its secret's"));
     const committed = (log.entries || []).find((e) => e.kind === 'commit' && e.seat === record.seat);
-    if (!committed || committed.commitment !== values[0]) {
+    const carried = this.carried.get(record.seat);
+    if (!committed && carried) {  // a later game of the table: the book it starts from
+      if (!Number.isInteger(carried.k) || carried.k < 0 || carried.k >= values.length || values[carried.k] !== carried.head) {
+        this.problem(null, N_("the book this game starts from does not hold your phone's value for seat %(seat)s"), { seat: record.seat });
+      }
+    } else if (!committed || committed.commitment !== values[0]) {
       this.problem(committed, N_("your phone's commitment (seat %(seat)s) is missing from the log or changed"), { seat: record.seat });
     }
-    for (const k of record.revealed || []) {
+    for (const item of (record.revealed || []).filter(forThisGame)) {
+      const k = typeof item === 'object' ? item.k : item;
       if (!Number.isInteger(k) || k <= 0 || k >= values.length || this.values.get(record.seat)?.get(k) !== values[k]) {
         this.problem(null, N_("your phone's random value number %(k)s is missing from the log: its entropy was removed"), { k });
       }
     }
-    for (const item of record.shown || []) {
+    for (const item of (record.shown || []).filter(forThisGame)) {
       const found = this.check ? this.check.shown(item, this.events) : null;
       if (found) this.problem(found.i === undefined ? null : { i: found.i }, found.text, found.params);
     }

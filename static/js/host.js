@@ -82,6 +82,14 @@ function render() {
   controls.querySelector('.start-game').hidden = table.status !== 'lobby';
   // Each game of the table commits to its own seed: the commitment shown follows the current game.
   root.querySelector('.commitment code').textContent = table.commitment;
+  // A round of random numbers still waits on some phones: the game starts (and draws) once it is sealed.
+  const round = table.entropy?.round;
+  const missing = round ? table.seats.filter((seat) => round.asked.includes(seat.id) && !round.revealed.includes(seat.id)) : [];
+  const drawsWait = controls.querySelector('.draws-wait');
+  drawsWait.hidden = !missing.length;
+  drawsWait.querySelector('span').textContent = missing.length
+    ? t('Waiting for the random numbers of: %(names)s.', { names: missing.map((seat) => seat.name).join(', ') }) : '';
+  controls.querySelector('.start-game').disabled = Boolean(missing.length);
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
@@ -94,6 +102,7 @@ function render() {
 controls.querySelector('.toggle-joining').addEventListener('click', () =>
   act({ type: 'table.joining', open: !current.table.joining_open }));
 controls.querySelector('.start-game').addEventListener('click', () => act({ type: 'table.start' }));
+controls.querySelector('.restart-round').addEventListener('click', () => act({ type: 'table.entropy_restart' }));
 controls.querySelector('.close-table').addEventListener('click', () => {
   if (window.confirm(t('Close this table? Nobody can act any more and the seed is revealed.'))) act({ type: 'table.close' });
 });

@@ -1,8 +1,9 @@
 // A phone at the table: join once, then come back to the same seat by itself.
-import { CONNECTION_TEXT, connectTable, forgetToken, randomHex, storeToken, storedToken } from './connection.js';
+import { CONNECTION_TEXT, connectTable, forgetToken, storeToken, storedToken } from './connection.js';
 import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
+import { PhoneChain, loadRecord, newRecord, saveRecord } from './record.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
@@ -20,6 +21,9 @@ const statusLine = seatView.querySelector('.status');
 const notice = seatView.querySelector('.notice');
 const announcer = seatView.querySelector('.announce');
 const figureArea = seatView.querySelector('.figure-area');
+const drawsWait = seatView.querySelector('.draws-wait');
+// This phone's hash chain and its own record of the table (none: a seat joined on another screen).
+let phoneChain = null;
 const waitingList = seatView.querySelector('.waiting');
 const presenceStrip = seatView.querySelector('.presence-strip');
 const gameOver = seatView.querySelector('.game-over');
@@ -69,13 +73,17 @@ function leads(view) {
   return view.you.role === 'seat' && view.table.host_seat == null && view.you.seat === first;
 }
 
-// A new game committed to a new seed: each phone adds its randomness to the new pool, once.
-function contributeEntropy(view, connection) {
-  const key = `companion.entropy.${code}.${view.table.commitment}`;
-  if (view.you.role !== 'seat' || view.table.status !== 'lobby' || view.table.game_no < 2 || localStorage.getItem(key)) return;
-  localStorage.setItem(key, '1');
-  connection.act({ type: 'seat.entropy', value: randomHex(32) });
+// One action at a time, each with the phone's next chain value: the answer comes after the view that
+// shows the value spent, so the next action never reuses it.
+let queue = Promise.resolve();
+function send(connection, action) {
+  const sent = queue.then(() => connection.act(phoneChain ? phoneChain.withReveal(action) : action));
+  queue = sent.catch(() => null);
+  return sent;
 }
+
+// A round of random numbers still open: the game starts (and draws) once every phone answered it.
+const roundOpen = (view) => Boolean(view.table.entropy?.round);
 
 function renderTableTools(view, act) {
   const { status } = view.table;
@@ -83,7 +91,7 @@ function renderTableTools(view, act) {
   const tools = [];
   if (status === 'lobby' && lead) {
     tools.push(el('button', { type: 'button', class: 'primary big start-game', text: t('Start the game'),
-      onclick: () => act({ type: 'table.start' }) }));
+      disabled: roundOpen(view), onclick: () => act({ type: 'table.start' }) }));
   }
   const undo = undoButton(view, act);
   if (undo) tools.push(undo);
@@ -142,6 +150,10 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
 
 function render(view, connection) {
   latest = view;
+  if (phoneChain && view.you.role === 'seat') phoneChain.observe(view, (action) => send(connection, action));
+  const inPool = !phoneChain || phoneChain.inPool(view);
+  drawsWait.hidden = inPool || view.you.role !== 'seat';
+  drawsWait.textContent = inPool ? '' : t("Waiting for the other phones' random numbers…");
   const me = view.table.seats.find((seat) => seat.id === view.you.seat);
   seatView.querySelector('.my-name').textContent = me ? me.name
     : (view.you.role === 'host' ? t('Host') : t('You are watching as a spectator.'));
@@ -152,7 +164,7 @@ function render(view, connection) {
   figureArea.hidden = !registering;
   if (registering) renderPhoneFigures(figureArea, view, {
     act: async (action) => {
-      const answer = await connection.act(action);
+      const answer = await send(connection, action);
       showRefusal(notice, answer.ok ? '' : answer.error);
       return answer;
     },
@@ -163,12 +175,11 @@ function render(view, connection) {
   const renderer = rendererFor(view.table.game, () => render(latest, connection)) || ((area) => area.replaceChildren());
   // quiet: an answer nobody needs to read (the second phone's "go" of a countdown).
   const act = async (action, { quiet = false } = {}) => {
-    const answer = await connection.act(action);
+    const answer = await send(connection, action);
     if (!quiet || answer.ok) showRefusal(notice, answer.ok ? '' : answer.error);
     return answer;
   };
   latestAct = act;
-  contributeEntropy(view, connection);
   renderPresence(presenceStrip, view, presence);
   renderWaiting(waitingList, view, presence);
   renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view), hosting: hosting(view) });
@@ -176,7 +187,7 @@ function render(view, connection) {
   renderHostPanel(view, act);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
-  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing';
+  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,
@@ -233,13 +244,15 @@ joinForm.querySelector('.watch')?.addEventListener('click', () => start(null));
 joinForm.querySelector('form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const name = new FormData(event.target).get('name');
+  const record = await newRecord(code);
   // A host phone sends its host key: its seat keeps the host's rights.
   const { ok, status, body, error } = await requestJson(`/api/tables/${code}/seats`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(hostToken ? { Authorization: `Bearer ${hostToken}` } : {}) },
-    body: JSON.stringify({ name, entropy: randomHex(32) }),
+    body: JSON.stringify({ name, commitment: record.anchor }),
   });
   if (ok) {
+    keepChain(record, body.seat);
     storeToken('seat', code, body.token);
     start(body.token);
   } else if (status === 403) {
@@ -252,14 +265,22 @@ joinForm.querySelector('form').addEventListener('submit', async (event) => {
   }
 });
 
+function keepChain(record, seat) {
+  record.seat = seat;
+  saveRecord(record);
+  phoneChain = new PhoneChain(record);
+}
+
 // The phone that opened a seat's hand-off code takes the seat (its old phone is cut off).
 async function takeHandedSeat() {
   window.history.replaceState(null, '', window.location.pathname);
+  const record = await newRecord(code);
   const { ok, body, error } = await requestJson(`/api/tables/${code}/handoff`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ handoff, entropy: randomHex(32) }),
+    body: JSON.stringify({ handoff, commitment: record.anchor }),
   });
   if (!ok) { showJoinForm(error); return; }
+  keepChain(record, body.seat);
   storeToken('seat', code, body.token);
   start(body.token);
 }
@@ -278,6 +299,8 @@ everySecond(() => {
 });
 
 const token = storedToken('seat', code);
+const kept = loadRecord(code);
+if (token && kept) phoneChain = new PhoneChain(kept);
 if (handoff) takeHandedSeat();
 else if (token) start(token);
 else showJoinForm('');

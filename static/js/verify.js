@@ -1,6 +1,8 @@
-// The verify page: download the public log and recompute every draw here.
+// The verify page: download the public log and check it here, against this phone's own record if it
+// kept one (companion/verify.py runs the same checks: python -m companion.verify LOG --record RECORD).
 import { verifyLog } from './fairness.js';
 import { t } from './i18n.js';
+import { loadRecord } from './record.js';
 import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
@@ -26,6 +28,14 @@ function actors(log) {
 // "seat 2" in a draw's purpose reads as the player's name.
 const named = (text, names) => text.replace(/\bseat (\d+)\b/g, (whole, id) => names.get(Number(id)) ?? whole);
 const verdict = root.querySelector('.verdict');
+const problems = root.querySelector('.problems');
+const recordLine = root.querySelector('.record-state');
+const recordLink = root.querySelector('.record-download');
+
+function problemText(problem) {
+  const text = t(problem.text, problem.params || {});
+  return problem.i === null || problem.i === undefined ? text : t('Entry %(i)s: %(text)s', { i: problem.i, text });
+}
 
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
@@ -34,8 +44,9 @@ async function run() {
     verdict.textContent = error;
     return;
   }
-  const report = verifyLog(log);
-  const draws = log.entries.filter((entry) => entry.kind === 'draw');
+  const record = loadRecord(root.dataset.code);
+  const report = verifyLog(log, record);
+  const draws = (log.entries || []).filter((entry) => entry.kind === 'draw');
   const names = seatNames(log);
   const actor = actors(log);
   // Draws are numbered from 1 for people (the log counts from 0).
@@ -46,9 +57,19 @@ async function run() {
       el('td', { text: named(draw.purpose, names) }),
       el('td', { text: JSON.stringify(draw.result) }), el('td', { text: row ? (row.good ? '✓' : '✗') : '…' }));
   }));
+  problems.replaceChildren(...report.problems.map((problem) => el('li', { text: problemText(problem) })));
+  problems.hidden = !report.problems.length;
+  recordLine.textContent = record
+    ? t("This phone's own record of the table (seat %(seat)s) was checked against the log.", { seat: record.seat })
+    : t('This screen kept no record of the table: only the log itself is checked.');
+  recordLine.dataset.record = record ? 'checked' : 'none';
+  recordLink.hidden = !record;
+  if (record) {
+    recordLink.href = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: 'application/json' }));
+  }
   if (report.pending) verdict.textContent = t('The seed is revealed when the table closes; draws can be verified then.');
   else if (report.ok) verdict.textContent = t('Verified: the commitment and all %(count)s draws check out.', { count: report.checked });
-  else verdict.textContent = t('Mismatch: %(message)s', { message: report.message });
+  else verdict.textContent = t('Mismatch: %(message)s', { message: problemText(report.problems[0]) });
   verdict.dataset.result = report.pending ? 'pending' : (report.ok ? 'ok' : 'mismatch');
 }
 

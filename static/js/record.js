@@ -1,0 +1,82 @@
+// A phone's own part in the table's randomness (docs/fairness.md): its hash chain, whose secret never
+// leaves the phone until the phone sends each value, and its own record of the table (the commitment
+// it was shown, its secret, every value the server spent, every result it displayed), kept in local
+// storage for the verify page to check the server's log against.
+import { randomHex } from './connection.js';
+import { CHAIN_LENGTH, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './fairness.js';
+
+const recordKey = (code) => `companion.record.${code}`;
+const ACTIONS_WITHOUT_DRAWS = /^(table|figure|entropy|seat)\./;
+
+export function loadRecord(code) {
+  try {
+    const record = JSON.parse(localStorage.getItem(recordKey(code)) || 'null');
+    return record && record.format === RECORD_FORMAT ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveRecord(record) {
+  try { localStorage.setItem(recordKey(record.code), JSON.stringify(record)); } catch { /* storage full: the game goes on */ }
+}
+
+// Before joining (or taking a seat handed over): the commitment this phone is shown and a fresh chain.
+export async function newRecord(code) {
+  const view = await (await fetch(`/api/tables/${code}`)).json();
+  const secret = randomHex(32);
+  return { format: RECORD_FORMAT, code, seat: null, commitment: view.table?.commitment ?? null, secret,
+    anchor: chain(secret, CHAIN_LENGTH)[0], length: CHAIN_LENGTH, k: 0, revealed: [], shown: [] };
+}
+
+export class PhoneChain {
+  constructor(record) {
+    this.record = record;
+    this.values = chain(record.secret, record.length);
+    this.revealing = null;
+  }
+
+  mine(view) {
+    return view.you?.seat === this.record.seat ? view.table.entropy?.seats?.[String(this.record.seat)] : null;
+  }
+
+  // A seat may draw once a pool sealed after its commitment exists (a phone without a record: as before).
+  inPool(view) {
+    const mine = this.mine(view);
+    return !mine || mine.in_pool;
+  }
+
+  // Every view: note the values the server spent (it can show one only if this phone sent it),
+  // the results displayed, a new commitment after "play again", and answer an open round.
+  observe(view, act) {
+    const mine = this.mine(view);
+    if (!mine) return;
+    const { record } = this;
+    if (mine.k > record.k && mine.k < this.values.length && this.values[mine.k] === mine.head) {
+      for (let k = record.k + 1; k <= mine.k; k += 1) record.revealed.push({ k, game: view.table.commitment });
+      record.k = mine.k;
+    }
+    if (view.table.commitment && !(record.commitments || []).includes(view.table.commitment)) {
+      record.commitments = [...(record.commitments || []), view.table.commitment];
+    }
+    const shown = SHOWN_FROM_VIEW[view.table.game]?.(view.game) || [];
+    for (const item of shown) {
+      if (!record.shown.some((old) => old.type === item.type && old.number === item.number && old.game === view.table.commitment)) {
+        record.shown.push({ ...item, game: view.table.commitment });
+      }
+    }
+    saveRecord(record);
+    const round = view.table.entropy?.round;
+    if (round && round.asked.includes(record.seat) && !round.revealed.includes(record.seat)
+        && this.revealing !== round.number && mine.k === record.k) {
+      this.revealing = round.number;
+      act({ type: 'entropy.reveal', value: this.values[record.k + 1] });
+    }
+  }
+
+  // A game action carries the phone's next value: its draws depend on it, and nobody knew it before.
+  withReveal(action) {
+    if (ACTIONS_WITHOUT_DRAWS.test(action.type) || this.record.k + 1 >= this.values.length) return action;
+    return { ...action, reveal: this.values[this.record.k + 1] };
+  }
+}
