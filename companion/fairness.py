@@ -99,12 +99,6 @@ def chain(secret_hex: str, length: int = CHAIN_LENGTH) -> list[str]:
     return values[::-1]
 
 
-def is_valid_entropy(value: object) -> bool:
-    """Raw entropy of format v1 (16 to 64 bytes as hex): accepted by ``seat.entropy``, it feeds no draw."""
-    return isinstance(value, str) and 32 <= len(value) <= 128 and not len(value) % 2 and all(
-        char in "0123456789abcdefABCDEF" for char in value)
-
-
 def mix_pool(pool_hex: str, contribution_hex: str) -> str:
     return hashlib.sha256(bytes.fromhex(pool_hex) + bytes.fromhex(contribution_hex)).hexdigest()
 

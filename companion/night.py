@@ -200,25 +200,12 @@ class NightActions:
             return [event] + self._host_start(tx, table, {})
         return [event]
 
-    def _seat_entropy(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
-        """A phone's random contribution to the pool of the game about to start (after a new commitment)."""
-        value = action.get("value")
-        if not fairness.is_valid_entropy(value):
-            raise TableError(400, N_("The phone's random contribution is malformed."))
-        if table["status"] not in ("lobby", "playing"):
-            raise TableError(409, N_("Random contributions are taken before and during a game."))
-        pool = fairness.mix_pool(table["pool"], value.lower())
-        self._save(tx, table, None, [{"kind": "entropy", "seat": who.seat, "value": value.lower(), "pool": pool}],
-                   pool=pool)
-        return self._start_when_everyone_contributed(tx, table)
-
-    def _start_when_everyone_contributed(self, tx: Transaction, table: dict) -> list[dict]:
-        """Play again starts the game once the last seat's randomness is in (if it can start)."""
+    def _start_when_sealed(self, tx: Transaction, table: dict) -> list[dict]:
+        """Play again starts the game by itself once its round is sealed: the last phone's fresh value
+        is in (companion.fairness.Entropy.renew). Until then, or if it cannot start, the lead starts it."""
         if table["status"] != "lobby" or table["settings"].get("autostart") != table["game_no"]:
             return []
-        contributed = {entry.get("seat") for entry in tx.log(table["code"], table["game_no"])
-                       if entry["kind"] == "entropy"}
-        if not {seat["seat"] for seat in tx.seats(table["code"])} <= contributed:
+        if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None:
             return []
         try:
             return self._host_start(tx, table, {})

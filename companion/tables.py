@@ -53,7 +53,7 @@ HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", 
                 "table.give_host", "table.undo", "table.entropy_restart"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
 FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
-SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.entropy"}
+SEAT_ACTIONS = {"seat.undo", "seat.leave"}
 # A phone's chain value for the open round of random contributions (companion.fairness.Entropy).
 REVEAL_ACTION = "entropy.reveal"
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
@@ -477,14 +477,15 @@ class Tables(NightActions):
         book = fairness.Entropy(table["entropy"], table["pool"])
         entries = self._entropy(lambda: book.reveal(seat, action.get("value"), self._present(tx, table)))
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
-        return []
+        return self._start_when_sealed(tx, table)  # play again starts once the last value is in
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         """The host goes on without the phones that did not reveal: the round starts again without them."""
         book = fairness.Entropy(table["entropy"], table["pool"])
         entries = self._entropy(lambda: book.restart(self._present(tx, table)))
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
-        return [{"type": "entropy_restarted", "without": entries[0].get("without", [])}]
+        return [{"type": "entropy_restarted", "without": entries[0].get("without", [])}] + self._start_when_sealed(
+            tx, table)
 
     @staticmethod
     def _present(tx: Transaction, table: dict) -> list[int]:

@@ -212,3 +212,31 @@ def test_forged_random_contributions_are_refused_and_change_nothing(server):
                            timeout=TIMEOUT)
     assert script.status_code == 201
     assert ana.view()["table"]["entropy"]["round"]["asked"] == [ana.seat]
+
+
+def test_a_new_seed_is_committed_before_the_phones_reveal_again_for_the_next_game(server):
+    """The operator draws the next game's seed knowing every pool so far: the new game's draws
+    wait for values the phones reveal after that new commitment."""
+    table = new_table(server)
+    ana = ChainPhone(server.url, table["code"], "Ana")
+    answer_rounds(ana)
+    assert ana.roll().status_code == 200
+    first = ana.view()["table"]["commitment"]
+    another = requests.post(f"{server.url}/api/tables/{table['code']}/actions", headers=bearer(table["host_token"]),
+                            json={"type": "table.another", "game": "dice"}, timeout=TIMEOUT)
+    assert another.status_code == 200, another.text
+    view = ana.view()
+    assert view["table"]["commitment"] != first and view["table"]["entropy"]["round"]["asked"] == [ana.seat]
+    ana.record["commitments"] = [view["table"]["commitment"]]  # the phone sees the new commitment first
+    refused = ana.roll()
+    assert refused.status_code == 409 and "not in the pool yet" in refused.json()["error"]
+    answer_rounds(ana)
+    assert ana.roll().status_code == 200
+    closed = close(server, table)
+    assert closed["entries"][0]["type"] == "new_game" and closed["entries"][1]["kind"] == "carry"
+    report = verify_log(closed, ana.record)
+    assert report.ok, report.problems
+    forged = {**closed, "entries": [dict(e) for e in closed["entries"]]}
+    forged["entries"][1] = {**forged["entries"][1], "seats": {str(ana.seat): {
+        **forged["entries"][1]["seats"][str(ana.seat)], "head": "ab" * 32}}}
+    assert not verify_log(forged, ana.record).ok  # a carried book that is not the phone's chain

@@ -10,7 +10,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.helpers import bearer
+from tests.helpers import bearer, ENTROPY
 from tests.server import ServerProcess
 from tests.test_browser import DESKTOP, PHONE, as_host, as_seat, browser, decode_qr, open_context  # noqa: F401
 
@@ -31,7 +31,7 @@ def act(server, code: str, token: str, action: dict) -> None:
 def test_an_away_seat_shows_everywhere_and_is_handed_to_a_new_phone_by_qr(server, open_context, tmp_path):
     created = requests.post(f"{server.url}/api/tables", json={"game": "tally"}, timeout=10).json()
     code = created["code"]
-    seats = {name: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name}, timeout=10).json()
+    seats = {name: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10).json()
              for name in ("Ana", "Bo")}
     act(server, code, created["host_token"], {"type": "table.start"})
     host_screen = open_context(**DESKTOP)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.helpers import bearer, new_table
+from tests.helpers import bearer, new_table, ENTROPY
 from tests.server import ROOT
 
 WATCH = {
@@ -49,7 +49,7 @@ def test_a_phone_that_would_only_watch_is_told_before_typing_a_name(client, reas
     notice = notice_before_name(phone_page(client, table))
     assert notice and notice.startswith(WATCH[reason])
     assert 'class="primary big watch"' in phone_page(client, table)
-    refused = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Cy"})
+    refused = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Cy", "entropy": ENTROPY})
     assert refused.status_code == 403  # what the page said is what joining does
 
 

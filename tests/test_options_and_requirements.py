@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games.base import REGISTRY
-from tests.helpers import bearer, new_table
+from tests.helpers import bearer, new_table, ENTROPY
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
 
@@ -101,7 +101,7 @@ def test_every_screen_sees_what_the_lobby_still_needs_with_counts(client):
     assert lobby_needs(client, table) == [
         {"kind": "players", "have": 1, "need": 2, "max": 4, "met": False},
         {"kind": "figures", "seat": 1, "have": 0, "need": 2, "met": False}]
-    seat = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Bo"}).json
+    seat = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Bo", "entropy": ENTROPY}).json
     table["seats"]["Bo"] = seat
     adding = client.post(f"/api/tables/{table['code']}/actions", headers=bearer(table["seats"]["Ana"]["token"]),
                          json={"type": "figure.adding", "on": True})

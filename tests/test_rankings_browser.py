@@ -9,6 +9,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.test_browser import PHONE, as_seat, browser, open_context, server  # noqa: F401
+from tests.helpers import ENTROPY
 
 MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002"
 
@@ -17,7 +18,7 @@ def seated_table(server) -> tuple[str, dict]:
     code = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10).json()["code"]
     tokens = {}
     for name, figure in (("Ana", MARIO), ("Bo", BOWSER), ("Cy", PIKACHU)):
-        tokens[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name},
+        tokens[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
                                      timeout=10).json()["token"]
         picked = requests.post(f"{server.url}/api/tables/{code}/actions", timeout=10,
                                json={"type": "figure.pick", "amiibo_id": figure},

@@ -211,7 +211,7 @@ def test_only_the_host_or_the_administrator_names_a_figure_in_the_catalogue(serv
     assert requests.get(f"{server.url}/api/amiibo/{NEWER}", timeout=10).json()["known"] is False
 
     def admin_name(name, key):
-        return requests.put(f"{server.url}/api/amiibo/{NEWER}/name", json={"name": name}, headers=bearer(key),
+        return requests.put(f"{server.url}/api/amiibo/{NEWER}/name", json={"name": name, "entropy": ENTROPY}, headers=bearer(key),
                             timeout=10)
 
     assert admin_name("Stolen", table.tokens["Ana"]).status_code == 401
@@ -230,5 +230,5 @@ def test_the_new_routes_are_in_the_openapi_document(server):
 
 
 def test_without_an_administrator_key_nobody_names_figures_through_the_catalogue_api(client):
-    refused = client.put("/api/amiibo/0x0000000000000002/name", json={"name": "x"}, headers=bearer(""))
+    refused = client.put("/api/amiibo/0x0000000000000002/name", json={"name": "x", "entropy": ENTROPY}, headers=bearer(""))
     assert refused.status_code == 403 and "no administrator key" in refused.json["error"]
