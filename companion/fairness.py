@@ -63,7 +63,7 @@ EMPTY_POOL = "00" * 32
 WORD_SPACE = 1 << 64
 HASH_HEX = 64
 # How many values a phone's chain holds: one per round and one per action that draws.
-CHAIN_LENGTH = 4096
+CHAIN_LENGTH = 1024
 
 
 def new_seed() -> str:
@@ -117,9 +117,11 @@ def draw_label(draw: dict) -> str:
 
 
 class WordStream:
-    """The 64-bit words of one draw."""
+    """The 64-bit words of one draw (its label: see ``draw_label``)."""
 
-    def __init__(self, seed_hex: str, label: str, pool_hex: str):
+    def __init__(self, seed_hex: str, label: str | int, pool_hex: str):
+        if isinstance(label, int):  # a number alone: the table's own draw number n
+            label = f"table|{label}"
         self._key = bytes.fromhex(seed_hex)
         self._prefix = f"{FORMAT}|{pool_hex}|{label}|"
         self._block = 0

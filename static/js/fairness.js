@@ -5,7 +5,7 @@ import { N_ } from './i18n.js';
 
 const WORD_SPACE = 1n << 64n;
 export const EMPTY_POOL = '00'.repeat(32);
-export const CHAIN_LENGTH = 4096;
+export const CHAIN_LENGTH = 1024;
 export const RECORD_FORMAT = 'companion-phone-record/1';
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 

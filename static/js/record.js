@@ -22,17 +22,21 @@ export function saveRecord(record) {
 }
 
 // Before joining (or taking a seat handed over): the commitment this phone is shown and a fresh chain.
+// (The chain's values ride along, not stored: the secret alone gives them back after a reload.)
 export async function newRecord(code) {
   const view = await (await fetch(`/api/tables/${code}`)).json();
   const secret = randomHex(32);
-  return { format: RECORD_FORMAT, code, seat: null, commitment: view.table?.commitment ?? null, secret,
-    anchor: chain(secret, CHAIN_LENGTH)[0], length: CHAIN_LENGTH, k: 0, revealed: [], shown: [] };
+  const values = chain(secret, CHAIN_LENGTH);
+  const record = { format: RECORD_FORMAT, code, seat: null, commitment: view.table?.commitment ?? null, secret,
+    anchor: values[0], length: CHAIN_LENGTH, k: 0, revealed: [], shown: [] };
+  Object.defineProperty(record, 'values', { value: values, enumerable: false });
+  return record;
 }
 
 export class PhoneChain {
   constructor(record) {
     this.record = record;
-    this.values = chain(record.secret, record.length);
+    this.values = record.values || chain(record.secret, record.length);
     this.revealing = null;
   }
 
