@@ -265,6 +265,13 @@ class Entropy:
             entries += self._open(present)
         return entries
 
+    def drop(self, seat: int, present: list[int]) -> list[dict]:
+        """A seat left while the open round still waited on it: the round starts again without it."""
+        current = self.state["round"]
+        if current is None or seat not in current["asked"] or str(seat) in current["revealed"]:
+            return []
+        return self._again(current, [seat], present)
+
     def restart(self, present: list[int]) -> list[dict]:
         """The open round starts again without the phones that did not reveal (the host's decision).
 
@@ -276,6 +283,9 @@ class Entropy:
         missing = [s for s in current["asked"] if str(s) not in current["revealed"]]
         if not missing:
             raise EntropyError(409, N_("No round of random contributions is waiting."))
+        return self._again(current, missing, present)
+
+    def _again(self, current: dict, missing: list[int], present: list[int]) -> list[dict]:
         self.state["rounds"] += 1
         asked = [s for s in current["asked"] if s not in missing and s in present]
         self.state["round"] = {"number": self.state["rounds"], "asked": asked, "revealed": {},

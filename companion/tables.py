@@ -532,7 +532,10 @@ class Tables(NightActions):
         event = {"type": why, "seat": seat}
         released = figures.release_seat(figures.normalize(table["figures"]), seat)
         host_seat = None if table["host_seat"] == seat else table["host_seat"]
-        self._save(tx, table, None, [{"kind": "table", **event}], figures=released, host_seat=host_seat)
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        dropped = book.drop(seat, self._present(tx, table))  # a round it had not answered goes on without it
+        self._save(tx, table, None, [{"kind": "table", **event}] + dropped, figures=released, host_seat=host_seat,
+                   entropy=book.state, pool=book.pool)
         return [event]
 
     def _host_start(self, tx: Transaction, table: dict, action: dict) -> list[dict]:

@@ -241,9 +241,10 @@ class _Walk:
         if "without" in entry:
             before = self.round or {}
             missing = [s for s in before.get("asked", []) if str(s) not in before.get("revealed", {})]
-            if entry["without"] != missing or not missing:
+            without = entry["without"] if isinstance(entry["without"], list) else []
+            if not without or any(s not in missing for s in without):
                 self.problem(entry, f"a round restarts without {entry['without']}, but {missing} had not revealed")
-            expected = [s for s in before.get("asked", []) if s not in missing and s in self.present]
+            expected = [s for s in before.get("asked", []) if s not in without and s in self.present]
             waiting_for = before.get("for", [])
         else:
             if self.round is not None:

@@ -55,17 +55,23 @@ class ChainPhone:
         answer = self.post({"type": "roll", "reveal": self.chain[self.k + 1]})
         if answer.status_code == 200:
             self._sync()
+            game = self.view()["table"]["commitment"]
             for event in answer.json()["events"]:
                 if event["type"] == "rolled":
-                    self.record["shown"].append({key: event[key] for key in ("type", "number", "seat", "values")})
+                    shown = {key: event[key] for key in ("type", "number", "seat", "values")}
+                    self.record["shown"].append({**shown, "game": game})
         return answer
 
     def _sync(self) -> None:
         """The server spent the values up to its count for this seat: the phone notes each one it sent."""
-        held = self.view()["table"]["entropy"]["seats"][str(self.seat)]["k"]
+        table = self.view()["table"]
+        held = table["entropy"]["seats"][str(self.seat)]["k"]
         assert self.k <= held <= self.k + 1, "the server claims values this phone never sent"
-        assert held == 0 or self.chain[held] == self.view()["table"]["entropy"]["seats"][str(self.seat)]["head"]
-        self.record["revealed"] += list(range(self.k + 1, held + 1))
+        assert held == 0 or self.chain[held] == table["entropy"]["seats"][str(self.seat)]["head"]
+        # Each value is noted with the game it went to (a table plays several, each with its own log).
+        self.record["revealed"] += [{"k": k, "game": table["commitment"]} for k in range(self.k + 1, held + 1)]
+        if table["commitment"] not in [self.record["commitment"], *self.record.get("commitments", [])]:
+            self.record.setdefault("commitments", []).append(table["commitment"])
         self.k = held
 
 

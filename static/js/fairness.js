@@ -219,10 +219,11 @@ class Walk {
     if ('without' in entry) {
       const before = this.round || { asked: [], revealed: {}, for: [] };
       const missing = before.asked.filter((s) => !(String(s) in before.revealed));
-      if (!same(entry.without, missing) || !missing.length) {
+      const without = Array.isArray(entry.without) ? entry.without : [];
+      if (!without.length || without.some((s) => !missing.includes(s))) {
         this.problem(entry, N_('a round restarts without %(without)s, but %(missing)s had not revealed'), { without: str(entry.without), missing: str(missing) });
       }
-      expected = before.asked.filter((s) => !missing.includes(s) && this.present.has(s));
+      expected = before.asked.filter((s) => !without.includes(s) && this.present.has(s));
       waitingFor = before.for;
     } else {
       if (this.round !== null) this.problem(entry, N_('a round opens while another is still open'));
