@@ -64,6 +64,7 @@ WORD_SPACE = 1 << 64
 HASH_HEX = 64
 # How many values a phone's chain holds: one per round and one per action that draws.
 CHAIN_LENGTH = 1024
+MAX_SKIP = 16
 
 
 def new_seed() -> str:
@@ -97,6 +98,17 @@ def chain(secret_hex: str, length: int = CHAIN_LENGTH) -> list[str]:
     for _ in range(length):
         values.append(chain_step(values[-1]))
     return values[::-1]
+
+
+def steps_to(value_hex: str, head_hex: str) -> int | None:
+    """How many chain steps lead from a value down to the head (1: the very next value), at most
+    ``MAX_SKIP``. A phone skips the value an action that was refused showed to the server: a value
+    the server saw before the draws it feeds would let it predict them."""
+    for steps in range(1, MAX_SKIP + 1):
+        value_hex = chain_step(value_hex)
+        if value_hex == head_hex:
+            return steps
+    return None
 
 
 def mix_pool(pool_hex: str, contribution_hex: str) -> str:
@@ -241,7 +253,7 @@ class Entropy:
             raise EntropyError(409, N_("This seat has no commitment to its random numbers: join again."))
         if not is_hash(value):
             raise EntropyError(400, N_("The phone's random contribution must be 64 hexadecimal digits."))
-        if chain_step(value.lower()) != book["head"]:
+        if steps_to(value.lower(), book["head"]) is None:
             raise EntropyError(400, N_("The phone's random contribution does not match its commitment: "
                                        "reload the page."))
         return value.lower()
@@ -249,7 +261,7 @@ class Entropy:
     def _advance(self, seat: int, value: Any) -> None:
         value = self.check_reveal(seat, value)
         book = self._seat(seat)
-        book["head"], book["k"] = value, book["k"] + 1
+        book["head"], book["k"] = value, book["k"] + steps_to(value, book["head"])
 
     def _seal(self, present: list[int]) -> list[dict]:
         current = self.state["round"]
@@ -316,6 +328,11 @@ class Entropy:
         book = self.state["seats"].get(str(seat))
         return book is None or book["since"] is not None  # no book: a seat from before format v2
 
+    def takes_part(self, seat: int | None) -> bool:
+        """The seat's phone keeps a chain and takes part in rounds (not a script)."""
+        book = self.state["seats"].get(str(seat)) if seat is not None else None
+        return bool(book and book["rounds"])
+
     def rng(self, seed: str, next_n: int, seat: int | None, reveal: Any = None) -> "TableRng":
         book = self.state["seats"].get(str(seat)) if seat is not None else None
         value = self.check_reveal(seat, reveal) if reveal is not None else None
@@ -329,7 +346,7 @@ class Entropy:
         book = self._seat(rng.by)
         book["m"] = rng.m
         if rng.reveal is not None:
-            book["head"], book["k"] = rng.reveal, book["k"] + 1
+            book["head"], book["k"] = rng.reveal, book["k"] + steps_to(rng.reveal, book["head"])
 
     def public(self) -> dict:
         """What every screen may see: the pool, the open round and each seat's place in it."""

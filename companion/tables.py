@@ -439,6 +439,10 @@ class Tables(NightActions):
         if rng.draws and not book.may_draw(principal.seat):
             raise TableError(409, N_("Your phone's random numbers are not in the pool yet: "
                                      "wait for the other phones' contributions."))
+        if rng.draws and rng.reveal is None and book.takes_part(principal.seat):
+            # A phone shows its next value only to an action that draws: shown to one that does not,
+            # the server would know it before the draws it feeds. The phone sends the action again with it.
+            raise TableError(428, N_("This action draws: your phone sends it again with its next random value."))
         self._checked(lambda: self.services.remember(game, events))
         private = (self._only_actor_sees(tx, table, game, before, state, events, principal)
                    and game.waiting(before) == game.waiting(state))

@@ -184,12 +184,13 @@ class _Walk:
         if book is None:
             self.problem(entry, f"seat {seat} reveals a value but never committed")
             return False
-        if not fairness.is_hash(value) or fairness.chain_step(value) != book["head"]:
+        steps = fairness.steps_to(value, book["head"]) if fairness.is_hash(value) else None
+        if steps is None:
             self.problem(entry, f"seat {seat}'s value does not hash to its previous one: not from its committed chain")
             return False
-        if k != book["k"] + 1:
-            self.problem(entry, f"seat {seat}'s value is number {k}, expected {book['k'] + 1}")
-        book["head"], book["k"] = value, book["k"] + 1
+        if k is not None and k != book["k"] + steps:
+            self.problem(entry, f"seat {seat}'s value is number {k}, expected {book['k'] + steps}")
+        book["head"], book["k"] = value, book["k"] + steps
         self.values.setdefault(seat, {})[book["k"]] = value
         return True
 
@@ -317,7 +318,7 @@ class _Walk:
             return
         if self.last_spent == (seat, value) and value == book["head"]:
             return  # the same action's next draw
-        if self._chain(entry, seat, value, book["k"] + 1):
+        if self._chain(entry, seat, value, None):
             self.last_spent = (seat, value)
 
     def run(self, entries: list[dict]) -> None:

@@ -66,10 +66,11 @@ class ChainPhone:
         """The server spent the values up to its count for this seat: the phone notes each one it sent."""
         table = self.view()["table"]
         held = table["entropy"]["seats"][str(self.seat)]["k"]
-        assert self.k <= held <= self.k + 1, "the server claims values this phone never sent"
+        assert self.k <= held <= self.k + fairness.MAX_SKIP, "the server claims values this phone never sent"
         assert held == 0 or self.chain[held] == table["entropy"]["seats"][str(self.seat)]["head"]
-        # Each value is noted with the game it went to (a table plays several, each with its own log).
-        self.record["revealed"] += [{"k": k, "game": table["commitment"]} for k in range(self.k + 1, held + 1)]
+        # Each value spent is noted with the game it went to (a table plays several, each with its own log).
+        if held > self.k:
+            self.record["revealed"].append({"k": held, "game": table["commitment"]})
         if table["commitment"] not in [self.record["commitment"], *self.record.get("commitments", [])]:
             self.record.setdefault("commitments", []).append(table["commitment"])
         self.k = held

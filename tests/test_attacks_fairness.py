@@ -190,7 +190,7 @@ def test_forged_random_contributions_are_refused_and_change_nothing(server):
     ana = ChainPhone(server.url, table["code"], "Ana")
     entries = log(server, table["code"])["entries"]
     attempts = [
-        ({"type": "entropy.reveal", "value": ana.chain[2]}, 400),  # skips a value: not the chain's next
+        ({"type": "entropy.reveal", "value": ana.chain[fairness.MAX_SKIP + 1]}, 400),  # too far down the chain
         ({"type": "entropy.reveal", "value": ana.chain[0]}, 400),  # the anchor itself, replayed
         ({"type": "entropy.reveal", "value": "ab" * 31}, 400),  # malformed
         ({"type": "entropy.reveal"}, 400),
@@ -252,4 +252,23 @@ def test_a_seat_removed_while_its_round_waits_on_it_does_not_stall_the_round(ser
     assert ana.view()["table"]["entropy"]["round"]["asked"] == [ana.seat]  # asked again, without the removed seat
     answer_rounds(ana)
     assert ana.roll().status_code == 200
+    assert verify_log(close(server, table), ana.record).ok
+
+
+def test_a_phone_shows_its_value_only_to_an_action_that_draws_and_never_twice(server):
+    """A value shown before the draws it feeds would let the operator predict them: the server asks for
+    it only when an action draws, and a value it saw without spending is skipped by the phone."""
+    table = new_table(server)
+    ana = ChainPhone(server.url, table["code"], "Ana")
+    answer_rounds(ana)
+    entries = log(server, table["code"])["entries"]
+    asked = ana.post({"type": "roll"})  # the roll draws: the phone must bring its next value
+    assert asked.status_code == 428 and "next random value" in asked.json()["error"]
+    assert log(server, table["code"])["entries"] == entries
+    refused = ana.post({"type": "roll", "reveal": ana.chain[ana.k + 1], "extra": "x" * 20_000})  # too large: refused
+    assert refused.status_code == 413
+    skipped = ana.post({"type": "roll", "reveal": ana.chain[ana.k + 2]})  # the value the server saw is skipped
+    assert skipped.status_code == 200
+    ana._sync()
+    assert ana.k == 3  # anchor, the round's value, one skipped, the roll's
     assert verify_log(close(server, table), ana.record).ok

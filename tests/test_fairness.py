@@ -134,11 +134,11 @@ def test_a_phone_that_joins_during_a_round_waits_for_the_next_one():
 
 
 def test_a_wrong_or_replayed_value_is_refused_and_changes_nothing():
-    chains = phones(1)
+    chains = phones(1, length=40)
     book = fairness.Entropy(None)
     book.commit(1, chains[1][0], True, [1])
     before = copy.deepcopy(book.state)
-    for bad in (chains[1][2], chains[1][0], "00" * 32, "xyz"):
+    for bad in (chains[1][fairness.MAX_SKIP + 1], chains[1][0], "00" * 32, "xyz"):  # too far, replayed, forged
         with pytest.raises(fairness.EntropyError):
             book.reveal(1, bad, [1])
         assert book.state == before
@@ -172,7 +172,7 @@ def test_a_seats_draws_depend_on_its_fresh_value_and_not_on_other_seats_draws():
     assert shifted.randint(1, 1000, "roll") == roll
     assert rng.draws[0]["reveal"] == chains[1][2] and rng.draws[0]["by"] == 1 and rng.draws[0]["m"] == 0
     with pytest.raises(fairness.EntropyError):
-        book.rng(SEED, 0, 1, chains[1][3])
+        book.rng(SEED, 0, 1, chains[1][1])  # the value the round spent
     book.spent(rng)
     assert book.state["seats"]["1"]["head"] == chains[1][2] and book.state["seats"]["1"]["m"] == 1
 

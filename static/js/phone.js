@@ -73,11 +73,16 @@ function leads(view) {
   return view.you.role === 'seat' && view.table.host_seat == null && view.you.seat === first;
 }
 
-// One action at a time, each with the phone's next chain value: the answer comes after the view that
-// shows the value spent, so the next action never reuses it.
+// One action at a time; one that draws carries the phone's next chain value (record.js). The answer
+// comes after the view that shows the value spent, so the next action never reuses it.
 let queue = Promise.resolve();
 function send(connection, action) {
-  const sent = queue.then(() => connection.act(phoneChain ? phoneChain.withReveal(action) : action));
+  const sent = queue.then(async () => {
+    if (!phoneChain) return connection.act(action);
+    const answer = await phoneChain.send((carried) => connection.act(carried), action);
+    phoneChain.settle();
+    return answer;
+  });
   queue = sent.catch(() => null);
   return sent;
 }

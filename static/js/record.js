@@ -3,7 +3,7 @@
 // it was shown, its secret, every value the server spent, every result it displayed), kept in local
 // storage for the verify page to check the server's log against.
 import { randomHex } from './connection.js';
-import { CHAIN_LENGTH, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './fairness.js';
+import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './fairness.js';
 
 const recordKey = (code) => `companion.record.${code}`;
 const ACTIONS_WITHOUT_DRAWS = /^(table|figure|entropy|seat)\./;
@@ -38,6 +38,8 @@ export class PhoneChain {
     this.record = record;
     this.values = record.values || chain(record.secret, record.length);
     this.revealing = null;
+    this.drawingTypes = new Set();  // the types of action that drew at this table
+    this.sent = null;
   }
 
   mine(view) {
@@ -57,7 +59,7 @@ export class PhoneChain {
     if (!mine) return;
     const { record } = this;
     if (mine.k > record.k && mine.k < this.values.length && this.values[mine.k] === mine.head) {
-      for (let k = record.k + 1; k <= mine.k; k += 1) record.revealed.push({ k, game: view.table.commitment });
+      record.revealed.push({ k: mine.k, game: view.table.commitment });
       record.k = mine.k;
     }
     if (view.table.commitment && !(record.commitments || []).includes(view.table.commitment)) {
@@ -72,15 +74,47 @@ export class PhoneChain {
     saveRecord(record);
     const round = view.table.entropy?.round;
     if (round && round.asked.includes(record.seat) && !round.revealed.includes(record.seat)
-        && this.revealing !== round.number && mine.k === record.k) {
+        && this.revealing !== round.number && mine.k === record.k && this.next() < this.values.length) {
       this.revealing = round.number;
-      act({ type: 'entropy.reveal', value: this.values[record.k + 1] });
+      const value = this.values[this.next()];
+      act({ type: 'entropy.reveal', value }).then((answer) => { if (!answer.ok) this.burn(value); });
     }
   }
 
-  // A game action carries the phone's next value: its draws depend on it, and nobody knew it before.
-  withReveal(action) {
-    if (ACTIONS_WITHOUT_DRAWS.test(action.type) || this.record.k + 1 >= this.values.length) return action;
-    return { ...action, reveal: this.values[this.record.k + 1] };
+  // The next value to send: after the last one the server spent, past any a refused action showed it
+  // (the server saw those: a draw fed by one could be predicted), at most MAX_SKIP steps on.
+  next() {
+    const { k, burnt = 0 } = this.record;
+    return Math.min(Math.max(k, burnt) + 1, k + MAX_SKIP);
+  }
+
+  burn(value) {
+    const index = this.values.indexOf(value);
+    if (index > (this.record.burnt || 0)) { this.record.burnt = index; saveRecord(this.record); }
+  }
+
+  // An action that draws carries the phone's next value: its draws depend on it, and nobody knew it
+  // before. The server asks for it (428) when an action draws; the phone then sends it up front with
+  // that type of action. A value sent and not spent is never sent again (the server saw it).
+  async send(act, action) {
+    const drawing = !ACTIONS_WITHOUT_DRAWS.test(action.type) && this.next() < this.values.length;
+    let answer = await act(drawing && this.drawingTypes.has(action.type) ? this.withValue(action) : action);
+    if (drawing && !answer.ok && answer.status === 428) {
+      this.drawingTypes.add(action.type);
+      answer = await act(this.withValue(action));
+    }
+    return answer;
+  }
+
+  withValue(action) {
+    const value = this.values[this.next()];
+    this.sent = value;
+    return { ...action, reveal: value };
+  }
+
+  // After each answer (the view that shows a value spent comes before it).
+  settle() {
+    if (this.sent && this.values.indexOf(this.sent) > this.record.k) this.burn(this.sent);
+    this.sent = null;
   }
 }
