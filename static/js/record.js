@@ -4,6 +4,7 @@
 // storage for the verify page to check the server's log against.
 import { randomHex } from './connection.js';
 import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './fairness.js';
+import { requestJson } from './ui.js';
 
 const recordKey = (code) => `companion.record.${code}`;
 const ACTIONS_WITHOUT_DRAWS = /^(table|figure|entropy|seat)\./;
@@ -24,7 +25,7 @@ export function saveRecord(record) {
 // Before joining (or taking a seat handed over): the commitment this phone is shown and a fresh chain.
 // (The chain's values ride along, not stored: the secret alone gives them back after a reload.)
 export async function newRecord(code) {
-  const view = await (await fetch(`/api/tables/${code}`)).json();
+  const { body: view } = await requestJson(`/api/tables/${code}`);
   const secret = randomHex(32);
   const values = chain(secret, CHAIN_LENGTH);
   const record = { format: RECORD_FORMAT, code, seat: null, commitment: view.table?.commitment ?? null, secret,
