@@ -39,7 +39,9 @@ def create_arkade_table(host: Page, server, mode_label: str) -> str:
 
 
 def dice_faces(page: Page, side: str) -> list[str]:
-    return page.locator(f".ak-side.{side} .ak-die").all_inner_texts()
+    dice = page.locator(f".ak-side.{side} .ak-die")
+    expect(dice).not_to_have_count(0)  # the throw's answer may still be on its way
+    return dice.all_inner_texts()
 
 
 def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context):
