@@ -277,19 +277,29 @@ function keepChain(record, seat) {
 }
 
 // The phone that opened a seat's hand-off code takes the seat (its old phone is cut off).
-async function takeHandedSeat() {
+// (the code comes in the address of the QR code, or typed in the join form).
+async function takeHandedSeat(handoffCode, field = null) {
   window.history.replaceState(null, '', window.location.pathname);
   const record = await newRecord(code);
   const { ok, body, error } = await requestJson(`/api/tables/${code}/handoff`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ handoff, commitment: record.anchor }),
+    body: JSON.stringify({ handoff: handoffCode, commitment: record.anchor }),
   });
-  if (!ok) { showJoinForm(error); return; }
+  if (!ok) {
+    if (field) showErrorAt(field, error); else showJoinForm(error);
+    return;
+  }
+  if (field) showErrorAt(field, '');
   keepChain(record, body.seat);
   storeToken('seat', code, body.token);
   start(body.token);
 }
 
+joinForm.querySelector('.handoff-form form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const field = event.target.elements.handoff;
+  takeHandedSeat(field.value.trim(), field);
+});
 hostOnly.hidden = !hostToken;
 hostOnly.querySelector('.only-host').addEventListener('click', () => start(hostToken));
 hostPanel.querySelector('.host-game').addEventListener('toggle', () => { if (latest && latestAct) renderHostPanel(latest, latestAct); });
@@ -306,6 +316,6 @@ everySecond(() => {
 const token = storedToken('seat', code);
 const kept = loadRecord(code);
 if (token && kept) phoneChain = new PhoneChain(kept);
-if (handoff) takeHandedSeat();
+if (handoff) takeHandedSeat(handoff);
 else if (token) start(token);
 else showJoinForm('');
