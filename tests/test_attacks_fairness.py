@@ -28,8 +28,8 @@ def server(tmp_path_factory):
     server.stop()
 
 
-def new_table(server, game="dice") -> dict:
-    created = requests.post(f"{server.url}/api/tables", json={"game": game}, timeout=TIMEOUT)
+def new_table(server, game="dice", **options) -> dict:
+    created = requests.post(f"{server.url}/api/tables", json={"game": game, "options": options}, timeout=TIMEOUT)
     assert created.status_code == 201, created.text
     return created.json()
 
@@ -272,3 +272,33 @@ def test_a_phone_shows_its_value_only_to_an_action_that_draws_and_never_twice(se
     ana._sync()
     assert ana.k == 3  # anchor, the round's value, one skipped, the roll's
     assert verify_log(close(server, table), ana.record).ok
+
+
+def test_play_again_starts_by_itself_once_the_last_phone_revealed_after_the_new_commitment(tmp_path):
+    server = ServerProcess(tmp_path, extra_env={"COMPANION_GAME_MODULES": "tests.tally_game"}).start()
+    try:
+        table = new_table(server, "tally", target=1)
+        host = lambda action: requests.post(f"{server.url}/api/tables/{table['code']}/actions",  # noqa: E731
+                                            headers=bearer(table["host_token"]), json=action, timeout=TIMEOUT)
+        ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
+        answer_rounds(ana, bo)
+        assert host({"type": "table.start"}).status_code == 200
+        assert ana.post({"type": "roll", "reveal": ana.chain[ana.k + 1]}).status_code == 200
+        ana._sync()
+        assert ana.post({"type": "mark"}).status_code == 200
+        assert host({"type": "table.again"}).status_code == 200
+        view = ana.view()["table"]
+        assert view["status"] == "lobby" and view["entropy"]["round"]["asked"] == [ana.seat, bo.seat]
+        ana.answer_round()
+        assert ana.view()["table"]["status"] == "lobby"  # Bo's phone has not revealed yet
+        bo.answer_round()
+        assert ana.view()["table"]["status"] == "playing"  # the last value in: the game started by itself
+        assert ana.post({"type": "roll", "reveal": ana.chain[ana.k + 1]}).status_code == 200
+        ana._sync()
+        assert ana.post({"type": "mark"}).status_code == 200
+        second = log(server, table["code"])
+        assert second["number"] == 2 and second["seed"]
+        report = verify_log(second, ana.record)
+        assert report.ok, report.problems
+    finally:
+        server.stop()
