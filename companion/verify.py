@@ -451,7 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report.message)
     for where, text in report.problems[1:]:
         print(f"entry {where}: {text}" if where is not None else text)
-    for note in report.notes:
+    for note in dict.fromkeys(report.notes):  # once each
         print(f"note: {note}")
     if not report.verifiable:
         return 2

@@ -29,6 +29,8 @@ function actors(log) {
 const named = (text, names) => text.replace(/\bseat (\d+)\b/g, (whole, id) => names.get(Number(id)) ?? whole);
 const verdict = root.querySelector('.verdict');
 const problems = root.querySelector('.problems');
+// What the check could not cover (a game whose events are not derived from its draws yet), said plainly.
+const notes = root.querySelector('.notes');
 const recordLine = root.querySelector('.record-state');
 const recordLink = root.querySelector('.record-download');
 
@@ -59,6 +61,9 @@ async function run() {
   }));
   problems.replaceChildren(...report.problems.map((problem) => el('li', { text: problemText(problem) })));
   problems.hidden = !report.problems.length;
+  const noted = [...new Set(report.notes.map((note) => t(note.text, note.params || {})))];
+  notes.replaceChildren(...noted.map((text) => el('li', { text })));
+  notes.hidden = !noted.length;
   recordLine.textContent = record
     ? t("This phone's own record of the table (seat %(seat)s) was checked against the log.", { seat: record.seat })
     : t('This screen kept no record of the table: only the log itself is checked.');
