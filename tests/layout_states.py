@@ -211,22 +211,24 @@ def choice_of(table: Table, name: str) -> dict:
 def rayman_turns(url: str) -> Table:
     """Choices revealed, the first player's turn."""
     table = rayman_choosing(url)
-    table.rayman("Ben", choice_of(table, "Ben"))
-    table.rayman("Ben", {"type": "lock"})
-    game = table.game()
-    assert game["phase"] == "turns", game["phase"]
-    table.phone = table.name_of(game["active"])
+    race_until(table, lambda game, players: game["phase"] == "turns", unplaced_racers(table))
+    table.phone = table.name_of(table.game()["active"])
     return table
 
 
 def rayman_question(url: str) -> Table:
-    """End of the first round: nobody keeps a position, so the host screen asks who is last."""
-    table = rayman_turns(url)
-    for _ in range(2):
-        active = table.name_of(table.game()["active"])
-        table.act(active, {"type": "end_turn"})
+    """Intermediate: the extra cards' draft waits for the host screen to name the youngest player."""
+    table = Table.create(url, "rayman", {"difficulty": "intermediate"}, RAYMAN_NAMES)
+    table.start()
+    for name in RAYMAN_NAMES:
+        table.act(name, table.game(name)["legal"][0])
     assert table.game()["question"], table.game()["phase"]
     return table
+
+
+def unplaced_racers(table: Table) -> dict:
+    """Players who keep no position on their phones: the host screen answers for the board."""
+    return {name: Racer(seat, keeps_position=False) for name, seat in table.seats.items()}
 
 
 def race_until(table: Table, done, racers: dict | None = None) -> None:
