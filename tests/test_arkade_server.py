@@ -10,6 +10,7 @@ python-socketio phones.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import time
@@ -180,6 +181,14 @@ def test_a_whole_strategie_game_and_no_face_down_tile_ever_shown(server):
         log = requests.get(f"{url}/api/tables/{code}/log", timeout=WAIT).json()
         report = verify_log(log)
         assert report.ok is True and report.draws_checked == len([e for e in log["entries"] if e["kind"] == "draw"])
+        assert not [note for note in report.notes if "not checked against the draws" in note]  # Arkade's check ran
+        # A throw whose face was changed after the fact, with its draws left alone, is caught at its entry.
+        edited = copy.deepcopy(log)
+        thrown = next(e for e in edited["entries"] if e["kind"] == "event" and e["event"]["type"] == "thrown"
+                      and e["event"]["role"] == DEFENDER)
+        thrown["event"]["faces"][0] = thrown["event"]["faces"][0] % 6 + 1
+        caught = verify_log(edited)
+        assert not caught.ok and [where for where, _ in caught.problems] == [thrown["i"]]
     finally:
         for screen in phones + [host, spectator]:
             screen.close()

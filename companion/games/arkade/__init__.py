@@ -32,9 +32,11 @@ from __future__ import annotations
 from companion.games.arkade.constants import (
     ALIEN, ALIEN_DIE_FACES, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, DEFENDER_TILES, HANDICAPS, LEVELS, MODES,
     SAUCER_COLOURS, SHOOTING_DIE_FACES)
+from companion.games.arkade.draws import DrawCheck
 from companion.games.arkade.flow import RULES, withdraw
 from companion.games.arkade.setup import check_options, setup
 from companion.games.base import N_, Game, Option, register
+from companion.verify import GameCheck, register_game_check
 
 legal_actions = RULES.legal_actions
 
@@ -74,5 +76,15 @@ GAME = register(Game(
                         "heart", "correct"}),
     **RULES.hooks(),
 ))
+
+
+
+def draw_check() -> GameCheck:
+    """The verifier's check of Arkade's events against their draws (`draws.DrawCheck`)."""
+    check = DrawCheck()
+    return GameCheck(step=lambda step: check.step(step.options, step.draws, step.entries), reset=check.reset)
+
+
+register_game_check("arkade", draw_check)
 
 __all__ = ["ALIEN", "ALIEN_TILES", "COUNTDOWN_SECONDS", "DEFENDER", "DEFENDER_TILES", "GAME", "legal_actions"]
