@@ -1,37 +1,17 @@
-// The table's randomness in the browser (format companion/v2, see companion/fairness.py): the
-// phone's hash chain, the draws, and the verifier of companion/verify.py, check for check.
+// The table's randomness in the browser (format companion/v2, see companion/fairness.py): the draws
+// and the verifier of companion/verify.py, check for check. The phone's own chain is in chain.js.
+import {
+  CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo,
+} from './chain.js';
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 import { N_ } from './i18n.js';
 
+export { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo };
+
 const WORD_SPACE = 1n << 64n;
 export const EMPTY_POOL = '00'.repeat(32);
-export const CHAIN_LENGTH = 1024;
-export const RECORD_FORMAT = 'companion-phone-record/1';
-const HEX64 = /^[0-9a-fA-F]{64}$/;
-
-export const isHash = (value) => typeof value === 'string' && HEX64.test(value);
-export const chainStep = (valueHex) => bytesToHex(sha256(hexToBytes(valueHex)));
 export const commitmentOf = (seedHex) => bytesToHex(sha256(hexToBytes(seedHex)));
 export const mixPool = (poolHex, valueHex) => bytesToHex(sha256(hexToBytes(poolHex + valueHex)));
-
-// A phone's chain, anchor first: [c_0, …, c_length], c_length being the secret.
-export function chain(secretHex, length = CHAIN_LENGTH) {
-  const values = [secretHex];
-  for (let i = 0; i < length; i += 1) values.push(chainStep(values[values.length - 1]));
-  return values.reverse();
-}
-
-// How many chain steps lead from a value down to the head (1: the next value), at most MAX_SKIP: a phone
-// skips a value that a refused action showed to the server (companion/fairness.py's steps_to).
-export const MAX_SKIP = 16;
-export function stepsTo(valueHex, headHex) {
-  let value = valueHex;
-  for (let steps = 1; steps <= MAX_SKIP; steps += 1) {
-    value = chainStep(value);
-    if (value === headHex) return steps;
-  }
-  return null;
-}
 
 export function seal(poolHex, revealed) {
   let pool = poolHex;
@@ -148,10 +128,6 @@ function diceCheck() {
 
 export const GAME_CHECKS = { dice: diceCheck };
 
-// What a phone records as displayed, from a view: one item per result (Dice: each roll it showed).
-export const SHOWN_FROM_VIEW = {
-  dice: (game) => (game?.history || []).map((roll) => ({ type: 'rolled', number: roll.number, seat: roll.seat, values: roll.values })),
-};
 
 // The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.
 class Walk {

@@ -3,7 +3,6 @@ import { CONNECTION_TEXT, connectTable, forgetToken, storeToken, storedToken } f
 import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { renderPhoneFigures } from './figures.js';
-import { PhoneChain, loadRecord, newRecord, saveRecord } from './record.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
@@ -23,6 +22,8 @@ const announcer = seatView.querySelector('.announce');
 const figureArea = seatView.querySelector('.figure-area');
 const drawsWait = seatView.querySelector('.draws-wait');
 // This phone's hash chain and its own record of the table (none: a seat joined on another screen).
+// record.js and its SHA-256 load only when a phone joins or has a record: the join page stays light.
+const records = () => import('./record.js');
 let phoneChain = null;
 const waitingList = seatView.querySelector('.waiting');
 const presenceStrip = seatView.querySelector('.presence-strip');
@@ -249,6 +250,7 @@ joinForm.querySelector('.watch')?.addEventListener('click', () => start(null));
 joinForm.querySelector('form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const name = new FormData(event.target).get('name');
+  const { newRecord } = await records();
   const record = await newRecord(code);
   // A host phone sends its host key: its seat keeps the host's rights.
   const { ok, status, body, error } = await requestJson(`/api/tables/${code}/seats`, {
@@ -257,7 +259,7 @@ joinForm.querySelector('form').addEventListener('submit', async (event) => {
     body: JSON.stringify({ name, commitment: record.anchor }),
   });
   if (ok) {
-    keepChain(record, body.seat);
+    await keepChain(record, body.seat);
     storeToken('seat', code, body.token);
     start(body.token);
   } else if (status === 403) {
@@ -270,7 +272,8 @@ joinForm.querySelector('form').addEventListener('submit', async (event) => {
   }
 });
 
-function keepChain(record, seat) {
+async function keepChain(record, seat) {
+  const { PhoneChain, saveRecord } = await records();
   record.seat = seat;
   saveRecord(record);
   phoneChain = new PhoneChain(record);
@@ -280,6 +283,7 @@ function keepChain(record, seat) {
 // (the code comes in the address of the QR code, or typed in the join form).
 async function takeHandedSeat(handoffCode, field = null) {
   window.history.replaceState(null, '', window.location.pathname);
+  const { newRecord } = await records();
   const record = await newRecord(code);
   const { ok, body, error } = await requestJson(`/api/tables/${code}/handoff`, {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -290,7 +294,7 @@ async function takeHandedSeat(handoffCode, field = null) {
     return;
   }
   if (field) showErrorAt(field, '');
-  keepChain(record, body.seat);
+  await keepChain(record, body.seat);
   storeToken('seat', code, body.token);
   start(body.token);
 }
@@ -313,9 +317,16 @@ everySecond(() => {
   }
 });
 
-const token = storedToken('seat', code);
-const kept = loadRecord(code);
-if (token && kept) phoneChain = new PhoneChain(kept);
-if (handoff) takeHandedSeat(handoff);
-else if (token) start(token);
-else showJoinForm('');
+async function boot() {
+  const token = storedToken('seat', code);
+  if (token && localStorage.getItem(`companion.record.${code}`)) {
+    const { PhoneChain, loadRecord } = await records();
+    const kept = loadRecord(code);
+    if (kept) phoneChain = new PhoneChain(kept);
+  }
+  if (handoff) takeHandedSeat(handoff);
+  else if (token) start(token);
+  else showJoinForm('');
+}
+
+boot();

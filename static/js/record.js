@@ -3,7 +3,7 @@
 // it was shown, its secret, every value the server spent, every result it displayed), kept in local
 // storage for the verify page to check the server's log against.
 import { randomHex } from './connection.js';
-import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './fairness.js';
+import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './chain.js';
 import { requestJson } from './ui.js';
 
 const recordKey = (code) => `companion.record.${code}`;
