@@ -7,11 +7,13 @@ required move, in English and in French."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import requests
 from playwright.sync_api import Page, expect
 
+from companion.verify import verify_log
 from tests.screen import WAIT
 from tests.test_browser import (DESKTOP, DOCS, PHONE, as_host, as_seat, browser, open_context, seat_via_api,  # noqa: F401
                                 seated_phone, server)
@@ -206,6 +208,9 @@ class Player:
     def __init__(self, server, code: str, token: str):
         self.url, self.headers = f"{server.url}/api/tables/{code}/actions", {"Authorization": f"Bearer {token}"}
 
+    def view(self) -> dict:
+        return requests.get(self.url.removesuffix("/actions"), headers=self.headers, timeout=WAIT).json()
+
     def play(self, action: dict) -> dict:
         answer = requests.post(self.url, json=action, headers=self.headers, timeout=WAIT)
         assert answer.status_code == 200, answer.text
@@ -241,3 +246,49 @@ def test_the_damaged_reactor_on_a_french_defenders_phone(server, open_context):
             break
         expect(defender.get_by_role("button", name=re.compile("case"))).to_have_count(0)  # no move, no nugget
     assert_fits_a_phone(defender)
+
+
+def test_the_verify_page_checks_arkade_events_as_the_cli_does(server, open_context):
+    """A closed Arkade table's log: the page's check of each throw and tile against its draws
+    gives the verdicts of companion.verify, on the true log and on edited ones."""
+    options = {"alien": "first", "power_tiles": "on", "shooting_die": ["blue", "blue"]}
+    table = requests.post(f"{server.url}/api/tables", json={"game": "arkade", "options": options}, timeout=WAIT).json()
+    code, host = table["code"], {"Authorization": f"Bearer {table['host_token']}"}
+    tokens = {name: seat_via_api(server, code, name) for name in ("Zoé", "Max")}
+    requests.post(f"{server.url}/api/tables/{code}/actions", json={"type": "table.start"}, headers=host, timeout=WAIT)
+    zoe, max_ = Player(server, code, tokens["Zoé"]), Player(server, code, tokens["Max"])
+    for _ in range(2):  # the Alien turns a tile; the Defender's second blue saucer turns one of theirs
+        for action in ({"type": "throw"}, {"type": "bonus", "colour": "pink"}):
+            zoe.play(action)
+        pending = zoe.view()["game"]
+        if pending["pending"]:
+            zoe.play(next(a for a in pending["legal"] if a["type"] in ("repair", "heart")))  # the tile's question
+        zoe.play({"type": "end_turn"})
+        for action in ({"type": "throw"}, {"type": "hit", "colour": "blue", "extra_life": False}):
+            max_.play(action)
+        if {"type": "move"} in max_.view()["game"]["legal"]:  # a damaged reactor's required move
+            max_.play({"type": "move"})
+        max_.play({"type": "end_turn"})
+    requests.post(f"{server.url}/api/tables/{code}/actions", json={"type": "table.close"}, headers=host, timeout=WAIT)
+    log = requests.get(f"{server.url}/api/tables/{code}/log", timeout=WAIT).json()
+
+    def edited(kind: str, change) -> dict:
+        copy_of_log = json.loads(json.dumps(log))
+        change(next(e["event"] for e in copy_of_log["entries"] if e.get("event", {}).get("type") == kind))
+        return copy_of_log
+
+    cases = {"true": log,
+             "face": edited("thrown", lambda event: event["faces"].__setitem__(1, "orange")),
+             "alien tile": edited("alien_tile", lambda event: event.__setitem__("kind", "not-a-tile")),
+             "defender tile": edited("defender_tile", lambda event: event.__setitem__("tile", event["tile"] ^ 1))}
+    page = open_context(**PHONE).new_page()
+    page.goto(f"{server.url}/t/{code}/verify")
+    for name, document in cases.items():
+        in_page = page.evaluate("""async (log) => {
+            const { verifyLog } = await import('/static/js/fairness.js');
+            const report = verifyLog(log, null);
+            return { ok: report.ok, entries: report.problems.map((p) => p.i) };
+        }""", document)
+        report = verify_log(document)
+        assert in_page == {"ok": report.ok, "entries": [where for where, _ in report.problems]}, name
+        assert report.ok == (name == "true"), (name, report.problems)

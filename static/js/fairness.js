@@ -5,6 +5,7 @@ import {
 } from './chain.js';
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 import { N_ } from './i18n.js';
+import { arkadeCheck } from './games/arkade-draws.js';
 
 export { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo };
 
@@ -126,7 +127,7 @@ function diceCheck() {
   };
 }
 
-export const GAME_CHECKS = { dice: diceCheck };
+export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck };
 
 
 // The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.
