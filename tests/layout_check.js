@@ -124,7 +124,7 @@
   }
 
   // A game wider than its area (columns of a TV layout that ran out of room).
-  for (const area of document.querySelectorAll('.game-area')) {
+  for (const area of tv ? document.querySelectorAll('.game-area') : []) {
     if (!hiddenByStyle(area) && area.scrollWidth > area.clientWidth + 1) {
       cut.push(`${describe(area)} needs ${area.scrollWidth}px of ${area.clientWidth}px`);
     }

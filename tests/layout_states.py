@@ -341,3 +341,45 @@ def amiiboxe_over(url: str) -> Table:
         else:
             raise AssertionError(f"nobody acts in Amiiboxe's {game['phase']}")
     raise AssertionError("Amiiboxe should have ended")
+
+
+# --- Chakart and Mario Universalis -----------------------------------------------------------------
+
+def having(table: Table, kind: str) -> tuple[str, dict]:
+    """The seat whose legal actions include one of type ``kind``, and the first such action."""
+    for name in table.seats:
+        action = next((a for a in table.game(name)["legal"] if a["type"] == kind), None)
+        if action:
+            return name, action
+    raise AssertionError(f"nobody may {kind}")
+
+
+def chakart_start(url: str) -> Table:
+    table = Table.create(url, "chakart", {}, ("Ana", "Bo"))
+    table.start()
+    table.phone = having(table, "move")[0]
+    return table
+
+
+def chakart_board(url: str) -> Table:
+    """A move made: the mover tells what happened on the board."""
+    table = chakart_start(url)
+    table.act(*having(table, "move"))
+    table.phone = having(table, "board_done")[0]
+    return table
+
+
+def universalis_start(url: str) -> Table:
+    table = Table.create(url, "universalis", {}, ("Ana", "Bo"))
+    table.start()
+    table.phone = having(table, "next")[0]
+    return table
+
+
+def universalis_preparation(url: str) -> Table:
+    """Three phases on: the first player may play cards."""
+    table = universalis_start(url)
+    for _ in range(3):
+        table.act(*having(table, "next"))
+    table.phone = having(table, "play")[0]
+    return table

@@ -98,6 +98,11 @@ SCREENS = [
     Screen("closed", "/t/{code}", closed_dice, ready=".lead", status=410),
     Screen("unknown-table", "/t/ZZZZ", ready="h1", status=404),
     host("closed-dice", closed_dice, ".seed code", (".table-code",), in_game=None),
+    # The TV without host rights (/t/<code>/screen).
+    Screen("dice-six-d20-display", "/t/{code}/screen", states.dice_six_d20_rolled, "display", ".history li",
+           main=DICE_MAIN, in_game=True),
+    Screen("rayman-turns-display", "/t/{code}/screen", states.rayman_turns, "display", ".rm-order-item",
+           main=(".rm-status",), in_game=True),
     # Dice.
     host("dice-fresh", states.dice_fresh, ".die", DICE_MAIN),
     phone("dice-fresh", states.dice_fresh, "button.die", prompt=".die-hint"),
@@ -140,6 +145,17 @@ SCREENS = [
     phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-answer"),
     host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
     phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".game-over:not([hidden]), .ax-over"),
+]
+# Chakart and Mario Universalis: their first states.
+SCREENS += [
+    host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),
+    phone("chakart-start", states.chakart_start, ".ck-board", prompt=".ck-prompt"),
+    host("chakart-board", states.chakart_board, ".chakart-game", (".ck-prompt",)),
+    phone("chakart-board", states.chakart_board, ".chakart-game", prompt=".ck-prompt"),
+    host("universalis-start", states.universalis_start, ".universalis-game", (".uv-prompt",)),
+    phone("universalis-start", states.universalis_start, ".universalis-game", prompt=".uv-prompt"),
+    host("universalis-preparation", states.universalis_preparation, ".universalis-game", (".uv-prompt",)),
+    phone("universalis-preparation", states.universalis_preparation, ".universalis-game", prompt=".uv-prompt"),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in SIZES] + [
     (screen, "phone-fr") for screen in SCREENS if screen.who == "phone" or screen.name in ("home", "phone-join-form")]
@@ -187,7 +203,7 @@ def tables(server):
 
 def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states.Table | None) -> None:
     code = table.code if table else ""
-    if table and screen.who:
+    if table and screen.who in ("host", "phone"):
         kind, token = ("host", table.host_token) if screen.who == "host" else ("seat", table.tokens[table.phone])
         page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"companion.{kind}.{code}", token])
     response = page.goto(server.url + screen.path.format(code=code))
@@ -205,7 +221,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     page = pages[size]
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
-    tv_host = size == "tv" and screen.who == "host"
+    tv_host = size == "tv" and screen.who in ("host", "display")
     viewport = SIZES[size.split("-")[0]]["viewport"]
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
                                   "mainText": TV_MAIN_TEXT, "tv": tv_host})
