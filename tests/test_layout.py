@@ -142,7 +142,7 @@ SCREENS = [
     host("amiiboxe-turn", states.amiiboxe_turn, ".ax-status", (".ax-status",)),
     phone("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn", prompt=".ax-status"),
     host("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", (".ax-fight-title", ".ax-criterion")),
-    phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-answer"),
+    phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-answer, .ax-outcome"),
     host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
     phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".game-over:not([hidden]), .ax-over"),
 ]
