@@ -281,3 +281,27 @@ def test_a_printable_sheet_labels_the_components_the_box_does_not_name(client):
     assert "Captive Ptizêtre n°4" in page
     french = client.get("/rayman/labels?lang=fr").get_data(as_text=True)
     assert "Carte Action supplémentaire n°22" in french and "Ptizêtre captif n°4" in french
+
+
+# --- whom the table waits on, and a deadline that passes --------------------------------------------
+
+def test_the_table_waits_on_the_right_seats_in_each_step():
+    state = start_round(ready(3))
+    assert sorted(wait["seat"] for wait in GAME.waiting(state)) == [1, 2, 3]
+    state = lock(state, 1, ("b1", "b2"))
+    assert sorted(wait["seat"] for wait in GAME.waiting(state)) == [2, 3]
+    state = lock(lock(state, 2, ("b1", "b2")), 3, ("b1", "b2"))
+    assert [wait["for"] for wait in GAME.waiting(state)] == ["revealing the chosen cards"] * 3
+    state = turns(3)
+    assert [(wait["seat"], wait["timed"]) for wait in GAME.waiting(state)] == [(active(state), False)]
+
+
+def test_an_unanswered_offer_lapses_when_its_deadline_passes():
+    state = coop_with_bonus()
+    mover = active(state)
+    other = next(seat for seat in (1, 2, 3) if seat != mover)
+    state = act(state, mover, {"type": "give_bonus", "to": other})
+    assert (other, True) in [(wait["seat"], wait["timed"]) for wait in GAME.waiting(state)]
+    state, events = GAME.on_timeout(state, other, rng(5))
+    assert of_type(events, "bonus_declined") and state["round"]["offer"] is None
+    assert GAME.on_timeout(state, mover, rng(5)) == (state, [])  # nothing else lapses by itself
