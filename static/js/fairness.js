@@ -6,6 +6,8 @@ import {
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 import { N_ } from './i18n.js';
 import { arkadeCheck } from './games/arkade-draws.js';
+import { chakartCheck } from './games/chakart-draws.js';
+import { universalisCheck } from './games/universalis-draws.js';
 
 export { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo };
 
@@ -127,7 +129,7 @@ function diceCheck() {
   };
 }
 
-export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck };
+export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck, chakart: chakartCheck, universalis: universalisCheck };
 
 
 // The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.

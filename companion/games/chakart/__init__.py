@@ -14,7 +14,9 @@ from __future__ import annotations
 from companion.games.base import N_, Game, Option, register
 from companion.games.chakart.board import parse_fen
 from companion.games.chakart.turn import MOVES, PHASES, decide, render, setup, waiting, withdraw
+from companion.games.chakart.draws import check as check_draws
 from companion.games.kernel import Rules
+from companion.verify import GameCheck, register_game_check
 
 
 def check_options(options: dict) -> None:
@@ -45,3 +47,11 @@ GAME = register(Game(
     withdraw_rule=N_("The player who leaves loses the game: the other wins by forfeit."),
     **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting).hooks(),
 ))
+
+
+def draw_check() -> GameCheck:
+    """The verifier's check of Chakart's moves against their draws (`draws.check`)."""
+    return GameCheck(step=lambda step: check_draws(step.options, step.draws, step.entries))
+
+
+register_game_check("chakart", draw_check)

@@ -178,7 +178,7 @@ def egg(path: Path, piece: str, where: str, start: str) -> str:
     effects = list(EGG_EFFECTS) if rule == "book" else egg_candidates(path, piece, where)
     effect = effects[path.rng.randint(0, len(effects) - 1, f"egg on {where}")]
     possible = applicable(path, effect, piece, where)
-    path.record({"kind": "egg", "square": where, "effect": effect, "applies": possible})
+    path.record({"kind": "egg", "square": where, "effect": effect, "applies": possible, "among": effects})
     if not possible:
         return where  # « certains bonus pourraient ne pas être applicables »: nothing happens
     return EGG_RESOLVERS[effect](path, piece, where, start)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from companion.games.base import N_, Game, IllegalAction, Option, register
 from companion.games.kernel import Rules
+from companion.verify import GameCheck, register_game_check
 from companion.games.universalis.turn import ANY_PHASE, MOVES, PHASES, decide, render, setup, waiting, withdraw
 
 def check_options(options: dict) -> None:
@@ -56,3 +57,12 @@ GAME = register(Game(
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
     **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE).hooks(),
 ))
+
+
+def only_who_plays_first(step) -> list[tuple[int, str]]:
+    """The duel draws once, at the start (who plays first); every other action draws nothing."""
+    return [(draw.get("i"), "the duel draws only who plays first") for draw in step.draws
+            if draw.get("purpose") != "who plays first" or draw.get("lo") != 0 or draw.get("hi") != 1]
+
+
+register_game_check("universalis", lambda: GameCheck(step=only_who_plays_first))
