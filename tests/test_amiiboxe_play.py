@@ -15,7 +15,7 @@ from tests.test_amiiboxe import ANA, BEN, CLO, DAN, context, rng, seats
 
 GAMES = st.fixed_dictionaries({
     "players": st.sampled_from([(ANA, BEN), (ANA, BEN, CLO), (ANA, BEN, CLO, DAN)]),
-    "per_player": st.integers(1, 3),
+    "per_player": st.just(3),  # the book's minimum; the roster has 3 figures a player
     "board": st.sampled_from(["free", "kept"]),
     "pro": st.sampled_from(["off", "on"]),
     "reference": st.sampled_from([["book"], ["villains"], ["random"]]),
@@ -66,7 +66,7 @@ def set_up(state, data, generator):
                           generator)
     for figure in state["figures"]:
         if figure["location"] is None:
-            naming = {"type": "name_location", "figure": figure["id"], "name": f"Home of {figure['name']['en']}"}
+            naming = {"type": "name_location", "figure": figure["id"], "name": pick(data, state["cards"], "home")}
             state = apply_checked(state, figure["seat"], naming, generator)
     while "begin" not in {action["type"] for action in legal_actions(state, HOST)}:
         placements = [a for a in legal_actions(state, HOST) if a["type"] == "place"
@@ -81,30 +81,46 @@ def figure_of(state, figure_id):
 
 def random_step(state, data, generator):
     """Somebody who may act does something legal; the host's board operations now and then."""
-    players = [seat for seat in state["order"] if legal_actions(state, seat)]
+    players = [seat for seat in state["order"] if legal_actions(state, seat, operations=False)]
     host = legal_actions(state, HOST) if not players or data.draw(st.integers(0, 7), label="host?") == 0 else []
     if host:
         return apply_checked(state, HOST, pick_by_type(data, host), generator)
     seat = pick(data, players, "seat")
-    return apply_checked(state, seat, pick_by_type(data, legal_actions(state, seat)), generator)
+    return apply_checked(state, seat, pick_by_type(data, legal_actions(state, seat, operations=False)), generator)
 
 
 def closing_step(state, generator):
-    """A player who wants the game over: answers that decide, retire when possible, else attack."""
-    fight = state["fight"]
-    if fight:
-        seat = next(owner for role, owner in fight["seats"].items() if fight["answers"][role] is None)
-        role = next(role for role, owner in fight["seats"].items() if owner == seat)
-        if fight["exchange"] == "judge":
-            action = {"type": "judge", "winner": fight["attacker"]}  # both agree: decisive
+    """A player who wants the game over: answers that decide, retire when possible, else attack
+    (with the host bringing a figure next to an enemy on a kept board)."""
+    if state["fight"]:
+        seat = GAME.waiting(state)[0]["seat"]
+        fight = state["fight"]
+        if fight["exchange"] in ("judge", "vote"):
+            action = {"type": "judge", "winner": fight["attacker"]}  # everybody agrees: decisive
         else:
+            role = next(role for role, owner in fight["seats"].items() if owner == seat)
             high = state["criteria"][fight["criterion"]]["direction"] == "max"
             action = {"type": "enter_value", "value": int((role == "attacker") == high)}
         return apply_checked(state, seat, action, generator)
-    seat, actions = state["active"], legal_actions(state, state["active"])
-    preferred = ([a for a in actions if a["type"] == "retire"] or [a for a in actions if a["type"] == "end_turn"]
-                 or [a for a in actions if a["type"] == "attack" and a.get("ranged") and not a.get("chain")])
-    return apply_checked(state, seat, preferred[0], generator)
+    seat, actions = state["active"], legal_actions(state, state["active"], operations=False)
+    preferred = ([a for a in actions if a["type"] == "retire"] or [a for a in actions if a["type"] == "name_card"]
+                 or [a for a in actions if a["type"] == "end_turn"] or [a for a in actions if a["type"] == "attack"])
+    if preferred:
+        return apply_checked(state, seat, preferred[0], generator)
+    return apply_checked(state, HOST, next_to_an_enemy(state, seat), generator)
+
+
+def next_to_an_enemy(state, seat):
+    """The host moves one of the seat's figures beside an enemy (a card's effect, as far as the rules know)."""
+    mine = next(f for f in in_play(state) if f["seat"] == seat)
+    taken = [f["at"] for f in in_play(state)]
+    for enemy in in_play(state):
+        if enemy["seat"] != seat:
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                cell = [enemy["at"][0] + dr, enemy["at"][1] + dc]
+                if all(0 <= k < state["size"] for k in cell) and cell not in taken:
+                    return {"type": "place", "figure": mine["id"], "cell": cell}
+    raise AssertionError("no free place beside any enemy")
 
 
 # --- invariants -------------------------------------------------------------------
@@ -154,13 +170,14 @@ def check_state(state):
         assert not in_play(state) and state["winners"] and state["fight"] is None
     for seat in [None] + state["order"]:
         shown = GAME.view(state, seat)
-        assert "house" not in shown and (not shown["fight"] or "answers" not in shown["fight"])
+        assert "house" not in shown and "secret" not in shown
+        assert not shown["fight"] or "answers" not in shown["fight"]
         if state["pro"]:
             assert all(f["values"] == {} for f in shown["figures"])
         json.dumps(shown)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(game=GAMES, steps=st.integers(0, 60), data=st.data())
 def test_random_legal_play_keeps_the_invariants_and_always_ends(game, steps, data):
     state, generator = new_game(game)
@@ -194,7 +211,10 @@ def probes(state, data):
         cell = [at[0] + step[0], at[1] + step[1]]
         move["cell"] = cell
     attack = {"type": "attack", "attacker": one, "defender": two}
-    return [move, attack, {**attack, "ranged": True}, {**attack, "chain": True},
+    return [move, attack, {**attack, "ranged": True}, {**attack, "card": "Enfers"},
+            {"type": "move", "figure": one, "swap_with": two, "cell": cell},
+            {"type": "swap_cards", "first": [0, 0], "second": cell}, {"type": "swap_figures", "figure": one,
+                                                                       "target": two},
             {"type": "retire", "figure": one}, {"type": "end_turn"}, {"type": "judge", "winner": one},
             {"type": "enter_value", "value": data.draw(st.integers(0, 6), label="value")},
             {"type": "begin"}, {"type": "first_player", "seat": pick(data, state["order"], "seat")},
@@ -202,8 +222,7 @@ def probes(state, data):
             {"type": "place", "figure": one, "cell": cell}, {"type": "push", "figure": one, "target": two},
             {"type": "shift", "kind": pick(data, ["line", "column"], "kind"), "index": cell[0],
              "direction": pick(data, ["left", "right", "forward", "back"], "direction")},
-            {"type": "reveal", "cell": cell, "name": pick(data, [f["location"] for f in state["figures"]
-                                                                 if f["location"]] or ["Onett"], "name")},
+            {"type": "name_card", "cell": cell, "name": pick(data, state["cards"], "name")},
             {"type": "set_reference", "reference": pick(data, ["book", "villains", "random", "nowhere"], "ref")}]
 
 
@@ -216,9 +235,10 @@ def check_probes(state, data):
             else:
                 with pytest.raises(IllegalAction):
                     GAME.apply(state, actor, probe, rng(7000))
+                    print("accepted but not listed:", actor, probe)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(game=GAMES, steps=st.integers(0, 40), data=st.data())
 def test_apply_accepts_exactly_the_listed_actions(game, steps, data):
     state, generator = new_game(game)

@@ -1,0 +1,354 @@
+"""A turn (the book's « Tour de jeu »): one and only one action — move, attack or retire —
+then its effects, in the order they happen; the turn ends when they are resolved.
+
+``state["step"]`` says what the turn still waits for after its action:
+* None: the action has not been taken yet;
+* ``{"kind": "name_card", "cell"}``: a card was turned over; its name decides its effect;
+* ``{"kind": "swap_cards"}``: Amiiboxe ville: the player swaps two locations;
+* ``{"kind": "second_fight", "figure"}``: Enfers: the winner may fight once more;
+* ``{"kind": "effects"}``: the player asked to keep the turn open (``hold``) to apply by hand,
+  with the generic board operations, an effect the companion does not know.
+``end_turn`` declines what is left. Each step keeps the action's ``hold``.
+"""
+
+from __future__ import annotations
+
+from companion.games.amiiboxe import board, cards
+from companion.games.amiiboxe.board import adjacent, between, card, diagonal, figure_at, require_board, \
+    require_cell
+from companion.games.amiiboxe.common import IN_PLAY, figure_by_id, on_board, own_figure, figure_field, require_flag, \
+    require_no_fight, require_phase, seat_name, seats_on_board
+from companion.games.amiiboxe.scoring import finish, game_ends, retire
+from companion.games.base import HOST, N_, IllegalAction, require_fields
+
+
+# --- whose turn, and what it still waits for ------------------------------------------
+
+def require_turn(state: dict, seat) -> None:
+    require_phase(state, "play")
+    require_no_fight(state)
+    if seat != state["active"]:
+        raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
+
+
+def require_action_left(state: dict) -> None:
+    """One and only one action a turn."""
+    if state["step"] is not None:
+        if state["step"]["kind"] == "second_fight":
+            raise IllegalAction(N_("Fight again with the figure that just won, or end your turn."))
+        raise IllegalAction(N_("Your turn's action is done: finish its effects or end your turn."))
+
+
+def action_done(state: dict, hold: bool) -> list[dict]:
+    """The action and the effects it started are resolved (or wait in ``step``)."""
+    if game_ends(state):
+        return finish(state)
+    if state["step"] is not None:
+        state["step"]["hold"] = hold
+        return []
+    if hold:
+        state["step"] = {"kind": "effects", "hold": True}
+        return []
+    return pass_turn(state)
+
+
+def step_done(state: dict) -> list[dict]:
+    """A waiting effect is resolved: the turn ends, unless the player held it open."""
+    hold = bool(state["step"] and state["step"].get("hold"))
+    state["step"] = None
+    return action_done(state, hold)
+
+
+def pass_turn(state: dict) -> list[dict]:
+    """Clockwise to the next player who still has figures on the board."""
+    state["selected"] = {"figure": None, "target": None}
+    state["step"], state["operated"] = None, False
+    if game_ends(state):
+        return finish(state)
+    holders, order = seats_on_board(state), state["order"]
+    start = order.index(state["active"]) if state["active"] in order else -1
+    state["active"] = next(order[(start + k) % len(order)] for k in range(1, len(order) + 1)
+                           if order[(start + k) % len(order)] in holders)
+    state["turn"] += 1
+    return [{"type": "turn", "seat": state["active"], "turn": state["turn"]}]
+
+
+def check_end_turn(state: dict, seat, action: dict) -> None:
+    require_turn(state, seat)
+    if state["step"] is None and not state.get("operated"):
+        raise IllegalAction(N_("Move, attack or retire a figure: that is your turn."))
+
+
+def run_end_turn(state: dict, seat, action: dict, rng) -> list[dict]:
+    declined = state["step"]["kind"] if state["step"] else None
+    events = [{"type": "effect_declined", "step": declined}] if declined not in (None, "effects") else []
+    return events + pass_turn(state)
+
+
+# --- arriving on a card ------------------------------------------------------------
+
+def arrive(state: dict, figure: dict, cell: list[int], name: str | None) -> list[dict]:
+    """A figure stops on a place: a face-down card there is revealed; then the card's arrival effect."""
+    origin, figure["at"] = figure["at"], list(cell)
+    events = [{"type": "moved", "figure": figure["id"], "from": origin, "to": list(cell)}]
+    events += board.reveal(state, cell)
+    if card(state, cell)["name"] is None and name is not None:
+        events += name_card(state, cell, name)
+    if card(state, cell)["name"] is None:
+        state["step"] = {"kind": "name_card", "cell": list(cell), "figure": figure["id"]}
+        return events
+    return events + arrival_effect(state, figure, cell)
+
+
+def arrival_effect(state: dict, figure: dict, cell: list[int]) -> list[dict]:
+    name = card(state, cell)["name"]
+    effect = cards.effect_when(name, cards.ARRIVE)
+    if effect == cards.REVEAL_AROUND:  # the FAQ: occupied places around count too
+        events = [{"type": "effect", "card": name, "effect": effect, "figure": figure["id"]}]
+        for around in board.neighbours(state, cell):
+            events += board.reveal(state, around)
+        return events
+    if effect == cards.SWAP_CARDS:
+        state["step"] = {"kind": "swap_cards", "figure": figure["id"]}
+        return [{"type": "effect", "card": name, "effect": effect, "figure": figure["id"]}]
+    return []
+
+
+def name_card(state: dict, cell: list[int], name: str) -> list[dict]:
+    chosen = cards.find_card(state["cards"], name)
+    board_card = card(state, cell)
+    board_card.update(revealed=True, name=chosen)
+    return [{"type": "card_named", "cell": list(cell), "name": chosen}]
+
+
+def check_card_name(state: dict, cell: list[int], name: object) -> None:
+    if not isinstance(name, str) or cards.find_card(state["cards"], name) is None:
+        raise IllegalAction(N_("Choose the location from the list of the table's cards (the host can add one)."))
+    for other in board.all_cells(state):
+        if other != cell and cards.same_card(card(state, other)["name"], name):
+            raise IllegalAction(N_("That location is already on the board."))
+
+
+# --- moving ------------------------------------------------------------------------------
+
+def leave_effect(state: dict, figure: dict) -> tuple[str | None, str | None]:
+    """The card a figure stands on and what it does when the figure leaves it."""
+    name = card(state, figure["at"])["name"] if state["board"] is not None and figure["at"] else None
+    return name, cards.effect_when(name, cards.LEAVE)
+
+
+def move_plan(state: dict, figure: dict, action: dict) -> dict:
+    """How the figure reaches the place it is sent to, and which card effect allows it."""
+    cell = require_cell(state, action)
+    name, effect = leave_effect(state, figure)
+    start, partner = figure["at"], None
+    if "swap_with" in action:
+        partner = on_board(figure_field(state, action, "swap_with"))
+        if effect != cards.SWAP_FIRST:
+            raise IllegalAction(N_("Only a figure leaving Île des Yoshis swaps places before moving."))
+        if partner is figure:
+            raise IllegalAction(N_("Choose two different figures."))
+        if not adjacent(start, partner["at"]):
+            raise IllegalAction(N_("Île des Yoshis swaps places with an adjacent figure."))
+        start, effect = partner["at"], None  # the new place's own effect does not apply (the FAQ)
+    taken = figure_at(state, cell)
+    if (taken and taken is not figure) or (partner and cell == figure["at"]):
+        raise IllegalAction(N_("That place is taken."))
+    if adjacent(start, cell):
+        return {"cell": cell, "card": name if partner else None, "effect": cards.SWAP_FIRST if partner else None,
+                "partner": partner}
+    if effect == cards.DIAGONAL and diagonal(start, cell):
+        return {"cell": cell, "card": name, "effect": effect, "partner": None}
+    middle = between(start, cell)
+    if middle and effect == cards.STRAIGHT_TWO:
+        if figure_at(state, middle):
+            raise IllegalAction(N_("Mute City does not pass over a figure (only a card such as Jungle des jobards "
+                                   "jumps)."))
+        return {"cell": cell, "card": name, "effect": effect, "partner": None}
+    if middle and effect == cards.JUMP:
+        if not figure_at(state, middle):
+            raise IllegalAction(N_("Jungle des jobards jumps over an adjacent figure."))
+        return {"cell": cell, "card": name, "effect": effect, "partner": None}
+    raise IllegalAction(N_("A figure moves to an adjacent place (diagonals are not adjacent)."))
+
+
+def check_move(state: dict, seat, action: dict) -> None:
+    require_turn(state, seat)
+    require_action_left(state)
+    figure = on_board(own_figure(state, seat, action, "figure"))
+    require_flag(action, "hold")
+    if state["board"] is not None:
+        plan = move_plan(state, figure, action)
+        if "card" in action and card(state, plan["cell"])["name"] is None:
+            check_card_name(state, plan["cell"], action["card"])
+    else:
+        if "cell" in action or "swap_with" in action:
+            raise IllegalAction(N_("The companion does not keep the board in this game."))
+        if "card" in action:
+            require_fields(action, card=str)
+
+
+def run_move(state: dict, seat, action: dict, rng) -> list[dict]:
+    figure = own_figure(state, seat, action, "figure")
+    figure["played"] = True
+    hold = require_flag(action, "hold")
+    if state["board"] is None:  # the move happens on the table; a named card's arrival is announced
+        named = cards.find_card(state["cards"], action.get("card") or "")
+        events = [{"type": "moved", "figure": figure["id"], "card": named}]
+        effect = cards.effect_when(named, cards.ARRIVE)
+        if effect:
+            events.append({"type": "effect", "card": named, "effect": effect, "figure": figure["id"]})
+        return events + action_done(state, hold)
+    plan = move_plan(state, figure, action)
+    events = []
+    if plan["effect"]:  # the card left acts first (« dans l'ordre chronologique »)
+        events.append({"type": "effect", "card": plan["card"], "effect": plan["effect"], "figure": figure["id"]})
+    if plan["partner"]:
+        partner = plan["partner"]
+        events.append({"type": "swapped_figures", "figures": [figure["id"], partner["id"]]})
+        board.swap_figures(figure, partner)
+    events += arrive(state, figure, plan["cell"], action.get("card"))
+    return events + action_done(state, hold)
+
+
+# --- retiring ---------------------------------------------------------------------------
+
+def check_retire(state: dict, seat, action: dict) -> None:
+    require_turn(state, seat)
+    require_action_left(state)
+    figure = on_board(own_figure(state, seat, action, "figure"))
+    require_flag(action, "hold")
+    if state["board"] is not None and not cards.same_card(card(state, figure["at"])["name"], figure["location"]):
+        raise IllegalAction(N_("A figure retires only from its own location, %(location)s, revealed and named."),
+                            location=figure["location"])
+
+
+def run_retire(state: dict, seat, action: dict, rng) -> list[dict]:
+    figure = own_figure(state, seat, action, "figure")
+    return retire(state, figure, automatic=False) + action_done(state, require_flag(action, "hold"))
+
+
+# --- naming a card, and the generic board operations ---------------------------------------
+
+def require_board_operator(state: dict, seat) -> None:
+    """The host, or the active phone, during play and between fights."""
+    require_board(state)
+    require_phase(state, "play")
+    require_no_fight(state)
+    if seat != HOST and seat != state["active"]:
+        raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
+
+
+def operated(state: dict) -> list[dict]:
+    """A board operation stands for a card's effect: the turn can always be ended after it."""
+    if state["step"] is None:
+        state["operated"] = True
+    return []
+
+
+def check_name_card(state: dict, seat, action: dict) -> None:
+    require_board_operator(state, seat)
+    cell = require_cell(state, action)
+    require_fields(action, name=str)
+    if not card(state, cell)["revealed"]:
+        raise IllegalAction(N_("That card is face down: it is named when a figure turns it over."))
+    if card(state, cell)["name"] is not None and seat != HOST:
+        raise IllegalAction(N_("That card is named already: only the host corrects it."))
+    check_card_name(state, cell, action["name"])
+
+
+def run_name_card(state: dict, seat, action: dict, rng) -> list[dict]:
+    cell = list(action["cell"])
+    events = name_card(state, cell, action["name"])
+    step = state["step"]
+    if step and step["kind"] == "name_card" and step["cell"] == cell:  # the arrival waited for this name
+        state["step"] = None
+        events += arrival_effect(state, figure_by_id(state, step["figure"]), cell)
+        if state["step"] is None:
+            return events + action_done(state, bool(step.get("hold")))
+        state["step"]["hold"] = step.get("hold")
+    return events
+
+
+def check_swap_cards(state: dict, seat, action: dict) -> None:
+    require_board_operator(state, seat)
+    first, second = require_cell(state, action, "first"), require_cell(state, action, "second")
+    if first == second:
+        raise IllegalAction(N_("Choose two different locations."))
+
+
+def run_swap_cards(state: dict, seat, action: dict, rng) -> list[dict]:
+    first, second = list(action["first"]), list(action["second"])
+    moves = board.swap_cards(state, first, second)
+    events = [{"type": "cards_swapped", "cells": [first, second], "moves": moves}]
+    if state["step"] and state["step"]["kind"] == "swap_cards":
+        return events + step_done(state)
+    return events + operated(state)
+
+
+def check_swap_figures(state: dict, seat, action: dict) -> None:
+    require_board_operator(state, seat)
+    first = on_board(figure_field(state, action, "figure"))
+    second = on_board(figure_field(state, action, "target"))
+    if first is second:
+        raise IllegalAction(N_("Choose two different figures."))
+
+
+def run_swap_figures(state: dict, seat, action: dict, rng) -> list[dict]:
+    first, second = figure_field(state, action, "figure"), figure_field(state, action, "target")
+    board.swap_figures(first, second)
+    return [{"type": "swapped_figures", "figures": [first["id"], second["id"]]}] + operated(state)
+
+
+def check_push(state: dict, seat, action: dict) -> None:
+    require_board_operator(state, seat)
+    pusher = on_board(figure_field(state, action, "figure"))
+    target = on_board(figure_field(state, action, "target"))
+    board.push_destination(state, pusher, target)
+
+
+def run_push(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Repousser: the pushed figure activates nothing and reveals nothing (the Lexique)."""
+    pusher, target = figure_field(state, action, "figure"), figure_field(state, action, "target")
+    destination = board.push_destination(state, pusher, target)
+    origin, target["at"] = target["at"], destination
+    return [{"type": "pushed", "figure": target["id"], "by": pusher["id"], "from": origin,
+             "to": destination}] + operated(state)
+
+
+def check_shift(state: dict, seat, action: dict) -> None:
+    require_board_operator(state, seat)
+    require_fields(action, kind=str, index=int, direction=str)
+    kind, direction = action["kind"], action["direction"]
+    if kind not in board.SHIFT_DIRECTIONS or direction not in board.SHIFT_DIRECTIONS[kind]:
+        raise IllegalAction(N_("Shift a line left or right, or a column forward or back."))
+    if not 0 <= action["index"] < state["size"]:
+        raise IllegalAction(N_("Lines and columns are numbered from 0 to %(count)s."), count=state["size"] - 1)
+
+
+def run_shift(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Décaler, in the active player's lines and columns (the Lexique)."""
+    moves = board.shift(state, state["active"], action["kind"], action["index"], action["direction"])
+    return [{"type": "shifted", "kind": action["kind"], "index": action["index"], "direction": action["direction"],
+             "seat": state["active"], "moves": moves}] + operated(state)
+
+
+def check_place_in_play(state: dict, seat, action: dict) -> None:
+    """Move a figure anywhere free, as a card the companion does not know asks."""
+    require_board_operator(state, seat)
+    figure = on_board(figure_field(state, action, "figure"))
+    cell = require_cell(state, action)
+    taken = figure_at(state, cell)
+    if taken is not None and taken is not figure:
+        raise IllegalAction(N_("That place is taken."))
+
+
+def run_place_in_play(state: dict, seat, action: dict, rng) -> list[dict]:
+    figure = figure_field(state, action, "figure")
+    origin, figure["at"] = figure["at"], list(action["cell"])
+    return [{"type": "moved", "figure": figure["id"], "from": origin, "to": figure["at"]}] \
+        + board.reveal(state, figure["at"]) + operated(state)
+
+
+def figures_in_play(state: dict) -> list[dict]:
+    return [f for f in state["figures"] if f["status"] == IN_PLAY]
