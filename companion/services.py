@@ -15,7 +15,8 @@ from typing import Callable
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.criteria import CRITERIA, REFERENCES, figure_values
 from companion.amiibo.house import HouseRankings
-from companion.amiibo.locations import FigureLocations
+from companion.amiibo.judgements import default_tiers
+from companion.amiibo.locations import FigureLocations, suggested_home
 from companion.games.base import Game, IllegalAction
 from companion.tables import GameServices
 
@@ -47,13 +48,15 @@ class CompanionServices(GameServices):
             "references": {rid: list(reference.faces) for rid, reference in REFERENCES.items()},
             "house": {cid: [list(pair) for pair in ranking.edges_among(amiibo_ids)]
                       for cid, ranking in self.house.every().items()},
+            "defaults": {cid: default_tiers(cid, amiibo_ids) for cid, c in CRITERIA.items() if c.kind == "judgement"},
+            "cards": sorted({home for home in map(suggested_home, amiibo_ids) if home}),
         }
 
     def _figure(self, figure: dict, lang: str, remembered: dict[str, str]) -> dict:
         values = figure_values(self.catalog.describe(figure["amiibo_id"], lang), lang)
         return {**figure, "values": {cid: value["value"] for cid, value in values.items()},
                 "displays": {cid: value["display"] for cid, value in values.items()},
-                "location": remembered.get(figure["amiibo_id"])}
+                "location": remembered.get(figure["amiibo_id"]) or suggested_home(figure["amiibo_id"])}
 
     def remember(self, game: Game, events: list[dict]) -> None:
         if game.id != AMIIBOXE:

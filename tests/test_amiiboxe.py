@@ -90,7 +90,7 @@ def kinds(events):
 def started(players=(ANA, BEN), first=ANA, house=None, per_player=3, **chosen):
     """A game past its setup: free board unless ``board="kept"`` (then every figure on its line)."""
     state = new_game(players, house, per_player, **chosen)
-    state = act(state, HOST, {"type": "first_player", "seat": first})
+    state = act(state, HOST, {"type": "first_player", "player": first})
     if state["board"] is not None:
         for seat in players:
             cells = starting_line_of(state, seat)
@@ -254,11 +254,11 @@ def test_play_begins_with_the_player_who_acquired_an_amiibo_last():
     state = new_game()
     assert GAME.view(state, None)["needs"] == ["first_player"]
     refused(state, HOST, {"type": "begin"}, "acquired an amiibo last")
-    state = act(state, HOST, {"type": "first_player", "seat": BEN})
+    state = act(state, HOST, {"type": "first_player", "player": BEN})
     after, events = events_of(state, HOST, {"type": "begin"})
     assert after["phase"] == "play" and after["active"] == BEN and after["turn"] == 1
     assert events == [{"type": "play_began", "order": [ANA, BEN], "seat": BEN}]
-    refused(after, HOST, {"type": "first_player", "seat": ANA}, "before the fights begin")
+    refused(after, HOST, {"type": "first_player", "player": ANA}, "before the fights begin")
 
 
 def test_the_host_sets_the_clockwise_order():
@@ -274,7 +274,7 @@ def test_the_host_sets_the_clockwise_order():
 def test_unnamed_locations_are_chosen_by_their_owners_from_the_tables_cards_and_remembered():
     nameless = seats(ANA, BEN)
     nameless[0]["figures"][0]["location"] = None
-    state = act(GAME.setup(options(), nameless, rng()), HOST, {"type": "first_player", "seat": ANA})
+    state = act(GAME.setup(options(), nameless, rng()), HOST, {"type": "first_player", "player": ANA})
     assert GAME.view(state, ANA)["needs"] == ["locations"]
     refused(state, HOST, {"type": "begin"}, "home location must be chosen")
     refused(state, BEN, {"type": "name_location", "figure": 1, "name": "Temple du temps"}, "not yours")
@@ -336,7 +336,7 @@ def test_four_players_lose_every_corner():
 
 
 def test_placement_on_the_starting_line_before_the_fights():
-    state = act(new_game(board="kept"), HOST, {"type": "first_player", "seat": ANA})
+    state = act(new_game(board="kept"), HOST, {"type": "first_player", "player": ANA})
     assert GAME.view(state, None)["needs"] == ["placements"]
     refused(state, HOST, {"type": "place", "figure": 1, "cell": [2, 0]}, "starting line")
     refused(state, HOST, {"type": "place", "figure": 4, "cell": [3, 0]}, "starting line")
@@ -350,7 +350,7 @@ def test_placement_on_the_starting_line_before_the_fights():
 
 def test_a_new_seat_order_sends_misplaced_figures_back_to_the_setup():
     state = new_game(board="kept")
-    state = act(state, HOST, {"type": "first_player", "seat": ANA})
+    state = act(state, HOST, {"type": "first_player", "player": ANA})
     for figure_id, cell in ((1, [3, 0]), (2, [3, 1]), (3, [3, 2]), (4, [0, 0]), (5, [0, 1]), (6, [0, 2])):
         state = act(state, HOST, {"type": "place", "figure": figure_id, "cell": cell})
     swapped = act(state, HOST, {"type": "seat_order", "seats": [BEN, ANA]})

@@ -62,7 +62,7 @@ def set_up(state, data, generator):
     """The host's setup: an order, the first player, names, the starting placements, then begin."""
     state = apply_checked(state, HOST, pick(data, [a for a in legal_actions(state, HOST)
                                                    if a["type"] == "seat_order"], "order"), generator)
-    state = apply_checked(state, HOST, {"type": "first_player", "seat": pick(data, state["order"], "first")},
+    state = apply_checked(state, HOST, {"type": "first_player", "player": pick(data, state["order"], "first")},
                           generator)
     for figure in state["figures"]:
         if figure["location"] is None:
@@ -217,7 +217,7 @@ def probes(state, data):
                                                                        "target": two},
             {"type": "retire", "figure": one}, {"type": "end_turn"}, {"type": "judge", "winner": one},
             {"type": "enter_value", "value": data.draw(st.integers(0, 6), label="value")},
-            {"type": "begin"}, {"type": "first_player", "seat": pick(data, state["order"], "seat")},
+            {"type": "begin"}, {"type": "first_player", "player": pick(data, state["order"], "seat")},
             {"type": "seat_order", "seats": list(reversed(state["order"]))},
             {"type": "place", "figure": one, "cell": cell}, {"type": "push", "figure": one, "target": two},
             {"type": "shift", "kind": pick(data, ["line", "column"], "kind"), "index": cell[0],

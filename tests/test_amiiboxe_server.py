@@ -86,24 +86,28 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
         requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
                       headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
         view = host.wait_for(lambda v: v["game"] is not None)
-        assert view["game"]["setup"]["size"] == 4 and view["game"]["needs"] == ["first_player", "locations"]
+        assert view["game"]["setup"]["size"] == 4 and view["game"]["needs"] == ["first_player"]
+        suggested = {f["name"]["en"]: f["location"] for f in view["game"]["figures"]}
+        assert suggested == {"Mario": "Royaume Champignon", "Link": "Temple du temps", "Peach": "Château de Peach",
+                             "Bowser": "Château de Bowser", "Pikachu": "Bourg Palette", "Kirby": "Dream Land"}
 
-        # Setup: each owner names the home locations; the host says who plays first, then begins.
-        for name, figures in (("Ana", ANA_FIGURES), ("Bo", BO_FIGURES)):
-            phone = phones[name]
-            phone.wait_for(lambda v: v["game"] is not None)
-            for figure in [f for f in game(phone)["figures"] if f["seat"] == seat_of[name]]:
-                phone.play({"type": "name_location", "figure": figure["id"], "name": f"Home of {figure['name']['en']}"})
-        host.play({"type": "first_player", "seat": seat_of["Ana"]})
+        # Setup: an owner changes a home location, chosen from the table's cards; the phones agree on
+        # who plays first, then the host begins.
+        bo = phones["Bo"]
+        bo.wait_for(lambda v: v["game"] is not None)
+        kirby = next(f for f in game(bo)["figures"] if f["name"]["en"] == "Kirby")
+        bo.play({"type": "name_location", "figure": kirby["id"], "name": "enfers"})
+        for name in ("Ana", "Bo"):
+            phones[name].play({"type": "first_player", "player": seat_of["Ana"]})
         host.wait_for(lambda v: v["game"]["needs"] == [])
         host.play({"type": "begin"})
         host.wait_for(lambda v: v["game"]["phase"] == "play")
-        assert sorted(game(host)["setup"]["locations"]) == sorted(f"Home of {n}" for *_, n in ANA_FIGURES + BO_FIGURES)
+        assert sorted(game(host)["setup"]["locations"]) == sorted(set(suggested.values()) - {"Dream Land"} | {"Enfers"})
 
         # A tap on the reader during Ana's turn picks her attacker.
         ana = phones["Ana"]
         emulator.place(*ANA_FIGURES[1][:2])
-        ana.wait_for(lambda v: v["game"]["selected"]["figure"] is not None)
+        ana.wait_for(lambda v: v["game"] is not None and v["game"]["selected"]["figure"] is not None)
         emulator.remove()
         picked = game(ana)["selected"]["figure"]
         assert next(f for f in game(ana)["figures"] if f["id"] == picked)["name"]["en"] == "Link"
@@ -157,7 +161,7 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
             assert phone.wait_for(lambda v: v["game"]["phase"] == "over")["game"]["winners"] == final["winners"]
 
         # What the players agreed on is remembered in the house ranking for later games.
-        learned = [f for f in final["fights"] if f.get("by") == "judges" and f["winner"] == "attacker"]
+        learned = [f for f in final["fights"] if f.get("by") == "agreement" and f["winner"] == "attacker"]
         for fight in learned:
             ids = {f["id"]: f["amiibo_id"] for f in final["figures"]}
             ranking = requests.get(f"{url}/api/rankings/{fight['criterion']}?figures="

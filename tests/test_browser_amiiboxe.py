@@ -15,8 +15,8 @@ from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, as_seat, browser, 
 from tests.test_browser_rankings import server  # noqa: F401  (a server with the AmiiboAPI catalogue)
 from tests.helpers import ENTROPY
 
-ANA = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
-BO = ["0x0005000000140002", "0x1919000000090002"]  # Bowser, Pikachu
+ANA = ["0x0000000000000002", "0x0100000000040002", "0x0002000000010002"]  # Mario, Link, Peach
+BO = ["0x0005000000140002", "0x1919000000090002", "0x1f000000000a0002"]  # Bowser, Pikachu, Kirby
 
 
 def api(server, code, token, action):  # noqa: F811
@@ -28,7 +28,7 @@ def api(server, code, token, action):  # noqa: F811
 
 def table_ready_to_begin(server):  # noqa: F811
     table = requests.post(f"{server.url}/api/tables", timeout=10,
-                          json={"game": "amiiboxe", "options": {"figures_per_player": 2}}).json()
+                          json={"game": "amiiboxe", "options": {"figures_per_player": 3}}).json()
     code = table["code"]
     seats = {}
     for name, figures in (("Ana", ANA), ("Bo", BO)):
@@ -38,11 +38,7 @@ def table_ready_to_begin(server):  # noqa: F811
     api(server, code, table["host_token"], {"type": "table.start"})
     state = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
                          headers={"Authorization": f"Bearer {table['host_token']}"}).json()["game"]
-    for figure in state["figures"]:
-        owner = next(seat for seat in seats.values() if seat["seat"] == figure["seat"])
-        if figure["location"] is None:
-            api(server, code, owner["token"], {"type": "name_location", "figure": figure["id"],
-                                               "name": f"Home of {figure['name']['en']}"})
+    assert all(figure["location"] for figure in state["figures"])  # each figure's own game suggests its card
     return table, seats
 
 
@@ -115,32 +111,37 @@ def test_a_phone_rolls_a_fight_seen_on_every_screen(server, open_context):  # no
 
 def test_with_the_board_kept_a_phone_moves_its_figure_by_tapping_a_place(server, open_context):  # noqa: F811
     table = requests.post(f"{server.url}/api/tables", timeout=10, json={
-        "game": "amiiboxe", "options": {"figures_per_player": 1, "board": "kept"}}).json()
+        "game": "amiiboxe", "options": {"board": "kept"}}).json()
     code, host_token = table["code"], table["host_token"]
     seats = {}
-    for name, amiibo_id in (("Ana", ANA[0]), ("Bo", BO[0])):
-        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY}, timeout=10).json()
-        api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
+    for name, figures in (("Ana", ANA), ("Bo", BO)):
+        seats[name] = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                    timeout=10).json()
+        for amiibo_id in figures:
+            api(server, code, seats[name]["token"], {"type": "figure.pick", "amiibo_id": amiibo_id})
     api(server, code, host_token, {"type": "table.start"})
     state = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
                          headers={"Authorization": f"Bearer {host_token}"}).json()["game"]
     starts = {}
     for figure in state["figures"]:
-        owner = next(seat for seat in seats.values() if seat["seat"] == figure["seat"])
-        api(server, code, owner["token"], {"type": "name_location", "figure": figure["id"], "name": "Home"
-                                           + figure["name"]["en"]})
-        starts[figure["seat"]] = next(side for side in state["setup"]["sides"] if side["seat"] == figure["seat"])["cells"][1]
-        api(server, code, host_token, {"type": "place", "figure": figure["id"], "cell": starts[figure["seat"]]})
-    api(server, code, host_token, {"type": "first_player", "seat": seats["Ana"]["seat"]})
+        line = next(side for side in state["setup"]["sides"] if side["seat"] == figure["seat"])["cells"]
+        taken = sum(1 for placed in state["figures"][:state["figures"].index(figure)] if placed["seat"] == figure["seat"])
+        starts.setdefault(figure["seat"], line[1])
+        api(server, code, host_token, {"type": "place", "figure": figure["id"], "cell": line[1 + taken]})
+    api(server, code, host_token, {"type": "first_player", "player": seats["Ana"]["seat"]})
     api(server, code, host_token, {"type": "begin"})
 
     ana_context, ana = phone_page(open_context, server, code, seats["Ana"]["token"])
-    expect(ana.locator(".ax-actions .muted")).to_have_text("To move it, tap an adjacent free place on the board below.")
+    ana.get_by_role("button", name="Mario", exact=True).tap()
+    expect(ana.locator(".ax-actions .muted")).to_have_text("To move it, tap a free place it can reach on the board below.")
     row, column = starts[seats["Ana"]["seat"]]
     ana.get_by_role("button", name=f"{row}, {column + 1}", exact=True).tap()  # one row forward (labels count from 1)
+    # The card turned over is named from the table's list: its effect depends on it.
+    ana.get_by_role("combobox", name="The card turned over").select_option("Great Fox")
+    ana.get_by_role("button", name="Name it").tap()
     expect(ana.locator(".ax-status")).to_have_text("Bo's turn")
     after = requests.get(f"{server.url}/api/tables/{code}", timeout=10,
                          headers={"Authorization": f"Bearer {host_token}"}).json()["game"]
-    mario = next(figure for figure in after["figures"] if figure["seat"] == seats["Ana"]["seat"])
-    assert mario["at"] == [row - 1, column]
+    mario = next(figure for figure in after["figures"] if figure["name"]["en"] == "Mario")
+    assert mario["at"] == [row - 1, column] and after["board"][row - 1][column]["name"] == "Great Fox"
     ana_context.assert_clean()

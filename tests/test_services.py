@@ -45,12 +45,16 @@ def test_a_game_starts_with_values_locations_and_the_house_rankings(services):
     assert mario["values"]["lightest"] == 98 and bowser["values"]["heaviest"] == 135
     assert pikachu["displays"]["tallest"] == "0,4 m"  # the table's language (French) writes the values
     assert mario["values"]["shortest_name"] == 5
-    assert mario["location"] == "Château de Peach" and bowser["location"] is None
+    assert mario["location"] == "Château de Peach"  # remembered
+    assert bowser["location"] == "Château de Bowser" and pikachu["location"] == "Bourg Palette"  # suggested
     context = options["context"]
     assert options["pro"] == "off" and context["lang"] == "fr"
     assert context["criteria"]["lightest"] == {"kind": "facts", "direction": "min"}
     assert context["references"]["book"][0] == "most_supports"
     assert context["house"]["most_villainous"] == [[BOWSER, MARIO]] and context["house"]["cutest"] == []
+    # The project's default ranking, tier by tier, and each figure's suggested home card.
+    assert context["defaults"]["most_villainous"] == [[BOWSER], [MARIO, PIKACHU]]
+    assert context["cards"] == ["Bourg Palette", "Château de Bowser", "Royaume Champignon"]
 
 
 def test_a_contradicted_agreement_keeps_the_house_ranking_as_edited(services, app):

@@ -204,16 +204,16 @@ def run_seat_order(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def check_first_player(state: dict, seat, action: dict) -> None:
     require_phase(state, "setup")
-    require_fields(action, seat=int)
-    if action["seat"] not in seat_ids(state):
+    require_fields(action, player=int)
+    if action["player"] not in seat_ids(state):
         raise IllegalAction(N_("There is no such seat at this table."))
 
 
 def run_first_player(state: dict, seat, action: dict, rng) -> list[dict]:
-    if not agreed(state, seat, "first_player", action["seat"]):
-        return [{"type": "proposed", "topic": "first_player", "seat": seat, "value": action["seat"]}]
-    state["first"] = action["seat"]
-    return [{"type": "first_player", "seat": action["seat"]}]
+    if not agreed(state, seat, "first_player", action["player"]):
+        return [{"type": "proposed", "topic": "first_player", "seat": seat, "value": action["player"]}]
+    state["first"] = action["player"]
+    return [{"type": "first_player", "seat": action["player"]}]
 
 
 def check_name_location(state: dict, seat, action: dict) -> None:

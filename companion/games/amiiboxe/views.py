@@ -72,7 +72,7 @@ def candidates(state: dict, seat, operations: bool = True) -> list[dict]:
 
 
 def setup_candidates(state: dict, seat) -> list[dict]:
-    listed = [{"type": "first_player", "seat": s} for s in state["order"]]
+    listed = [{"type": "first_player", "player": s} for s in state["order"]]
     listed += [{"type": "seat_order", "seats": list(order)} for order in itertools.permutations(state["order"])]
     listed.append({"type": "begin"})
     listed += name_locations(state)

@@ -69,78 +69,155 @@ function lastFightPanel(game) {
   return el('section', { class: 'ax-fight', 'aria-live': 'polite' }, ...parts);
 }
 
-function answerPanel(game, me, act) {
-  const fight = game.fight;
-  const myRole = Object.entries(fight.seats).find(([, owner]) => owner === me)?.[0];
-  const waiting = Object.entries(fight.answered).filter(([, done]) => !done)
-    .map(([role]) => seatName(game, fight.seats[role]));
+// Who may still answer: the two players of the fight, or the voters.
+function answerers(fight) {
+  if (fight.exchange === 'vote') return fight.voters.filter((seat) => !fight.answered[String(seat)]);
+  return Object.entries(fight.seats).filter(([role]) => !fight.answered[role]).map(([, seat]) => seat);
+}
+
+function askText(game, fight) {
   const criterion = wording(fight.criterion);
-  const parts = [el('p', { text: fight.exchange === 'judge'
+  if (fight.exchange === 'vote') {
+    return t('%(criterion)s: the two players disagree. The other players vote, sealed: the majority decides.',
+      { criterion });
+  }
+  if (fight.exchange === 'values') return t("%(criterion)s: each player enters their own figure's value.", { criterion });
+  if (fight.proposal) {
+    const favoured = figureName(figureById(game, fight[fight.proposal.winner]));
+    return fight.proposal.by === 'house'
+      ? t("%(criterion)s: who wins? The table's ranking says %(name)s; the same answer from both players decides.",
+        { criterion, name: favoured })
+      : t("%(criterion)s: who wins? The project's ranking (an estimate) says %(name)s; the same answer from both "
+        + 'players decides.', { criterion, name: favoured });
+  }
+  return game.disagreement === 'tie'
     ? t('%(criterion)s: who wins? Both players answer; the same answer decides, different answers are a tie.',
       { criterion })
-    : t("%(criterion)s: each player enters their own figure's value.", { criterion }) })];
-  if (myRole && !fight.answered[myRole] && act) {
-    if (fight.exchange === 'judge') {
+    : t('%(criterion)s: who wins? Both players answer; the same answer decides, otherwise the others vote (the '
+      + 'die again with 2 players).', { criterion });
+}
+
+function answerPanel(game, me, act) {
+  const fight = game.fight;
+  const waiting = answerers(fight);
+  const parts = [el('p', { class: 'ax-ask', text: askText(game, fight) })];
+  if (act && waiting.includes(me)) {
+    if (fight.exchange === 'values') {
+      const role = Object.entries(fight.seats).find(([, owner]) => owner === me)[0];
+      const label = t('Value of %(name)s', { name: figureName(figureById(game, fight[role])) });
+      const input = el('input', { type: 'number', min: '0', max: '99', inputmode: 'numeric', value: '0',
+        'aria-label': label });
+      parts.push(el('label', {}, label, input),
+        button(t('Send'), () => act({ type: 'enter_value', value: Number(input.value) }), 'primary'));
+    } else {
       for (const role of ['attacker', 'defender']) {
         const figure = figureById(game, fight[role]);
         parts.push(button(figureName(figure), () => act({ type: 'judge', winner: figure.id }), 'primary big'));
       }
-    } else {
-      const input = el('input', { type: 'number', min: '0', max: '99', inputmode: 'numeric', value: '0',
-        'aria-label': t('Value of %(name)s', { name: figureName(figureById(game, fight[myRole])) }) });
-      parts.push(el('label', {}, t('Value of %(name)s', { name: figureName(figureById(game, fight[myRole])) }), input),
-        button(t('Send'), () => act({ type: 'enter_value', value: Number(input.value) }), 'primary'));
     }
   }
-  parts.push(el('p', { class: 'muted', text: waiting.length ? t('Waiting for: %(names)s', { names: waiting.join(', ') })
-    : '' }));
+  parts.push(el('p', { class: 'muted', text: waiting.length
+    ? t('Waiting for: %(names)s', { names: waiting.map((seat) => seatName(game, seat)).join(', ') }) : '' }));
   return el('section', { class: 'ax-answer' }, ...parts);
 }
 
 // --- a turn on the phone --------------------------------------------------------------
 
-function turnPanel(game, me, act) {
-  if (game.chain && game.active === me) {
-    const figure = figureById(game, game.chain.figure);
-    return el('section', { class: 'ax-turn' }, el('p', { text: t("%(name)s won: fight again (a location's effect) or end the turn.", { name: figureName(figure) }) }),
-      ...attackButtons(game, figure, act), button(t('End the turn'), () => act({ type: 'end_turn' })));
+const legalOf = (game, type) => (game.legal ?? []).filter((action) => action.type === type);
+const endTurnButton = (game, act) => (game.actions.includes('end_turn')
+  ? button(t('End the turn'), () => act({ type: 'end_turn' }), 'ax-end') : null);
+
+// The card a figure on a free board stands on: named by its player, so that its effect is offered.
+let standingOn = '';
+
+function cardSelect(game, label, value, onchange) {
+  return el('select', { 'aria-label': label, onchange: (event) => onchange(event.target.value) },
+    el('option', { value: '', text: t('(choose a card)') }),
+    ...game.setup.cards.map((name) => el('option', { value: name, text: name, selected: name === value })));
+}
+
+// A turn's action is done and an effect waits: the card to name, the swap, the second fight.
+function stepPanel(game, me, act) {
+  const step = game.step;
+  const parts = [];
+  if (step.kind === 'name_card') {
+    let chosen = '';
+    parts.push(el('p', { text: t('Which card did you turn over? Its effect depends on it.') }),
+      cardSelect(game, t('The card turned over'), '', (value) => { chosen = value; }),
+      button(t('Name it'), () => act({ type: 'name_card', cell: step.cell, name: chosen }), 'primary'));
+  } else if (step.kind === 'swap_cards') {
+    parts.push(el('p', { text: t('Amiiboxe ville: tap two locations on the board to swap them (revealed or not).') }));
+  } else if (step.kind === 'second_fight') {
+    const figure = figureById(game, step.figure);
+    parts.push(el('p', { text: t('Enfers: %(name)s won and stays. Fight once more (a normal fight) or end the turn.',
+      { name: figureName(figure) }) }), ...attackButtons(game, figure, act));
+  } else {
+    parts.push(el('p', { text: t("Apply your card's effect with the board operations, then end the turn.") }));
   }
+  parts.push(endTurnButton(game, act));
+  return el('section', { class: 'ax-turn' }, ...parts);
+}
+
+function turnPanel(game, me, act) {
   if (game.active !== me) return el('p', { class: 'ax-status', text: t("%(name)s's turn", { name: seatName(game, game.active) }) });
+  if (game.step) return stepPanel(game, me, act);
   const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
   const mine = movingFigure(game, me);  // picked on the phone, or tapped on the reader
   const parts = [el('p', { class: 'ax-status', text: t('Your turn: pick a figure, then move, attack or retire.') }),
     el('div', { class: 'ax-pick', role: 'group', 'aria-label': t('Your figures') }, ...own.map((figure) =>
       el('button', { type: 'button', class: figure === mine ? 'picked' : '', 'aria-pressed': String(figure === mine),
-        text: figureName(figure), onclick: () => { picked = figure.id; render(); } })))];
+        text: figureName(figure), onclick: () => { picked = figure.id; swapWith = null; render(); } })))];
   if (mine) {
     const boardKept = game.board !== null;
+    const retire = legalOf(game, 'retire').some((action) => action.figure === mine.id);
     parts.push(el('div', { class: 'ax-actions' },
-      boardKept ? el('p', { class: 'muted', text: t('To move it, tap an adjacent free place on the board below.') })
+      boardKept ? el('p', { class: 'muted', text: t('To move it, tap a free place it can reach on the board below.') })
         : button(t('%(name)s moves (on the table)', { name: figureName(mine) }), () => act({ type: 'move', figure: mine.id })),
-      el('h4', { text: t('Attack an adjacent enemy:') }), ...attackButtons(game, mine, act),
-      button(t('%(name)s retires (on its own location)', { name: figureName(mine) }), () => act({ type: 'retire', figure: mine.id }))));
+      ...(boardKept ? swapButtons(game, mine) : [cardSelect(game, t('The card %(name)s stands on', { name: figureName(mine) }),
+        standingOn, (value) => { standingOn = value; render(); })]),
+      el('h4', { text: t('Attack an enemy:') }), ...attackButtons(game, mine, act),
+      retire || !boardKept ? button(t('%(name)s retires (on its own location)', { name: figureName(mine) }),
+        () => act({ type: 'retire', figure: mine.id })) : null));
   }
+  parts.push(endTurnButton(game, act));
   return el('section', { class: 'ax-turn' }, ...parts);
 }
 
+// Île des Yoshis: swap places with an adjacent figure before moving.
+let swapWith = null;
+
+function swapButtons(game, mine) {
+  const partners = [...new Set(legalOf(game, 'move').filter((action) => action.figure === mine.id && action.swap_with)
+    .map((action) => action.swap_with))];
+  return partners.map((id) => el('button', { type: 'button', class: swapWith === id ? 'picked' : '',
+    'aria-pressed': String(swapWith === id), text: t('Île des Yoshis: swap with %(name)s first',
+      { name: figureName(figureById(game, id)) }), onclick: () => { swapWith = swapWith === id ? null : id; render(); } }));
+}
+
 function attackButtons(game, attacker, act) {
-  const ranged = el('input', { type: 'checkbox' });
-  const chain = el('input', { type: 'checkbox' });
   const enemies = game.figures.filter((figure) => figure.seat !== attacker.seat && figure.status === 'in_play');
-  return [...enemies.map((enemy) => button(`⚔ ${figureName(enemy)} (${seatName(game, enemy.seat)})`, () => act({
-    type: 'attack', attacker: attacker.id, defender: enemy.id,
-    ...(ranged.checked ? { ranged: true } : {}), ...(chain.checked ? { chain: true } : {}),
-  }), 'ax-attack')),
-  el('details', { class: 'ax-effects' }, el('summary', { text: t('Location effects') }),
-    el('label', { class: 'check' }, ranged, t('Ranged attack (no move after a win)')), el('label', { class: 'check' }, chain, t('A second fight after a win')))];
+  const kept = game.board !== null;
+  const allowed = new Set(legalOf(game, 'attack').filter((action) => action.attacker === attacker.id)
+    .map((action) => action.defender));
+  const ranged = el('input', { type: 'checkbox' });
+  const bourgPalette = !kept && game.effect_cards[standingOn]?.effect === 'ranged_support';
+  const buttons = enemies.filter((enemy) => !kept || allowed.has(enemy.id)).map((enemy) => button(
+    `⚔ ${figureName(enemy)} (${seatName(game, enemy.seat)})`, () => act({
+      type: 'attack', attacker: attacker.id, defender: enemy.id,
+      ...(!kept && standingOn ? { card: standingOn } : {}), ...(bourgPalette && ranged.checked ? { ranged: true } : {}),
+    }), 'ax-attack'));
+  if (bourgPalette) {
+    buttons.push(el('label', { class: 'check' }, ranged, t("Bourg Palette: a ranged attack on a support of the adjacent enemy")));
+  }
+  return buttons;
 }
 
 // --- setup -----------------------------------------------------------------------------
 
 // What the host must still settle before the fights begin.
 const NEEDS = {
-  first_player: N_('Who got an amiibo last? They play first (the host chooses).'),
-  locations: N_('Every figure needs its home location.'),
+  first_player: N_('Who got an amiibo last? They play first (the host chooses, or every phone says the same).'),
+  locations: N_('Every figure needs its home location, chosen from the cards.'),
   placements: N_("Every figure must stand on its owner's first row."),
 };
 
@@ -154,16 +231,25 @@ function setupPanel(game, me, act, isHost) {
         + 'starting lines.')
       : t('Each player places their figures on the first row in front of them.') })];
   if (isHost && act) parts.push(hostSetup(game, act));
-  for (const figure of game.figures.filter((f) => f.seat === me && f.location === null)) {
-    const input = el('input', { maxlength: '40', 'aria-label': t('Home location of %(name)s', { name: figureName(figure) }) });
-    parts.push(el('form', { class: 'inline', onsubmit: (event) => {
-      event.preventDefault();
-      act?.({ type: 'name_location', figure: figure.id, name: input.value });
-    } }, el('label', {}, t('Home location of %(name)s', { name: figureName(figure) }), input),
-    el('button', { type: 'submit', text: t('Save') })));
+  for (const figure of game.figures.filter((f) => f.seat === me)) {
+    parts.push(el('label', { class: 'ax-home' }, t('Home location of %(name)s', { name: figureName(figure) }),
+      cardSelect(game, t('Home location of %(name)s', { name: figureName(figure) }), figure.location ?? '',
+        (name) => act?.({ type: 'name_location', figure: figure.id, name }))));
   }
+  if (!isHost && act && me !== null && me !== undefined) parts.push(firstPlayerVote(game, me, act));
   parts.push(el('ul', { class: 'ax-needs' }, ...game.needs.map((need) => el('li', { text: t(NEEDS[need]) }))));
   return el('section', { class: 'ax-setup' }, ...parts);
+}
+
+// The phones agree on who plays first: each proposes; the same proposal from every seat decides.
+function firstPlayerVote(game, me, act) {
+  const proposed = game.proposals?.first_player ?? [];
+  return el('div', { class: 'stack' }, el('h4', { text: t('Who got an amiibo last?') }),
+    el('div', { class: 'inline' }, ...game.order.map((seatId) => el('button', {
+      type: 'button', 'aria-pressed': String(game.first === seatId), class: game.first === seatId ? 'picked' : '',
+      text: seatName(game, seatId), onclick: () => act({ type: 'first_player', player: seatId }) }))),
+    proposed.length ? el('p', { class: 'muted', text: t('Proposed by: %(names)s', {
+      names: proposed.map((seatId) => seatName(game, seatId)).join(', ') }) }) : null);
 }
 
 function hostSetup(game, act) {
@@ -179,7 +265,7 @@ function hostSetup(game, act) {
     el('h4', { text: t('Who got an amiibo last?') }),
     el('div', { class: 'inline' }, ...game.order.map((seatId) => el('button', {
       type: 'button', 'aria-pressed': String(game.first === seatId), class: game.first === seatId ? 'picked' : '',
-      text: seatName(game, seatId), onclick: () => act({ type: 'first_player', seat: seatId }) }))),
+      text: seatName(game, seatId), onclick: () => act({ type: 'first_player', player: seatId }) }))),
     game.actions.includes('begin') ? button(t('Begin the fights'), () => act({ type: 'begin' }), 'primary big') : null);
 }
 
@@ -195,7 +281,7 @@ function boardPanel(game, act, isHost, mover = null) {
     const cell = el('button', { type: 'button', class: `ax-cell${card.revealed ? ' revealed' : ''}${figure && figure.id === picked ? ' picked' : ''}`,
       'aria-label': `${r + 1}, ${c + 1}${card.name ? ` — ${card.name}` : ''}${figure ? ` — ${figureName(figure)}` : ''}`,
       onclick: isHost && act ? () => boardTap(game, act, figure, [r, c], card)
-        : mover && !figure ? () => act({ type: 'move', figure: mover.id, cell: [r, c] }) : null },
+        : phoneBoardTap(game, act, mover, figure, [r, c]) },
     el('span', { class: 'ax-card', text: card.revealed ? (card.name ?? '?') : '' }),
     figure ? el('strong', { class: 'ax-token', text: figureName(figure) }) : null);
     if (figure) cell.querySelector('.ax-token').style.color = seatColour(lastView, figure.seat);
@@ -206,25 +292,57 @@ function boardPanel(game, act, isHost, mover = null) {
     isHost && act ? el('div', { class: 'ax-pick' }, ...waiting.map((figure) => el('button', {
       type: 'button', class: figure.id === picked ? 'picked' : '', text: figureName(figure),
       onclick: () => { picked = figure.id; render(); } }))) : null,
-    isHost && act ? el('p', { class: 'muted', text: t('Tap a figure, then a place. Tap an empty face-down card to reveal and name it.') }) : null);
+    isHost && act ? el('p', { class: 'muted', text: t('Tap a figure, then a place. Tap a revealed card to name it.') }) : null);
+}
+
+// A tap on the kept board from the active phone: a move (a place the figure can reach), or the
+// two locations Amiiboxe ville swaps.
+function phoneBoardTap(game, act, mover, figure, cell) {
+  if (game.step?.kind === 'swap_cards' && act) return () => swapTap(act, cell);
+  if (!mover || figure || !act) return null;
+  const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+  const move = legalOf(game, 'move').find((action) => action.figure === mover.id && same(action.cell, cell)
+    && (action.swap_with ?? null) === swapWith);
+  return move ? () => act(move) : null;
+}
+
+let swapFirst = null;  // the first of two locations to swap
+
+function swapTap(act, cell) {
+  if (!swapFirst) { swapFirst = cell; render(); return; }
+  const [first, second] = [swapFirst, cell];
+  swapFirst = null;
+  swapping = false;
+  if (first[0] !== second[0] || first[1] !== second[1]) act({ type: 'swap_cards', first, second });
 }
 
 // The phone's figure that a tap on an empty place of the kept board moves (its own turn only).
 function movingFigure(game, me) {
-  if (game.phase !== 'play' || game.active !== me || game.chain) return null;
+  if (game.phase !== 'play' || game.active !== me || game.step) return null;
   const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
   const chosen = picked ?? game.selected?.figure;
   return own.find((figure) => figure.id === chosen) ?? (own.length === 1 ? own[0] : null);
 }
 
+let naming = null;  // the revealed card the host is naming
+
 function boardTap(game, act, figure, cell, card) {
+  if (swapping || game.step?.kind === 'swap_cards') { swapTap(act, cell); return; }
   if (figure) { picked = figure.id; render(); return; }
   if (picked !== null) { act({ type: 'place', figure: picked, cell }); picked = null; return; }
-  if (!card.revealed || card.name === null) {
-    const name = window.prompt(t('Name of this location card:'), '');
-    if (name) act({ type: 'reveal', cell, name });
-  }
+  if (card.revealed) { naming = cell; render(); }
 }
+
+function namingPanel(game, act) {
+  if (!naming || !game.board) return null;
+  let chosen = '';
+  return el('div', { class: 'inline ax-naming' }, el('span', { text: t('Card at %(row)s, %(column)s:',
+    { row: naming[0] + 1, column: naming[1] + 1 }) }),
+  cardSelect(game, t('The card turned over'), '', (value) => { chosen = value; }),
+  button(t('Name it'), () => { act({ type: 'name_card', cell: naming, name: chosen }); naming = null; }));
+}
+
+let swapping = false;
 
 // --- host tools: the reference between fights, repousser and décaler --------------------------
 
@@ -252,7 +370,10 @@ function boardTools(game, act) {
     'aria-label': t("Number, from the active player's side") });
   const direction = el('select', { 'aria-label': t('Direction') },
     ...Object.entries(DIRECTIONS).map(([value, text]) => el('option', { value, text: t(text) })));
-  return el('details', { class: 'ax-board-tools' }, el('summary', { text: t('Board operations (location effects)') }),
+  return el('details', { class: 'ax-board-tools', open: swapping || naming ? '' : null },
+    el('summary', { text: t('Board operations (location effects)') }),
+    namingPanel(game, act),
+    button(swapping ? t('Tap two locations…') : t('Swap two locations'), () => { swapping = !swapping; swapFirst = null; render(); }),
     el('div', { class: 'inline' }, pusher, el('span', { text: '→' }), pushed,
       button(t('Push back'), () => act({ type: 'push', figure: Number(pusher.value), target: Number(pushed.value) }))),
     el('p', { class: 'muted', text: t("Lines and columns are counted from the active player's side and left; lines move left or right, columns forward or back.") }),
@@ -280,11 +401,20 @@ function scoreSheet(game) {
     })));
 }
 
+// How a fight was decided (the log says which rule it used).
+const RULES = {
+  values: N_('by the values'), board: N_('measured on the board'), entries: N_('by the values entered'),
+  agreement: N_('both players agreed'), house: N_("by the table's ranking"),
+  default: N_("by the project's ranking (an estimate)"), vote: N_('by the vote of the other players'),
+  tie_on_disagreement: N_('a tie on disagreement (house option)'),
+  no_criterion_left: N_('a tie: no criterion left to roll'),
+};
+
 function fightHistory(game) {
   return el('section', { class: 'ax-history' }, el('h3', { text: t('Fights') }),
     el('ol', { reversed: true }, ...[...game.fights].reverse().map((fight) => el('li', {
       text: `${fightTitle(game, fight)} — ${fight.face}: ${wording(fight.criterion)}${fight.values && !game.pro
-        ? ` (${valueText(fight.criterion, fight.values.attacker)} / ${valueText(fight.criterion, fight.values.defender)})` : ''} — ${outcomeText(game, fight)}`,
+        ? ` (${valueText(fight.criterion, fight.values.attacker)} / ${valueText(fight.criterion, fight.values.defender)})` : ''} — ${outcomeText(game, fight)}${RULES[fight.by] ? ` (${t(RULES[fight.by])})` : ''}`,
     }))));
 }
 
@@ -319,7 +449,8 @@ function render() {
     else if (game.phase === 'play' && act && !isHost) parts.push(turnPanel(game, me, act));
     else if (game.phase === 'play') parts.push(el('p', { class: 'ax-status', text: t("%(name)s's turn", { name: seatName(game, game.active) }) }));
     parts.push(boardPanel(game, act, isHost, isHost || game.fight ? null : movingFigure(game, me)));
-    if (isHost && act && game.phase === 'play') parts.push(boardTools(game, act), referenceChanger(game, act));
+    if (act && game.phase === 'play' && game.operations) parts.push(boardTools(game, act));
+    if (isHost && act && game.phase === 'play') parts.push(referenceChanger(game, act));
     aside.push(scoreSheet(game), fightHistory(game));
   }
   aside.push(el('p', {}, el('a', { href: `/rankings?table=${lastView.table.code}`, target: '_blank', text: t('Criteria rankings') })));
