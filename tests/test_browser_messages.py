@@ -25,7 +25,9 @@ def test_an_impossible_option_is_refused_next_to_its_field_as_it_is_set(server, 
     expect(page.get_by_role("button", name="Create the table")).to_be_disabled()
     field_box, error_box = field.bounding_box(), error.bounding_box()
     assert 0 <= error_box["y"] - (field_box["y"] + field_box["height"]) < 40  # right under the field
-    field.fill("2")
+    field.fill("2")  # the book's minimum is 3: refused with its reason
+    expect(error).to_have_text(re.compile("at least 3 amiibo per player"))
+    field.fill("3")
     expect(error).to_have_count(0)
     page.get_by_role("button", name="Create the table").tap()
     # Created: a phone hosts the table from its own page.

@@ -25,9 +25,9 @@ def check(client, game, options, changed=None, headers=None):
 
 
 def test_valid_options_come_back_normalized(client):
-    answer = check(client, "amiiboxe", {"figures_per_player": 2}, "figures_per_player")
+    answer = check(client, "amiiboxe", {"figures_per_player": 4}, "figures_per_player")
     assert answer.status_code == 200
-    assert answer.json["ok"] and answer.json["options"]["figures_per_player"] == 2
+    assert answer.json["ok"] and answer.json["options"]["figures_per_player"] == 4
     assert answer.json["options"]["reference"] == REGISTRY["amiiboxe"].normalize_options({})["reference"]
 
 
@@ -97,10 +97,10 @@ def scan(client, table, uid, amiibo_id):
 
 
 def test_every_screen_sees_what_the_lobby_still_needs_with_counts(client):
-    table = new_table(client, "amiiboxe", {"figures_per_player": 2}, names=("Ana",))
+    table = new_table(client, "amiiboxe", {"figures_per_player": 3}, names=("Ana",))
     assert lobby_needs(client, table) == [
         {"kind": "players", "have": 1, "need": 2, "max": 4, "met": False},
-        {"kind": "figures", "seat": 1, "have": 0, "need": 2, "met": False}]
+        {"kind": "figures", "seat": 1, "have": 0, "need": 3, "met": False}]
     seat = client.post(f"/api/tables/{table['code']}/seats", json={"name": "Bo", "entropy": ENTROPY}).json
     table["seats"]["Bo"] = seat
     adding = client.post(f"/api/tables/{table['code']}/actions", headers=bearer(table["seats"]["Ana"]["token"]),
@@ -110,8 +110,8 @@ def test_every_screen_sees_what_the_lobby_still_needs_with_counts(client):
     needs = lobby_needs(client, table, "Bo")  # a phone sees the same as the host screen
     assert needs == lobby_needs(client, table)
     assert needs[0]["met"] and needs[1:] == [
-        {"kind": "figures", "seat": 1, "have": 1, "need": 2, "met": False},
-        {"kind": "figures", "seat": 2, "have": 0, "need": 2, "met": False}]
+        {"kind": "figures", "seat": 1, "have": 1, "need": 3, "met": False},
+        {"kind": "figures", "seat": 2, "have": 0, "need": 3, "met": False}]
 
 
 def test_the_players_needed_follow_the_chosen_mode(client):

@@ -223,9 +223,9 @@ GAME = register(Game(
         Option("figures_per_player", N_("Figures per player"), "int", 3, minimum=1, maximum=6),
         Option("board", N_("Board"), "choice", "free", choices=("free", "kept"),
                choice_labels=(N_("On the table only"), N_("Also kept on the host screen"))),
-        Option("disagreement", N_("When the two players disagree on a judgement"), "choice", "resolve",
-               choices=DISAGREEMENT,
-               choice_labels=(N_("The others vote (the die again with 2 players)"), N_("Tie on disagreement"))),
+        # Short labels: the select must fit a phone's width.
+        Option("disagreement", N_("Players disagree on a judgement"), "choice", "resolve", choices=DISAGREEMENT,
+               choice_labels=(N_("Others vote, or roll again"), N_("Tie on disagreement"))),
     ),
     setup=setup.setup,
     apply=apply,
