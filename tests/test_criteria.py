@@ -26,6 +26,8 @@ YOUNG_LINK, MII_GUNNER = "0x01000000037c0002", "0x07c0020000230002"
 TRAINER, MARIO_SOCCER_CARD = "0x1d40000003870002", "0x09c0010102690e02"
 GOLDIE_CARD = "0x02ea000101800502"  # an Animal Crossing villager: no facts
 UNKNOWN_CHARACTER = "0xffc0000001007f02"
+GRENINJA, ROSALINA, KIRBY = "0x1b92000000000002", "0x0004000000000002", "0x1f00000000000002"
+SHOVEL_KNIGHT = "0x35c0000000000002"
 SMASH_SERIES = "0x00"
 
 
@@ -129,17 +131,46 @@ def test_names_count_letters_only():
     assert letter_count("ピカチュウ") == 5
 
 
-def test_shortest_name_uses_the_name_in_the_tables_language():
-    value = figure_value("shortest_name", figure(name="Pikachu"), "en")
-    assert value == {"value": 7, "source": "computed", "display": "7 letters"}
-    assert figure_value("shortest_name", figure(name="Pikachu"), "fr")["display"] == "7 lettres"
-    both = figure(name="Link", names={"en": "Link", "fr": "Link (Zelda)"})
-    assert figure_value("shortest_name", both, "fr")["value"] == 9
-    assert figure_value("longest_name", both, "en")["value"] == 4
-    assert figure_value("shortest_name", figure(name="X"), "fr")["display"] == "1 lettre"
-    assert figure_value("shortest_name", figure(name=None), "en") is None
-    assert compare("shortest_name", figure_value("shortest_name", figure(name="Kirby"), "en"),
-                   figure_value("shortest_name", figure(name="Pikachu"), "en")) == 1
+def test_shortest_name_counts_the_characters_name_in_the_tables_language_without_the_variant():
+    value = figure_value("shortest_name", figure(PIKACHU, name="Pikachu"), "en")
+    assert value == {"value": 7, "source": "computed", "display": "7 letters", "name": "Pikachu",
+                     "name_source": "fact"}
+    assert figure_value("shortest_name", figure(PIKACHU, name="Pikachu"), "fr")["display"] == "7 lettres"
+    gold = figure(MARIO, name="Mario - Gold Edition", names={"en": "Mario - Gold Edition", "fr": "Mario - Or"})
+    assert figure_value("shortest_name", gold, "fr")["value"] == 5 and figure_value("shortest_name", gold, "fr")[
+        "name"] == "Mario"
+    # French names are facts: Greninja is Amphinobi, Rosalina & Luma is Harmonie & Luma.
+    greninja, rosalina = figure(GRENINJA, name="Greninja"), figure(ROSALINA, name="Rosalina & Luma")
+    assert figure_value("shortest_name", greninja, "en")["value"] == 8
+    assert figure_value("shortest_name", greninja, "fr")["value"] == 9
+    assert figure_value("shortest_name", rosalina, "fr")["name"] == "Harmonie & Luma"
+    # A character without a French name keeps its English one, and says so.
+    shovel = figure_value("shortest_name", figure(SHOVEL_KNIGHT, name="Shovel Knight"), "fr")
+    assert (shovel["name"], shovel["name_source"]) == ("Shovel Knight", "english")
+    # A figure without facts counts its own name in the table's language, cut at its variant.
+    unknown = figure(UNKNOWN_CHARACTER, name="Somebody", names={"en": "Somebody (Gold)", "fr": "Quelqu'un - Or"})
+    assert figure_value("shortest_name", unknown, "fr")["name"] == "Quelqu'un"
+    assert figure_value("shortest_name", unknown, "fr")["name_source"] == "catalogue"
+    assert figure_value("shortest_name", figure(UNKNOWN_CHARACTER, name="X"), "fr")["display"] == "1 lettre"
+    assert figure_value("shortest_name", figure(UNKNOWN_CHARACTER, name=None), "en") is None
+    assert compare("shortest_name", figure_value("shortest_name", figure(KIRBY, name="Kirby"), "en"),
+                   figure_value("shortest_name", figure(PIKACHU, name="Pikachu"), "en")) == 1
+
+
+def test_every_smash_fighter_and_every_mario_zelda_animal_crossing_and_splatoon_character_has_a_french_name():
+    from companion.amiibo.locale import FRENCH_NAMES, character_name
+    fighters = [line.name for line in [*facts.CHARACTERS, *facts.FORMS.values()] if line.weight is not None]
+    # Mario 0x0000-0x00ff and 0x09c0-0x09ff, Zelda 0x0100-0x017f, Animal Crossing 0x0180-0x01ff, Splatoon 0x08xx.
+    ranges = ((0x0000, 0x01ff), (0x0800, 0x08ff), (0x09c0, 0x09ff))
+    series = [line.name for line in facts.CHARACTERS if line.weight is None
+              and any(low <= int(line.keys[0], 16) <= high for low, high in ranges)]
+    assert {"Toad", "Midna", "K.K. Slider", "Callie", "Birdo"} <= set(series)
+    missing = [name for name in fighters + series if name not in FRENCH_NAMES]
+    assert missing == [] and len(fighters) == 91
+    assert character_name("Isabelle", "fr") == ("Marie", "fact")
+    assert character_name("K.K. Slider", "fr") == ("Kéké Laglisse", "fact")
+    assert character_name("Callie", "fr") == ("Ayo", "fact")
+    assert character_name("Callie", "en") == ("Callie", "fact")
 
 
 def test_a_figure_is_as_old_as_its_first_release_anywhere():
@@ -261,6 +292,19 @@ def test_every_super_smash_bros_figure_has_weight_debut_and_height(amiiboapi):
                if not all(figure_value(criterion_id, figure(amiibo_id), "en")
                           for criterion_id in ("lightest", "oldest_character", "tallest"))]
     assert missing == []
+
+
+def test_facts_checked_against_public_sources_with_their_source_kind():
+    # Roy first appeared in Super Smash Bros. Melee (Japan, November 2001), before his own game (2002).
+    roy = figure_value("oldest_character", figure("0x2104000000000002", name="Roy"), "en")
+    assert roy["value"] == 2001 and roy["source"] == "fact"
+    assert figure_value("tallest", figure(PIKACHU, name="Pikachu"), "en")["source"] == "fact"  # the Pokédex's 0.4 m
+    assert figure_value("tallest", figure(MARIO), "en")["source"] == "estimate"  # Nintendo gives none
+    assert figure_value("lightest", figure(TRAINER, name="Pokémon Trainer"), "en")["source"] == "estimate"
+    for line in [*facts.CHARACTERS, *facts.FORMS.values()]:  # every value says where it comes from
+        for field in ("weight", "debut", "height"):
+            found = line.get(field)
+            assert found is None or found[1] in ("fact", "estimate"), line
 
 
 def test_every_fact_is_plausible_and_keyed_by_a_real_character(amiiboapi):

@@ -21,9 +21,13 @@ one of four kinds, each with its own source of values:
 Where the book is silent, we chose:
 
 * Names count letters only (any alphabet; not spaces, punctuation or digits):
-  "R.O.B." has 3, "Mr. Game & Watch" 11. The name is the one in the table's
-  language (``figure["names"][lang]`` when the figure carries names in
-  several languages, else ``figure["name"]``).
+  "R.O.B." has 3, "Mr. Game & Watch" 11. The name is the character's, in the
+  table's language, without the figure's variant: "Mario" for "Mario - Gold
+  Edition" or "8-Bit Mario Classic Color". It comes from the facts
+  (`companion.amiibo.facts` for the character, `companion.amiibo.locale` for
+  its French name; a character without a French name keeps its English one,
+  and the value says so); a figure without facts counts its own name in the
+  table's language, cut at its variant (" - ", " – ", " — " or " (").
 * A figure's age is its first release in any region (oldest and newest alike).
 * Heights compare in metres, estimates and facts alike; the source is shown.
 * A value nobody knows (a character without facts, a figure without a release
@@ -39,13 +43,14 @@ the display of letter counts (as `companion.amiibo.catalog` does).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable
 
 from companion.amiibo.facts import facts_for
-from companion.amiibo.locale import language, translate
+from companion.amiibo.locale import character_name, language, translate
 from companion.games.base import N_, IllegalAction
 
 MIN, MAX = "min", "max"
@@ -174,10 +179,21 @@ def _decimal(number: float, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" else text
 
 
-def _name(figure: dict, lang: str) -> str | None:
+VARIANT = re.compile(r"\s+[-–—]\s|\s*\(")
+
+
+def _name(figure: dict, lang: str) -> tuple[str | None, str]:
+    """The character's name in ``lang`` without the variant, and where it comes from:
+    ``"fact"``, ``"english"`` (no French name known) or ``"catalogue"``."""
+    figure_id = figure.get("id")
+    facts = facts_for(figure_id) if isinstance(figure_id, str) else None
+    if facts is not None:
+        return character_name(facts.name, lang)
     names = figure.get("names")
-    name = names.get(lang) if isinstance(names, dict) else None
-    return name or figure.get("name")
+    name = (names.get(lang) if isinstance(names, dict) else None) or figure.get("name")
+    if not isinstance(name, str):
+        return None, "catalogue"
+    return VARIANT.split(name, maxsplit=1)[0], "catalogue"
 
 
 def letter_count(name: str) -> int:
@@ -186,12 +202,13 @@ def letter_count(name: str) -> int:
 
 
 def _letters(figure: dict, lang: str) -> dict | None:
-    name = _name(figure, lang)
+    name, name_source = _name(figure, lang)
     if not isinstance(name, str) or not name.strip():
         return None
     count = letter_count(name)
     wording = N_("%(count)s letter") if count == 1 else N_("%(count)s letters")
-    return _value(count, COMPUTED, translate(lang, wording, count=count))
+    return {**_value(count, COMPUTED, translate(lang, wording, count=count)), "name": name,
+            "name_source": name_source}
 
 
 def first_release(figure: dict) -> date | None:

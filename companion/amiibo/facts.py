@@ -137,7 +137,7 @@ CHARACTERS: tuple[Facts, ...] = (
     Facts("Ike",                 _keys("0x2101"),         107,    2005,  est(1.85)),
     Facts("Lucina",              _keys("0x2102"),          90,    2012,  est(1.65)),
     Facts("Robin",               _keys("0x2103"),          95,    2012,  est(1.75)),
-    Facts("Roy",                 _keys("0x2104"),          95,    2002,  est(1.7)),
+    Facts("Roy",                 _keys("0x2104"),          95,    2001,  est(1.7)),   # Melee, 2001
     Facts("Corrin",              _keys("0x2105"),          98,    2015,  est(1.75)),
     Facts("Chrom",               _keys("0x2108"),          95,    2012,  est(1.85)),
     Facts("Byleth",              _keys("0x210b"),          97,    2019,  est(1.75)),

@@ -55,8 +55,14 @@ def attack_plan(state: dict, seat, action: dict) -> dict:
     defender = on_board(figure_field(state, action, "defender", "target"))
     if defender["seat"] == seat:
         raise IllegalAction(N_("Attack an enemy, not one of your own figures."))
+    if state["board"] is not None and "ranged" in action:
+        raise IllegalAction(N_("On the kept board, the card is read from the board."))
     if "card" in action:
         require_fields(action, card=str)
+        if state["board"] is not None:
+            raise IllegalAction(N_("On the kept board, the card is read from the board."))
+        if cards.effect_when(action["card"], cards.ATTACK) is None:
+            raise IllegalAction(N_("Name the card you stand on for its attack effect: Bourg Palette or Enfers."))
     effect = cards.effect_when(attack_card(state, attacker, action), cards.ATTACK)
     if state["board"] is not None:
         ranged = not adjacent(attacker["at"], defender["at"])

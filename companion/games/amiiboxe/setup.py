@@ -7,7 +7,7 @@ from companion.games.amiiboxe import cards
 from companion.games.amiiboxe.board import figure_at, new_board, require_board, require_cell, square_size, \
     starting_cells
 from companion.games.amiiboxe.common import FACES, IN_PLAY, MAX_NAME_LENGTH, MIN_FIGURES, english_name, \
-    own_figure, require_phase, seat_ids, figure_field, on_board
+    require_phase, seat_ids, figure_field, on_board
 from companion.games.base import HOST, N_, IllegalAction, require_fields
 
 KINDS = ("computed", "facts", "situational", "judgement")

@@ -348,7 +348,3 @@ def run_place_in_play(state: dict, seat, action: dict, rng) -> list[dict]:
     origin, figure["at"] = figure["at"], list(action["cell"])
     return [{"type": "moved", "figure": figure["id"], "from": origin, "to": figure["at"]}] \
         + board.reveal(state, figure["at"]) + operated(state)
-
-
-def figures_in_play(state: dict) -> list[dict]:
-    return [f for f in state["figures"] if f["status"] == IN_PLAY]

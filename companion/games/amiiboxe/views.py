@@ -92,7 +92,11 @@ def turn_candidates(state: dict, seat) -> list[dict]:
     enemies = [f for f in state["figures"] if f["status"] == IN_PLAY and f["seat"] != seat]
     listed = [{"type": "end_turn"}] + [{"type": "retire", "figure": f["id"]} for f in own]
     for attacker, defender in itertools.product(own, enemies):
-        listed.append({"type": "attack", "attacker": attacker["id"], "defender": defender["id"]})
+        base = {"type": "attack", "attacker": attacker["id"], "defender": defender["id"]}
+        listed.append(base)
+        if state["board"] is None:  # the player names the card they stand on for its effect
+            listed += [{**base, "card": "Enfers"}, {**base, "card": "Bourg Palette"},
+                       {**base, "card": "Bourg Palette", "ranged": True}]
     if state["board"] is None:
         listed += [{"type": "move", "figure": f["id"]} for f in own]
         return listed

@@ -204,7 +204,8 @@ function attackButtons(game, attacker, act) {
   const buttons = enemies.filter((enemy) => !kept || allowed.has(enemy.id)).map((enemy) => button(
     `⚔ ${figureName(enemy)} (${seatName(game, enemy.seat)})`, () => act({
       type: 'attack', attacker: attacker.id, defender: enemy.id,
-      ...(!kept && standingOn ? { card: standingOn } : {}), ...(bourgPalette && ranged.checked ? { ranged: true } : {}),
+      ...(!kept && game.effect_cards[standingOn]?.when === 'attack' ? { card: standingOn } : {}),
+      ...(bourgPalette && ranged.checked ? { ranged: true } : {}),
     }), 'ax-attack'));
   if (bourgPalette) {
     buttons.push(el('label', { class: 'check' }, ranged, t("Bourg Palette: a ranged attack on a support of the adjacent enemy")));
