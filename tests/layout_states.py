@@ -13,7 +13,7 @@ import secrets
 
 import requests
 
-from companion.games import amiiboxe, arkade, rayman
+from companion.games import arkade, rayman
 from tests.helpers import ENTROPY, bearer
 from tests.test_arkade_server import StrategiePlayer
 from tests.test_rayman_server import Racer, hand_of, host_answer, normalized, own
@@ -267,24 +267,24 @@ def rayman_over(url: str) -> Table:
 
 # --- Amiiboxe ------------------------------------------------------------------------------
 
-ANA_FIGURES = ["0x0000000000000002", "0x0100000000040002"]  # Mario, Link
-BO_FIGURES = ["0x0005000000140002", "0x1919000000090002"]  # Bowser, Pikachu
+ANA_FIGURES = ["0x0000000000000002", "0x0100000000040002", "0x0002000000010002"]  # Mario, Link, Peach
+BO_FIGURES = ["0x0005000000140002", "0x1919000000090002", "0x1f000000000a0002"]  # Bowser, Pikachu, Kirby
 NO_DATE = {"au": None, "eu": None, "jp": None, "na": None}
-CATALOGUE = {  # the four figures, in the AmiiboAPI format
+CATALOGUE = {  # the six figures (the book's minimum is 3 a player), in the AmiiboAPI format
     "amiibos": {amiibo_id: {"name": name, "release": NO_DATE} for amiibo_id, name in zip(
-        ANA_FIGURES + BO_FIGURES, ("Mario", "Link", "Bowser", "Pikachu"))},
+        ANA_FIGURES + BO_FIGURES, ("Mario", "Link", "Peach", "Bowser", "Pikachu", "Kirby"))},
     "amiibo_series": {}, "game_series": {}, "types": {}, "characters": {}}
 
 
 def amiiboxe_registration(url: str) -> Table:
-    """The lobby: Ana has registered one of her two figures, Bo none yet."""
-    table = Table.create(url, "amiiboxe", {"figures_per_player": 2}, ("Ana", "Bo"))
+    """The lobby: Ana has registered one of her three figures, Bo none yet."""
+    table = Table.create(url, "amiiboxe", {"figures_per_player": 3}, ("Ana", "Bo"))
     table.act("Ana", {"type": "figure.pick", "amiibo_id": ANA_FIGURES[0]})
     return table
 
 
 def amiiboxe_started(url: str, options: dict) -> Table:
-    table = Table.create(url, "amiiboxe", {"figures_per_player": 2, **options}, ("Ana", "Bo"))
+    table = Table.create(url, "amiiboxe", {"figures_per_player": 3, **options}, ("Ana", "Bo"))
     for name, figures in (("Ana", ANA_FIGURES), ("Bo", BO_FIGURES)):
         for amiibo_id in figures:
             table.act(name, {"type": "figure.pick", "amiibo_id": amiibo_id})
@@ -296,7 +296,7 @@ def name_locations(table: Table) -> None:
     for figure in table.game()["figures"]:
         if figure["location"] is None:
             table.act(table.name_of(figure["seat"]), {"type": "name_location", "figure": figure["id"],
-                                                      "name": f"Home {figure['id']}"})
+                                                      "name": "Enfers"})
 
 
 def amiiboxe_placement(url: str) -> Table:
@@ -309,7 +309,7 @@ def amiiboxe_placement(url: str) -> Table:
 def amiiboxe_turn(url: str) -> Table:
     table = amiiboxe_started(url, {})
     name_locations(table)
-    table.act("host", {"type": "first_player", "seat": table.seats["Ana"]})
+    table.act("host", {"type": "first_player", "player": table.seats["Ana"]})
     table.act("host", {"type": "begin"})
     return table
 
@@ -333,7 +333,7 @@ def amiiboxe_over(url: str) -> Table:
         if game["phase"] == "over":
             return table
         for name, seat in table.seats.items():
-            legal = amiiboxe.legal_actions(table.game(name), seat)
+            legal = table.game(name)["legal"]
             if legal:
                 table.act(name, next((a for a in legal if a["type"] == "retire"), None)
                           or next((a for a in legal if a["type"] in ("judge", "enter_value", "end_turn")), legal[0]))

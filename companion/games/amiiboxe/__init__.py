@@ -147,7 +147,10 @@ def host_candidates(state: dict, seat) -> list[dict]:
 
 
 def view(state: dict, seat) -> dict:
-    legal = legal_actions(state, seat, operations=False) if seat is not None else []
+    # Changing a home location stays allowed during play (until the figure plays) but is not listed
+    # in a view once the fights began: the phones offer it with the setup only.
+    legal = [action for action in legal_actions(state, seat, operations=False) if seat is not None
+             and (state["phase"] == "setup" or action["type"] != "name_location")]
     shown = views.view(state, seat, legal)
     shown["operations"] = seat is not None and operations_open(state, seat)
     return shown
@@ -237,7 +240,9 @@ GAME = register(Game(
     outcome=scoring.outcome,
     legal_actions=legal_actions,
     waiting=waiting,
-    proxy_actions=frozenset({"move", "attack", "retire", "end_turn", "name_card", "swap_cards", "place"}),
+    # For an away seat the host may end its turn (declining an effect), retire or move a figure:
+    # open decisions with few choices, never a judgement (sealed).
+    proxy_actions=frozenset({"end_turn", "retire", "move"}),
     withdraw=withdraw,
     withdraw_rule=N_("Its figures leave the board and score nothing; the enemies they carried go back to their "
                      "owners, out of the game."),
