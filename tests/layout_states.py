@@ -383,3 +383,34 @@ def universalis_preparation(url: str) -> Table:
         table.act(*having(table, "next"))
     table.phone = having(table, "play")[0]
     return table
+
+
+# --- A host phone (the table created on a phone that also takes a seat) ----------------------------
+
+def with_host_phone(table: Table, name: str) -> Table:
+    """``name`` joins with the host key: that phone holds the host's rights and a seat."""
+    seat = requests.post(f"{table.url}/api/tables/{table.code}/seats", json={"name": name, "entropy": ENTROPY},
+                         headers=bearer(table.host_token), timeout=WAIT)
+    assert seat.status_code == 201, seat.text
+    table.tokens[name], table.seats[name] = seat.json()["token"], seat.json()["seat"]
+    table.phone = name
+    return table
+
+
+def dice_host_phone(url: str) -> Table:
+    table = with_host_phone(Table.create(url, "dice", {"die": "d20"}, ()), "Ana")
+    requests.post(f"{url}/api/tables/{table.code}/seats", json={"name": "Bo", "entropy": ENTROPY}, timeout=WAIT)
+    table.act("Ana", {"type": "roll"})
+    return table
+
+
+def arkade_host_phone(url: str) -> Table:
+    """Arkade under way, hosted from Zoé's phone: Max's seat is away, so her phone has the host's tools."""
+    table = with_host_phone(Table.create(url, "arkade", {"mode": "strategie"}, ()), "Zoé")
+    bo = requests.post(f"{url}/api/tables/{table.code}/seats", json={"name": "Max", "entropy": ENTROPY}, timeout=WAIT)
+    table.tokens["Max"], table.seats["Max"] = bo.json()["token"], bo.json()["seat"]
+    table.start()
+    table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
+    play_arkade(table, lambda game: game["active"] == arkade.DEFENDER)
+    table.phone = "Zoé"
+    return table

@@ -146,8 +146,12 @@ SCREENS = [
     host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
     phone("amiiboxe-over", states.amiiboxe_over, ".ax-over", prompt=".game-over:not([hidden]), .ax-over"),
 ]
-# Chakart and Mario Universalis: their first states.
+# Chakart and Mario Universalis: their first states; a phone that hosts the table.
 SCREENS += [
+    Screen("dice-host-phone", "/t/{code}", states.dice_host_phone, "host-phone", ".host-panel", prompt=".die-hint",
+           setup_gone=True),
+    Screen("arkade-host-phone", "/t/{code}", states.arkade_host_phone, "host-phone", ".host-panel",
+           prompt=".ak-status", setup_gone=True),
     host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),
     phone("chakart-start", states.chakart_start, ".ck-board", prompt=".ck-prompt"),
     host("chakart-board", states.chakart_board, ".chakart-game", (".ck-prompt",)),
@@ -158,7 +162,8 @@ SCREENS += [
     phone("universalis-preparation", states.universalis_preparation, ".universalis-game", prompt=".uv-prompt"),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in SIZES] + [
-    (screen, "phone-fr") for screen in SCREENS if screen.who == "phone" or screen.name in ("home", "phone-join-form")]
+    (screen, "phone-fr") for screen in SCREENS
+    if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form")]
 
 
 @pytest.fixture(scope="module")
@@ -203,9 +208,11 @@ def tables(server):
 
 def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states.Table | None) -> None:
     code = table.code if table else ""
-    if table and screen.who in ("host", "phone"):
-        kind, token = ("host", table.host_token) if screen.who == "host" else ("seat", table.tokens[table.phone])
-        page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"companion.{kind}.{code}", token])
+    if table and screen.who in ("host", "phone", "host-phone"):
+        keys = {"host": [("host", table.host_token)], "phone": [("seat", table.tokens[table.phone])],
+                "host-phone": [("host", table.host_token), ("seat", table.tokens[table.phone])]}[screen.who]
+        for kind, token in keys:
+            page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"companion.{kind}.{code}", token])
     response = page.goto(server.url + screen.path.format(code=code))
     assert response.status == screen.status
     expect(page.locator(screen.ready).first).to_be_attached()
@@ -235,7 +242,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
         box = page.locator(screen.prompt).first.bounding_box()
         if box is None or box["y"] < 0 or box["y"] + min(box["height"], 48) > viewport["height"]:
             problems["prompt"] = f"{screen.prompt} is not on the first screen: {box}"
-    if screen.who == "phone" and screen.setup_gone:
+    if screen.who in ("phone", "host-phone") and screen.setup_gone:
         shown = page.locator(SETUP_CONTROLS).filter(visible=True).all_inner_texts()
         if shown:
             problems["setup controls during the game"] = shown
