@@ -13,6 +13,7 @@ import pytest
 
 from companion.store import Store, open_store
 from companion.tables import Tables
+from tests.helpers import ENTROPY
 from scripts.cluster import Cluster
 from tests.server import ROOT
 
@@ -65,7 +66,7 @@ def test_a_table_a_seat_a_retried_action_and_a_finished_game_read_back_alike(sto
     """The store's whole interface: the same answers on both engines."""
     tables = Tables(store)
     code = tables.create("dice", {})["code"]
-    seat = tables.join(code, "Ana")
+    seat = tables.join(code, "Ana", ENTROPY)
     first = tables.act(code, seat["token"], {"type": "roll", "id": "once"})
     again = tables.act(code, seat["token"], {"type": "roll", "id": "once"})
     assert again == {**first, "duplicate": True}
@@ -88,7 +89,7 @@ def test_a_table_a_seat_a_retried_action_and_a_finished_game_read_back_alike(sto
 def test_actions_on_one_table_from_many_threads_are_applied_one_at_a_time(store):
     tables = Tables(store, rate_capacity=1000, rate_per_second=1000)
     code = tables.create("dice", {})["code"]
-    tokens = [tables.join(code, name)["token"] for name in ("Ana", "Bo", "Cy", "Di")]
+    tokens = [tables.join(code, name, ENTROPY)["token"] for name in ("Ana", "Bo", "Cy", "Di")]
     numbers: list[int] = []
 
     def roll(token: str) -> None:
