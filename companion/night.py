@@ -75,13 +75,15 @@ class NightActions:
             return None
         return {**outcome, "text": self.texts(outcome.get("reason") or "", outcome.get("params") or {})}
 
-    @staticmethod
-    def _proxy_choices(table: dict, game: Game) -> dict[str, list[dict]]:
-        """For each seat the game waits on, the open decisions the host may take for it."""
+    def _proxy_choices(self, table: dict, game: Game) -> dict[str, list[dict]]:
+        """For each seat the game waits on, the open decisions the host may take for it, each
+        with its "label" in both languages when the game names its kind (taken off again by `_host_decide`)."""
         choices = {}
         for seat in {wait["seat"] for wait in table["waits"] if isinstance(wait["seat"], int)}:
             legal = game.legal_actions(table["state"], seat)
-            choices[str(seat)] = [action for action in legal if action.get("type") in game.proxy_actions]
+            choices[str(seat)] = [{**action, **({"label": self.texts(game.action_labels[action["type"]], {})}
+                                                if action["type"] in game.action_labels else {})}
+                                  for action in legal if action.get("type") in game.proxy_actions]
         return choices
 
     # Game over and the waits, on every save ----------------------------------
@@ -278,7 +280,7 @@ class NightActions:
         if not self._may_stand_in(table, seat):
             raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
         rng = self._rng(table)
-        stamped = {**{k: v for k, v in decision.items() if k != "id"}, "at": round(self.clock(), 3)}
+        stamped = {**{k: v for k, v in decision.items() if k not in ("id", "label")}, "at": round(self.clock(), 3)}
         state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
         self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}

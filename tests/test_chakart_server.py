@@ -14,7 +14,8 @@ from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 
-FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
+# A bot plays faster than a thumb; a phone that leaves is away at once.
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_AWAY_SECONDS": "0"}
 
 
 def open_game(server: ServerProcess) -> dict:
@@ -141,6 +142,31 @@ def test_a_move_without_a_seats_token_is_refused(tmp_path, token_kind):
                                json={"type": "move", "from": "e2", "to": "e4"}, headers=headers, timeout=WAIT)
         assert answer.status_code == 401
         for screen in ("white", "black", "host", "spectator"):
+            table[screen].close()
+    finally:
+        server.stop()
+
+
+def test_a_phone_that_leaves_mid_turn_never_blocks_the_game(tmp_path):
+    """White's phone leaves before "board done": the host confirms the board for it (named in both
+    languages), then takes White out: Black wins by forfeit."""
+    server = ServerProcess(tmp_path, extra_env=FAST).start()
+    try:
+        table = open_game(server)
+        white, black, host = table["white"], table["black"], table["host"]
+        white.play({"type": "move", "from": "e2", "to": "e4"})
+        white.close()
+        seat = at_ply(black, 0, "board") and black.latest["game"]["seats"]["w"]
+        host.wait_away(seat)
+        view = host.wait_for(lambda v: v["table"].get("proxy", {}).get(str(seat)))
+        choice = view["table"]["proxy"][str(seat)][0]
+        assert choice["type"] == "board_done" and choice["label"]["fr"] == "le plateau est prêt"
+        host.play({"type": "table.decide", "seat": seat, "action": choice})
+        at_ply(black, 1)
+        host.play({"type": "table.withdraw", "seat": seat})
+        over = black.wait_for(lambda v: v["table"]["status"] == "over")
+        assert over["table"]["outcome"]["winners"] == [black.latest["game"]["seats"]["b"]]
+        for screen in ("black", "host", "spectator"):
             table[screen].close()
     finally:
         server.stop()

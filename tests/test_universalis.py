@@ -394,7 +394,9 @@ def test_a_player_who_leaves_loses_by_forfeit():
 def test_the_game_waits_on_the_defender_with_a_deadline_while_blockers_are_declared():
     state = do(duel_with_armies(), ANA, {"type": "attack", "attackers": ids(duel_with_armies(), "Koopa")})
     assert GAME.waiting(state) == [{"seat": BO, "for": "declaring blockers", "params": {}, "timed": True}]
-    assert "block" in GAME.proxy_actions
+    assert GAME.proxy_actions == {"no_block"}  # the host may decide no blockers, never which
+    state = do(state, BO, {"type": "no_block"})
+    assert state["phase"] == "prep2"
 
 
 def test_the_history_is_on_both_phones_and_the_host_screen():

@@ -13,7 +13,8 @@ from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 
-FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
+# A bot plays faster than a thumb; a phone that leaves is away at once.
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_AWAY_SECONDS": "0"}
 
 
 @pytest.fixture
@@ -45,7 +46,8 @@ def duel(tmp_path):
 
 def step_to(phone: Screen, phase: str) -> dict:
     """The active phone taps "next" until the phase is reached; the view then."""
-    game = phone.wait_for_game(lambda g: True)["game"]
+    # A view from before the turn passed to this phone could lie: wait until it says this phone plays.
+    game = phone.wait_for(lambda v: v["game"] is not None and v["game"]["active"] == v["you"]["seat"])["game"]
     while game["phase"] != phase:
         phone.play({"type": "next"})
         game = phone.wait_for_game(lambda g, left=game["phase"]: g["phase"] != left)["game"]
@@ -141,3 +143,29 @@ def test_a_player_takes_back_a_mistaken_card_until_the_other_acts(duel):
     play_character(first, "Koopa", cost=3, pf=3, pc=5)
     second.play({"type": "coins", "seat": duel["second"], "delta": 1})
     assert first.act({"type": "seat.undo"})["ok"] is False  # the other player acted since
+
+
+def test_a_defender_whose_phone_left_mid_combat_never_blocks_the_duel(duel):
+    """The host decides for the away defender (no blockers, named in both languages), then takes
+    the player out: the duel is lost by forfeit."""
+    first, second = duel["phones"][duel["first"]], duel["phones"][duel["second"]]
+    step_to(first, "prep1")
+    play_character(first, "Koopa", cost=3, pf=3, pc=5)
+    pass_turn(first)
+    second.wait_for_game(lambda g: g["turn"] == 2)
+    pass_turn(second)
+    first.wait_for_game(lambda g: g["turn"] == 3)
+    step_to(first, "attackers")
+    first.play({"type": "attack", "attackers": [card_id(first.latest["game"], "Koopa")]})
+    second.close()
+    duel["host"].wait_away(duel["second"])
+    view = duel["host"].wait_for(lambda v: v["table"].get("proxy", {}).get(str(duel["second"])))
+    choice = view["table"]["proxy"][str(duel["second"])][0]
+    assert choice["type"] == "no_block" and choice["label"] == {
+        "en": "no blockers: every attacker passes", "fr": "aucun bloquant : tous les attaquants passent"}
+    duel["host"].play({"type": "table.decide", "seat": duel["second"], "action": choice})
+    game = first.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
+    assert next(e for e in game["history"] if e["type"] == "combat")["passed"] == [card_id(game, "Koopa")]
+    duel["host"].play({"type": "table.withdraw", "seat": duel["second"]})
+    over = first.wait_for(lambda v: v["table"]["status"] == "over")
+    assert over["table"]["outcome"]["winners"] == [duel["first"]]

@@ -146,6 +146,8 @@ class Game:
     waiting: Callable[[dict], list[dict]] = field(default=lambda state: [])
     # Action types the host may take for an away seat: open decisions only, never a secret choice.
     proxy_actions: frozenset = frozenset()
+    # What each action type is called on a button (msgids), where the screens show it generically.
+    action_labels: dict = field(default_factory=dict)
     # The seat leaves the game for good: (state, seat, rng) -> (state, events); the rule
     # (a msgid) is shown to the host before confirming.
     withdraw: Callable[[dict, int, Any], tuple[dict, list[dict]]] = field(default=lambda state, seat, rng: (state, []))

@@ -71,6 +71,8 @@ class Move:
     # The host may take this move for a seat that is away (an open decision:
     # never a secret choice, which only its phone may make).
     proxy: bool = False
+    # What the move is called on the host's button when it decides for a seat (a msgid).
+    label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,8 @@ class Rules:
         return {"apply": self.apply, "view": self.view, "legal_actions": self.legal_actions,
                 "outcome": self.outcome, "waiting": self.waiting,
                 "host_actions": frozenset(k for k, m in self.moves.items() if m.by in (HOST_ONLY, ANYONE)),
-                "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy)}
+                "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy),
+                "action_labels": {k: m.label for k, m in self.moves.items() if m.label}}
 
     def apply(self, state: dict, seat: Any, action: dict, rng) -> tuple[dict, list[dict]]:
         kind = action.get("type") if isinstance(action, dict) else None

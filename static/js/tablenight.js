@@ -126,7 +126,10 @@ export function undoButton(view, act) {
     onclick: () => act({ type: 'seat.undo' }) });
 }
 
+const withoutLabel = ({ label, ...action }) => action;
+
 function proxyLabel(action) {
+  if (action.label) return localized(action.label);  // the game names this kind of decision
   const fields = Object.entries(action).filter(([name]) => name !== 'type')
     .map(([name, value]) => `${t(name)}: ${value === true ? t('yes') : value === false ? t('no') : value}`);
   return fields.length ? `${t(action.type)} (${fields.join(', ')})` : t(action.type);
@@ -150,7 +153,7 @@ export function hostSeatTools(view, presence, seat, { act, onHandoff }) {
     for (const action of (table.proxy || {})[String(seat.id)] || []) {
       tools.push(el('button', { type: 'button', class: 'small decide',
         text: t('Decide: %(choice)s', { choice: proxyLabel(action) }),
-        onclick: () => act({ type: 'table.decide', seat: seat.id, action }) }));
+        onclick: () => act({ type: 'table.decide', seat: seat.id, action: withoutLabel(action) }) }));
     }
   }
   if (table.status === 'playing' && (state.away || expired)) {

@@ -496,8 +496,8 @@ MOVES = {
     "promote": Move(run=promote, check=check_choice("promote"),
                     candidates=lambda state, seat: [{"piece": piece} for piece in PROMOTIONS]),
     "decline": Move(run=decline, check=check_decline),
-    "board_done": Move(run=board_done, check=check_board_done, proxy=True),
-    "pass": Move(run=pass_turn, check=check_pass, proxy=True),
+    "board_done": Move(run=board_done, check=check_board_done, proxy=True, label=N_("the board is done")),
+    "pass": Move(run=pass_turn, check=check_pass, proxy=True, label=N_("pass (nothing can move)")),
 }
 
 PHASES = {

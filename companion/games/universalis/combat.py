@@ -60,7 +60,7 @@ def blocks_of(action: dict) -> dict[int, int]:
 
 
 def check_blockers(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
-    blocks = blocks_of(action)
+    blocks = blocks_of(action) if action.get("type") != "no_block" else {}
     if seat == state["active"]:
         raise IllegalAction(N_("The defender declares the blockers."))
     mine = {c["id"] for c in characters_of(state, seat)}

@@ -103,6 +103,10 @@ def attackers_phase(state: dict, rng) -> list[dict]:
     return []
 
 
+def declare_no_blockers(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    return mark_blocks_declared(state, seat, {**action, "blocks": {}}, rng)
+
+
 def mark_blocks_declared(state: dict, seat: int, action: dict, rng) -> list[dict]:
     events = combat.declare_blockers(state, seat, action, rng)
     state["combat"]["declared"] = True
@@ -226,8 +230,10 @@ MOVES = {
                       candidates=lambda s, seat: []),  # typed on the phone: nothing to offer
     "attack": Move(run=with_history(combat.declare_attackers), check=combat.check_attackers,
                    candidates=attack_options),
-    "block": Move(run=with_history(mark_blocks_declared), check=combat.check_blockers, candidates=block_options,
-                  proxy=True),
+    "block": Move(run=with_history(mark_blocks_declared), check=combat.check_blockers, candidates=block_options),
+    # What the host may decide for a defender whose phone left: no blockers, every attacker passes.
+    "no_block": Move(run=with_history(declare_no_blockers), check=combat.check_blockers, proxy=True,
+                     label=N_("no blockers: every attacker passes")),
     "share": Move(run=with_history(combat.share_damage), check=combat.check_shares, candidates=share_options),
 }
 
@@ -251,7 +257,7 @@ PHASES = {
     "draw": phase(N_("drawing a card"), ("next",), begin=draw_phase),
     "prep1": phase(N_("preparing (first phase)"), ("next",)),
     "attackers": phase(N_("declaring attackers"), ("next", "attack"), begin=attackers_phase),
-    "blockers": phase(N_("declaring blockers"), ("block",)),
+    "blockers": phase(N_("declaring blockers"), ("block", "no_block")),
     "sharing": phase(N_("sharing damage among blockers"), ("share",)),
     "prep2": phase(N_("preparing (second phase)"), ("next",)),
     "end": phase(N_("ending a turn"), ("next",)),
