@@ -88,8 +88,9 @@ def chakart_invariants(state: dict) -> None:
 
 def rayman_invariants(state: dict) -> None:
     for player in state["players"]:
-        ids = sorted(card["id"] for card in player["cards"])
-        assert sorted(player["hand"] + player["discard"] + player["played"]) == ids, player["seat"]
+        mine = state["private"][str(player["seat"])]  # a seat's cards live in its private part
+        ids = sorted(card["id"] for card in mine["cards"])
+        assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, player["seat"]
         assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
     reveals = (state.get("secret") or {}).get("reveals", {})
     assert not reveals or state["phase"] == "revealing", "reveals held outside the reveal"

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import MutableMapping
 
 import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import (BOARDS, CHARACTERS, GAME, HOST, LEGENDARY_CARDS, commitment,
                                     die_level, legal_actions, view)
+from companion.games.rayman.layout import PRIVATE
 from companion.games.rayman.legal import sample_salt
 from tests.rules import Rules
 
@@ -35,7 +37,7 @@ def initiative(seat, index):
 
 
 def enter_hands(state, values=None, generator=None):
-    for player in state["players"]:
+    for player in players(state):
         cards = [card["id"] for card in player["cards"]]
         entered = (values or {}).get(player["seat"]) or {
             card: initiative(player["seat"], index) for index, card in enumerate(cards)}
@@ -96,8 +98,38 @@ def choose_all(state, picks, generator=None):
     return state
 
 
+class Seat(MutableMapping):
+    """A player as the rules read them: the public part and the private part (``state["private"]``)."""
+
+    def __init__(self, state, seat):
+        self.public = next(p for p in state["players"] if p["seat"] == seat)
+        self.private = state["private"].setdefault(str(seat), {})
+
+    def part(self, key):
+        return self.private if key in PRIVATE else self.public
+
+    def __getitem__(self, key):
+        return self.part(key)[key]
+
+    def __setitem__(self, key, value):
+        self.part(key)[key] = value
+
+    def __delitem__(self, key):
+        del self.part(key)[key]
+
+    def __iter__(self):
+        return iter({**self.public, **self.private})
+
+    def __len__(self):
+        return len({**self.public, **self.private})
+
+
 def player(state, seat):
-    return next(p for p in state["players"] if p["seat"] == seat)
+    return Seat(state, seat)
+
+
+def players(state):
+    return [Seat(state, p["seat"]) for p in state["players"]]
 
 
 def place(state, seat, column, level=1):
@@ -324,8 +356,8 @@ def test_the_draft_follows_the_books_order():
     for seat in (2, 1, 4, 3):
         state = act(state, seat, {"type": "pick", "card": state["draft"]["table"][-1]})
     assert state["phase"] == "hands" and state["draft"]["round"] == 2
-    held = [card["extra"] for p in state["players"] for card in p["cards"] if card["extra"]]
-    assert len(held) == len(set(held)) == 8 and all(len(p["cards"]) == 10 for p in state["players"])
+    held = [card["extra"] for p in players(state) for card in p["cards"] if card["extra"]]
+    assert len(held) == len(set(held)) == 8 and all(len(p["cards"]) == 10 for p in players(state))
     assert len(state["draft"]["discarded"]) == 4 and len(state["draft"]["deck"]) == 22 - 12
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, LEVELS, MAX_BONUS, PROJECTILE_END, commitment, \
     legal_actions, view
+from tests.test_rayman import players as players_of
 from tests.test_rayman import rng, seats
 
 # (options, players): every mode, hand entry and most modifiers get played.
@@ -45,11 +46,12 @@ def pick_action(state, players, pick):
 
 
 def check_cards(state):
-    for player in state["players"]:
+    for player in players_of(state):
         ids = sorted(card["id"] for card in player["cards"])
         assert sorted(player["hand"] + player["discard"] + player["played"]) == ids
         assert set(player["random_discards"]) <= set(player["discard"])
-    extras = [card["extra"] for p in state["players"] for card in p["cards"] if card["extra"]]
+        assert player["hand_size"] == len(player["hand"]) and player["discard_size"] == len(player["discard"])
+    extras = [card["extra"] for p in players_of(state) for card in p["cards"] if card["extra"]]
     assert len(extras) == len(set(extras))  # an extra card belongs to one player at most
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, legal_actions, view
-from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, lock, end_turns, new_game, place, player,
+from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, lock, players, end_turns, new_game, place, player,
                                ready, refused, rng, start_round, through_setup, turns)
 
 ROLL = {"type": "roll"}
@@ -51,7 +51,7 @@ def of_type(events, kind):
 def play_round(state, answers=None):
     """A whole round: the roll, the first two cards of every hand, every turn."""
     state = start_round(state, answers)
-    picks = {p["seat"]: tuple(p["hand"][:2]) for p in state["players"] if not p["crossed"]}
+    picks = {p["seat"]: tuple(p["hand"][:2]) for p in players(state) if not p["crossed"]}
     return end_turns(choose_all(state, picks), answers)
 
 
@@ -250,7 +250,7 @@ def test_the_attack_deck_is_reshuffled_when_its_three_cards_are_used():
     for _ in range(4):
         state = start_round(state)
         seen.append(state["boss"]["card"])
-        state = end_turns(choose_all(state, {p["seat"]: tuple(p["hand"][:2]) for p in state["players"]}))
+        state = end_turns(choose_all(state, {p["seat"]: tuple(p["hand"][:2]) for p in players(state)}))
     assert sorted(seen[:3]) == [1, 2, 3] and seen[3] in (1, 2, 3)
     assert state["boss"]["used"] == [] and state["boss"]["card"] == seen[3] and state["boss"]["column"] == 20
 
@@ -588,7 +588,7 @@ def test_a_kept_position_cannot_cross_without_three_ptizetres_nor_come_back():
 def win_race(state, order):
     """The players of ``order`` cross in that order of distance; the race ends."""
     state = start_round(state)
-    state = choose_all(state, {p["seat"]: tuple(p["hand"][:2]) for p in state["players"]})
+    state = choose_all(state, {p["seat"]: tuple(p["hand"][:2]) for p in players(state)})
     state = with_ptizetres(state, *order)
     for seat in order:
         state = act(state, seat, {"type": "crossed"})
@@ -647,24 +647,24 @@ def test_the_standings_are_shown_after_every_race():
 
 def test_without_the_exchange_variant_each_race_drafts_new_extra_cards():
     state = win_race(ready(2, tournament="on", difficulty="intermediate"), [1, 2])
-    first = {p["seat"]: [c["extra"] for c in p["cards"] if c["extra"]] for p in state["players"]}
+    first = {p["seat"]: [c["extra"] for c in p["cards"] if c["extra"]] for p in players(state)}
     generator = rng(90)
     state = act(state, HOST, {"type": "next_race"}, generator)
-    assert state["phase"] == "draft" and all(len(p["cards"]) == 8 for p in state["players"])
+    assert state["phase"] == "draft" and all(len(p["cards"]) == 8 for p in players(state))
     assert generator.draws[0]["purpose"] == "shuffle of the 22 extra action cards"
     state = through_setup(state)
-    assert all(len(p["cards"]) == 10 for p in state["players"]) and first
+    assert all(len(p["cards"]) == 10 for p in players(state)) and first
 
 
 def test_the_exchange_variant_keeps_ten_cards_of_the_twelve():
     state = win_race(ready(2, tournament="on", difficulty="intermediate", card_exchange="on"), [1, 2])
-    held = sorted(c["extra"] for p in state["players"] for c in p["cards"] if c["extra"])
+    held = sorted(c["extra"] for p in players(state) for c in p["cards"] if c["extra"])
     generator = rng(91)
     state = act(state, HOST, {"type": "next_race"}, generator)
     assert generator.draws[0]["purpose"] == "shuffle of the 18 extra action cards"
     assert not set(held) & set(state["draft"]["deck"])  # the cards kept by the players stay out
     state = through_setup(state)
-    assert state["phase"] == "exchange" and all(len(p["cards"]) == 12 for p in state["players"])
+    assert state["phase"] == "exchange" and all(len(p["cards"]) == 12 for p in players(state))
     refused(state, 1, {"type": "exchange", "drop": ["b1"]}, "Choose 2 of your cards")
     refused(state, 1, {"type": "exchange", "drop": ["b1", "b1"]}, "Choose 2 of your cards")
     state = act(state, 1, {"type": "exchange", "drop": ["b1", "b2"]})

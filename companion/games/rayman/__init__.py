@@ -136,6 +136,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               canonical_json, commitment)
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
+from companion.games.rayman.layout import pack, unpack
 from companion.games.rayman.options import check_options, resolve, seat_range
 from companion.games.rayman.setup import setup
 from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
@@ -152,10 +153,11 @@ legal_actions = RULES.legal_actions
 
 def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
     """The table takes ``seat`` out of the game: see ``withdraw.WITHDRAW_RULE``."""
-    new_state, events = copy.deepcopy(state), []
+    new_state, events = unpack(copy.deepcopy(state)), []
     withdraw_player(new_state, seat, events)
     advance(new_state, rng, events)
     remember(new_state, events)
+    pack(new_state)["private"].pop(str(seat), None)  # the seat's cards leave with it
     new_state["outcome"] = decide(new_state)
     return new_state, events
 

@@ -16,15 +16,16 @@ from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
 from companion.games.rayman.choosing import (advance_choosing, advance_revealing, check_lock, check_repick,
                                            check_reveal, do_lock, do_repick, do_reveal)
 from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
-from companion.games.rayman.constants import HISTORY_KEPT, RACE_PHASES
+from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT, RACE_PHASES
 from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
+from companion.games.rayman.layout import pack, unpack
 from companion.games.rayman.legal import candidate_actions
 from companion.games.rayman.positions import (check_forget_position, check_position, check_second_tile, check_step,
                                               do_forget_position, do_position, do_second_tile, do_step)
 from companion.games.rayman.questions import do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
 from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
-from companion.games.rayman.setup import (advance_draft, advance_setup, cards_to_give_back, do_character,
+from companion.games.rayman.setup import (advance_draft, advance_setup, do_character,
                                           do_correct_initiative, do_exchange, do_hand, do_pick, do_pick_legendary)
 from companion.games.rayman.turns import (advance_turns, check_hurt, do_answer_offer, do_bonus, do_crossed,
                                           do_discard_bonus, do_end_turn, do_free, do_give_bonus, do_heart, do_hurt,
@@ -78,21 +79,24 @@ def require_racer(state: dict, seat) -> None:
 
 def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False) -> tuple[str, Move]:
     def run(state: dict, seat, action: dict, rng) -> list[dict]:
+        unpack(state)  # the kernel's private copy
         events = handler(state, seat, action, rng)
         advance(state, rng, events)
         remember(state, events)
+        pack(state)
         return events
 
     def checked(state: dict, seat, action: dict) -> None:
         require_racer(state, seat)
+        whole = unpack(plain_copy(state))
         if check is not None:
-            check(state, seat, action)
+            check(whole, seat, action)
         else:  # the handler itself, on a copy: it refuses exactly what apply would refuse
-            handler(plain_copy(state), seat, action, NO_DRAWS)
+            handler(whole, seat, action, NO_DRAWS)
 
     def candidates(state: dict, seat) -> list[dict]:
         return [{key: value for key, value in action.items() if key != "type"}
-                for action in candidate_actions(state, seat) if action["type"] == kind]
+                for action in candidate_actions(unpack(plain_copy(state)), seat) if action["type"] == kind]
 
     return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy)
 
@@ -167,9 +171,9 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
     if phase_name == "legendary":
         return [(p["seat"], False) for p in players if not p["legendary"]]
     if phase_name == "exchange":
-        return [(p["seat"], False) for p in players if cards_to_give_back(p)]
+        return [(p["seat"], False) for p in players if p["hand_size"] > BASE_CARDS + DRAFT_ROUNDS]  # all in hand
     if phase_name == "hands":
-        return [(p["seat"], False) for p in players if any(c["initiative"] is None for c in p["cards"])]
+        return [(p["seat"], False) for p in players if not p["hand_entered"]]
     if phase_name == "draft":
         draft = state["draft"]
         return [(draft["order"][draft["turn"]], False)] if draft["table"] and draft["turn"] < len(draft["order"]) \

@@ -7,6 +7,7 @@ from companion.games.rayman.common import card_of, name_of, require_own_seat, re
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
                                               LEGENDARY_CARDS, MAX_INITIATIVE, RACE_PHASES, SETUP_PHASES, SOLO_DRAFT,
                                               START_COLUMN)
+from companion.games.rayman.layout import pack
 from companion.games.rayman.options import resolve, seat_range
 from companion.games.rayman.round import start_race
 from companion.text import unsafe_character
@@ -17,7 +18,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
     low, high = seat_range(config)
     if not low <= len(seats) <= high:
         raise IllegalAction(N_("This mode is for %(low)s to %(high)s players."), low=low, high=high)
-    return {
+    return pack({
         "config": config,
         "phase": "characters",
         "players": [new_player(seat, config) for seat in seats],
@@ -33,7 +34,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         if config["tournament"] else None,
         "result": None, "outcome": None,
         "history": [], "history_count": 0,
-    }
+    })
 
 
 def new_player(seat: dict, config: dict) -> dict:

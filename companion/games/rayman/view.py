@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.games.base import HOST
 from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, positions_known
+from companion.games.rayman.layout import PRIVATE, unpack
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
 from companion.games.rayman.round_end import free_mover
@@ -15,7 +16,7 @@ def render(state: dict, seat) -> dict:
 
     The kernel adds the keys every game shares: ``phase``, ``legal`` (this viewer's legal
     actions, for its buttons), ``waiting`` and ``outcome``."""
-    shown = state  # the kernel's private copy, stripped for this viewer
+    shown = unpack(state)  # the kernel's private copy, stripped for this viewer: its own cards only
     shown.update({  # what the screens would otherwise recompute from the rules
         "you": seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None,
         "question": question(state), "active": active_seat(state),
@@ -23,9 +24,6 @@ def render(state: dict, seat) -> dict:
         "positions_known": positions_known(state), "free_mover": free_mover(state),
     })
     for player in shown["players"]:
-        player["hand_size"], player["discard_size"] = len(player["hand"]), len(player["discard"])
-        # Public anyway (a "hand_entered" event says it): who the table still waits for.
-        player["hand_entered"] = all(card["initiative"] is not None for card in player["cards"])
         if player["seat"] != seat or seat == HOST:
             hide_private(player)
         elif state["round"]:  # for the phone's Bubble button (the choice itself stays on the phone)
@@ -38,5 +36,7 @@ def render(state: dict, seat) -> dict:
 
 
 def hide_private(player: dict) -> None:
-    for key in ("cards", "hand", "discard", "played", "random_discards", "random_ranks"):
+    """Another seat's cards never reach this view (the kernel strips them by layout, see ``layout``):
+    their keys stay, empty, so that every screen reads one shape of player."""
+    for key in PRIVATE:
         player[key] = None
