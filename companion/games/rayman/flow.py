@@ -77,7 +77,7 @@ def require_racer(state: dict, seat) -> None:
     player_of(state, seat)
 
 
-def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False) -> tuple[str, Move]:
+def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False, label=None) -> tuple[str, Move]:
     def run(state: dict, seat, action: dict, rng) -> list[dict]:
         unpack(state)  # the kernel's private copy
         events = handler(state, seat, action, rng)
@@ -98,7 +98,7 @@ def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False) 
         return [{key: value for key, value in action.items() if key != "type"}
                 for action in candidate_actions(unpack(plain_copy(state)), seat) if action["type"] == kind]
 
-    return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy)
+    return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy, label=label)
 
 
 def no_objection(state: dict, seat, action: dict) -> None:
@@ -111,12 +111,15 @@ MOVES = dict([
     move("roll", do_roll, check=check_roll, by=ANYONE),
     move("lock", do_lock, check=check_lock), move("reveal", do_reveal, check=check_reveal),
     move("repick", do_repick, check=check_repick),
-    move("end_turn", do_end_turn, proxy=True), move("heart", do_heart), move("spend_heart", do_spend_heart),
+    move("end_turn", do_end_turn, proxy=True, label=N_("End the turn")),
+    move("heart", do_heart), move("spend_heart", do_spend_heart),
     move("hurt", do_hurt, check=check_hurt), move("slap", do_slap), move("free", do_free), move("bonus", do_bonus),
-    move("use_bonus", do_use_bonus), move("discard_bonus", do_discard_bonus, proxy=True),
-    move("give_bonus", do_give_bonus), move("answer_offer", do_answer_offer, proxy=True),
+    move("use_bonus", do_use_bonus),
+    move("discard_bonus", do_discard_bonus, proxy=True, label=N_("Discard a bonus token")),
+    move("give_bonus", do_give_bonus),
+    move("answer_offer", do_answer_offer, proxy=True, label=N_("Answer the offer of bonus tokens")),
     move("use_legendary", do_use_legendary), move("crossed", do_crossed),
-    move("free_move", do_free_move, proxy=True),
+    move("free_move", do_free_move, proxy=True, label=N_("Make the free move")),
     move("position", do_position, check=check_position), move("step", do_step, check=check_step),
     move("forget_position", do_forget_position, check=check_forget_position),
     move("second_tile", do_second_tile, check=check_second_tile),
