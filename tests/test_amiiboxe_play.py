@@ -81,12 +81,12 @@ def figure_of(state, figure_id):
 
 def random_step(state, data, generator):
     """Somebody who may act does something legal; the host's board operations now and then."""
-    players = [seat for seat in state["order"] if legal_actions(state, seat, operations=False)]
+    players = [seat for seat in state["order"] if legal_actions(state, seat)]
     host = legal_actions(state, HOST) if not players or data.draw(st.integers(0, 7), label="host?") == 0 else []
     if host:
         return apply_checked(state, HOST, pick_by_type(data, host), generator)
     seat = pick(data, players, "seat")
-    return apply_checked(state, seat, pick_by_type(data, legal_actions(state, seat, operations=False)), generator)
+    return apply_checked(state, seat, pick_by_type(data, legal_actions(state, seat)), generator)
 
 
 def closing_step(state, generator):
@@ -102,7 +102,7 @@ def closing_step(state, generator):
             high = state["criteria"][fight["criterion"]]["direction"] == "max"
             action = {"type": "enter_value", "value": int((role == "attacker") == high)}
         return apply_checked(state, seat, action, generator)
-    seat, actions = state["active"], legal_actions(state, state["active"], operations=False)
+    seat, actions = state["active"], legal_actions(state, state["active"])
     preferred = ([a for a in actions if a["type"] == "retire"] or [a for a in actions if a["type"] == "name_card"]
                  or [a for a in actions if a["type"] == "end_turn"] or [a for a in actions if a["type"] == "attack"])
     if preferred:
@@ -226,10 +226,17 @@ def probes(state, data):
             {"type": "set_reference", "reference": pick(data, ["book", "villains", "random", "nowhere"], "ref")}]
 
 
+# The generic board operations have free places (a card the companion does not know may ask any):
+# they are not listed, so only "listed means accepted" holds for them.
+OPERATIONS = {"push", "shift", "swap_cards", "swap_figures", "name_card", "place"}
+
+
 def check_probes(state, data):
     for actor in [HOST] + state["order"]:
         listed = legal_actions(state, actor)
         for probe in probes(state, data):
+            if probe["type"] in OPERATIONS and state["phase"] == "play" and probe not in listed:
+                continue
             if probe in listed:
                 GAME.apply(state, actor, probe, rng(7000))
             else:

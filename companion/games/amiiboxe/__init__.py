@@ -59,110 +59,101 @@ from companion.games.amiiboxe.common import FACES, IN_PLAY, require_no_fight, se
 from companion.games.amiiboxe.setup import DISAGREEMENT
 from companion.games.amiiboxe.turns import pass_turn
 from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register
+from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules
 
-SEAT, HOST_ONLY, BOTH = "seat", "host", "both"
 
-# type: (check, run, who may send it)
+def guarded(check):
+    """The move's own check, after refusing a seat that is not in the game."""
+    def checked(state: dict, seat, action: dict) -> None:
+        if seat != HOST and seat not in seat_ids(state):
+            raise IllegalAction(N_("You are not playing this game."))
+        check(state, seat, action)
+    return checked
+
+
+def offered(kind: str):
+    """The candidates of one move type (the generic board operations offer none: their places
+    are free; the views say whether they are open)."""
+    def candidates(state: dict, seat) -> list[dict]:
+        return [{k: v for k, v in action.items() if k != "type"}
+                for action in views.candidates(state, seat, operations=False) + extra_candidates(state, seat)
+                if action["type"] == kind]
+    return candidates
+
+
+def place_check(state: dict, seat, action: dict) -> None:
+    """At setup a placement on the starting line; in play a figure moved for a card's effect."""
+    (setup.check_place if state["phase"] == "setup" else turns.check_place_in_play)(state, seat, action)
+
+
+def place_run(state: dict, seat, action: dict, rng) -> list[dict]:
+    return (setup.run_place if state["phase"] == "setup" else turns.run_place_in_play)(state, seat, action, rng)
+
+
+def move(run, check, kind: str, by: str, proxy: bool = False) -> Move:
+    return Move(run=run, check=guarded(check), candidates=offered(kind), by=by, proxy=proxy)
+
+
+# type: (run, check, who may send it, the host may decide it for an away seat)
 MOVES = {
-    "seat_order": (setup.check_seat_order, setup.run_seat_order, BOTH),
-    "first_player": (setup.check_first_player, setup.run_first_player, BOTH),
-    "name_location": (setup.check_name_location, setup.run_name_location, BOTH),
-    "add_card": (setup.check_add_card, setup.run_add_card, HOST_ONLY),
-    "begin": (setup.check_begin, setup.run_begin, HOST_ONLY),
-    "set_reference": (setup.check_set_reference, setup.run_set_reference, HOST_ONLY),
-    "move": (turns.check_move, turns.run_move, SEAT),
-    "attack": (fights.check_attack, fights.run_attack, SEAT),
-    "retire": (turns.check_retire, turns.run_retire, SEAT),
-    "end_turn": (turns.check_end_turn, turns.run_end_turn, SEAT),
-    "judge": (fights.check_judge, fights.run_judge, SEAT),
-    "enter_value": (fights.check_enter_value, fights.run_enter_value, SEAT),
-    "name_card": (turns.check_name_card, turns.run_name_card, BOTH),
-    "swap_cards": (turns.check_swap_cards, turns.run_swap_cards, BOTH),
-    "swap_figures": (turns.check_swap_figures, turns.run_swap_figures, BOTH),
-    "push": (turns.check_push, turns.run_push, BOTH),
-    "shift": (turns.check_shift, turns.run_shift, BOTH),
+    "seat_order": move(setup.run_seat_order, setup.check_seat_order, "seat_order", ANYONE),
+    "first_player": move(setup.run_first_player, setup.check_first_player, "first_player", ANYONE),
+    "name_location": move(setup.run_name_location, setup.check_name_location, "name_location", ANYONE),
+    "add_card": move(setup.run_add_card, setup.check_add_card, "add_card", HOST_ONLY),
+    "begin": move(setup.run_begin, setup.check_begin, "begin", HOST_ONLY),
+    "set_reference": move(setup.run_set_reference, setup.check_set_reference, "set_reference", HOST_ONLY),
+    "place": move(place_run, place_check, "place", ANYONE),
+    # For an away seat the host may end its turn once its action is done (declining what is left):
+    # an open decision; the action itself is the player's (or the seat is handed over or taken out).
+    "move": move(turns.run_move, turns.check_move, "move", SEAT),
+    "attack": move(fights.run_attack, fights.check_attack, "attack", SEAT),
+    "retire": move(turns.run_retire, turns.check_retire, "retire", SEAT),
+    "end_turn": move(turns.run_end_turn, turns.check_end_turn, "end_turn", SEAT, proxy=True),
+    "judge": move(fights.run_judge, fights.check_judge, "judge", SEAT),
+    "enter_value": move(fights.run_enter_value, fights.check_enter_value, "enter_value", SEAT),
+    "name_card": move(turns.run_name_card, turns.check_name_card, "name_card", ANYONE),
+    "swap_cards": move(turns.run_swap_cards, turns.check_swap_cards, "swap_cards", ANYONE),
+    "swap_figures": move(turns.run_swap_figures, turns.check_swap_figures, "swap_figures", ANYONE),
+    "push": move(turns.run_push, turns.check_push, "push", ANYONE),
+    "shift": move(turns.run_shift, turns.check_shift, "shift", ANYONE),
 }
-HOST_ACTIONS = frozenset(kind for kind, (_, _, who) in MOVES.items() if who != SEAT) | {"place"}
+SETUP_MOVES = ("seat_order", "first_player", "name_location", "add_card", "begin", "set_reference", "place")
+PLAY_MOVES = ("name_location", "add_card", "set_reference", "place", "move", "attack", "retire", "end_turn",
+              "judge", "enter_value", "name_card", "swap_cards", "swap_figures", "push", "shift")
+PHASES = {
+    "setup": Phase(moves=SETUP_MOVES, label=N_("setting up the square"), waits=False),
+    "play": Phase(moves=PLAY_MOVES, label=N_("playing a turn")),
+    "over": Phase(moves=(), label=N_("done with this game"), waits=False),
+}
 
 
-def move_for(state: dict, kind: str):
-    if kind == "place":  # at setup a placement on the starting line; in play a card's effect
-        return (setup.check_place, setup.run_place, BOTH) if state["phase"] == "setup" else (
-            turns.check_place_in_play, turns.run_place_in_play, BOTH)
-    return MOVES.get(kind)
+def extra_candidates(state: dict, seat) -> list[dict]:
+    """The references the host may set."""
+    if seat != HOST:
+        return []
+    return [{"type": "set_reference", "reference": name} for name in sorted(state["references"]) + ["random"]]
 
 
-def checked(state: dict, seat, action: object):
-    """The move's run function once every rule agrees; `IllegalAction` otherwise."""
-    if not isinstance(action, dict):
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=str(action)[:40])
-    kind = action.get("type")
-    kind = kind if isinstance(kind, str) else str(kind)
-    move = move_for(state, kind)
-    if move is None:
-        raise IllegalAction(N_("Unknown action: %(action)s."), action=kind[:40])
-    check, run, who = move
-    if seat == HOST and who == SEAT:
-        raise IllegalAction(N_("The host screen does not play: act from a seat."))
-    if seat != HOST and who == HOST_ONLY:
-        raise IllegalAction(N_("Only the host can do that."))
-    if state["phase"] == "over":
-        raise IllegalAction(N_("The game is over."))
-    if seat != HOST and seat not in seat_ids(state):
-        raise IllegalAction(N_("You are not playing this game."))
-    check(state, seat, action)
-    return run
-
-
-def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
-    run = checked(state, seat, action)
-    new_state = copy.deepcopy(state)  # apply never mutates its input
-    events = run(new_state, seat, action, rng)
-    return new_state, copy.deepcopy(events)
-
-
-def legal_actions(state: dict, seat, operations: bool = True) -> list[dict]:
-    """Every action ``seat`` (or ``HOST``) may take now, each refused by nothing. A swap of two cards
-    is listed once, its first cell before the second in reading order. ``operations=False`` leaves
-    out the generic board operations (hundreds on a big square; the views only say they exist)."""
-    listed = []
-    extra = host_candidates(state, seat) if operations else []
-    for action in views.candidates(state, seat, operations) + extra:
-        try:
-            checked(state, seat, action)
-        except IllegalAction:
-            continue
-        listed.append(action)
-    return listed
-
-
-def host_candidates(state: dict, seat) -> list[dict]:
-    """The reference (the host's), and moving any figure (the host's and the active phone's)."""
-    listed = [{"type": "set_reference", "reference": name} for name in sorted(state["references"]) + ["random"]]
-    listed = listed if seat == HOST else []
-    if state["phase"] != "play" or state["board"] is None or seat not in (HOST, state["active"]):
-        return listed
-    on = [f for f in state["figures"] if f["status"] == IN_PLAY]
-    return listed + [{"type": "place", "figure": f["id"], "cell": cell} for f in on for cell in views.all_cells(state)]
-
-
-def view(state: dict, seat) -> dict:
-    # Changing a home location stays allowed during play (until the figure plays) but is not listed
-    # in a view once the fights began: the phones offer it with the setup only.
-    legal = [action for action in legal_actions(state, seat, operations=False) if seat is not None
-             and (state["phase"] == "setup" or action["type"] != "name_location")]
-    shown = views.view(state, seat, legal)
-    shown["operations"] = seat is not None and operations_open(state, seat)
-    return shown
+def render(state: dict, seat) -> dict:
+    """The view of what ``seat`` may see (the kernel removed the secrets and adds ``legal``)."""
+    return views.view(state, seat, operations_open(state, seat))
 
 
 def operations_open(state: dict, seat) -> bool:
     """Whether the viewer may use the generic board operations now."""
+    if seat is None:
+        return False
     try:
         turns.require_board_operator(state, seat)
     except IllegalAction:
         return False
     return True
+
+
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=scoring.outcome, wait_on=views.waiting)
+HOST_ACTIONS = RULES.hooks()["host_actions"]
+legal_actions = RULES.legal_actions
+apply = RULES.apply
 
 
 def figure_tapped(state: dict, figure: dict, rng) -> tuple[dict, list[dict]]:
@@ -188,17 +179,18 @@ def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
     events = []
     fight = state["fight"]
     if fight and (seat in fight["seats"].values()):
-        state["fight"], state["secret"]["answers"] = None, {}
+        fights.clear_answers(state)
+        state["fight"] = None
         events.append({"type": "fight_cancelled", "attacker": fight["attacker"], "defender": fight["defender"]})
     elif fight and fight["exchange"] == "vote" and seat in fight["voters"]:
         events += fights.time_out(state, seat, rng)
     events += scoring.withdraw_figures(state, seat)
-    if state["phase"] == "setup":
-        return state, events
-    if scoring.game_ends(state):
-        return state, events + scoring.finish(state)
-    if state["active"] == seat or (fight and seat in fight["seats"].values() and state["fight"] is None):
-        events += pass_turn(state)
+    if state["phase"] == "play":
+        if scoring.game_ends(state):
+            events += scoring.finish(state)
+        elif state["active"] == seat or (fight and seat in fight["seats"].values()):
+            events += pass_turn(state)
+    state["outcome"] = scoring.outcome(state)
     return state, events
 
 
@@ -207,11 +199,13 @@ def on_timeout(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
     state = copy.deepcopy(state)
     if not state["fight"]:
         return state, []
-    return state, fights.time_out(state, seat, rng)
+    events = fights.time_out(state, seat, rng)
+    state["outcome"] = scoring.outcome(state)
+    return state, events
 
 
 def waiting(state: dict) -> list[dict]:
-    return views.waiting(state)
+    return RULES.waiting(state)
 
 
 GAME = register(Game(
@@ -231,18 +225,10 @@ GAME = register(Game(
                choice_labels=(N_("Others vote, or roll again"), N_("Tie on disagreement"))),
     ),
     setup=setup.setup,
-    apply=apply,
-    view=view,
     check_options=setup.check_options,
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
-    host_actions=HOST_ACTIONS,
-    outcome=scoring.outcome,
-    legal_actions=legal_actions,
-    waiting=waiting,
-    # For an away seat the host may end its turn (declining an effect), retire or move a figure:
-    # open decisions with few choices, never a judgement (sealed).
-    proxy_actions=frozenset({"end_turn", "retire", "move"}),
+    **RULES.hooks(),
     withdraw=withdraw,
     withdraw_rule=N_("Its figures leave the board and score nothing; the enemies they carried go back to their "
                      "owners, out of the game."),

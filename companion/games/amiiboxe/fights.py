@@ -24,6 +24,7 @@ from companion.games.amiiboxe.common import ATTACKER, DEFENDER, FACES, MAX_VALUE
 from companion.games.amiiboxe.scoring import capture
 from companion.games.amiiboxe.turns import action_done, arrive, require_turn
 from companion.games.base import N_, IllegalAction, require_fields
+from companion.games.kernel import private_of
 
 MAX_REROLLS = 30  # a die that keeps showing tried criteria ends in a tie rather than forever
 
@@ -215,9 +216,15 @@ def run_enter_value(state: dict, seat, action: dict, rng) -> list[dict]:
     return record_answer(state, seat, role, action["value"], rng)
 
 
+def clear_answers(state: dict) -> None:
+    state["secret"]["answers"] = {}
+    state["private"] = {}  # only sealed answers live there
+
+
 def record_answer(state: dict, seat, role: str, answer, rng) -> list[dict]:
     state["fight"]["answered"][role] = True
     state["secret"]["answers"][role] = answer
+    private_of(state, seat)["answer"] = answer  # the answering phone sees its own answer
     events = [{"type": "answered", "seat": seat}]  # never the answer itself: it stays sealed
     if not all(state["fight"]["answered"].values()):
         return events
@@ -288,6 +295,7 @@ def disagreement(state: dict, rng) -> list[dict]:
     if voters:
         fight["first_answers"] = dict(state["secret"]["answers"])
         fight.update(exchange="vote", voters=voters, answered={str(seat): False for seat in voters})
+        clear_answers(state)
         state["secret"]["answers"] = {str(seat): None for seat in voters}
         return [{"type": "fight_asks", "exchange": "vote", "proposal": None, "seats": voters}]
     return reroll(state, rng)
@@ -316,7 +324,8 @@ def reroll(state: dict, rng) -> list[dict]:
                                                 "second", "card", "hold")}
             base.update(face=face, criterion=criterion, tried=fight["tried"] + [criterion],
                         faces=fight["faces"] + [face])
-            state["fight"], state["secret"]["answers"] = None, {}
+            state["fight"] = None
+            clear_answers(state)
             rolled = {"type": "fight_rerolled", "face": face, "criterion": criterion, "rule": "reroll",
                       "answers": fight.get("first_answers") or fight["rerolled_answers"]}
             return [rolled] + open_fight(state, base, rng)
@@ -338,7 +347,8 @@ def settle(state: dict, fight: dict, outcome: str, by: str, values: list | None,
     if state["fight"] is not None and state["fight"].get("proposal"):
         record["proposal"] = state["fight"]["proposal"]
     state["fights"].append(record)
-    state["fight"], state["secret"]["answers"] = None, {}
+    state["fight"] = None
+    clear_answers(state)
     events = [{"type": "fight_decided", **{k: v for k, v in record.items() if k != "number"}}]
     return events + carry_out(state, fight, outcome)
 

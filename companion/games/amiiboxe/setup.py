@@ -44,6 +44,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "selected": {"figure": None, "target": None}, "fight": None, "step": None,
         "fights": [], "retires": [], "winners": None,
         "secret": {"house": context["house"], "defaults": context["defaults"], "answers": {}},
+        "private": {}, "outcome": None,
     }
     state["reference"] = resolve_reference(state, options["reference"], rng)
     return state

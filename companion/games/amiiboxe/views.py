@@ -12,11 +12,12 @@ from companion.games.amiiboxe.setup import setup_needs
 from companion.games.base import HOST, N_
 
 
-def view(state: dict, seat, legal: list[dict]) -> dict:
-    """Everything but the secret part (sealed answers, the rankings) and, in PRO mode, the values."""
-    shown = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("secret", "proposals")}
+def view(state: dict, seat, operations: bool) -> dict:
+    """What ``seat`` may see (the kernel already removed the secrets: the rankings, the sealed
+    answers of the others), the values hidden in PRO mode; the kernel adds ``legal``."""
+    shown = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("private", "proposals")}
     if state["fight"]:
-        shown["fight"]["your_answer"] = your_answer(state, seat)
+        shown["fight"]["your_answer"] = (state.get("private") or {}).get(str(seat), {}).get("answer")
     if state["pro"]:
         for figure in shown["figures"]:
             figure["values"] = {}
@@ -25,18 +26,8 @@ def view(state: dict, seat, legal: list[dict]) -> dict:
     shown["needs"] = setup_needs(state) if state["phase"] == "setup" else []
     shown["effect_cards"] = {printed: {"when": when, "effect": what}
                              for printed, when, what in cards.EFFECT_CARDS.values()}
-    shown["legal"] = legal
-    shown["actions"] = sorted({action["type"] for action in legal})
+    shown["operations"] = operations
     return shown
-
-
-def your_answer(state: dict, seat):
-    fight = state["fight"]
-    answers = state["secret"]["answers"]
-    if fight["exchange"] == "vote":
-        return answers.get(str(seat))
-    mine = [role for role, owner in fight["seats"].items() if owner == seat]
-    return answers.get(mine[0]) if mine else None
 
 
 def setup_info(state: dict) -> dict:
@@ -67,7 +58,7 @@ def candidates(state: dict, seat, operations: bool = True) -> list[dict]:
         fight = state["fight"]
         return [{"type": "judge", "winner": fight[role]} for role in (ATTACKER, DEFENDER)] + [
             {"type": "enter_value", "value": value} for value in range(0, MAX_VALUE + 1)]
-    listed = turn_candidates(state, seat) + name_locations(state) + naming_candidates(state)
+    listed = turn_candidates(state, seat) + naming_candidates(state)  # home locations: offered at setup
     return listed + (board_candidates(state, seat) if operations else [])
 
 

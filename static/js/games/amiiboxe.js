@@ -124,7 +124,8 @@ function answerPanel(game, me, act) {
 // --- a turn on the phone --------------------------------------------------------------
 
 const legalOf = (game, type) => (game.legal ?? []).filter((action) => action.type === type);
-const endTurnButton = (game, act) => (game.actions.includes('end_turn')
+const can = (game, type) => (game.legal ?? []).some((action) => action.type === type);
+const endTurnButton = (game, act) => (can(game, 'end_turn')
   ? button(t('End the turn'), () => act({ type: 'end_turn' }), 'ax-end') : null);
 
 // The card a figure on a free board stands on: named by its player, so that its effect is offered.
@@ -267,7 +268,7 @@ function hostSetup(game, act) {
     el('div', { class: 'inline' }, ...game.order.map((seatId) => el('button', {
       type: 'button', 'aria-pressed': String(game.first === seatId), class: game.first === seatId ? 'picked' : '',
       text: seatName(game, seatId), onclick: () => act({ type: 'first_player', player: seatId }) }))),
-    game.actions.includes('begin') ? button(t('Begin the fights'), () => act({ type: 'begin' }), 'primary big') : null);
+    can(game, 'begin') ? button(t('Begin the fights'), () => act({ type: 'begin' }), 'primary big') : null);
 }
 
 // --- the board (host screen, when kept) ------------------------------------------------------
