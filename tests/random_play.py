@@ -97,7 +97,53 @@ def rayman_invariants(state: dict) -> None:
     assert state["phase"] != "choosing" or state["round"]["revealed"] == []
 
 
+AMIIBOXE_FIGURES = (("0x0000000000000002", "Mario"), ("0x0100000000040002", "Link"), ("0x0002000000010002", "Peach"),
+                    ("0x0005000000140002", "Bowser"), ("0x1919000000090002", "Pikachu"),
+                    ("0x1f000000000a0002", "Kirby"), ("0x05c0000000000002", "Samus"), ("0x0580000000000002", "Fox"),
+                    ("0x2100000000000002", "Marth"))
+
+
+def amiiboxe_seats(count: int) -> list[dict]:
+    """Three figures a player (the book's minimum), each with its facts' values and suggested home card."""
+    from companion.amiibo.criteria import figure_values
+    from companion.amiibo.locations import suggested_home
+    seats = plain_seats(count)
+    for number, seat in enumerate(seats):
+        seat["figures"] = [{"id": 3 * number + k + 1, "amiibo_id": amiibo_id, "name": {"en": name, "fr": name},
+                            "uid": None, "known": True, "location": suggested_home(amiibo_id),
+                            "values": {c: v["value"] for c, v in figure_values({"id": amiibo_id, "name": name}, "en")
+                                       .items()}}
+                           for k, (amiibo_id, name) in enumerate(AMIIBOXE_FIGURES[3 * number:3 * number + 3])]
+    return seats
+
+
+def amiiboxe_prepare(options: dict, seats: list[dict]) -> tuple[dict, list[dict]]:
+    """What the table's services add: the criteria, references, default rankings and cards."""
+    from companion.amiibo.criteria import CRITERIA, REFERENCES
+    from companion.amiibo.judgements import default_tiers
+    ids = [figure["amiibo_id"] for seat in seats for figure in seat["figures"]]
+    context = {"criteria": {cid: {"kind": c.kind, "direction": c.direction} for cid, c in CRITERIA.items()},
+               "references": {rid: list(reference.faces) for rid, reference in REFERENCES.items()},
+               "house": {}, "defaults": {cid: default_tiers(cid, ids) for cid, c in CRITERIA.items()
+                                         if c.kind == "judgement"}}
+    return {**options, "context": context}, seats
+
+
+def amiiboxe_invariants(state: dict) -> None:
+    carried = [captive for figure in state["figures"] for captive in figure["carries"]]
+    assert len(carried) == len(set(carried)), "a figure carried twice"
+    places = [tuple(f["at"]) for f in state["figures"] if f["status"] == "in_play" and f["at"] is not None]
+    assert len(places) == len(set(places)), "two figures on one place"
+    for seat in state["seats"]:
+        assert seat["points"] == sum(r["points"] for r in state["retires"] if r["seat"] == seat["id"])
+    assert state["phase"] != "over" or not any(f["status"] == "in_play" for f in state["figures"])
+
+
 CONFIGS: dict[str, list[Config]] = {
+    "amiiboxe": [Config("free-2p", {}, seats=2, max_steps=1500, make_seats=amiiboxe_seats,
+                        prepare=amiiboxe_prepare, invariants=amiiboxe_invariants),
+                 Config("pro-3p-tie", {"pro": "on", "disagreement": "tie"}, seats=3, max_steps=1500,
+                        make_seats=amiiboxe_seats, prepare=amiiboxe_prepare, invariants=amiiboxe_invariants)],
     "rayman": [Config("solo", {"mode": "solo", "boss_move": 4}, seats=1, max_steps=3000,
                       invariants=rayman_invariants),
                Config("coop-harsh", {"mode": "coop", "boss_move": 8, "harsh_coop": "on"}, seats=3,

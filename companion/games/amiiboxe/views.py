@@ -7,7 +7,7 @@ import itertools
 
 from companion.games.amiiboxe import board, cards
 from companion.games.amiiboxe.board import all_cells, figure_at, forbidden_corners, side_of, starting_cells
-from companion.games.amiiboxe.common import ATTACKER, DEFENDER, IN_PLAY, MAX_VALUE
+from companion.games.amiiboxe.common import ATTACKER, DEFENDER, IN_PLAY
 from companion.games.amiiboxe.setup import setup_needs
 from companion.games.base import HOST, N_
 
@@ -15,7 +15,9 @@ from companion.games.base import HOST, N_
 def view(state: dict, seat, operations: bool) -> dict:
     """What ``seat`` may see (the kernel already removed the secrets: the rankings, the sealed
     answers of the others), the values hidden in PRO mode; the kernel adds ``legal``."""
-    shown = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("private", "proposals")}
+    # The criteria and references are the catalogue's (the screens read them from /api/criteria).
+    shown = {key: copy.deepcopy(value) for key, value in state.items()
+             if key not in ("private", "proposals", "criteria", "references")}
     if state["fight"]:
         shown["fight"]["your_answer"] = (state.get("private") or {}).get(str(seat), {}).get("answer")
     if state["pro"]:
@@ -32,7 +34,7 @@ def view(state: dict, seat, operations: bool) -> dict:
 
 def setup_info(state: dict) -> dict:
     """What the host needs to lay out the square, in any mode."""
-    return {"size": state["size"], "locations": home_locations(state), "cards": list(state["cards"]),
+    return {"size": state["size"], "locations": home_locations(state),
             "forbidden_corners": forbidden_corners(state),
             "sides": [{"seat": seat, "side": side_of(state, seat), "cells": starting_cells(state, seat)}
                       for seat in state["order"]]}
@@ -49,6 +51,11 @@ def home_locations(state: dict) -> list[str]:
 
 # --- candidate actions (each is checked by its move's own check) --------------------------------
 
+# The values the players count on a free board (supports, lines from the start) stay under 10:
+# those are offered; a larger one (up to MAX_VALUE) is still accepted.
+OFFERED_VALUES = 10
+
+
 def candidates(state: dict, seat, operations: bool = True) -> list[dict]:
     if state["phase"] == "over":
         return []
@@ -57,7 +64,7 @@ def candidates(state: dict, seat, operations: bool = True) -> list[dict]:
     if state["fight"]:
         fight = state["fight"]
         return [{"type": "judge", "winner": fight[role]} for role in (ATTACKER, DEFENDER)] + [
-            {"type": "enter_value", "value": value} for value in range(0, MAX_VALUE + 1)]
+            {"type": "enter_value", "value": value} for value in range(0, OFFERED_VALUES)]
     listed = turn_candidates(state, seat) + naming_candidates(state)  # home locations: offered at setup
     return listed + (board_candidates(state, seat) if operations else [])
 
@@ -74,8 +81,9 @@ def setup_candidates(state: dict, seat) -> list[dict]:
 
 
 def name_locations(state: dict) -> list[dict]:
+    """Offered for the figures without a home card (any may still change it before it plays)."""
     return [{"type": "name_location", "figure": f["id"], "name": name}
-            for f in state["figures"] if not f["played"] for name in state["cards"]]
+            for f in state["figures"] if f["location"] is None for name in state["cards"]]
 
 
 def turn_candidates(state: dict, seat) -> list[dict]:

@@ -134,7 +134,7 @@ let standingOn = '';
 function cardSelect(game, label, value, onchange) {
   return el('select', { 'aria-label': label, onchange: (event) => onchange(event.target.value) },
     el('option', { value: '', text: t('(choose a card)') }),
-    ...game.setup.cards.map((name) => el('option', { value: name, text: name, selected: name === value })));
+    ...game.cards.map((name) => el('option', { value: name, text: name, selected: name === value })));
 }
 
 // A turn's action is done and an effect waits: the card to name, the swap, the second fight.
