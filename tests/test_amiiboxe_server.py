@@ -172,3 +172,105 @@ def test_a_whole_two_by_three_game_with_figures_tapped_on_the_reader(table_serve
     finally:
         for screen in screens:
             screen.close()
+
+
+SEARCHES = {"Ana": ("mario", "LINK", "pikachu"), "Bo": ("bowser", "kirby", "samus"),
+            "Cy": ("yoshi", "fox", "ness")}
+
+
+@pytest.fixture
+def no_reader_server(tmp_path):
+    server = ServerProcess(tmp_path, extra_env=FAST)  # COMPANION_READER=none: no reader at all
+    server.start()  # the shipped catalogue: every figure can be searched by name
+    yield server
+    server.stop()
+
+
+def pick_by_search(url: str, phone: Screen, query: str) -> str:
+    """What the phone's search does: the catalogue in the table's language, then the Smash figure."""
+    found = requests.get(f"{url}/api/amiibo", params={"q": query, "limit": 12, "lang": "fr"}, timeout=WAIT).json()
+    smash = next(f for f in found["results"] if f["amiibo_series"]["name"] == "Super Smash Bros.")
+    phone.play({"type": "figure.pick", "amiibo_id": smash["id"]})
+    return smash["id"]
+
+
+def phone_policy(view_game: dict, seat: int) -> dict | None:
+    """A phone's choice from its own legal actions: answer for the attacker, retire a carrier,
+    attack, else retire, else end the turn."""
+    legal = view_game["legal"]
+    by_type = {kind: [a for a in legal if a["type"] == kind] for kind in {a["type"] for a in legal}}
+    fight = view_game["fight"]
+    if fight and by_type.get("judge"):
+        return {"type": "judge", "winner": fight["attacker"]}
+    if fight and by_type.get("enter_value"):
+        role = next(r for r, owner in fight["seats"].items() if owner == seat)
+        return {"type": "enter_value", "value": 2 if role == "attacker" else 1}
+    carriers = {f["id"] for f in view_game["figures"] if f["carries"]}
+    for action in by_type.get("retire", []):
+        if action["figure"] in carriers:
+            return action
+    plain = [a for a in by_type.get("attack", []) if "card" not in a]
+    return (plain or by_type.get("retire") or by_type.get("end_turn") or [None])[0]
+
+
+def test_a_whole_three_player_game_without_a_reader_the_phones_pick_by_search(no_reader_server):
+    url = no_reader_server.url
+    created = requests.post(f"{url}/api/tables", json={"game": "amiiboxe", "options": {}}, timeout=WAIT).json()
+    code = created["code"]
+    seats = {name: requests.post(f"{url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=WAIT).json() for name in SEARCHES}
+    host = Screen(url, code, created["host_token"])
+    phones = {name: Screen(url, code, seats[name]["token"]) for name in seats}
+    seat_of = {name: seats[name]["seat"] for name in seats}
+    try:
+        for name, queries in SEARCHES.items():
+            for number, query in enumerate(queries, start=1):
+                pick_by_search(url, phones[name], query)
+                phones[name].wait_for(registered(number, seat_of[name]))
+        requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
+                      headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+        host.wait_for(lambda v: v["game"] is not None)
+        assert host.latest["game"]["setup"]["size"] == 5  # 3 figures + 1, + 1 for three players
+
+        # The phones agree on who plays first; every home card was suggested by the figure's game.
+        for name in SEARCHES:
+            phones[name].play({"type": "first_player", "player": seat_of["Bo"]})
+        host.wait_for(lambda v: v["game"]["needs"] == [])
+        host.play({"type": "begin"})
+        host.wait_for(lambda v: v["game"]["phase"] == "play")
+
+        actions = 0
+        while True:
+            version = host.latest["version"]
+            for phone in phones.values():
+                phone.wait_for(lambda v, seen=version: v["version"] >= seen)
+            if host.latest["game"]["phase"] == "over":
+                break
+            acted = False
+            for name, phone in phones.items():
+                action = phone_policy(phone.latest["game"], seat_of[name])
+                if action is not None:
+                    phone.play({**action, "id": f"p{actions}"})
+                    actions += 1
+                    acted = True
+                    break
+            assert acted, "nobody could act"
+            host.wait_for(lambda v, seen=version: v["version"] > seen)
+            assert actions < MAX_ACTIONS, "the game should have ended"
+
+        final = host.latest["game"]
+        # The book's scoring: 1 point a retired figure, 1 more a captive it carried; the most points win.
+        for retire in final["retires"]:
+            assert retire["points"] == 1 + len(retire["carried"])
+        points = {seat["id"]: seat["points"] for seat in final["seats"]}
+        for seat_id, total in points.items():
+            assert total == sum(r["points"] for r in final["retires"] if r["seat"] == seat_id)
+        best = max(points.values())
+        assert sorted(final["winners"]) == sorted(s for s, total in points.items() if total == best)
+        assert final["outcome"]["winners"] == final["winners"]
+        assert all(f["status"] != "in_play" for f in final["figures"])
+        assert all(f["by"] in ("values", "agreement", "entries", "house", "default", "vote", "no_criterion_left",
+                               "tie_on_disagreement") for f in final["fights"])
+    finally:
+        for screen in [host, *phones.values()]:
+            screen.close()
