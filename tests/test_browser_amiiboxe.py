@@ -145,3 +145,52 @@ def test_with_the_board_kept_a_phone_moves_its_figure_by_tapping_a_place(server,
     mario = next(figure for figure in after["figures"] if figure["name"]["en"] == "Mario")
     assert mario["at"] == [row - 1, column] and after["board"][row - 1][column]["name"] == "Great Fox"
     ana_context.assert_clean()
+
+
+def add_by_search(page: Page, query: str, count: int) -> None:
+    """The phone's search: the name, then the Super Smash Bros. figure among the variants."""
+    page.locator(".pick-figure input[name=q]").fill(query)
+    page.get_by_role("button", name="Search").tap()
+    page.locator(".catalogue-results li", has_text="Super Smash Bros.").first.get_by_role("button", name="Add").tap()
+    expect(page.locator(".figure-count")).to_have_text(f"{count} of 3 figures")
+
+
+def test_two_phones_register_three_figures_each_by_search_and_play_a_fight(server, open_context):  # noqa: F811
+    table = requests.post(f"{server.url}/api/tables", timeout=10, json={"game": "amiiboxe", "options": {}}).json()
+    code = table["code"]
+    seats = {name: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=10).json() for name in ("Ana", "Bo")}
+    ana_context, ana = phone_page(open_context, server, code, seats["Ana"]["token"])
+    bo_context, bo = phone_page(open_context, server, code, seats["Bo"]["token"])
+    expect(ana.locator(".figure-count")).to_have_text("0 of 3 figures")
+    expect(ana.get_by_text("tap your figures on the reader")).to_have_count(0)  # nobody asked for the reader
+    for count, query in enumerate(("mario", "link", "peach"), start=1):
+        add_by_search(ana, query, count)
+    for count, query in enumerate(("BOWSER", "pikachu", "kirby"), start=1):
+        add_by_search(bo, query, count)
+    expect(ana.locator(".figure-area .figure-name")).to_have_text(["Mario", "Link", "Peach"])
+    for page in (ana, bo):
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+
+    api(server, code, table["host_token"], {"type": "table.start"})
+    host_context = open_context(**DESKTOP)
+    as_host(host_context, code, table["host_token"])
+    host = host_context.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    for page in (ana, bo):  # the phones agree on who plays first
+        page.get_by_role("button", name="Ana", exact=True).tap()
+    host.get_by_role("button", name="Begin the fights").click()
+
+    expect(ana.locator(".ax-status")).to_have_text("Your turn: pick a figure, then move, attack or retire.")
+    ana.get_by_role("button", name="Link", exact=True).tap()
+    ana.get_by_role("button", name="⚔ Kirby (Bo)").tap()
+    for page in (ana, bo, host):
+        expect(page.locator(".ax-fight .ax-fight-title")).to_have_text("Link attacks Kirby")
+    answer_if_asked(ana, "Link")
+    answer_if_asked(bo, "Link")
+    for page in (ana, bo, host):
+        expect(page.locator(".ax-fight .ax-outcome")).to_have_text(
+            re.compile(r"^(Link wins the fight\.|Kirby wins the fight\.|A tie: nothing happens\.)$"))
+    expect(host.locator(".ax-history li")).to_have_count(1)
+    for context in (host_context, ana_context, bo_context):
+        context.assert_clean()

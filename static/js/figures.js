@@ -72,6 +72,10 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   const adding = figures.registering === me;
   const parts = [el('h3', { text: t('My figures') })];
   const mine = figuresOf(view, me);
+  // How many the game needs: "2 of 3", counted as each figure is added (by the reader or by name).
+  const need = (view.table.requirements || []).find((item) => item.kind === 'figures' && item.seat === me);
+  if (need) parts.push(el('p', { class: `figure-count${need.met ? ' met' : ''}`, 'aria-live': 'polite',
+    text: t('%(have)s of %(need)s figures', { have: need.have, need: need.need }) }));
   parts.push(mine.length
     // Naming is the host's (the catalogue is every table's): a phone only removes its figures.
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
@@ -112,14 +116,23 @@ export function catalogueSearch(onPick) {
     if (!ok) return;
     const found = body.results || [];
     results.replaceChildren(...(found.length ? found.map((figure) => el('li', {},
-      el('span', { text: figure.label || figure.id }),
+      el('span', { text: searchLabel(figure) }),
       el('button', { type: 'button', class: 'small', text: t('Add'), onclick: () => onPick(figure, results) })))
       : [el('li', { text: t('Nothing found') })]));
   } }, input, el('button', { type: 'submit', text: t('Search') }));
   return [form, results];
 }
 
+// One entry per figure: variants of a character told apart by their series
+// ("Mario — Super Smash Bros." and "Mario — Super Mario Bros.").
+function searchLabel(figure) {
+  const label = figure.label || figure.id;
+  const series = figure.amiibo_series?.name;
+  return series && !label.includes(series) ? `${label} — ${series}` : label;
+}
+
+// Picking by name is a path of its own, with or without a reader: always shown in the lobby.
 function pickForm(act) {
   const search = catalogueSearch((figure) => act({ type: 'figure.pick', amiibo_id: figure.id }));
-  return el('details', { class: 'no-reader' }, el('summary', { text: t('No reader? Pick your figures') }), ...search);
+  return el('section', { class: 'no-reader' }, el('h4', { text: t('Pick your figures by name') }), ...search);
 }
