@@ -7,6 +7,7 @@ import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 import { N_ } from './i18n.js';
 import { arkadeCheck } from './games/arkade-draws.js';
 import { chakartCheck } from './games/chakart-draws.js';
+import { raymanCheck } from './games/rayman-draws.js';
 import { universalisCheck } from './games/universalis-draws.js';
 
 export { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo };
@@ -129,7 +130,7 @@ function diceCheck() {
   };
 }
 
-export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck, chakart: chakartCheck, universalis: universalisCheck };
+export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck, chakart: chakartCheck, rayman: raymanCheck, universalis: universalisCheck };
 
 
 // The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.

@@ -130,10 +130,12 @@ from __future__ import annotations
 import copy
 
 from companion.games.base import HOST, N_, Game, Option, register
+from companion.verify import register_game_check
 from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_BOSS_MOVE, MODES, ON_OFF,
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
                                               canonical_json, commitment)
+from companion.games.rayman.audit import draw_check
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
 from companion.games.rayman.layout import pack, unpack
@@ -224,3 +226,5 @@ GAME = register(Game(
     on_timeout=on_timeout,
     **RULES.hooks(),
 ))
+
+register_game_check("rayman", draw_check)  # the verifier checks every die, shuffle, tie-break and reveal

@@ -23,11 +23,12 @@ from collections import defaultdict, deque
 
 from companion.games.rayman.common import die_level
 from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, commitment
+from companion.verify import GameCheck, Step
 
 
 class Audit:
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[tuple] = []  # (entry number, text)
         self.draws: dict[str, deque] = defaultdict(deque)  # purpose -> draws not matched yet
         self.round = 0
         self.locked: dict = {}  # seat -> the commitment its phone published this round
@@ -35,7 +36,8 @@ class Audit:
         self.boss_deck: list[int] = []
         self.draft_deck: list[int] | None = None
 
-    def check(self, entries: list[dict]) -> list[str]:
+    def check(self, entries: list[dict]) -> list[tuple]:
+        """Every problem found so far, after these entries (the next ones of the log): ``(entry number, text)``."""
         for number, entry in enumerate(entries):
             where = entry.get("i", number)
             if entry.get("kind") == "draw":
@@ -45,7 +47,7 @@ class Audit:
         return self.problems
 
     def problem(self, where, text: str) -> None:
-        self.problems.append(f"entry {where}: {text}")
+        self.problems.append((where, text))
 
     def drawn(self, where, purpose: str, what: str):
         """The next draw made for ``purpose``; None (and a problem) when there is none."""
@@ -111,6 +113,8 @@ class Audit:
             if order is None:  # sealed until the table closes
                 return
             self.boss_deck = [index + 1 for index in order][:BOSS_DECK]
+            if not self.boss_deck:
+                return
         card = self.boss_deck.pop(0)
         if event.get("card") != card:
             self.problem(where, f"the Boss's attack card is n°{event.get('card')}, the shuffle gave n°{card}")
@@ -125,7 +129,8 @@ class Audit:
             self.draft_deck = [index + 1 for index in order]
         if not self.draft_deck:
             return
-        cards, self.draft_deck = self.draft_deck[:len(event.get("cards", []))], self.draft_deck[len(event["cards"]):]
+        shown = event.get("cards") if isinstance(event.get("cards"), list) else []
+        cards, self.draft_deck = self.draft_deck[:len(shown)], self.draft_deck[len(shown):]
         if event.get("cards") != cards:
             self.problem(where, f"the extra cards on the table are {event.get('cards')}, the shuffle gave {cards}")
 
@@ -160,4 +165,24 @@ def purpose_key(purpose: str) -> str:
 
 def audit(entries: list[dict]) -> list[str]:
     """Every problem found in a Rayman table's log entries (empty: everything checks out)."""
-    return Audit().check(entries)
+    return [f"entry {where}: {text}" for where, text in Audit().check(entries)]
+
+
+def draw_check() -> GameCheck:
+    """The verifier's hook (`companion.verify.GameCheck`): each step's draws then events go to one `Audit`,
+    in log order, as the whole log would; a new game at the table starts a new one."""
+    audits = [Audit()]
+
+    def step(step: Step) -> list[tuple]:
+        audit_ = audits[0]
+        before = len(audit_.problems)
+        audit_.check(step.draws + step.entries)
+        # A tie-break is rolled by the action whose reveal tells it: a roll left over was dropped from the reveal.
+        while audit_.draws["tie-break"]:
+            audit_.problem(audit_.draws["tie-break"].popleft().get("i"), "a tie-break roll was drawn but no reveal tells it")
+        return audit_.problems[before:]
+
+    def reset() -> None:
+        audits[0] = Audit()
+
+    return GameCheck(step=step, reset=reset)

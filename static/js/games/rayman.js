@@ -1,7 +1,8 @@
 // Rayman: each phone keeps its player's secret choice, turn, tokens and (optionally) position;
 // the host screen shows the table's public picture and answers the table's questions.
 import { N_, t } from '../i18n.js';
-import { bytesToHex, sha256, utf8 } from '../hashes.js';
+import { bytesToHex } from '../hashes.js';
+import { canonicalJson, commitmentOf } from './rayman-draws.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 // Proper names from the box: the same in every language.
@@ -87,19 +88,8 @@ function swatch(seat) {
 
 // --- commitments, checked here ------------------------------------------------------------
 
-// Python's json.dumps(sort_keys=True, separators=(",", ":")): it escapes everything outside printable ASCII.
-const jsonString = (text) => JSON.stringify(text)
-  .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-export function canonicalJson(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((key) => `${jsonString(key)}:${canonicalJson(value[key])}`).join(',')}}`;
-  }
-  return typeof value === 'string' ? jsonString(value) : JSON.stringify(value);
-}
-
-const commitmentOf = (choice, salt) => bytesToHex(sha256(utf8(canonicalJson(choice) + salt)));
+// The hashing of a choice and its salt is shared with the verify page (rayman-draws.js).
+export { canonicalJson };
 
 function observe(game) {
   if (game.phase !== 'choosing') return;

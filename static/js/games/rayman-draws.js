@@ -1,0 +1,183 @@
+// Rayman's events against the draws they come from, and each revealed choice against the commitment
+// its phone published, for the verify page: the same rules as companion/games/rayman/audit.py (its
+// Audit keeps its state across the steps of a game). A problem is {i, text, params}, its text marked
+// for translation. The commitment is hashed here as the Rayman phone hashes it (rayman.js imports it).
+import { bytesToHex, sha256, utf8 } from '../hashes.js';
+import { N_ } from '../i18n.js';
+
+const BOSS_DECK = 3;
+const EXTRA_CARDS = 22;
+const str = (value) => JSON.stringify(value ?? null);
+const dieLevel = (value) => Math.floor((value + 1) / 2);  // 1-2: first level, 3-4: second, 5-6: third
+
+// Python's json.dumps(sort_keys=True, separators=(",", ":")): it escapes everything outside printable ASCII.
+const jsonString = (text) => JSON.stringify(text)
+  .replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((key) => `${jsonString(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return typeof value === 'string' ? jsonString(value) : JSON.stringify(value);
+}
+
+export const commitmentOf = (choice, salt) => bytesToHex(sha256(utf8(canonicalJson(choice) + salt)));
+
+// The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level").
+function purposeKey(purpose) {
+  const text = String(purpose ?? '');
+  const prefix = ['projectile level', 'Boss level', 'tie-break', 'random discard'].find((p) => text.startsWith(p));
+  if (prefix) return prefix;
+  if (text.startsWith('shuffle of the') && text.endsWith('extra action cards')) return 'extra cards shuffle';
+  return text;
+}
+
+function opens(entry) {
+  if (!entry || !('choice' in entry) || typeof entry.salt !== 'string') return false;
+  return commitmentOf(entry.choice, entry.salt) === entry.commitment;
+}
+
+class Audit {
+  constructor() {
+    this.problems = [];
+    this.draws = new Map();  // purpose -> draws not matched yet
+    this.round = 0;
+    this.locked = new Map();  // seat -> the commitment its phone published this round
+    this.seats = [];
+    this.bossDeck = [];
+    this.draftDeck = null;
+  }
+
+  check(entries) {
+    entries.forEach((entry, number) => {
+      const where = entry.i ?? number;
+      if (entry.kind === 'draw') {
+        const key = purposeKey(entry.purpose);
+        if (!this.draws.has(key)) this.draws.set(key, []);
+        this.draws.get(key).push(entry);
+      } else if (entry.kind === 'event' && entry.event && typeof entry.event === 'object' && !Array.isArray(entry.event)) {
+        const handler = HANDLERS[entry.event.type];
+        if (handler) handler.call(this, where, entry.event);
+      }
+    });
+    return this.problems;
+  }
+
+  problem(i, text, params = {}) { this.problems.push({ i, text, params }); }
+
+  // The next draw made for `purpose`; null (and a problem) when there is none.
+  drawn(where, purpose, what, params = {}) {
+    const pending = this.draws.get(purpose) || [];
+    if (!pending.length) {
+      this.problem(where, what, params);
+      return null;
+    }
+    return pending.shift();
+  }
+
+  checkFirstRoller(where, seat) {
+    const draw = this.drawn(where, 'random player to roll the first projectile die', N_('the first roller: no draw was made for it'));
+    if (!draw || draw.result == null || !this.seats.length) return;
+    if (!(draw.result >= 0 && draw.result < this.seats.length) || this.seats[draw.result] !== seat) {
+      this.problem(where, N_('the first projectile die was given to seat %(seat)s, the draw chose another'), { seat });
+    }
+  }
+
+  checkDie(where, event, draw, boss) {
+    if (!draw || draw.result == null) return;
+    if (event.die !== draw.result) {
+      this.problem(where, boss ? N_('the Boss die says %(die)s, draw %(n)s gave %(result)s')
+        : N_('the projectile die says %(die)s, draw %(n)s gave %(result)s'), { die: str(event.die), n: str(draw.n), result: draw.result });
+    }
+    if (event.level !== dieLevel(draw.result)) {
+      this.problem(where, boss ? N_('the Boss level %(level)s does not follow from the die')
+        : N_('the projectile level %(level)s does not follow from the die'), { level: str(event.level) });
+    }
+  }
+}
+
+const HANDLERS = {
+  character_chosen(where, event) {
+    if (!this.seats.includes(event.seat)) this.seats = [...this.seats, event.seat].sort((a, b) => a - b);
+  },
+  next_race() { this.draftDeck = null; },  // a new race drafts from a new shuffle
+  round_started(where, event) { if ('round' in event) this.round = event.round; },
+  choosing() { this.locked = new Map(); },
+  locked(where, event) { this.locked.set(event.seat, event.commitment); },
+  choice_reset(where, event) { this.locked.delete(event.seat); },
+  projectile_roll(where, event) {
+    if (this.round === 1 && event.seat != null) this.checkFirstRoller(where, event.seat);
+    this.checkDie(where, event, this.drawn(where, 'projectile level', N_('a projectile die: no draw was made for it')), false);
+  },
+  boss_roll(where, event) {
+    this.checkDie(where, event, this.drawn(where, 'Boss level', N_('a Boss die: no draw was made for it')), true);
+  },
+  boss_card(where, event) {
+    if (!this.bossDeck.length) {
+      const draw = this.drawn(where, "shuffle of the Boss's 3 attack cards", N_("the Boss's attack cards: no draw was made for it"));
+      const order = draw?.result;
+      if (!Array.isArray(order)) return;  // sealed until the table closes
+      this.bossDeck = order.map((index) => index + 1).slice(0, BOSS_DECK);
+      if (!this.bossDeck.length) return;
+    }
+    const card = this.bossDeck.shift();
+    if (event.card !== card) {
+      this.problem(where, N_("the Boss's attack card is n°%(card)s, the shuffle gave n°%(drawn)s"), { card: str(event.card), drawn: card });
+    }
+  },
+  draft_revealed(where, event) {
+    const shown = Array.isArray(event.cards) ? event.cards : [];
+    if (this.draftDeck === null) {
+      const draw = this.drawn(where, 'extra cards shuffle', N_('the extra cards: no draw was made for it'));
+      const order = draw?.result;
+      if (!Array.isArray(order) || order.length !== EXTRA_CARDS) {  // sealed, or a later race (cards already held)
+        this.draftDeck = [];
+        return;
+      }
+      this.draftDeck = order.map((index) => index + 1);
+    }
+    if (!this.draftDeck.length) return;
+    const cards = this.draftDeck.slice(0, shown.length);
+    this.draftDeck = this.draftDeck.slice(shown.length);
+    if (str(event.cards) !== str(cards)) {
+      this.problem(where, N_('the extra cards on the table are %(cards)s, the shuffle gave %(drawn)s'), { cards: str(event.cards), drawn: str(cards) });
+    }
+  },
+  revealed(where, event) {
+    for (const entry of Array.isArray(event.choices) ? event.choices : []) {
+      const seat = entry?.seat;
+      if (!opens(entry)) this.problem(where, N_("seat %(seat)s's revealed choice does not open its commitment"), { seat: str(seat) });
+      if (!this.locked.has(seat) || this.locked.get(seat) !== entry?.commitment) {
+        this.problem(where, N_("seat %(seat)s's commitment is not the one published when it locked in"), { seat: str(seat) });
+      }
+    }
+    for (const tie of Array.isArray(event.tie_rolls) ? event.tie_rolls : []) {
+      const seats = tie?.seats || [];
+      const rolls = tie?.rolls || [];
+      for (let k = 0; k < Math.min(seats.length, rolls.length); k += 1) {
+        const draw = this.drawn(where, 'tie-break', N_("seat %(seat)s's tie-break roll: no draw was made for it"), { seat: str(seats[k]) });
+        if (draw && draw.result != null && draw.result !== rolls[k]) {
+          this.problem(where, N_("seat %(seat)s's tie-break roll is %(roll)s, draw %(n)s gave %(result)s"),
+            { seat: str(seats[k]), roll: str(rolls[k]), n: str(draw.n), result: draw.result });
+        }
+      }
+    }
+  },
+};
+
+export function raymanCheck() {
+  let audit = new Audit();
+  return {
+    step({ draws, entries }) {
+      const before = audit.problems.length;
+      audit.check([...draws, ...entries]);
+      // A tie-break is rolled by the action whose reveal tells it: a roll left over was dropped from the reveal.
+      for (const draw of audit.draws.get('tie-break') || []) audit.problem(draw.i, N_('a tie-break roll was drawn but no reveal tells it'));
+      audit.draws.set('tie-break', []);
+      return audit.problems.slice(before);
+    },
+    shown() { return null; },
+    reset() { audit = new Audit(); },
+  };
+}

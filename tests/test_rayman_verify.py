@@ -1,0 +1,134 @@
+"""Rayman in the verifier: a game's log, played by bots through the real rules and the table's draws,
+checks out with every event checked (no "not checked" note); a changed die, a changed revealed choice,
+a tie-break removed (its roll, or its draw) are each reported at their entry, by ``verify_log`` and by
+the verify page's ``verifyLog`` alike."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+
+import pytest
+
+from companion.verify import verify_log
+from tests.server import ServerProcess
+from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
+from tests.test_rayman_audit import first, logged_game
+
+SEED = "c4" * 32  # logged_game's seed
+
+
+def document(entries: list[dict], options: dict) -> dict:
+    """The log as ``GET /api/tables/<code>/log`` serves it once the table is closed."""
+    created = {"kind": "table", "type": "created", "game": "rayman", "options": options}
+    numbered = [{**entry, "i": number} for number, entry in enumerate([created] + entries)]
+    return {"code": "RAYM", "game": "rayman", "seed": SEED,
+            "commitment": hashlib.sha256(bytes.fromhex(SEED)).hexdigest(), "entries": numbered}
+
+
+@pytest.fixture(scope="module")
+def logs() -> dict:
+    intermediate = document(logged_game({"difficulty": "intermediate"}, 3), {"difficulty": "intermediate"})
+    coop = document(logged_game({"mode": "coop", "boss_move": 5}, 2), {"mode": "coop", "boss_move": 5})
+    return {"intermediate": intermediate, "coop": coop}
+
+
+def changed(log: dict, kind: str, edit) -> tuple[dict, int]:
+    """A copy of the log with the first ``kind`` event edited in place; the entry's number."""
+    log = copy.deepcopy(log)
+    entry = first(log["entries"], kind)
+    edit(entry["event"])
+    return log, entry["i"]
+
+
+def flip_a_choice(event: dict) -> None:
+    choice = event["choices"][0]["choice"]
+    choice["bubble"] = not choice["bubble"]
+
+
+def a_tie_roll_dropped(event: dict) -> None:
+    tie = next(tie for tie in event["tie_rolls"] if tie["seats"])
+    tie["seats"], tie["rolls"] = tie["seats"][:-1], tie["rolls"][:-1]
+
+
+def tie_revealed(log: dict) -> dict:
+    return next(entry for entry in log["entries"] if entry["kind"] == "event"
+                and entry["event"]["type"] == "revealed" and entry["event"].get("tie_rolls"))
+
+
+def tie_draw_removed(log: dict) -> tuple[dict, int]:
+    """The first tie-break draw taken out of the log: the reveal that tells its roll is reported."""
+    log = copy.deepcopy(log)
+    draw = next(entry for entry in log["entries"] if entry["kind"] == "draw" and entry["purpose"].startswith("tie-break"))
+    log["entries"].remove(draw)
+    return log, tie_revealed(log)["i"]
+
+
+def tie_roll_dropped(log: dict) -> tuple[dict, int]:
+    """The last roll of a reveal's tie-break taken out of the reveal: its draw, left over, is reported."""
+    log = copy.deepcopy(log)
+    tie = tie_revealed(log)
+    a_tie_roll_dropped(tie["event"])
+    return log, max(entry["i"] for entry in log["entries"] if entry["kind"] == "draw"
+                    and entry["purpose"].startswith("tie-break") and entry["i"] < tie["i"])
+
+
+@pytest.fixture(scope="module")
+def tampered(logs) -> dict:
+    """Each tampered log and the entry where its change must be reported."""
+    return {
+        "projectile die": changed(logs["intermediate"], "projectile_roll", lambda event: event.update(die=event["die"] % 6 + 1)),
+        "Boss die": changed(logs["coop"], "boss_roll", lambda event: event.update(die=event["die"] % 6 + 1)),
+        "revealed choice": changed(logs["intermediate"], "revealed", flip_a_choice),
+        "tie roll dropped": tie_roll_dropped(logs["intermediate"]),
+        "tie draw removed": tie_draw_removed(logs["intermediate"]),
+    }
+
+
+def test_an_honest_rayman_log_is_checked_event_by_event(logs):
+    for log in logs.values():
+        report = verify_log(log)
+        assert report.ok and report.problems == [] and report.draws_checked > 0
+        assert not any("not checked" in note for note in report.notes)
+    kinds = {entry["event"]["type"] for entry in logs["intermediate"]["entries"] if entry["kind"] == "event"}
+    assert {"projectile_roll", "draft_revealed", "revealed", "locked"} <= kinds
+    assert any(entry["event"].get("tie_rolls") for entry in logs["intermediate"]["entries"] if entry["kind"] == "event")
+
+
+@pytest.mark.parametrize("case", ["projectile die", "Boss die", "revealed choice", "tie roll dropped",
+                                  "tie draw removed"])
+def test_a_tampered_rayman_log_is_reported_at_its_entry(tampered, case):
+    log, where = tampered[case]
+    report = verify_log(log)
+    assert not report.ok and where in [entry for entry, _ in report.problems], report.problems
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("rayman-verify")).start()
+    yield process
+    process.stop()
+
+
+def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered, server, open_context):  # noqa: F811
+    cases = {**{f"honest {name}": log for name, log in logs.items()},
+             **{name: log for name, (log, _) in tampered.items()}}
+    phone = open_context(**PHONE)
+    page = phone.new_page()
+    page.goto(f"{server.url}/")
+    in_page = page.evaluate("""async (cases) => {
+        const { verifyLog } = await import('/static/js/fairness.js');
+        return Object.fromEntries(Object.entries(cases).map(([name, log]) => {
+            const report = verifyLog(log, null);
+            return [name, { ok: report.ok, entries: report.problems.map((p) => p.i),
+                            notes: report.notes.map((n) => n.text) }];
+        }));
+    }""", cases)
+    for name, log in cases.items():
+        report = verify_log(log)
+        assert {key: in_page[name][key] for key in ("ok", "entries")} == {
+            "ok": report.ok, "entries": [where for where, _ in report.problems]}, name
+        assert not any("not checked" in note for note in in_page[name]["notes"]), name
+    assert [in_page[f"honest {name}"]["ok"] for name in logs] == [True, True]
+    assert not any(in_page[name]["ok"] for name in tampered)
+    phone.assert_clean()
