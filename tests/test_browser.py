@@ -179,6 +179,19 @@ def seated_phone(open_context, server: ServerProcess, code: str, name: str, scri
     return context, page
 
 
+SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}}
+
+
+def phone_at_seat(open_context, server: ServerProcess, code: str, token: str, ready: str) -> Page:
+    """A 360×640 phone that already holds a seat's token, on the table's page once ``ready`` shows."""
+    context = open_context(**SMALL_PHONE)
+    as_seat(context, code, token)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    expect(page.locator(ready)).to_be_visible()
+    return page
+
+
 def take_seat(page: Page, name: str, button: str = "Take a seat") -> None:
     expect(page.locator(".join-form")).to_be_visible()
     page.locator(".join-form input[name=name]").fill(name)

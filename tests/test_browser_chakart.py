@@ -12,19 +12,13 @@ from playwright.sync_api import Page, expect
 
 from tests.helpers import bearer
 from tests.server import ROOT
-from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server  # noqa: F401
+from tests.test_browser import browser, open_context, phone_at_seat, seat_via_api, server  # noqa: F401
 
-SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}}
 ARTIFACTS = ROOT / "test-artifacts"
 
 
 def open_phone(open_context, server, code, token) -> Page:
-    context = open_context(**SMALL_PHONE)
-    as_seat(context, code, token)
-    page = context.new_page()
-    page.goto(f"{server.url}/t/{code}")
-    expect(page.locator(".ck-board")).to_be_visible()
-    return page
+    return phone_at_seat(open_context, server, code, token, ".ck-board")
 
 
 def square(page: Page, name: str):

@@ -11,10 +11,9 @@ from playwright.sync_api import Page, expect
 
 from tests.helpers import bearer
 from tests.server import ROOT, ServerProcess
-from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api  # noqa: F401
+from tests.test_browser import browser, open_context, phone_at_seat, seat_via_api  # noqa: F401
 
 ARTIFACTS = ROOT / "test-artifacts"
-SMALL_PHONE = {**PHONE, "viewport": {"width": 360, "height": 640}}
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +40,7 @@ def character(name, cost, pf, pc):
 
 
 def open_phone(open_context, server, code, token) -> Page:
-    context = open_context(**SMALL_PHONE)
-    as_seat(context, code, token)
-    page = context.new_page()
-    page.goto(f"{server.url}/t/{code}")
-    expect(page.locator(".universalis-game")).to_be_visible()
-    return page
+    return phone_at_seat(open_context, server, code, token, ".universalis-game")
 
 
 def no_sideways_scroll(page: Page) -> None:
