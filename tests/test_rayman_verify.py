@@ -1,7 +1,8 @@
-"""Rayman in the verifier: a game's log, played by bots through the real rules and the table's draws,
-checks out with every event checked (no "not checked" note); a changed die, a changed revealed choice,
-a tie-break removed (its roll, or its draw) are each reported at their entry, by ``verify_log`` and by
-the verify page's ``verifyLog`` alike."""
+"""Rayman in the verifier: a game's log checks out with every event checked (no "not checked" note),
+both a co-op round played on the real server by real clients and games played by bots through the rules
+and the table's draws (they reach a tie-break, which distinct initiatives on the server never do); a
+changed die, a changed revealed choice, a tie-break removed (its roll, or its draw) are each reported
+at their entry, by ``verify_log`` and by the verify page's ``verifyLog`` alike."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import copy
 import hashlib
 
 import pytest
+import requests
 
+from companion.games.rayman import SETUP_PHASES
 from companion.verify import verify_log
+from tests.helpers import bearer
+from tests.screen import WAIT
 from tests.server import ServerProcess
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
 from tests.test_rayman_audit import first, logged_game
+from tests.test_rayman_server import FAST, ROLL, Racer, Table, drive, race_move, setup_move
 
 SEED = "c4" * 32  # logged_game's seed
 
@@ -27,10 +33,36 @@ def document(entries: list[dict], options: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def logs() -> dict:
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("rayman-verify"), extra_env=FAST).start()
+    yield process
+    process.stop()
+
+
+def served_coop_round(server: ServerProcess) -> dict:
+    """Two phones play a co-op round against the Boss on the real server; the host closes the table."""
+    table = Table.create(server.url, {"mode": "coop"}, players=2)
+    racers = {1: Racer(1, jump=12), 2: Racer(2, keeps_position=False)}
+    table.connect()
+    try:
+        table.start()
+        drive(table, setup_move, lambda game: game["phase"] not in SETUP_PHASES)
+        table.act("host", {"type": "answer", "question": "boss_move", "value": 6})
+        table.act(1, ROLL)  # the Boss's die, on Ana's phone
+        drive(table, race_move(racers), lambda game: (game["round"] or {}).get("number") == 2)
+        closed = requests.post(f"{table.url}/api/tables/{table.code}/close", headers=bearer(table.host_token),
+                               timeout=WAIT)
+        assert closed.status_code == 200
+        return table.log()
+    finally:
+        table.disconnect()
+
+
+@pytest.fixture(scope="module")
+def logs(server) -> dict:
     intermediate = document(logged_game({"difficulty": "intermediate"}, 3), {"difficulty": "intermediate"})
     coop = document(logged_game({"mode": "coop", "boss_move": 5}, 2), {"mode": "coop", "boss_move": 5})
-    return {"intermediate": intermediate, "coop": coop}
+    return {"served": served_coop_round(server), "intermediate": intermediate, "coop": coop}
 
 
 def changed(log: dict, kind: str, edit) -> tuple[dict, int]:
@@ -79,7 +111,9 @@ def tampered(logs) -> dict:
     return {
         "projectile die": changed(logs["intermediate"], "projectile_roll", lambda event: event.update(die=event["die"] % 6 + 1)),
         "Boss die": changed(logs["coop"], "boss_roll", lambda event: event.update(die=event["die"] % 6 + 1)),
+        "served Boss die": changed(logs["served"], "boss_roll", lambda event: event.update(die=event["die"] % 6 + 1)),
         "revealed choice": changed(logs["intermediate"], "revealed", flip_a_choice),
+        "served revealed choice": changed(logs["served"], "revealed", flip_a_choice),
         "tie roll dropped": tie_roll_dropped(logs["intermediate"]),
         "tie draw removed": tie_draw_removed(logs["intermediate"]),
     }
@@ -95,19 +129,12 @@ def test_an_honest_rayman_log_is_checked_event_by_event(logs):
     assert any(entry["event"].get("tie_rolls") for entry in logs["intermediate"]["entries"] if entry["kind"] == "event")
 
 
-@pytest.mark.parametrize("case", ["projectile die", "Boss die", "revealed choice", "tie roll dropped",
-                                  "tie draw removed"])
+@pytest.mark.parametrize("case", ["projectile die", "Boss die", "served Boss die", "revealed choice",
+                                  "served revealed choice", "tie roll dropped", "tie draw removed"])
 def test_a_tampered_rayman_log_is_reported_at_its_entry(tampered, case):
     log, where = tampered[case]
     report = verify_log(log)
     assert not report.ok and where in [entry for entry, _ in report.problems], report.problems
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("rayman-verify")).start()
-    yield process
-    process.stop()
 
 
 def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered, server, open_context):  # noqa: F811
@@ -129,6 +156,6 @@ def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered,
         assert {key: in_page[name][key] for key in ("ok", "entries")} == {
             "ok": report.ok, "entries": [where for where, _ in report.problems]}, name
         assert not any("not checked" in note for note in in_page[name]["notes"]), name
-    assert [in_page[f"honest {name}"]["ok"] for name in logs] == [True, True]
+    assert [in_page[f"honest {name}"]["ok"] for name in logs] == [True] * len(logs)
     assert not any(in_page[name]["ok"] for name in tampered)
     phone.assert_clean()
