@@ -131,12 +131,45 @@ def health_table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+PEERS = ("echo", "bgio")  # the bare Flask-SocketIO stack, boardgame.io's own server
+
+
 def overhead_table(outcomes: list[Outcome]) -> list[str]:
-    lines = ["| load | p50 companion / echo | p99 companion / echo |", "|---|---:|---:|"]
-    for load, companion, echo in _pairs(outcomes):
-        lines.append(f"| {load.label} | {_num(ratio(companion.latency(50), echo.latency(50)), 2)} "
-                     f"| {_num(ratio(companion.latency(99), echo.latency(99)), 2)} |")
+    """Each Companion run's latency over each peer's, under the same load in the same run."""
+    lines = ["| load | server | p50 / echo | p99 / echo | p50 / bgio | p99 / bgio |", "|---|---|---:|---:|---:|---:|"]
+    by_key = {(outcome.load.key, outcome.kind): outcome for outcome in outcomes}
+    for outcome in outcomes:
+        if outcome.kind in PEERS:
+            continue
+        cells = []
+        for peer in PEERS:
+            other = by_key.get((outcome.load.key, peer))
+            for p in (50, 99):
+                cells.append(_num(ratio(outcome.latency(p), other.latency(p)) if other else None, 2))
+        lines.append(f"| {outcome.load.label} | {outcome.kind} | " + " | ".join(cells) + " |")
     return lines
+
+
+def held_table(outcomes: list[Outcome]) -> list[str]:
+    """Per server, the largest load it held: p99 < its target, no error and no view lost."""
+    lines = ["| server | tables x phones held (p99 < 100 ms, 0 errors, 0 lost) | first load not held |",
+             "|---|---|---|"]
+    kinds = list(dict.fromkeys(outcome.kind for outcome in outcomes))
+    for kind in kinds:
+        runs = sorted((o for o in outcomes if o.kind == kind), key=lambda o: o.load.tables * o.load.phones)
+        held = [o for o in runs if _held(o)]
+        failed = [o for o in runs if not _held(o)]
+        best = f"{held[-1].load.tables} x {held[-1].load.phones}" if held else "none measured"
+        first_failed = (f"{failed[0].load.tables} x {failed[0].load.phones} (p99 {_num(failed[0].latency(99))} ms, "
+                        f"{failed[0].errors} errors, {failed[0].tally['views_lost']} lost)") if failed else "—"
+        lines.append(f"| {kind} | {best} | {first_failed} |")
+    return lines
+
+
+def _held(outcome: Outcome) -> bool:
+    p99 = outcome.latency(99)
+    return (p99 is not None and p99 < outcome.load.p99_target_ms and outcome.errors == 0
+            and outcome.tally["views_lost"] == 0 and outcome.tally["rolls_accepted"] > 0)
 
 
 def _pairs(outcomes: list[Outcome]):
@@ -153,7 +186,7 @@ def verdict(met: bool, detail: str) -> str:
 
 def target_lines(outcomes: list[Outcome]) -> list[str]:
     lines = []
-    for outcome in (o for o in outcomes if o.kind == "companion"):
+    for outcome in (o for o in outcomes if o.kind not in PEERS):
         load, p99 = outcome.load, outcome.latency(99)
         met = p99 is not None and p99 < load.p99_target_ms
         lines.append(f"- {load.label}: p99 < {load.p99_target_ms:g} ms: "
@@ -207,7 +240,10 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "had not received when the run ended (the drain time after the last roll included); coalesced: "
              "received only inside a later view's history. Latency percentiles are over the views received. "
              "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
-             "Overhead (Companion's latency over the bare echo server's):", "", *overhead_table(outcomes), "",
+             "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load, same run):",
+             "", *overhead_table(outcomes), "",
+             "Held (the largest load measured that met p99 < 100 ms with no error and no view lost):", "",
+             *held_table(outcomes), "",
              "Targets:", "", *target_lines(outcomes)]
     notes = warnings(outcomes)
     if notes:

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # so that `python bench/run.py` finds the bench package
 
 from bench.report import Load, Outcome, markdown, merge_tallies  # noqa: E402
-from bench.server import GunicornServer, ResourceSampler  # noqa: E402
+from bench.server import BGIO, BgioServer, ClusterServer, GunicornServer, ResourceSampler, node_env  # noqa: E402
 
 PHONES_SCRIPT = ROOT / "bench" / "phones.py"
 START_DELAY = 1.0  # seconds between "go" and the first roll, for every process to get the line
@@ -45,8 +45,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--small-phones", type=int, default=8, help="phones of load (a)'s one table (8)")
     parser.add_argument("--client-processes", type=int, default=4, help="client processes at most (4)")
     parser.add_argument("--drain", type=float, default=10, help="seconds to wait for late acks and views (10)")
-    parser.add_argument("--servers", default="companion,echo", help="which servers, in order (companion,echo)")
-    parser.add_argument("--loads", default="a,b", help="which loads (a,b)")
+    parser.add_argument("--servers", default="companion,echo,bgio",
+                        help="which servers, in order (companion,echo,bgio): companion (one process, SQLite), echo "
+                             "(the bare Flask-SocketIO stack), bgio (boardgame.io's own server, installed from the npm "
+                             "registry into a temporary folder), clusterN (Companion on N processes behind nginx, "
+                             "PostgreSQL and Redis: scripts/cluster.py)")
+    parser.add_argument("--loads", default="a,b",
+                        help="which loads (a,b): a, b, or tN for N tables of --phones phones (t10,t100,t300)")
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 10 tables")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "results" / "last-run.md",
                         help="where the markdown goes (bench/results/last-run.md, not versioned)")
@@ -61,7 +66,18 @@ def loads_of(arguments: argparse.Namespace) -> list[Load]:
     loads = {"a": Load("a", f"(a) 1 table x {arguments.small_phones} phones", 1, arguments.small_phones, 20),
              "b": Load("b", f"(b) {arguments.tables} tables x {arguments.phones} phones", arguments.tables,
                        arguments.phones, 100)}
+    for key in arguments.loads.split(","):
+        if key.startswith("t") and key[1:].isdigit():
+            loads[key] = Load(key, f"{key[1:]} tables x {arguments.phones} phones", int(key[1:]), arguments.phones, 100)
     return [loads[key] for key in arguments.loads.split(",")]
+
+
+def make_server(kind: str, workdir: Path):
+    if kind.startswith("cluster") and kind[7:].isdigit():
+        return ClusterServer(kind, workdir, int(kind[7:]))
+    if kind == "bgio":
+        return BgioServer(kind, workdir)
+    return GunicornServer(kind, workdir)
 
 
 # Setting up ----------------------------------------------------------------
@@ -80,9 +96,24 @@ def seat_tables(url: str, load: Load) -> list[dict]:
     return tables
 
 
-def _post(session: requests.Session, url: str, body: dict) -> dict:
+def seat_bgio_tables(url: str, load: Load) -> list[dict]:
+    """boardgame.io's lobby API: a match per table, a player (and its credentials) per phone."""
+    session = requests.Session()
+    tables = []
+    for _ in range(load.tables):
+        match = _post(session, f"{url}/games/dice/create", {"numPlayers": load.phones}, expected=200)
+        seats = []
+        for player in range(load.phones):
+            joined = _post(session, f"{url}/games/dice/{match['matchID']}/join",
+                           {"playerID": str(player), "playerName": f"Phone {player + 1}"}, expected=200)
+            seats.append({"seat": player, "token": joined["playerCredentials"]})
+        tables.append({"code": match["matchID"], "host_token": None, "seats": seats})
+    return tables
+
+
+def _post(session: requests.Session, url: str, body: dict, expected: int = 201) -> dict:
     response = session.post(url, json=body, timeout=30)
-    if response.status_code != 201:
+    if response.status_code != expected:
         raise RuntimeError(f"POST {url}: {response.status_code} {response.text[:200]}")
     return response.json()
 
@@ -97,16 +128,20 @@ def split(tables: list[dict], parts: int) -> list[list[dict]]:
 # Client processes ------------------------------------------------------------
 
 class ClientProcess:
-    def __init__(self, workdir: Path, index: int, url: str, tables: list[dict], arguments: argparse.Namespace):
+    def __init__(self, workdir: Path, index: int, url: str, tables: list[dict], arguments: argparse.Namespace,
+                 server=None):
         self.plan_path = workdir / f"plan-{index}.json"
         self.result_path = workdir / f"result-{index}.json"
         self.result_path.unlink(missing_ok=True)
         plan = {"url": url, "tables": tables, "duration": arguments.duration, "period": arguments.period,
                 "drain": arguments.drain}
         self.plan_path.write_text(json.dumps(plan))
-        self.process = subprocess.Popen([sys.executable, str(PHONES_SCRIPT), str(self.plan_path),
-                                         str(self.result_path)], cwd=ROOT, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
+        # boardgame.io is driven by its own client (Node), Companion and the echo by python-socketio.
+        argv, env = [sys.executable, str(PHONES_SCRIPT)], None
+        if isinstance(server, BgioServer):
+            argv, env = ["node", str(BGIO / "phones.cjs")], node_env(server.modules)
+        self.process = subprocess.Popen([*argv, str(self.plan_path), str(self.result_path)], cwd=ROOT, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def wait_ready(self, deadline: float) -> None:
         with selectors.DefaultSelector() as selector:
@@ -154,12 +189,12 @@ def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: arg
 # One run -------------------------------------------------------------------
 
 def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace) -> Outcome:
-    server = GunicornServer(kind, workdir).start()
+    server = make_server(kind, workdir).start()
     clients: list[ClientProcess] = []
     try:
         with ResourceSampler(server) as sampler:
-            tables = seat_tables(server.url, load)
-            clients = [ClientProcess(workdir, index, server.url, group, arguments)
+            tables = seat_bgio_tables(server.api_url, load) if kind == "bgio" else seat_tables(server.url, load)
+            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
             server_cpu = drive(clients, sampler, arguments)
             results = [client.result(timeout=arguments.drain + 20) for client in clients]

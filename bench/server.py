@@ -3,6 +3,8 @@ with its own temporary database, and a sampler of its memory and CPU."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -79,3 +81,114 @@ class ResourceSampler:
             except psutil.NoSuchProcess:
                 pass
         return total
+
+
+class ClusterServer:
+    """Companion on N processes behind nginx, with PostgreSQL and Redis (scripts/cluster.py):
+    the same start/stop/processes interface as `GunicornServer`. Its CPU and memory are those of
+    every service (the processes, PostgreSQL, Redis, nginx), the whole cost of a roll."""
+
+    def __init__(self, kind: str, workdir: Path, processes: int):
+        from scripts.cluster import Cluster
+
+        self.kind = kind
+        self.cluster = Cluster(workdir / f"{kind}-{time.monotonic_ns()}", processes=processes,
+                               extra_env={"COMPANION_LOG_LEVEL": "warning", **BENCH_LIMITS})
+        self.url = self.cluster.url
+
+    def start(self) -> "ClusterServer":
+        self.cluster.start()
+        return self
+
+    def stop(self) -> None:
+        self.cluster.stop()
+
+    def processes(self) -> list[psutil.Process]:
+        found = []
+        for process in self.cluster.services.values():
+            try:
+                parent = psutil.Process(process.pid)
+                found += [parent, *parent.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                pass
+        return found
+
+    def log_tail(self, chars: int = 10_000) -> str:
+        logs = sorted(self.cluster.workdir.glob("node*.log"))
+        return "".join(log.read_text(errors="replace")[-chars:] for log in logs)
+
+
+class BgioServer:
+    """boardgame.io's own server (Node, in-memory storage) with the same dice game, installed
+    from the npm registry into a temporary folder at bench time (`install_boardgame_io`)."""
+
+    def __init__(self, kind: str, workdir: Path):
+        from tests.server import free_port
+
+        self.kind = kind
+        self.port, self.api_port = free_port(), free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.api_url = f"http://127.0.0.1:{self.api_port}"  # the lobby: matches are created and joined there
+        self.modules = install_boardgame_io(workdir)
+        self.log_path = workdir / f"bgio-{time.monotonic_ns()}.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 30) -> "BgioServer":
+        import requests
+
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(["node", str(BGIO / "server.cjs"), str(self.port), str(self.api_port)], env=node_env(self.modules),
+                                            stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"boardgame.io exited: {self.log_tail()}")
+            try:
+                if requests.get(f"{self.api_url}/games", timeout=1).ok:
+                    return self
+            except requests.RequestException:
+                time.sleep(0.05)  # not listening yet: nothing to await
+        raise RuntimeError(f"boardgame.io did not start: {self.log_tail()}")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def processes(self) -> list[psutil.Process]:
+        return [psutil.Process(self.process.pid)]
+
+    def log_tail(self, chars: int = 10_000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except FileNotFoundError:
+            return ""
+
+
+BGIO = Path(__file__).resolve().parent / "bgio"
+BGIO_VERSION = "0.50.2"
+# The per-phone flood limit (10 at once, then 5/s) would refuse nothing at 1 roll/s, but the
+# per-address limits count every bench client as one address (127.0.0.1).
+BENCH_LIMITS = {"COMPANION_LIMIT_CREATE": "100000/1", "COMPANION_LIMIT_JOIN": "100000/1",
+                "COMPANION_LIMIT_LOOKUP": "100000/1", "COMPANION_LIMIT_CONNECTIONS": "100000"}
+
+
+def install_boardgame_io(workdir: Path) -> Path:
+    """``npm install boardgame.io`` into the run's temporary folder (never into the repository);
+    returns its node_modules."""
+    folder = workdir / "boardgame.io"
+    modules = folder / "node_modules"
+    if not (modules / "boardgame.io").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "package.json").write_text('{"private": true}\n')
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error", f"boardgame.io@{BGIO_VERSION}"],
+                       cwd=folder, check=True, stdout=subprocess.DEVNULL)
+    return modules
+
+
+def node_env(modules: Path) -> dict:
+    return {**os.environ, "NODE_PATH": str(modules)}
