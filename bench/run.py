@@ -113,6 +113,7 @@ def seat_bgio_tables(url: str, load: Load) -> list[dict]:
 
 def _post(session: requests.Session, url: str, body: dict, expected: int = 201) -> dict:
     response = session.post(url, json=body, timeout=30)
+    session.cookies.clear()  # every seat sets its cookie: hundreds would overflow the request's headers
     if response.status_code != expected:
         raise RuntimeError(f"POST {url}: {response.status_code} {response.text[:200]}")
     return response.json()

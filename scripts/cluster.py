@@ -49,10 +49,12 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
 
 
 def postgres_bin(name: str) -> str:
-    found = shutil.which(name) or sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    """Debian keeps the server's programs out of PATH (one folder per major version): the newest."""
+    versions = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), key=lambda path: int(path.split("/")[4]))
+    found = versions[-1] if versions else shutil.which(name)
     if not found:
         raise RuntimeError(f"PostgreSQL's {name} is missing: ./manage.sh installs it (apt package postgresql)")
-    return found if isinstance(found, str) else found[-1]
+    return found
 
 
 class Cluster:
