@@ -36,6 +36,7 @@ class Outcome:
     peak_worker_rss: int
     server_log_problems: int
     duration: float
+    server_log_sample: list = field(default_factory=list)  # the first error lines of the server's log
 
     @property
     def phone_latencies(self) -> list[float]:
@@ -217,6 +218,8 @@ def warnings(outcomes: list[Outcome]) -> list[str]:
                          f"{CLIENT_BUSY_SHARE:.0%} of a core: the clients may inflate these latencies.")
         if outcome.errors:
             lines.append(f"- {outcome.load.label} / {outcome.kind}: errors: {outcome.error_breakdown()}.")
+        for line in outcome.server_log_sample:
+            lines.append(f"  - server log: `{line.strip()[:200]}`")
         refusals = outcome.tally["refusals"]
         if refusals:
             lines.append(f"- {outcome.load.label} / {outcome.kind}: refused rolls: {refusals}")

@@ -207,7 +207,15 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
                    client_cpu_shares=[r["cpu_seconds"] / r["wall_seconds"] for r in results],
                    server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
                    peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
+                   server_log_sample=_log_sample(server),
                    duration=arguments.duration)
+
+
+def _log_sample(server, count: int = 3) -> list[str]:
+    """The first error lines and the line after each (a traceback's last line says what failed)."""
+    lines = server.log_tail(chars=10_000_000).splitlines()
+    picked = [index for index, line in enumerate(lines) if any(marker in line for marker in LOG_PROBLEMS)][:count]
+    return [line for index in picked for line in lines[index:index + 2]]
 
 
 def _log_problems(server: GunicornServer) -> int:
