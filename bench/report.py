@@ -248,7 +248,7 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "Held (the largest load measured that met p99 < 100 ms with no error and no view lost):", "",
              *held_table(outcomes), "",
              "Targets:", "", *target_lines(outcomes)]
-    notes = warnings(outcomes)
+    notes = warnings(outcomes) + [f"- run failed: {failure}" for failure in context.get("failed", [])]
     if notes:
         lines += ["", "Warnings:", "", *notes]
     return "\n".join(lines) + "\n"

@@ -148,6 +148,20 @@ class SharedPresence:
         left = self.redis.hget(f"companion:left:{code}", str(seat))
         return self.clock() - float(left if left is not None else self.started)
 
+    def snapshot(self, code: str, seats) -> tuple[dict, dict[int, str]]:
+        """One round trip for the seats and their leaving times, one for the heartbeats: a publish's
+        presence and holders (see `companion.web.sockets.Presence.snapshot`)."""
+        pipeline = self.redis.pipeline(transaction=False)
+        pipeline.hgetall(f"companion:seat:{code}")
+        pipeline.hgetall(f"companion:left:{code}")
+        members, left = pipeline.execute()
+        alive = self._alive(list(members.values()))
+        held = {int(seat): member for seat, member in members.items() if member.split("|", 1)[0] in alive}
+        presence = {"online": sorted(held),
+                    "away_since": {str(seat): round(float(left.get(str(seat), self.started)), 3)
+                                   for seat in seats if seat not in held}}
+        return presence, {seat: self._sid(member) for seat, member in held.items()}
+
     def hosts(self, code: str) -> list[str]:
         members = list(self.redis.smembers(f"companion:hosts:{code}"))
         alive = self._alive(members)

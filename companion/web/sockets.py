@@ -110,6 +110,11 @@ class Presence:
             return [sid for sid, (principal, _) in self._by_sid.items()
                     if principal.code == code and principal.role == "host"]
 
+    def snapshot(self, code: str, seats) -> tuple[dict, dict[int, str]]:
+        """What every view of a publish carries (who is here, since when the others are away)
+        and who holds which seat, read once."""
+        return {"online": self.online(code), "away_since": self.away_since(code, seats)}, self.holders(code)
+
 
 class SocketHub:
     def __init__(self, app: Flask, socketio: SocketIO):
@@ -152,15 +157,15 @@ class SocketHub:
         seats = [seat for seat in views if isinstance(seat, int)]
         if not partial:
             self._known_seats[code] = seats
-        presence = self._presence_of(code, seats if not partial else self._known_seats.get(code, seats))
+        presence, holders = self.presence.snapshot(code, seats if not partial else self._known_seats.get(code, seats))
         for body, rooms in groups:
             self.socketio.emit("view", {**body, **presence}, to=rooms)
         self._revoke(code, revoked)
         if not partial:  # a partial publish names only its actor: the other seats are still there
-            self._evict_removed(code, views)
+            self._evict_removed(code, views, holders)
 
     def _presence_of(self, code: str, seats: list[int]) -> dict:
-        return {"online": self.presence.online(code), "away_since": self.presence.away_since(code, seats)}
+        return self.presence.snapshot(code, seats)[0]
 
     def _revoke(self, code: str, revoked) -> None:
         """Screens whose token stopped working (a seat handed to another phone, host rights handed to a
@@ -178,8 +183,8 @@ class SocketHub:
             if sids and who != "host":
                 self._announce_presence(code)
 
-    def _evict_removed(self, code: str, views: dict) -> None:
-        for seat, sid in self.presence.holders(code).items():
+    def _evict_removed(self, code: str, views: dict, holders: dict[int, str]) -> None:
+        for seat, sid in holders.items():
             if seat not in views:
                 self.socketio.emit("removed", {"code": code}, to=sid)
                 self.presence.detach(sid)
