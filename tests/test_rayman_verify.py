@@ -13,7 +13,8 @@ import pytest
 import requests
 
 from companion.games.rayman import SETUP_PHASES
-from companion.verify import verify_log
+from companion.games.rayman.audit import draw_check
+from companion.verify import Step, verify_log
 from tests.helpers import bearer
 from tests.screen import WAIT
 from tests.server import ServerProcess
@@ -105,6 +106,16 @@ def tie_roll_dropped(log: dict) -> tuple[dict, int]:
                     and entry["purpose"].startswith("tie-break") and entry["i"] < tie["i"])
 
 
+# A Boss die of 1 and its level written as ``true``: the same number to Python alone, a change to both.
+BOOLEAN_DIE = {"options": {}, "draws": [{"i": 0, "kind": "draw", "n": 0, "purpose": "Boss level, round 1", "result": 1}],
+               "entries": [{"i": 1, "kind": "event", "event": {"type": "boss_roll", "die": True, "level": True}}]}
+
+
+def test_a_die_logged_as_true_is_not_taken_for_a_one():
+    problems = draw_check().step(Step(**BOOLEAN_DIE))
+    assert [where for where, _ in problems] == [1, 1]
+
+
 @pytest.fixture(scope="module")
 def tampered(logs) -> dict:
     """Each tampered log and the entry where its change must be reported."""
@@ -151,6 +162,11 @@ def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered,
                             notes: report.notes.map((n) => n.text) }];
         }));
     }""", cases)
+    boolean_die = page.evaluate("""async (step) => {
+        const { raymanCheck } = await import('/static/js/games/rayman-draws.js');
+        return raymanCheck().step(step).map((p) => p.i);
+    }""", BOOLEAN_DIE)
+    assert boolean_die == [where for where, _ in draw_check().step(Step(**BOOLEAN_DIE))] == [1, 1]
     for name, log in cases.items():
         report = verify_log(log)
         assert {key: in_page[name][key] for key in ("ok", "entries")} == {

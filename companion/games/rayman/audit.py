@@ -15,6 +15,9 @@ published at the lock:
 A pure function of the log's entries (``GET /api/tables/<code>/log``): each problem names the
 number of the entry (``i``) where it shows. The log holds events, not actions, so the game is not
 replayed from it.
+
+`draw_check` plugs the same checks into `companion.verify` (step by step, one `Audit` per game), and
+``static/js/games/rayman-draws.js`` runs them on the verify page: change both together.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ class Audit:
         draw = self.drawn(where, "random player to roll the first projectile die", "the first roller")
         if draw is None or draw.get("result") is None or not self.seats:
             return
-        if not 0 <= draw["result"] < len(self.seats) or self.seats[draw["result"]] != seat:
+        if not 0 <= draw["result"] < len(self.seats) or differs(seat, self.seats[draw["result"]]):
             self.problem(where, f"the first projectile die was given to seat {seat}, the draw chose another")
 
     def on_boss_roll(self, where, event: dict) -> None:
@@ -101,9 +104,9 @@ class Audit:
     def check_die(self, where, event: dict, draw, what: str) -> None:
         if draw is None or draw.get("result") is None:
             return
-        if event.get("die") != draw["result"]:
+        if differs(event.get("die"), draw["result"]):
             self.problem(where, f"the {what} die says {event.get('die')}, draw {draw.get('n')} gave {draw['result']}")
-        if event.get("level") != die_level(draw["result"]):
+        if differs(event.get("level"), die_level(draw["result"])):
             self.problem(where, f"the {what} level {event.get('level')} does not follow from the die")
 
     def on_boss_card(self, where, event: dict) -> None:
@@ -116,7 +119,7 @@ class Audit:
             if not self.boss_deck:
                 return
         card = self.boss_deck.pop(0)
-        if event.get("card") != card:
+        if differs(event.get("card"), card):
             self.problem(where, f"the Boss's attack card is n°{event.get('card')}, the shuffle gave n°{card}")
 
     def on_draft_revealed(self, where, event: dict) -> None:
@@ -131,7 +134,8 @@ class Audit:
             return
         shown = event.get("cards") if isinstance(event.get("cards"), list) else []
         cards, self.draft_deck = self.draft_deck[:len(shown)], self.draft_deck[len(shown):]
-        if event.get("cards") != cards:
+        if not isinstance(event.get("cards"), list) or any(map(differs, event["cards"], cards)) \
+                or len(event["cards"]) != len(cards):
             self.problem(where, f"the extra cards on the table are {event.get('cards')}, the shuffle gave {cards}")
 
     def on_revealed(self, where, event: dict) -> None:
@@ -148,9 +152,14 @@ class Audit:
         for tie in event.get("tie_rolls", []):
             for seat, roll in zip(tie.get("seats", []), tie.get("rolls", [])):
                 draw = self.drawn(where, "tie-break", f"seat {seat}'s tie-break roll")
-                if draw is not None and draw.get("result") is not None and draw["result"] != roll:
+                if draw is not None and draw.get("result") is not None and differs(draw["result"], roll):
                     self.problem(where, f"seat {seat}'s tie-break roll is {roll}, draw {draw.get('n')} gave "
                                         f"{draw['result']}")
+
+
+def differs(logged, expected) -> bool:
+    """Not the same number: ``true`` is no 1 here, as on the verify page (Python alone would take it for one)."""
+    return isinstance(logged, bool) != isinstance(expected, bool) or logged != expected
 
 
 def purpose_key(purpose: str) -> str:
