@@ -34,8 +34,9 @@ def chance_steps(entries: list[dict]) -> list[tuple[int, list, object]]:
 def check(options: dict, draws: list[dict], entries: list[dict]) -> list[tuple[int, str]]:
     moves = [draw for draw in draws if not str(draw.get("purpose", "")).startswith(SETUP_PURPOSES)]
     told = chance_steps(entries)
-    where = (told[0][0] if told else None) or (moves[0].get("i") if moves else None) or (
-        entries[0].get("i") if entries else None)
+    # Where a difference shows: the move's event (where a step went missing or was added), else its first draw.
+    where = (told[0][0] if told else None) or (entries[0].get("i") if entries else None) or (
+        moves[0].get("i") if moves else None)
     if len(moves) != len(told):
         return [(where, f"the move drew {len(moves)} times but its steps tell of {len(told)} draws: "
                         "a step was changed, added or removed")]

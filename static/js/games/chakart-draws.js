@@ -24,7 +24,8 @@ export function chakartCheck() {
     step({ options, draws, entries }) {
       const moves = draws.filter((draw) => !SETUP_PURPOSES.some((prefix) => String(draw.purpose || '').startsWith(prefix)));
       const told = chanceSteps(entries);
-      const where = (told[0] && told[0][0]) ?? moves[0]?.i ?? entries[0]?.i ?? null;
+      // Where a difference shows: the move's event (where a step went missing or was added), else its first draw.
+      const where = (told[0] && told[0][0]) ?? entries[0]?.i ?? moves[0]?.i ?? null;
       if (moves.length !== told.length) {
         return [{ i: where, text: N_('the move drew %(draws)s times but its steps tell of %(told)s draws: a step was changed, added or removed'),
           params: { draws: moves.length, told: told.length } }];
