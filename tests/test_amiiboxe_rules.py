@@ -382,3 +382,22 @@ def test_a_withdrawn_seats_figures_leave_the_board_and_score_nothing():
     assert state["phase"] == "over" and state["winners"] == [BEN]
     assert GAME.outcome(state) == {"winners": [BEN], "reason": "The most points, from the figures retired.",
                                    "ranking": [[BEN], [ANA, CLO]]}
+
+
+def test_the_verifier_checks_every_fights_die_against_its_draws():
+    from companion.games.amiiboxe.draws import step_problems
+    state, _ = judged()
+    state = act(state, ANA, {"type": "judge", "winner": 1})
+    generator = ScriptedRng(("again", LEAST_CLOTHED), ("again", TALLEST))
+    _, events = events_of(state, BEN, {"type": "judge", "winner": 4}, generator)
+    entries = [{"i": 10 + n, "event": event} for n, event in enumerate(events)]
+    assert step_problems(generator.draws, entries) == []
+    edited = [{"i": e["i"], "event": {**e["event"], "face": 6} if e["event"]["type"] == "fight_rerolled"
+               else e["event"]} for e in entries]
+    assert "which no draw gives" in step_problems(generator.draws, edited)[0][1]
+    attack_rng = roll(TALLEST)
+    _, events = events_of(started(), ANA, {"type": "attack", "attacker": 1, "defender": 4}, attack_rng)
+    entries = [{"i": n, "event": event} for n, event in enumerate(events)]
+    assert step_problems(attack_rng.draws, entries) == []
+    assert "forged" in step_problems([], entries)[0][1]
+    assert "removed" in step_problems(attack_rng.draws, entries[1:])[0][1]

@@ -54,12 +54,13 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.amiiboxe import fights, scoring, setup, turns, views
+from companion.games.amiiboxe import draws, fights, scoring, setup, turns, views
 from companion.games.amiiboxe.common import FACES, IN_PLAY, require_no_fight, seat_ids
 from companion.games.amiiboxe.setup import DISAGREEMENT
 from companion.games.amiiboxe.turns import pass_turn
 from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register
 from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules
+from companion.verify import GameCheck, register_game_check
 
 
 def guarded(check):
@@ -234,3 +235,11 @@ GAME = register(Game(
                      "owners, out of the game."),
     on_timeout=on_timeout,
 ))
+
+
+def draw_check() -> GameCheck:
+    """The verifier's check of the fights' dice against their draws (`draws`)."""
+    return GameCheck(step=lambda step: draws.step_problems(step.draws, step.entries))
+
+
+register_game_check("amiiboxe", draw_check)
