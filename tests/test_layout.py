@@ -151,7 +151,7 @@ SCREENS += [
     Screen("dice-host-phone", "/t/{code}", states.dice_host_phone, "host-phone", ".host-panel", prompt=".die-hint",
            setup_gone=True),
     Screen("arkade-host-phone", "/t/{code}", states.arkade_host_phone, "host-phone", ".host-panel",
-           prompt=".ak-status", setup_gone=True),
+           prompt=".host-panel .seat.away", setup_gone=True),  # waiting on an away seat: the host's tools for it
     host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),
     phone("chakart-start", states.chakart_start, ".ck-board", prompt=".ck-prompt"),
     host("chakart-board", states.chakart_board, ".chakart-game", (".ck-prompt",)),
