@@ -19,3 +19,10 @@ def test_random_legal_play_keeps_every_promise_of_the_kernel(game_id, config, pi
     assert walk.steps, "the walk made no step"
     if config.ends:
         assert REGISTRY[game_id].outcome(walk.state) is not None
+
+
+def test_every_registered_game_is_played_at_random():
+    """A new game cannot skip the harness (games that exist only for tests excepted)."""
+    shipped = {game_id for game_id, game in REGISTRY.items() if not game.setup.__module__.startswith("tests.")}
+    assert shipped <= set(CONFIGS), sorted(shipped - set(CONFIGS))
+    assert shipped >= {"dice", "arkade", "rayman", "amiiboxe", "chakart", "universalis"}
