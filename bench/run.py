@@ -214,10 +214,14 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
 
 
 def _log_sample(server, count: int = 3) -> list[str]:
-    """The first error lines and the line after each (a traceback's last line says what failed)."""
+    """The first error lines, each with what failed (a traceback's exception line)."""
     lines = server.log_tail(chars=10_000_000).splitlines()
     picked = [index for index, line in enumerate(lines) if any(marker in line for marker in LOG_PROBLEMS)][:count]
-    return [line for index in picked for line in lines[index:index + 2]]
+    sample = []
+    for index in picked:
+        cause = next((line for line in lines[index + 1:index + 80] if line and not line[0].isspace()), "")
+        sample += [lines[index], cause]
+    return sample
 
 
 def _log_problems(server: GunicornServer) -> int:

@@ -66,7 +66,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.cli.add_command(catalog_cli)
 
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE") or _async_mode(),
-                        message_queue=app.config["MESSAGE_QUEUE"], max_http_buffer_size=1_000_000,
+                        **_message_queue(app.config["MESSAGE_QUEUE"]), max_http_buffer_size=1_000_000,
                         serializer=TextPacket,
                         ping_interval=10, ping_timeout=10)
     store = open_store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
@@ -94,6 +94,25 @@ def create_app(config: dict | None = None) -> Flask:
     if app.config["SWEEP_SECONDS"] > 0 and not app.testing:
         socketio.start_background_task(run_sweeper, app, socketio)
     return app
+
+
+def _message_queue(url: str | None) -> dict:
+    """Flask-SocketIO's queue between processes. On Redis, redis-py's default pool refuses a
+    101st connection at once ("Too many connections"), which hundreds of greenlets emitting
+    together reach: publishers wait for a connection of a bounded pool instead."""
+    if not url or not url.startswith(("redis://", "rediss://", "unix://")):
+        return {"message_queue": url}
+    import redis
+    from socketio import RedisManager
+
+    class BoundedRedisManager(RedisManager):
+        def _redis_connect(self):
+            super()._redis_connect()
+            self.redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+                self.redis_url, max_connections=64, timeout=30))
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+
+    return {"message_queue": url, "client_manager": BoundedRedisManager(url, channel="flask-socketio")}
 
 
 def _settle_deadlines(app: Flask, socketio: SocketIO) -> None:

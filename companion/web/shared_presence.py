@@ -32,6 +32,7 @@ import redis
 
 from companion.tables import Principal
 
+REDIS_CONNECTIONS = 32
 HEARTBEAT_SECONDS = 2
 ALIVE_SECONDS = 6  # three missed heartbeats: the process is gone
 
@@ -57,7 +58,10 @@ class SharedPresence:
     """`companion.web.sockets.Presence`'s interface, shared through Redis."""
 
     def __init__(self, url: str, clock: Callable[[], float] = time.time):
-        self.redis = redis.Redis.from_url(url, decode_responses=True)
+        # Hundreds of greenlets may ask at once: they wait for one of the pool's connections
+        # (redis-py's default pool refuses past 100 with "Too many connections").
+        self.redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=30, decode_responses=True))
         self.clock = clock
         self.process = uuid.uuid4().hex[:12]
         self._lock = threading.Lock()
