@@ -300,8 +300,3 @@ def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
         assert not config.ends, f"{game.id} did not end within {config.max_steps} actions"
     return walk
 
-
-def every_config() -> list[tuple[str, Config]]:
-    missing = sorted(set(REGISTRY) - set(CONFIGS))
-    assert not missing, f"games without a random-play configuration: {missing}"
-    return [(game_id, config) for game_id, configs in CONFIGS.items() for config in configs]
