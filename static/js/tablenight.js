@@ -129,10 +129,14 @@ export function undoButton(view, act) {
 const withoutLabel = ({ label, ...action }) => action;
 
 function proxyLabel(action) {
-  if (action.label) return localized(action.label);  // the game names this kind of decision
-  const fields = Object.entries(action).filter(([name]) => name !== 'type')
-    .map(([name, value]) => `${t(name)}: ${value === true ? t('yes') : value === false ? t('no') : value}`);
-  return fields.length ? `${t(action.type)} (${fields.join(', ')})` : t(action.type);
+  const shown = (value) => (value === true ? t('yes') : value === false ? t('no') : value);
+  const fields = Object.entries(action).filter(([name]) => name !== 'type' && name !== 'label');
+  if (action.label) {  // the game names this kind of decision; its details follow, when it has any
+    const details = fields.map(([, value]) => shown(value)).join(', ');
+    return details ? `${localized(action.label)} (${details})` : localized(action.label);
+  }
+  const named = fields.map(([name, value]) => `${t(name)}: ${shown(value)}`);
+  return named.length ? `${t(action.type)} (${named.join(', ')})` : t(action.type);
 }
 
 // The host's tools for one seat (host screen or host phone), shown where they apply.
