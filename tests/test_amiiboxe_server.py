@@ -274,3 +274,43 @@ def test_a_whole_three_player_game_without_a_reader_the_phones_pick_by_search(no
     finally:
         for screen in [host, *phones.values()]:
             screen.close()
+
+
+def test_a_phone_that_leaves_during_a_judged_fight_never_stalls_the_table(no_reader_server):
+    """A judged fight waits on both phones with the table's deadline; Bo's phone leaves, Ana
+    answers, and once the deadline passes the ranking's proposal decides: the game goes on."""
+    url = no_reader_server.url
+    created = requests.post(f"{url}/api/tables", json={"game": "amiiboxe", "options": {"reference": ["debate"]},
+                                                        "timeout": 2}, timeout=WAIT).json()
+    code = created["code"]
+    seats = {name: requests.post(f"{url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=WAIT).json() for name in ("Ana", "Bo")}
+    host = Screen(url, code, created["host_token"])
+    phones = {name: Screen(url, code, seats[name]["token"]) for name in seats}
+    seat_of = {name: seats[name]["seat"] for name in seats}
+    try:
+        for name, queries in (("Ana", ("mario", "link", "peach")), ("Bo", ("bowser", "kirby", "samus"))):
+            for number, query in enumerate(queries, start=1):
+                pick_by_search(url, phones[name], query)
+                phones[name].wait_for(registered(number, seat_of[name]))
+        requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
+                      headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+        host.wait_for(lambda v: v["game"] is not None)
+        host.play({"type": "first_player", "player": seat_of["Ana"]})
+        host.play({"type": "begin"})
+        ana = phones["Ana"]
+        game_now = ana.wait_for(lambda v: v["game"] is not None and v["game"]["phase"] == "play")["game"]
+        mario = next(f["id"] for f in game_now["figures"] if f["name"]["en"] == "Mario")
+        bowser = next(f["id"] for f in game_now["figures"] if f["name"]["en"] == "Bowser")
+        ana.play({"type": "attack", "attacker": mario, "defender": bowser})
+        asked = host.wait_for(lambda v: v["game"]["fight"] is not None)["game"]
+        assert asked["fight"]["exchange"] == "judge" and asked["fight"]["proposal"] is not None
+        assert all(wait["timed"] for wait in asked["waiting"])
+        phones["Bo"].close()  # Bo's phone leaves in the middle of the judged fight
+        ana.play({"type": "judge", "winner": mario})
+        decided = host.wait_for(lambda v: v["game"]["fight"] is None and len(v["game"]["fights"]) == 1)["game"]
+        assert decided["fights"][0]["by"] in ("default", "house")
+        assert decided["active"] == seat_of["Bo"] and decided["phase"] == "play"  # the game goes on
+    finally:
+        for screen in [host, *phones.values()]:
+            screen.close()
