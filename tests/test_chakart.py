@@ -1,4 +1,4 @@
-"""Chakart's rules (`../shared/rules/chakart.fr.txt`), each a test named after
+"""Chakart's rules (the rule book `chakart.fr.txt`), each a test named after
 it, with every random draw chosen by `ScriptedRng`; the book's three diagrams
 replayed exactly; random legal games played to the end by Hypothesis."""
 

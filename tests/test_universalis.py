@@ -1,5 +1,5 @@
 """Mario Universalis cards: each rule the companion keeps, named after it
-(`../shared/rules/universalis.fr.txt`)."""
+(the rule book `universalis.fr.txt`)."""
 
 from __future__ import annotations
 
