@@ -7,10 +7,9 @@ import json
 
 import pytest
 
-from companion.fairness import EMPTY_POOL, WordStream, compute_int
 from companion.games.amiiboxe import GAME, HOST, HOST_ACTIONS, legal_actions
 from companion.games.base import IllegalAction
-from tests.rules import Rules
+from tests.rules import Rules, ScriptedRng
 
 SEED = "ab" * 32
 RULES = Rules(GAME, seed=SEED)
@@ -69,8 +68,8 @@ def context(house=None):
 
 
 def die(face):
-    """A rng whose next draw shows this face (the die is random: tests pick the draw that shows it)."""
-    return rng(next(n for n in range(1000) if compute_int(WordStream(SEED, n, EMPTY_POOL), 1, 6) == face))
+    """The table's randomness with the fight's die showing this face (then the seeded draws)."""
+    return ScriptedRng(("", face), fallback=rng(1))
 
 
 def options(house=None, **chosen):

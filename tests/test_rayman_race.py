@@ -8,6 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, legal_actions, view
+from tests.rules import ScriptedRng
 from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, lock, players, end_turns, new_game, place, player,
                                ready, refused, rng, start_round, through_setup, turns)
 
@@ -138,9 +139,6 @@ def test_hero_applies_the_line_of_the_projectile_card_given_by_the_same_die():
     assert {"type": "projectile_card_effect", "card": "fourchette", "line": die} in events
 
 
-def draws_giving(value):
-    """A randomness offset whose first die shows ``value`` (the table's draws are deterministic)."""
-    return next(n for n in range(200) if rng(n).randint(1, 6, "probe") == value)
 
 
 @pytest.mark.parametrize("options, die, level, card, line", [
@@ -149,7 +147,7 @@ def draws_giving(value):
 ])
 def test_the_books_projectile_examples(options, die, level, card, line):
     state = placed(ready(2, **options), {1: (0, 1), 2: (0, 1)})
-    state, events = act_events(state, HOST, ROLL, rng(draws_giving(die)))
+    state, events = act_events(state, HOST, ROLL, ScriptedRng(("", die), fallback=rng(0)))
     assert of_type(events, "projectile_roll")[0] | {"seat": None} == {
         "type": "projectile_roll", "seat": None, "die": die, "level": level, "card": card, "line": line}
     assert state["projectiles"] == [{"id": 1, "column": 21, "level": level, "origin": 21}]
