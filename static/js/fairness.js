@@ -5,6 +5,7 @@ import {
 } from './chain.js';
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
 import { N_ } from './i18n.js';
+import { amiiboxeCheck } from './games/amiiboxe-draws.js';
 import { arkadeCheck } from './games/arkade-draws.js';
 import { chakartCheck } from './games/chakart-draws.js';
 import { raymanCheck } from './games/rayman-draws.js';
@@ -130,7 +131,7 @@ function diceCheck() {
   };
 }
 
-export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck, chakart: chakartCheck, rayman: raymanCheck, universalis: universalisCheck };
+export const GAME_CHECKS = { dice: diceCheck, arkade: arkadeCheck, chakart: chakartCheck, rayman: raymanCheck, universalis: universalisCheck, amiiboxe: amiiboxeCheck };
 
 
 // The log replayed entry by entry, as companion/verify.py's _Walk: every problem keeps its entry number.
