@@ -225,7 +225,7 @@ def wait_on(state: dict) -> list[dict]:
     if pending:
         return [entry(roles[ALIEN], N_("answer the power tile's question"))]
     if state["mode"] == "strategie":
-        return [entry(roles[state["active"]], N_("play their turn"))]
+        return [entry(roles[state["active"]], N_("play a turn"))]
     return []
 
 
