@@ -1,4 +1,4 @@
-"""Amiiboxe, rule by rule from the book (../shared/rules/amiiboxe.fr.txt), FAQ included.
+"""Amiiboxe, rule by rule from the book (`amiiboxe.fr.txt`), FAQ included.
 
 Each test is named after the rule it referees (« Mise en place », « Tour de jeu »,
 « Lexique », « FAQ »), or after the choice made where the book is silent (the
