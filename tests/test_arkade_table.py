@@ -20,6 +20,7 @@ import requests
 
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
+from tests.live_table import LiveTable, closed_after
 from tests.server import ServerProcess
 
 ASTEROIDS = ["1 asteroid", "1 asteroid", "2 asteroid", "2 asteroid", "3 asteroid", "3 asteroid"]
@@ -34,50 +35,21 @@ def server(tmp_path_factory):
     process.stop()
 
 
-class Duel:
+class Duel(LiveTable):
     """An Arkade table: Zoé plays the Alien, Max the Defender, and the host screen watches."""
 
     def __init__(self, server: ServerProcess, **options):
-        self.url = server.url
-        created = requests.post(f"{self.url}/api/tables", json={"game": "arkade", "options": {
-            "alien": "first", **options}}, timeout=WAIT)
-        assert created.status_code == 201, created.text
-        self.code, self.host_token = created.json()["code"], created.json()["host_token"]
-        self.seats = {name: self.join(name) for name in ("Zoé", "Max")}
-        self.host = Screen(self.url, self.code, self.host_token)
-        self.alien = Screen(self.url, self.code, self.seats["Zoé"]["token"])
-        self.defender = Screen(self.url, self.code, self.seats["Max"]["token"])
-        self.host.play({"type": "table.start"})
-
-    def join(self, name: str) -> dict:
-        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
-                             timeout=WAIT)
-        assert seat.status_code == 201, seat.text
-        return seat.json()
-
-    def seat(self, name: str) -> int:
-        return self.seats[name]["seat"]
+        super().__init__(server, "arkade", {"alien": "first", **options}, ("Zoé", "Max"))
+        self.alien, self.defender = self.phones["Zoé"], self.phones["Max"]
 
     def game(self, screen: Screen, ready=lambda game: True) -> dict:
         return screen.wait_for_game(ready)["game"]
 
-    def close(self) -> None:
-        for screen in (self.host, self.alien, self.defender):
-            if screen.client.connected:
-                screen.close()
-
 
 @pytest.fixture
 def duel(server):
-    opened = []
-
-    def open_duel(**options) -> Duel:
-        opened.append(Duel(server, **options))
-        return opened[-1]
-
-    yield open_duel
-    for each in opened:
-        each.close()
+    with closed_after(lambda **options: Duel(server, **options)) as open_duel:
+        yield open_duel
 
 
 def pass_turn(screen: Screen) -> None:

@@ -17,6 +17,7 @@ import requests
 from companion.games.rayman import commitment
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
+from tests.live_table import LiveTable, closed_after
 from tests.server import ServerProcess
 
 NAMES = ("Zoé", "Max", "Léa")
@@ -31,33 +32,17 @@ def server(tmp_path_factory):
     process.stop()
 
 
-class Race:
+class Race(LiveTable):
     """A Rayman table on the server: a phone per player and the host screen, through the setup."""
 
     def __init__(self, server: ServerProcess, players: int, **options):
-        self.url = server.url
-        created = requests.post(f"{self.url}/api/tables", json={"game": "rayman", "options": options}, timeout=WAIT)
-        assert created.status_code == 201, created.text
-        self.code, self.host_token = created.json()["code"], created.json()["host_token"]
-        self.seats = {name: self.join(name) for name in NAMES[:players]}
-        self.host = Screen(self.url, self.code, self.host_token)
-        self.phones = {name: Screen(self.url, self.code, seat["token"]) for name, seat in self.seats.items()}
-        self.host.play({"type": "table.start"})
+        super().__init__(server, "rayman", options, NAMES[:players])
         for name, phone in self.phones.items():
             phone.play({"type": "character", "name": name})
         for name, phone in self.phones.items():
             cards = [f"b{number}" for number in range(1, 9)]
             phone.play({"type": "hand", "initiatives": {card: 10 * index + self.seat(name)
                                                         for index, card in enumerate(cards)}})
-
-    def join(self, name: str) -> dict:
-        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
-                             timeout=WAIT)
-        assert seat.status_code == 201, seat.text
-        return seat.json()
-
-    def seat(self, name: str) -> int:
-        return self.seats[name]["seat"]
 
     def game(self, screen: Screen | None = None, ready=lambda game: True) -> dict:
         return (screen or self.host).wait_for_game(ready)["game"]
@@ -78,27 +63,12 @@ class Race:
         for name, (choice, salt) in held.items():
             self.phones[name].play({"type": "reveal", "choice": choice, "salt": salt})
 
-    def away(self, name: str) -> None:
-        self.phones[name].close()
-        self.host.wait_away(self.seat(name))
-
-    def close(self) -> None:
-        for screen in [self.host, *self.phones.values()]:
-            if screen.client.connected:
-                screen.close()
 
 
 @pytest.fixture
 def race(server):
-    opened = []
-
-    def open_race(players: int, **options) -> Race:
-        opened.append(Race(server, players, **options))
-        return opened[-1]
-
-    yield open_race
-    for each in opened:
-        each.close()
+    with closed_after(lambda players, **options: Race(server, players, **options)) as open_race:
+        yield open_race
 
 
 def waiting(view: dict) -> list[tuple[int, str, bool]]:

@@ -11,6 +11,7 @@ import requests
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
+from tests.live_table import LiveTable, closed_after
 from tests.server import ServerProcess
 
 WAIT = 30
@@ -26,55 +27,18 @@ def server(tmp_path_factory):
     process.stop()
 
 
-class Table:
-    """A table on the server with its host screen and one phone per seat."""
+class Table(LiveTable):
+    """A table of the small test game (Tally unless said) with its host screen and one phone per seat."""
 
     def __init__(self, server, game="tally", options=None, names=("Ana", "Bo"), timeout=None, start=True):
-        self.url = server.url
-        body = {"game": game, "options": options or {"target": 3}, **({"timeout": timeout} if timeout else {})}
-        created = requests.post(f"{self.url}/api/tables", json=body, timeout=WAIT)
-        assert created.status_code == 201, created.text
-        self.code, self.host_token = created.json()["code"], created.json()["host_token"]
-        self.seats = {name: self.join(name) for name in names}
-        self.host = Screen(self.url, self.code, self.host_token)
-        self.phones = {name: Screen(self.url, self.code, seat["token"]) for name, seat in self.seats.items()}
-        if start:
-            self.host.play({"type": "table.start"})
-
-    def join(self, name: str) -> dict:
-        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
-                             timeout=WAIT)
-        assert seat.status_code == 201, seat.text
-        return seat.json()
-
-    def seat(self, name: str) -> int:
-        return self.seats[name]["seat"]
-
-    def http(self, token: str | None, action: dict) -> requests.Response:
-        return requests.post(f"{self.url}/api/tables/{self.code}/actions", json=action,
-                             headers=bearer(token) if token else {}, timeout=WAIT)
-
-    def log(self, number: int | None = None) -> dict:
-        query = f"?game={number}" if number else ""
-        return requests.get(f"{self.url}/api/tables/{self.code}/log{query}", timeout=WAIT).json()
-
-    def close(self):
-        for screen in [self.host, *self.phones.values()]:
-            if screen.client.connected:
-                screen.close()
+        super().__init__(server, game, options or {"target": 3}, names, start,
+                         **({"timeout": timeout} if timeout else {}))
 
 
 @pytest.fixture
 def table(server):
-    opened = []
-
-    def open_table(**kwargs) -> Table:
-        opened.append(Table(server, **kwargs))
-        return opened[-1]
-
-    yield open_table
-    for each in opened:
-        each.close()
+    with closed_after(lambda **kwargs: Table(server, **kwargs)) as open_table:
+        yield open_table
 
 
 def waits_on(view: dict, seat: int) -> list[dict]:
@@ -91,9 +55,7 @@ def claim_by_bo(t: Table, judge: str = "Ana") -> None:
 
 
 def away(t: Table, name: str) -> None:
-    """The phone of ``name`` leaves; every screen shows its seat away."""
-    t.phones[name].close()
-    t.host.wait_away(t.seat(name))
+    t.away(name)
 
 
 def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
