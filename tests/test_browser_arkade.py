@@ -278,7 +278,8 @@ def test_the_verify_page_checks_arkade_events_as_the_cli_does(server, open_conte
         return copy_of_log
 
     cases = {"true": log,
-             "face": edited("thrown", lambda event: event["faces"].__setitem__(1, "orange")),
+             "face": edited("thrown", lambda event: event["faces"].__setitem__(
+                     1, "pink" if event["faces"][1] != "pink" else "green")),  # always another face than the roll's
              "alien tile": edited("alien_tile", lambda event: event.__setitem__("kind", "not-a-tile")),
              "defender tile": edited("defender_tile", lambda event: event.__setitem__("tile", event["tile"] ^ 1))}
     page = open_context(**PHONE).new_page()
