@@ -65,6 +65,8 @@ case "${1:-}" in
     install_runtime; exec "$PY" app.py ;;
   test) install_test; shift; exec "$PY" -m pytest "$@" ;;
   install-test) install_test ;;
+  # The README's pictures (docs/screenshot-*.png): only this rewrites them; the tests alone write to test-artifacts/.
+  screenshots) install_test; COMPANION_DOC_SCREENSHOTS=1 exec "$PY" -m pytest -m doc_screenshots -q -p no:cacheprovider ;;
   strings) "$PY" -m scripts.translations; "$VENV/bin/pybabel" -q compile -d companion/translations ;;
-  *) echo "usage: ./manage.sh serve [--processes N] | test [pytest args] | install-test | strings" >&2; exit 2 ;;
+  *) echo "usage: ./manage.sh serve [--processes N] | test [pytest args] | install-test | screenshots | strings" >&2; exit 2 ;;
 esac

@@ -9,6 +9,7 @@ Synchronisation is Playwright's auto-waiting only (expect, wait_for_*).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -25,7 +26,10 @@ CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium phones home: tests talk to 127.0.0.1 only.
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-DOCS = ROOT / "docs"
+# Screenshots land in test-artifacts/screenshots/ (git-ignored); the README's pictures in docs/ are
+# rewritten only on purpose: `./manage.sh screenshots` (COMPANION_DOC_SCREENSHOTS=1).
+DOCS = ROOT / "docs" if os.environ.get("COMPANION_DOC_SCREENSHOTS") == "1" else ROOT / "test-artifacts" / "screenshots"
+DOCS.mkdir(parents=True, exist_ok=True)
 DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 # An emoji and markup: it must come out as these very characters, never as HTML.
@@ -213,6 +217,7 @@ def decode_qr(image: Path) -> str:
 
 # 1. The whole table, from the host's home page to a roll seen on both screens --------
 
+@pytest.mark.doc_screenshots  # it takes a picture for the README (./manage.sh screenshots)
 def test_host_creates_a_table_and_a_phone_rolls(server, open_context, tmp_path):
     host_screen = open_context(**DESKTOP)
     host = host_screen.new_page()

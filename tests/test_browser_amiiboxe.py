@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import requests
 from playwright.sync_api import Page, expect
 
@@ -59,6 +60,7 @@ def answer_if_asked(page: Page, attacker: str) -> None:
         page.get_by_role("button", name="Send").tap()
 
 
+@pytest.mark.doc_screenshots  # it takes a picture for the README (./manage.sh screenshots)
 def test_a_phone_rolls_a_fight_seen_on_every_screen(server, open_context):  # noqa: F811
     table, seats = table_ready_to_begin(server)
     code = table["code"]

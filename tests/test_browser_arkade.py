@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import requests
 from playwright.sync_api import Page, expect
 
@@ -46,6 +47,7 @@ def dice_faces(page: Page, side: str) -> list[str]:
     return dice.all_inner_texts()
 
 
+@pytest.mark.doc_screenshots  # it takes a picture for the README (./manage.sh screenshots)
 def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context):
     host_screen = open_context(**DESKTOP)
     host = host_screen.new_page()
@@ -105,6 +107,7 @@ def test_a_strategie_turn_on_two_phones_and_the_host_screen(server, open_context
         context.assert_clean()
 
 
+@pytest.mark.doc_screenshots  # it takes a picture for the README (./manage.sh screenshots)
 def test_arcade_starts_on_both_phones_after_the_countdown(server, open_context):
     host_screen = open_context(**DESKTOP)
     host = host_screen.new_page()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import requests
 from playwright.sync_api import Page, expect
 
@@ -58,6 +59,7 @@ def tap_card(page: Page, row: str, initiative: int, card: int) -> None:
     page.get_by_role("group", name=row).get_by_role("button", name=f"Initiative {initiative} (Card {card})").tap()
 
 
+@pytest.mark.doc_screenshots  # it takes a picture for the README (./manage.sh screenshots)
 def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     code, host_token = create_rayman_table(server)
     host_screen = open_context(**DESKTOP)
