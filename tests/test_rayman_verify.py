@@ -106,6 +106,28 @@ def tie_roll_dropped(log: dict) -> tuple[dict, int]:
                     and entry["purpose"].startswith("tie-break") and entry["i"] < tie["i"])
 
 
+def last_draw_before(log: dict, where: int, purpose: str) -> int:
+    return max(entry["i"] for entry in log["entries"] if entry["kind"] == "draw"
+               and entry["purpose"].startswith(purpose) and entry["i"] < where)
+
+
+def events_removed(log: dict, kind: str, purpose: str, every: bool = False) -> tuple[dict, int]:
+    """The first ``kind`` event (``every``: all of them) taken out of the log: the draw it used, left
+    over, is reported at its entry (with two draws of a kind in one action, the last one is left)."""
+    log = copy.deepcopy(log)
+    removed = first(log["entries"], kind)
+    where = last_draw_before(log, removed["i"], purpose)
+    log["entries"] = [entry for entry in log["entries"] if not (
+        entry is removed or every and entry["kind"] == "event" and entry["event"]["type"] == kind)]
+    return log, where
+
+
+def first_roller_ignored(log: dict) -> tuple[dict, int]:
+    """Round 1's projectile die rolled by nobody in particular: the first roller's draw is used by nothing."""
+    log, where = changed(log, "projectile_roll", lambda event: event.update(seat=None))
+    return log, last_draw_before(log, where, "random player to roll the first projectile die")
+
+
 # A Boss die of 1 and its level written as ``true``: the same number to Python alone, a change to both.
 BOOLEAN_DIE = {"options": {}, "draws": [{"i": 0, "kind": "draw", "n": 0, "purpose": "Boss level, round 1", "result": 1}],
                "entries": [{"i": 1, "kind": "event", "event": {"type": "boss_roll", "die": True, "level": True}}]}
@@ -127,6 +149,13 @@ def tampered(logs) -> dict:
         "served revealed choice": changed(logs["served"], "revealed", flip_a_choice),
         "tie roll dropped": tie_roll_dropped(logs["intermediate"]),
         "tie draw removed": tie_draw_removed(logs["intermediate"]),
+        "random discard count": changed(logs["served"], "random_discards", lambda event: event.update(count=1)),
+        "random discard removed": events_removed(logs["served"], "random_discards", "random discard"),
+        "projectile die removed": events_removed(logs["intermediate"], "projectile_roll", "projectile level"),
+        "Boss die removed": events_removed(logs["coop"], "boss_roll", "Boss level"),
+        "Boss card removed": events_removed(logs["coop"], "boss_card", "shuffle of the Boss's"),
+        "draft removed": events_removed(logs["intermediate"], "draft_revealed", "shuffle of the", every=True),
+        "first roller unused": first_roller_ignored(logs["intermediate"]),
     }
 
 
@@ -141,7 +170,9 @@ def test_an_honest_rayman_log_is_checked_event_by_event(logs):
 
 
 @pytest.mark.parametrize("case", ["projectile die", "Boss die", "served Boss die", "revealed choice",
-                                  "served revealed choice", "tie roll dropped", "tie draw removed"])
+                                  "served revealed choice", "tie roll dropped", "tie draw removed",
+                                  "random discard count", "random discard removed", "projectile die removed",
+                                  "Boss die removed", "Boss card removed", "draft removed", "first roller unused"])
 def test_a_tampered_rayman_log_is_reported_at_its_entry(tampered, case):
     log, where = tampered[case]
     report = verify_log(log)

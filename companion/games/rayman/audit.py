@@ -6,6 +6,11 @@ published at the lock:
 
 * each projectile die and Boss die is the draw of that round, and its level follows from it;
 * each tie-break roll of a reveal is the draw made for it, in order;
+* each co-op random discard is the shuffle drawn for it (two cards, or the whole hand when it holds
+  fewer): the cards stay secret, so the count is what the event can be held to;
+* every draw is used by an event: by an event of the action that drew it, but for the extra cards'
+  shuffle (used by the draft, before the race starts) and the first roller (by round 1's projectile
+  die); one left over is reported at its entry;
 * the player named to roll the first projectile die is the one drawn;
 * the Boss's attack cards and the extra cards on the table follow the shuffles drawn for them
   (once the table is closed: their results are sealed until then);
@@ -13,8 +18,7 @@ published at the lock:
   (the last one, if the seat's phone picked again).
 
 A pure function of the log's entries (``GET /api/tables/<code>/log``): each problem names the
-number of the entry (``i``) where it shows. The log holds events, not actions, so the game is not
-replayed from it.
+number of the entry (``i``) where it shows.
 
 `draw_check` plugs the same checks into `companion.verify` (step by step, one `Audit` per game), and
 ``static/js/games/rayman-draws.js`` runs them on the verify page: change both together.
@@ -25,8 +29,14 @@ from __future__ import annotations
 from collections import defaultdict, deque
 
 from companion.games.rayman.common import die_level
-from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, commitment
+from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, RANDOM_DISCARDS, commitment
 from companion.verify import GameCheck, Step
+
+# The draws a later action uses (the draft's shuffle by the race's start, the first roller by round 2):
+# any other draw is used by the events of the action that made it. A table closed before then leaves
+# one waiting, honestly; a second one of the same kind, or that moment passing, shows it was not used.
+FIRST_ROLLER = "random player to roll the first projectile die"
+LATER = ("extra cards shuffle", FIRST_ROLLER)
 
 
 class Audit:
@@ -73,8 +83,13 @@ class Audit:
     def on_next_race(self, where, event: dict) -> None:
         self.draft_deck = None  # a new race drafts from a new shuffle
 
+    def on_race_started(self, where, event: dict) -> None:
+        self.unused(["extra cards shuffle"])  # the draft is over
+
     def on_round_started(self, where, event: dict) -> None:
         self.round = event.get("round", self.round)
+        if self.round != 1:
+            self.unused([FIRST_ROLLER])  # round 1's projectile die is rolled
 
     def on_choosing(self, where, event: dict) -> None:
         self.locked = {}
@@ -138,6 +153,25 @@ class Audit:
                 or len(event["cards"]) != len(cards):
             self.problem(where, f"the extra cards on the table are {event.get('cards')}, the shuffle gave {cards}")
 
+    def on_random_discards(self, where, event: dict) -> None:
+        draw = self.drawn(where, "random discard", f"seat {event.get('seat')}'s random discard")
+        size = draw.get("size") if draw else None
+        if type(size) is int and differs(event.get("count"), min(RANDOM_DISCARDS, size)):
+            self.problem(where, f"seat {event.get('seat')} discards {event.get('count')} cards at random, "
+                                f"draw {number_of(draw)} shuffled a hand of {size}: {min(RANDOM_DISCARDS, size)} leave it")
+
+    def unused(self, purposes=None) -> None:
+        """Reports the draws of these purposes that no event used (by default: those of the action just
+        done, and of a later action's kind all but the newest, which waits for its event)."""
+        for purpose, pending in self.draws.items():
+            keep = 1 if purposes is None and purpose in LATER else 0
+            if purposes is not None and purpose not in purposes:
+                continue
+            while len(pending) > keep:
+                draw = pending.popleft()
+                self.problem(draw.get("i"), f"draw {number_of(draw)} ({draw.get('purpose')!r}) was made but "
+                                            "no event uses it")
+
     def on_revealed(self, where, event: dict) -> None:
         for entry in event.get("choices", []):
             seat = entry.get("seat")
@@ -162,6 +196,11 @@ def differs(logged, expected) -> bool:
     return isinstance(logged, bool) != isinstance(expected, bool) or logged != expected
 
 
+def number_of(draw: dict):
+    """A draw's number for people (from 1, as the verifier counts)."""
+    return draw["n"] + 1 if isinstance(draw.get("n"), int) and not isinstance(draw.get("n"), bool) else draw.get("n")
+
+
 def purpose_key(purpose: str) -> str:
     """The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level")."""
     for prefix in ("projectile level", "Boss level", "tie-break", "random discard"):
@@ -174,7 +213,10 @@ def purpose_key(purpose: str) -> str:
 
 def audit(entries: list[dict]) -> list[str]:
     """Every problem found in a Rayman table's log entries (empty: everything checks out)."""
-    return [f"entry {where}: {text}" for where, text in Audit().check(entries)]
+    audit_ = Audit()
+    audit_.check(entries)
+    audit_.unused()
+    return [f"entry {where}: {text}" for where, text in audit_.problems]
 
 
 def draw_check() -> GameCheck:
@@ -186,9 +228,7 @@ def draw_check() -> GameCheck:
         audit_ = audits[0]
         before = len(audit_.problems)
         audit_.check(step.draws + step.entries)
-        # A tie-break is rolled by the action whose reveal tells it: a roll left over was dropped from the reveal.
-        while audit_.draws["tie-break"]:
-            audit_.problem(audit_.draws["tie-break"].popleft().get("i"), "a tie-break roll was drawn but no reveal tells it")
+        audit_.unused()
         return audit_.problems[before:]
 
     def reset() -> None:

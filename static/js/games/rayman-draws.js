@@ -7,6 +7,12 @@ import { N_ } from '../i18n.js';
 
 const BOSS_DECK = 3;
 const EXTRA_CARDS = 22;
+const RANDOM_DISCARDS = 2;
+// The draws a later action uses (the draft's shuffle by the race's start, the first roller by round 2):
+// any other draw is used by the events of the action that made it (see audit.py's LATER).
+const FIRST_ROLLER = 'random player to roll the first projectile die';
+const LATER = ['extra cards shuffle', FIRST_ROLLER];
+const numberOf = (draw) => (Number.isInteger(draw.n) ? draw.n + 1 : draw.n);
 const str = (value) => JSON.stringify(value ?? null);
 const dieLevel = (value) => Math.floor((value + 1) / 2);  // 1-2: first level, 3-4: second, 5-6: third
 
@@ -76,6 +82,19 @@ class Audit {
     return pending.shift();
   }
 
+  // Reports the draws of these purposes that no event used (by default: those of the action just done,
+  // and of a later action's kind all but the newest, which waits for its event).
+  unused(purposes = null) {
+    for (const [purpose, pending] of this.draws) {
+      if (purposes !== null && !purposes.includes(purpose)) continue;
+      const keep = purposes === null && LATER.includes(purpose) ? 1 : 0;
+      while (pending.length > keep) {
+        const draw = pending.shift();
+        this.problem(draw.i, N_('draw %(n)s (%(purpose)s) was made but no event uses it'), { n: str(numberOf(draw)), purpose: str(draw.purpose) });
+      }
+    }
+  }
+
   checkFirstRoller(where, seat) {
     const draw = this.drawn(where, 'random player to roll the first projectile die', N_('the first roller: no draw was made for it'));
     if (!draw || draw.result == null || !this.seats.length) return;
@@ -102,7 +121,11 @@ const HANDLERS = {
     if (!this.seats.includes(event.seat)) this.seats = [...this.seats, event.seat].sort((a, b) => a - b);
   },
   next_race() { this.draftDeck = null; },  // a new race drafts from a new shuffle
-  round_started(where, event) { if ('round' in event) this.round = event.round; },
+  race_started() { this.unused(['extra cards shuffle']); },  // the draft is over
+  round_started(where, event) {
+    if ('round' in event) this.round = event.round;
+    if (this.round !== 1) this.unused([FIRST_ROLLER]);  // round 1's projectile die is rolled
+  },
   choosing() { this.locked = new Map(); },
   locked(where, event) { this.locked.set(event.seat, event.commitment); },
   choice_reset(where, event) { this.locked.delete(event.seat); },
@@ -144,6 +167,14 @@ const HANDLERS = {
       this.problem(where, N_('the extra cards on the table are %(cards)s, the shuffle gave %(drawn)s'), { cards: str(event.cards), drawn: str(cards) });
     }
   },
+  random_discards(where, event) {
+    const draw = this.drawn(where, 'random discard', N_("seat %(seat)s's random discard: no draw was made for it"), { seat: str(event.seat) });
+    const size = draw?.size;
+    if (Number.isInteger(size) && event.count !== Math.min(RANDOM_DISCARDS, size)) {
+      this.problem(where, N_('seat %(seat)s discards %(count)s cards at random, draw %(n)s shuffled a hand of %(size)s: %(left)s leave it'),
+        { seat: str(event.seat), count: str(event.count), n: str(numberOf(draw)), size, left: Math.min(RANDOM_DISCARDS, size) });
+    }
+  },
   revealed(where, event) {
     for (const entry of Array.isArray(event.choices) ? event.choices : []) {
       const seat = entry?.seat;
@@ -172,9 +203,7 @@ export function raymanCheck() {
     step({ draws, entries }) {
       const before = audit.problems.length;
       audit.check([...draws, ...entries]);
-      // A tie-break is rolled by the action whose reveal tells it: a roll left over was dropped from the reveal.
-      for (const draw of audit.draws.get('tie-break') || []) audit.problem(draw.i, N_('a tie-break roll was drawn but no reveal tells it'));
-      audit.draws.set('tie-break', []);
+      audit.unused();
       return audit.problems.slice(before);
     },
     shown() { return null; },
