@@ -1,0 +1,363 @@
+"""Every waiting step of every game loses its phone, and the table goes on: the real server
+process and real Socket.IO screens (`tests/live_table.py`).
+
+For each step a game waits on (its ``waiting``), the waited-on phone really closes its
+socket; every other screen (the host screen, the other phones, a display without a token)
+is told that the seat is away and still reads whom the table waits on and for what. Then
+the table goes on by each way that applies to the step (issue 12, §1):
+
+* ``handoff``: the host hands the seat to another phone, which plays the step; the old
+  token is refused at once, over HTTP and over Socket.IO;
+* ``decide``: the host takes the game's open decision for the away seat (its
+  ``proxy_actions``); where the step is a secret or the player's own action, nothing is
+  offered and a decision sent anyway is refused;
+* ``withdraw``: the host takes the seat out, by the game's rule;
+* ``timeout``: a timed wait (a step that needs another phone) passes its deadline (the
+  table's shortest timeout): the game's rule settles it, or every screen shows it expired
+  and the host decides.
+
+The draws are the table's (a fresh seed per table): the tests play legal actions read from
+the views and never assume what a die shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pytest
+import requests
+
+from companion import waits
+from companion.amiibo.catalog import Catalog
+from companion.games.rayman import commitment
+from companion.store import Store
+from tests.helpers import ENTROPY, bearer
+from tests.layout_states import ANA_FIGURES, BO_FIGURES, CATALOGUE
+from tests.live_table import LiveTable, closed_after
+from tests.screen import WAIT, Screen
+from tests.server import ServerProcess
+
+TIMED = waits.MIN_TIMEOUT  # the shortest timeout a table takes: the timed waits end in 2 s
+MAX_DECISIONS = 12  # actions that may take to get past a step (a Stratégie turn: three throws and its end)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("ways"), extra_env={
+        "COMPANION_AWAY_SECONDS": "0", "COMPANION_DEADLINE_TICK": "0.2",
+        "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
+    store = Store(str(process.database))
+    Catalog(store).import_document(CATALOGUE)  # Amiiboxe's six figures, by name
+    store.close()
+    process.start()
+    yield process
+    process.stop()
+
+
+class Night(LiveTable):
+    """A table of one game at its waiting step: the host screen, a phone per seat and a display."""
+
+    def __init__(self, server, game: str, options: dict, names: tuple, timeout: int | None = None,
+                 figures: dict | None = None):
+        super().__init__(server, game, options, names, start=not figures and game != "dice",  # the die starts at once
+                         **({"timeout": timeout} if timeout else {}))
+        self.display = Screen(self.url, self.code, None)  # a TV showing the table, without host rights
+        for name, amiibo_ids in (figures or {}).items():
+            for amiibo_id in amiibo_ids:
+                self.phones[name].play({"type": "figure.pick", "amiibo_id": amiibo_id})
+        if figures:
+            self.host.play({"type": "table.start"})
+
+    def now(self, name: str | None = None) -> dict:
+        """What the server shows now to ``name``'s phone (the host screen by default): never stale."""
+        token = self.seats[name]["token"] if name else self.host_token
+        answer = requests.get(f"{self.url}/api/tables/{self.code}", headers=bearer(token), timeout=WAIT)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def game(self, name: str | None = None) -> dict:
+        return self.now(name)["game"]
+
+    def name_of(self, seat: int) -> str:
+        return next(name for name in self.seats if self.seat(name) == seat)
+
+    def legal(self, name: str, kind: str) -> dict:
+        action = next((a for a in self.game(name)["legal"] if a["type"] == kind), None)
+        assert action is not None, f"{name} may not {kind} now"
+        return action
+
+    def others(self, name: str) -> list[Screen]:
+        return [self.host, self.display, *(phone for other, phone in self.phones.items() if other != name)]
+
+    def close(self) -> None:
+        super().close()
+        if self.display.client.connected:
+            self.display.close()
+
+
+@pytest.fixture
+def night(server):
+    with closed_after(lambda *args, **kwargs: Night(server, *args, **kwargs)) as open_table:
+        yield open_table
+
+
+@dataclass(frozen=True)
+class Step:
+    """A waiting step of a game: how a table gets to it, and how each way gets past it."""
+
+    game: str
+    name: str  # in the test's id
+    reach: Callable[[Night], str]  # plays up to the step; the name of the seat it waits on
+    past: Callable[[dict, dict], bool]  # (the host's view at the step, a view now): the table is past it
+    ways: tuple[str, ...]
+    options: dict = field(default_factory=dict)
+    names: tuple = ("Zoé", "Max")
+    # The actions that get past the step (the host's decisions, or the new phone's), most wanted
+    # first: an action matches when it has every key and value of one of these.
+    prefer: tuple[dict, ...] = ()
+    resume: Callable[[Night, str], None] | None = None  # the new phone's play, when not `prefer`
+    figures: dict | None = None
+
+
+def waits_on(view: dict, seat: int) -> list[dict]:
+    return [wait for wait in view["table"]["waiting"] if wait["seat"] == seat]
+
+
+def pick(actions: list[dict], prefer: tuple[dict, ...]) -> dict | None:
+    for wanted in prefer:
+        for action in actions:
+            if all(action.get(key) == value for key, value in wanted.items()):
+                return action
+    return None
+
+
+# --- the four ways ---------------------------------------------------------------------------------
+
+def lose(t: Night, name: str, at_step: dict) -> None:
+    """``name``'s phone closes its socket: every other screen shows the seat away and still reads
+    whom the table waits on, and for what, in both languages."""
+    seat = t.seat(name)
+    [wanted] = [wait["text"] for wait in waits_on(at_step, seat)][:1]
+    assert wanted["en"] and wanted["fr"]
+    t.phones[name].close()
+    for screen in t.others(name):
+        presence = screen.wait_away(seat)
+        assert seat not in presence["online"] and str(seat) in presence["away_since"]
+        view = screen.wait_for(lambda v: any(w["text"] == wanted for w in waits_on(v, seat)))
+        assert view["table"]["status"] == "playing"
+
+
+def hand_over(t: Night, step: Step, name: str, at_step: dict) -> None:
+    """The host hands the seat to another phone; the old token is refused; the new phone plays the step."""
+    seat, old_token = t.seat(name), t.seats[name]["token"]
+    offer = t.host.play({"type": "table.handoff", "seat": seat})["handoff"]
+    claimed = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": offer["code"], "entropy": ENTROPY},
+                            timeout=WAIT)
+    assert claimed.status_code == 201 and claimed.json()["seat"] == seat, claimed.text
+    version = t.now()["version"]
+    step_action = {key: value for key, value in (step.prefer or ({"type": "end_turn"},))[0].items()}
+    assert t.http(old_token, step_action).status_code == 401
+    assert requests.get(f"{t.url}/api/tables/{t.code}", headers=bearer(old_token), timeout=WAIT).status_code == 401
+    assert Screen.refusal(t.url, t.code, old_token) == {"message": "This token is not valid."}
+    assert t.now()["version"] == version  # the refused action changed nothing
+    t.seats[name] = claimed.json()
+    t.phones[name] = Screen(t.url, t.code, claimed.json()["token"])
+    view = t.phones[name].wait_for(lambda v: v["game"] is not None)
+    assert view["you"] == {"role": "seat", "seat": seat} and waits_on(view, seat)
+    if step.resume:
+        step.resume(t, name)
+        return
+    for _ in range(MAX_DECISIONS):
+        if step.past(at_step, t.now()):
+            return
+        action = pick(t.game(name)["legal"], step.prefer)
+        assert action is not None, (step.name, t.game(name)["legal"])
+        t.phones[name].play(action)
+    raise AssertionError(f"the new phone never got past {step.name}")
+
+
+def decide(t: Night, step: Step, name: str, at_step: dict) -> None:
+    """The host takes the game's open decisions for the away seat until the table is past the step."""
+    seat = t.seat(name)
+    for _ in range(MAX_DECISIONS):
+        view = t.now()
+        if step.past(at_step, view):
+            return
+        choice = pick(view["table"]["proxy"][str(seat)], step.prefer)
+        assert choice is not None, (step.name, view["table"]["proxy"])
+        assert choice.get("label", {}).get("fr") or "label" not in choice  # named in both languages
+        t.host.play({"type": "table.decide", "seat": seat, "action": choice})
+    raise AssertionError(f"the host never got past {step.name}")
+
+
+def time_out(t: Night, step: Step, name: str, at_step: dict) -> None:
+    """The deadline passes: the game's rule settles the step, or every screen shows the wait
+    expired and the host decides."""
+    seat = t.seat(name)
+    [wait] = waits_on(at_step, seat)[:1]
+    assert wait["timed"] and wait["deadline"] is not None and at_step["table"]["timeout"] == TIMED
+    for screen in t.others(name):
+        screen.wait_for(lambda v: step.past(at_step, v) or any(w["expired"] for w in waits_on(v, seat)))
+    entries = t.log()["entries"]
+    if step.past(at_step, t.now()):
+        assert any(entry.get("timeout") for entry in entries)  # the game's rule, marked in the log
+    else:
+        assert any(entry.get("type") == "timed_out" for entry in entries)
+        decide(t, step, name, at_step)
+
+
+def take_out(t: Night, step: Step, name: str, at_step: dict) -> None:
+    """The host takes the seat out, by the game's rule (shown to the host before confirming)."""
+    assert at_step["table"]["withdraw_rule"]["en"] and at_step["table"]["withdraw_rule"]["fr"]
+    t.host.play({"type": "table.withdraw", "seat": t.seat(name)})
+    WITHDRAWN[step.game](t, name, at_step)
+
+
+WAYS = {"handoff": hand_over, "decide": decide, "withdraw": take_out, "timeout": time_out}
+
+
+def go_on(night, step: Step, way: str) -> None:
+    t = night(step.game, step.options, step.names, timeout=TIMED if way == "timeout" else None, figures=step.figures)
+    name = step.reach(t)
+    at_step = t.now()
+    seat = t.seat(name)
+    assert waits_on(at_step, seat), (step.name, at_step["table"]["waiting"])
+    if "decide" not in step.ways and "timeout" not in step.ways:
+        # A secret or the player's own action: the host is offered nothing to decide, and is refused.
+        assert at_step["table"]["proxy"][str(seat)] == []
+        for action in step.prefer[:1]:
+            refused = t.host.act({"type": "table.decide", "seat": seat, "action": action})
+            assert refused["status"] in (400, 409), refused
+    lose(t, name, at_step)
+    WAYS[way](t, step, name, at_step)
+    final = t.now()
+    if way != "withdraw":
+        assert step.past(at_step, final) and final["table"]["status"] == "playing"
+    assert not any(wait["seat"] == seat and wait in at_step["table"]["waiting"] for wait in final["table"]["waiting"])
+    for screen in [*t.others(name), *([t.phones[name]] if way == "handoff" else [])]:
+        screen.wait_for(lambda v: v["version"] >= final["version"])  # every screen sees the table go on
+
+
+def cases(steps: list[Step]) -> list:
+    return [pytest.param(step, way, id=f"{step.name}-{way}") for step in steps for way in step.ways]
+
+
+# --- the end of a duel by forfeit, and the other games' withdrawal rules -----------------------------
+
+def forfeit(t: Night, name: str, at_step: dict) -> None:
+    other = next(seat for seat in (t.seat(n) for n in t.seats) if seat != t.seat(name))
+    for screen in t.others(name):
+        over = screen.wait_for(lambda v: v["table"]["status"] == "over")
+        assert over["table"]["outcome"]["winners"] == [other]
+
+
+def left_the_race(t: Night, name: str, at_step: dict) -> None:
+    game = t.game()
+    assert game["outcome"] is None and all(player["seat"] != t.seat(name) for player in game["players"])
+    assert t.now()["table"]["waiting"]  # the race goes on: it waits on the others
+
+
+def left_the_board(t: Night, name: str, at_step: dict) -> None:
+    game = t.game()
+    gone = [figure for figure in game["figures"] if figure["seat"] == t.seat(name)]
+    assert gone and all(figure["status"] != "in_play" for figure in gone)
+    assert game["scores"][str(t.seat(name))] == 0 if "scores" in game else True
+
+
+WITHDRAWN = {"arkade": forfeit, "chakart": forfeit, "universalis": forfeit, "rayman": left_the_race,
+             "amiiboxe": left_the_board}
+
+
+# --- Dice: it waits on nobody ---------------------------------------------------------------------
+
+def test_dice_an_away_seat_never_blocks_a_roll_and_every_way_leaves_the_die_as_it_was(night):
+    t = night("dice", {"die": "d20"}, ("Ana", "Bo"))
+    bo = t.seat("Bo")
+    t.phones["Bo"].play({"type": "roll"})
+    old_token = t.seats["Bo"]["token"]
+    t.phones["Bo"].close()
+    for screen in t.others("Bo"):
+        assert bo not in screen.wait_away(bo)["online"]
+        assert screen.wait_for(lambda v: v["game"]["rolls"] == 1)["table"]["waiting"] == []
+    t.phones["Ana"].play({"type": "roll"})  # nobody is waited on: the die rolls on
+    assert t.now()["table"].get("proxy") is None  # nothing to decide for anyone
+    refused = t.host.act({"type": "table.decide", "seat": bo, "action": {"type": "roll"}})
+    assert refused["status"] == 400  # a roll is the seat's own, never the host's to take for it
+    t.host.play({"type": "table.withdraw", "seat": bo})
+    game = t.game()
+    assert game["rolls"] == 2 and t.now()["table"]["status"] == "playing"  # the withdrawal did nothing to the die
+
+    offer = t.host.play({"type": "table.handoff", "seat": bo})["handoff"]
+    claimed = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": offer["code"], "entropy": ENTROPY},
+                            timeout=WAIT)
+    assert claimed.status_code == 201
+    assert t.http(old_token, {"type": "roll"}).status_code == 401
+    assert Screen.refusal(t.url, t.code, old_token) == {"message": "This token is not valid."}
+    t.phones["Bo"] = Screen(t.url, t.code, claimed.json()["token"])
+    t.phones["Bo"].play({"type": "roll"})
+    assert t.phones["Ana"].wait_for(lambda v: v["game"]["rolls"] == 3)["game"]["last"]["seat"] == bo
+
+
+# --- Arkade ---------------------------------------------------------------------------------------
+
+def arkade_roles(t: Night) -> str:
+    t.host.wait_for(lambda v: v["game"] is not None and len(v["table"]["waiting"]) == 2)
+    return "Max"
+
+
+def arkade_ready(t: Night) -> str:
+    t.phones["Zoé"].play({"type": "ready"})
+    return "Max"
+
+
+def arkade_claim(t: Night) -> str:
+    t.phones["Zoé"].play({"type": "throw"})
+    t.phones["Zoé"].play({"type": "claim"})
+    return "Max"
+
+
+def arkade_question(t: Night) -> str:
+    """Two green hearts of four (the box holds only extra lives): the second asks which saucer."""
+    zoe, max_ = t.phones["Zoé"], t.phones["Max"]
+    for phone in (zoe, max_, zoe):
+        phone.play({"type": "throw"})
+        if phone is zoe:
+            phone.play({"type": "bonus", "colour": "green"})
+        if (t.game()["pending"] or {}).get("kind") != "heart":
+            phone.play({"type": "end_turn"})
+    assert t.game()["pending"]["kind"] == "heart"
+    return "Zoé"
+
+
+def phase_left(at_step: dict, view: dict) -> bool:
+    return view["game"]["phase"] != at_step["game"]["phase"]
+
+
+def answered(at_step: dict, view: dict) -> bool:
+    return view["game"]["pending"] is None
+
+
+def turn_passed(at_step: dict, view: dict) -> bool:
+    return view["game"]["active"] != at_step["game"]["active"]
+
+
+ARKADE = [
+    Step("arkade", "roles", arkade_roles, phase_left, ("handoff", "withdraw"), {"alien": "phones"},
+         prefer=({"type": "choose_role", "role": "defender"},)),
+    Step("arkade", "ready", arkade_ready, phase_left, ("decide", "handoff", "withdraw"),
+         {"mode": "arcade", "alien": "first"}, prefer=({"type": "ready"},)),
+    Step("arkade", "turn", lambda t: "Zoé", turn_passed, ("decide", "handoff", "withdraw"),
+         {"alien": "first", "power_tiles": "off"},
+         prefer=({"type": "end_turn"}, {"type": "throw"})),
+    Step("arkade", "claim", arkade_claim, answered, ("timeout", "decide", "handoff", "withdraw"),
+         {"alien": "first", "power_tiles": "off"}, prefer=({"type": "confirm", "accept": False},)),
+    Step("arkade", "question", arkade_question, answered, ("decide", "handoff", "withdraw"),
+         {"alien": "first", "power_tiles": "on", "alien_tiles": ["extra_life"] * 6},
+         prefer=({"type": "heart", "already": False},)),
+]
+
+
+@pytest.mark.parametrize("step, way", cases(ARKADE))
+def test_arkade_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+    go_on(night, step, way)
