@@ -7,12 +7,17 @@ the ones the code no longer uses, and lists what still needs French. Every other
 byte for byte: the .po files merge by union across branches (.gitattributes), which only works
 while nobody reorders or rewraps them, as `pybabel update` would.
 
+French typography: a no-break space (U+00A0) goes before « ! ? : ; » and inside « », so a
+line never starts with a lone mark; `french_spacing` puts it in the French msgstr lines
+(`tests/test_i18n.py` checks every msgstr).
+
 `--check` changes nothing and exits 1 when a catalogue is out of date.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -28,6 +33,45 @@ DOMAINS = {
     "messages": ("babel.cfg", DEFAULT_KEYWORDS),
     "js": ("babel-js.cfg", {"t": None, "N_": None}),
 }
+
+
+NBSP = "\u00a0"  # the one no-break space of the French catalogues (not U+202F: older phone fonts lack it)
+_SPACE_BEFORE = re.compile(r" ([!?:;»])")
+_SPACE_AFTER = re.compile(r"« ")
+_GLUED = re.compile(r"(?<=[^\W_])([!?;»])(?![\w=&/])")  # "Piouuu!" -> "Piouuu !" (never in "?lang=")
+_GLUED_OPEN = re.compile(r"«(?=[^\s\u00a0])")
+
+
+def french_spacing(text: str) -> str:
+    """One msgstr (or one of its quoted lines) with French spacing: a no-break space before
+    « ! ? ; » (added where missing, replacing an ordinary space), before « : » where a space
+    was written (a colon glued to a word is technical: http://, 17:00), and inside « »."""
+    text = _SPACE_BEFORE.sub(NBSP + r"\1", text)
+    text = _SPACE_AFTER.sub("«" + NBSP, text)
+    text = _GLUED.sub(NBSP + r"\1", text)
+    return _GLUED_OPEN.sub("«" + NBSP, text)
+
+
+def french_spacing_po(text: str) -> str:
+    """A French .po file with `french_spacing` applied to its msgstr lines only (msgids,
+    comments and the line layout stay as they are, for the union merge); a space that ends
+    one quoted line before a mark that starts the next becomes a no-break space too."""
+    lines = text.split("\n")
+    in_msgstr = False
+    for number, line in enumerate(lines):
+        bare = line.removeprefix("#~ ")
+        if bare.startswith("msgstr"):
+            in_msgstr = number == 0 or lines[number - 1] != 'msgid ""'  # the header is no text
+        elif not bare.startswith('"'):
+            in_msgstr = False
+        if not in_msgstr or '"' not in line:
+            continue
+        head, _, quoted = line.partition('"')
+        lines[number] = head + '"' + french_spacing(quoted)
+        following = lines[number + 1] if number + 1 < len(lines) else ""
+        if lines[number].endswith(' "') and re.match(r'\s*"[!?:;»]', following):
+            lines[number] = lines[number][:-2] + NBSP + '"'
+    return "\n".join(lines)
 
 
 def po_path(domain: str, language: str = "fr") -> Path:
@@ -98,7 +142,10 @@ def updated(domain: str, language: str = "fr") -> tuple[str, list[str], list[str
             dropped.append(entry[0])
     added = [message for entry, message in wanted.items() if entry not in present]
     kept += [_entry_text(message, language) for message in added]
-    return "\n\n".join(kept) + "\n", [key(message)[0] for message in added], dropped
+    text = "\n\n".join(kept) + "\n"
+    if language == "fr":
+        text = french_spacing_po(text)
+    return text, [key(message)[0] for message in added], dropped
 
 
 def untranslated(domain: str, language: str = "fr") -> list[str]:

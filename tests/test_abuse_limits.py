@@ -54,7 +54,7 @@ def assert_says_wait(response: requests.Response, french: bool = False) -> None:
     body = response.json()
     assert body["ok"] is False
     if french:
-        assert body["error"] == f"Trop de tentatives depuis cet appareil : attendez {seconds} s puis réessayez."
+        assert body["error"] == f"Trop de tentatives depuis cet appareil\u00a0: attendez {seconds} s puis réessayez."
     else:
         assert body["error"] == f"Too many attempts from this device: wait {seconds} s and try again."
 

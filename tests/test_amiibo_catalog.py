@@ -158,12 +158,12 @@ def test_a_malformed_document_changes_nothing_and_says_why(catalog, store, case)
     (b"{\"amiibos\": {", "not valid JSON (line 1, column 14)", "pas du JSON valide (ligne 1, colonne 14)"),
     (b"", "not valid JSON", "pas du JSON valide"),
     (b"\xff\xfe\xfa", "not text in UTF-8", "pas du texte en UTF-8"),
-    (b'{"amiibos": {}, "amiibos": {}}', "“amiibos” appears twice", "« amiibos » apparaît deux fois"),
+    (b'{"amiibos": {}, "amiibos": {}}', "“amiibos” appears twice", "«\u00a0amiibos\u00a0» apparaît deux fois"),
     (json.dumps(_bad(lambda d: d["amiibos"]["0x0001000000010002"]["release"].update(eu="2015-02-30"))).encode(),
-     "invalid release date in eu: “2015-02-30”", "date de sortie invalide en eu : « 2015-02-30 »"),
+     "invalid release date in eu: “2015-02-30”", "date de sortie invalide en eu\u00a0: «\u00a02015-02-30\u00a0»"),
     (json.dumps(_bad(lambda d: d["amiibos"].update({"0x000000000000000z": {}}))).encode(),
      "is not an amiibo id: An amiibo id has only hexadecimal digits",
-     "n'est pas un identifiant d'amiibo : Un identifiant d'amiibo n'a que des chiffres hexadécimaux"),
+     "n'est pas un identifiant d'amiibo\u00a0: Un identifiant d'amiibo n'a que des chiffres hexadécimaux"),
 ])
 def test_a_malformed_file_changes_nothing_and_says_why_in_english_and_french(catalog, store, data, message,
                                                                            french):

@@ -45,7 +45,7 @@ def test_import_then_import_again(runner, small_file):
 def test_import_in_french(runner, small_file):
     result = runner.invoke(args=["catalog", "import", str(small_file)], env={"LANGUAGE": "fr_FR:en"})
     assert result.exit_code == 0
-    assert "figurines — nouveautés : 6, modifications : 0, sans changement : 0" in result.output
+    assert "figurines — nouveautés\u00a0: 6, modifications\u00a0: 0, sans changement\u00a0: 0" in result.output
 
 
 @pytest.mark.parametrize("text, message", [

@@ -83,7 +83,7 @@ def test_openapi_document_is_valid_and_lists_every_route(client):
 
 def test_errors_speak_the_callers_language(client):
     refused = client.post("/api/tables", json={"game": "chess"}, headers={"Accept-Language": "fr-FR,fr;q=0.8"})
-    assert refused.status_code == 400 and refused.json == {"ok": False, "error": "Jeu inconnu : chess."}
+    assert refused.status_code == 400 and refused.json == {"ok": False, "error": "Jeu inconnu\u00a0: chess."}
     refused = client.post("/api/tables", json={"game": "chess"}, headers={"Accept-Language": "en"})
     assert refused.json["error"] == "Unknown game: chess."
 

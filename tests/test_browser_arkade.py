@@ -190,7 +190,7 @@ def test_the_new_actions_on_two_phones_in_english_and_french(server, open_contex
     defender.get_by_role("button", name="Proposer à l'autre joueur").tap()
     expect(alien.locator(".ak-proposal")).to_contain_text("Max proposes:")
     alien.get_by_role("button", name="Agree").tap()
-    expect(defender.locator(".ak-ship strong")).to_have_text("Pépites : 4")
+    expect(defender.locator(".ak-ship strong")).to_have_text("Pépites\u00a0: 4")
     expect(alien.locator(".ak-history li").first).to_have_text("Both players corrected the counters.")
     for page in (alien, defender):
         assert_fits_a_phone(page)

@@ -104,7 +104,7 @@ def test_a_custom_reference_is_checked():
     assert str(short) == "A reference has 6 criteria, one per face of the die."
     assert translate_error(short, "fr") == "Une référence compte 6 critères, un par face du dé."
     unknown = refusal(check_faces, [*faces[:5], "bravest"])
-    assert translate_error(unknown, "fr") == "Critère inconnu : bravest."
+    assert translate_error(unknown, "fr") == "Critère inconnu\u00a0: bravest."
     twice = refusal(check_faces, [*faces[:5], "heaviest"])
     assert str(twice) == "Faces 2 and 6 have the same criterion: a reference has 6 different criteria."
     assert "Les faces 2 et 6 ont le même critère" in translate_error(twice, "fr")
@@ -117,7 +117,7 @@ def test_unknown_criteria_and_references_are_refused():
                  lambda: compare("bravest", 1, 2), lambda: rank("bravest", []), lambda: get_criterion(None)):
         with pytest.raises(IllegalAction, match="Unknown criterion"):
             call()
-    assert translate_error(refusal(describe_reference, "nope", "fr"), "fr") == "Référence inconnue : nope."
+    assert translate_error(refusal(describe_reference, "nope", "fr"), "fr") == "Référence inconnue\u00a0: nope."
 
 
 # Computed values -------------------------------------------------------------

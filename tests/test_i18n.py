@@ -88,3 +88,50 @@ def test_the_update_keeps_entries_a_union_merge_glued_together():
     blocks = translations._blocks(glued)
     assert [translations._block_key(block) for block in blocks] == [None, ("One", None), ("Two %(n)s", None), None]
     assert blocks[2] == '#, python-format\nmsgid "Two %(n)s"\nmsgstr "Deux %(n)s"'
+
+
+# French typography: a no-break space (U+00A0) before ! ? : ; and » and after «. A colon glued to
+# a word is technical text (http://, a header name), which French keeps as it is.
+SPACED_MARK = re.compile(r"[ \t\n]([!?:;»])|«[ \t\n]")
+GLUED_MARK = re.compile(r"[^\W_]([!?;»])(?![\w=&/])|«[^\s\u00a0]")
+SPACING_FIX = "French needs a no-break space (U+00A0) there: ./manage.sh strings puts it in"
+
+
+def french_msgstrs(domain):
+    with open(po_path(domain), "rb") as handle:
+        for message in read_po(handle, locale="fr"):
+            if message.id:
+                yield from (message.string if isinstance(message.string, tuple) else (message.string,))
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_french_string_has_a_no_break_space_before_its_marks(domain):
+    texts = list(french_msgstrs(domain))
+    assert len(texts) > 100
+    wrong = [text for text in texts if SPACED_MARK.search(text) or GLUED_MARK.search(text)]
+    assert wrong == [], SPACING_FIX
+    spaced = [text for text in texts if re.search("\u00a0[!?:;»]", text)]
+    assert len(spaced) > 50, "the check above would pass on catalogues without a single mark"
+
+
+@pytest.mark.parametrize("wrong, right", [
+    ("Jeu inconnu : %(game)s.", "Jeu inconnu\u00a0: %(game)s."),
+    ("Piouuu! Encore ?", "Piouuu\u00a0! Encore\u00a0?"),
+    ("pas « z »", "pas «\u00a0z\u00a0»"),
+    ("l'hôte ; réessayez", "l'hôte\u00a0; réessayez"),
+    ("http:// et https:// ; /t/K7QX?lang=fr", "http:// et https://\u00a0; /t/K7QX?lang=fr"),
+])
+def test_the_strings_command_puts_the_no_break_space_in(wrong, right):
+    assert translations.french_spacing(wrong) == right
+    assert not (SPACED_MARK.search(right) or GLUED_MARK.search(right))
+
+
+def test_the_strings_command_spaces_msgstr_lines_only_and_keeps_the_layout():
+    po = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+          'msgid "Unknown game: %(game)s."\nmsgstr "Jeu inconnu : %(game)s."\n\n'
+          'msgid ""\n"A long one: wrapped"\nmsgstr ""\n"Une longue phrase "\n": coupée !"\n')
+    spaced = translations.french_spacing_po(po)
+    assert spaced.splitlines()[2] == '"Content-Type: text/plain; charset=utf-8\\n"'  # the header is not text
+    assert 'msgstr "Jeu inconnu\u00a0: %(game)s."' in spaced and '"A long one: wrapped"' in spaced
+    assert '"Une longue phrase\u00a0"\n": coupée\u00a0!"' in spaced
+    assert len(spaced.splitlines()) == len(po.splitlines())

@@ -63,4 +63,4 @@ def test_a_tap_error_from_the_reader_and_a_tap_with_no_host_screen(app, client, 
     french = socket_client(table["code"], table["host_token"], **{"Accept-Language": "fr"})
     french.get_received()
     bridge.on_tap_error("blank tag: there is no amiibo id on it (pages 0x15-0x16 are all zeros)")
-    assert events(french, "reader")[-1]["tap_error"] == "Cette étiquette est vierge : aucun amiibo dessus."
+    assert events(french, "reader")[-1]["tap_error"] == "Cette étiquette est vierge\u00a0: aucun amiibo dessus."

@@ -130,7 +130,7 @@ def test_errors_follow_the_phones_language(app, table):
         app, auth={"table": table["code"], "token": table["seats"]["Ana"]["token"]},
         headers={"Accept-Language": "fr"})
     ack = connection.emit("act", {"type": "juggle"}, callback=True)
-    assert ack["error"] == "Action inconnue : juggle."
+    assert ack["error"] == "Action inconnue\u00a0: juggle."
 
 
 def test_reconnecting_with_the_token_restores_the_seat(table, socket_client):

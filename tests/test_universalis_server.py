@@ -162,7 +162,7 @@ def test_a_defender_whose_phone_left_mid_combat_never_blocks_the_duel(duel):
     view = duel["host"].wait_for(lambda v: v["table"].get("proxy", {}).get(str(duel["second"])))
     choice = view["table"]["proxy"][str(duel["second"])][0]
     assert choice["type"] == "no_block" and choice["label"] == {
-        "en": "no blockers: every attacker passes", "fr": "aucun bloquant : tous les attaquants passent"}
+        "en": "no blockers: every attacker passes", "fr": "aucun bloquant\u00a0: tous les attaquants passent"}
     duel["host"].play({"type": "table.decide", "seat": duel["second"], "action": choice})
     game = first.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
     assert next(e for e in game["history"] if e["type"] == "combat")["passed"] == [card_id(game, "Koopa")]
