@@ -280,7 +280,10 @@ class NightActions:
         if not self._may_stand_in(table, seat):
             raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
         rng = self._rng(table)
-        stamped = {**{k: v for k, v in decision.items() if k not in ("id", "label")}, "at": round(self.clock(), 3)}
+        # "proxied": the game may tell a decision the host took for an away seat from the seat's own
+        # (Amiiboxe lets only the host pass an away player's turn); a phone cannot send it (`tables`).
+        stamped = {**{k: v for k, v in decision.items() if k not in ("id", "label")}, "proxied": True,
+                   "at": round(self.clock(), 3)}
         state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
         self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}

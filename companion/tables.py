@@ -431,8 +431,10 @@ class Tables(NightActions):
         book = fairness.Entropy(table["entropy"], table["pool"])
         rng = self._rng(table, principal.seat, action.get("reveal"), book)
         # A phone's own "at" is overwritten; "as_host" (checked) is the shell's, not the game's, and so is
-        # "reveal" (the phone's chain value, in the draws' labels).
-        stamped = {**{k: v for k, v in action.items() if k not in ("as_host", "reveal")}, "at": round(self.clock(), 3)}
+        # "reveal" (the phone's chain value, in the draws' labels); "proxied" is only the host's decision
+        # for an away seat (`night`), never sent by a screen for itself.
+        stamped = {**{k: v for k, v in action.items() if k not in ("as_host", "reveal", "proxied")},
+                   "at": round(self.clock(), 3)}
         seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))

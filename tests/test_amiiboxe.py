@@ -167,7 +167,7 @@ def test_the_game_declares_its_registration_rules_and_host_actions():
     assert GAME.registration.unique_figures and GAME.registration.equal_counts
     assert GAME.figure_tapped is not None
     assert HOST_ACTIONS == {"seat_order", "first_player", "name_location", "add_card", "begin", "place",
-                            "name_card", "swap_cards", "swap_figures", "push", "shift", "set_reference"}
+                            "name_card", "swap_cards", "swap_figures", "push", "shift", "set_reference", "confirm_effect"}
 
 
 def test_the_book_reference_by_default():

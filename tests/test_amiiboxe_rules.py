@@ -14,7 +14,7 @@ from companion.games.amiiboxe import GAME, HOST, legal_actions
 from companion.games.base import IllegalAction
 from tests.rules import ScriptedRng
 from tests.test_amiiboxe import (ANA, BEN, CLO, DAN, LEAST_CLOTHED, LINK, MARIO, PEACH, SHORTEST_NAME, TALLEST, act,
-                                 events_of, fig, kinds, new_game, positioned, refused, rng, started)
+                                 actions, events_of, fig, kinds, new_game, positioned, refused, rng, started)
 
 
 def roll(*faces):
@@ -129,11 +129,12 @@ def test_attack_a_winning_defender_does_not_move():
 # --- « Lexique » ---------------------------------------------------------------------------------
 
 def test_lexicon_decaler_uses_the_active_players_lines_while_their_turns_effects_are_applied():
-    # Ana (south) arrives on a card the companion does not know and keeps the turn open for its effect:
-    # her line 1 is row 2, her "right" is east. Before, the shift came after the turn had passed to Ben.
+    # Ana (south) arrives on a card the companion does not know: the turn holds for its effect.
+    # Her line 1 is row 2, her "right" is east. Before, the shift came after the turn had passed to Ben.
     state = kept({1: [3, 0], 4: [0, 0], 5: [0, 1]}, {(2, 0): "Temple du temps"})
     state = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0], "hold": True})
-    assert state["active"] == ANA and state["step"] == {"kind": "effects", "hold": True}
+    assert state["active"] == ANA and state["step"] == {"kind": "hold", "card": "Temple du temps", "figure": 1,
+                                                        "hold": True}
     state, events = events_of(state, ANA, {"type": "shift", "kind": "line", "index": 1, "direction": "right"})
     assert events[0]["seat"] == ANA and fig(state, 1)["at"] == [2, 1]
     refused(state, BEN, {"type": "shift", "kind": "line", "index": 1, "direction": "right"}, "Ana's turn")
@@ -220,7 +221,9 @@ def test_faq_enfers_the_first_winner_stays_and_the_second_fight_is_normal():
     assert declined["active"] == BEN
     state, events = attack_with(state, 1, 5, SHORTEST_NAME)  # a normal fight: the winner moves
     assert fig(state, 1)["at"] == [2, 1] and fig(state, 1)["carries"] == [4, 5]
-    assert "second_fight_offered" not in kinds(events) and state["active"] == BEN  # never a third
+    assert "second_fight_offered" not in kinds(events)  # never a third fight
+    # It arrived on Château de Peach, whose effect the companion does not know: the table applies it.
+    assert state["step"]["kind"] == "hold" and act(state, ANA, {"type": "confirm_effect"})["active"] == BEN
 
 
 def test_faq_amiiboxe_ville_swaps_a_revealed_location_with_a_face_down_one():
@@ -401,3 +404,56 @@ def test_the_verifier_checks_every_fights_die_against_its_draws():
     assert step_problems(attack_rng.draws, entries) == []
     assert "forged" in step_problems([], entries)[0][1]
     assert "removed" in step_problems(attack_rng.draws, entries[1:])[0][1]
+
+
+# --- cards the companion does not know, and an away player's turn ----------------------------------
+
+def test_assumption_a_card_whose_effect_is_unknown_holds_the_turn_until_the_table_confirms_it_is_applied():
+    state = kept({1: [3, 0], 2: [3, 2], 4: [0, 0], 5: [0, 1]}, {(2, 0): "Temple du temps", (2, 2): "Enfers"})
+    state, events = events_of(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
+    assert kinds(events) == ["moved", "effect_to_apply"] and events[1]["card"] == "Temple du temps"
+    assert state["active"] == ANA and state["step"] == {"kind": "hold", "card": "Temple du temps", "figure": 1,
+                                                        "hold": False}
+    assert GAME.waiting(state) == [{"seat": ANA, "for": "Apply the effect of %(card)s on the board, then confirm",
+                                    "params": {"card": "Temple du temps"}, "timed": False}]
+    assert "confirm_effect" in actions(GAME.view(state, ANA)) and actions(GAME.view(state, BEN)) == []
+    refused(state, BEN, {"type": "confirm_effect"}, "Ana's turn")
+    refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "action is done")
+    # While it holds, the generic operations apply the effect on the kept board; then Ana confirms.
+    pushed = act(state, ANA, {"type": "place", "figure": 4, "cell": [0, 3]})
+    assert pushed["active"] == ANA and fig(pushed, 4)["at"] == [0, 3]
+    after, events = events_of(pushed, ANA, {"type": "confirm_effect"})
+    assert kinds(events) == ["effect_applied", "turn"] and events[0]["by"] == ANA and after["active"] == BEN
+    assert act(state, HOST, {"type": "confirm_effect"})["active"] == BEN  # the host keeps the board too
+    refused(after, BEN, {"type": "confirm_effect"}, "No card's effect")
+    # A card the companion knows applies itself (Enfers acts when attacking): no pause.
+    assert act(state := kept({1: [3, 0], 2: [3, 2], 4: [0, 0]}, {(2, 2): "Enfers"}), ANA,
+               {"type": "move", "figure": 2, "cell": [2, 2]})["active"] == BEN
+    # A card turned over holds once it is named.
+    turned = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
+    assert turned["step"]["kind"] == "name_card"
+    named = act(turned, ANA, {"type": "name_card", "cell": [2, 0], "name": "château d'hyrule"})
+    assert named["step"]["kind"] == "hold" and named["step"]["card"] == "Château d'Hyrule"
+
+
+def test_assumption_on_a_free_board_a_named_card_whose_effect_is_unknown_holds_the_turn_too():
+    state = started()
+    held = act(state, ANA, {"type": "move", "figure": 1, "card": "Royaume Champignon"})
+    assert held["step"]["kind"] == "hold" and held["active"] == ANA
+    assert act(held, ANA, {"type": "end_turn"})["active"] == BEN  # ending the turn declines it
+    assert act(state, ANA, {"type": "move", "figure": 1, "card": "Enfers"})["active"] == BEN
+    assert act(state, ANA, {"type": "move", "figure": 1})["active"] == BEN  # no card named: nothing to hold
+
+
+def test_assumption_only_the_host_passes_the_turn_of_a_player_who_is_away():
+    state = started()
+    assert "pass" in GAME.proxy_actions and "judge" not in GAME.proxy_actions  # never a sealed answer
+    assert {"type": "pass", "proxied": True} in GAME.legal_actions(state, ANA)  # the host's choice for Ana
+    assert "pass" not in actions(GAME.view(state, ANA))  # not on her own screen
+    refused(state, ANA, {"type": "pass"}, "only the host passes")
+    refused(state, BEN, {"type": "pass", "proxied": True}, "Ana's turn")
+    passed, events = events_of(state, ANA, {"type": "pass", "proxied": True})
+    assert kinds(events) == ["turn_passed", "turn"] and passed["active"] == BEN
+    moved = act(state, ANA, {"type": "move", "figure": 1, "card": "Royaume Champignon"})
+    refused(moved, ANA, {"type": "pass", "proxied": True}, "action is done")  # then: confirm or end the turn
+    assert {"type": "confirm_effect"} in GAME.legal_actions(moved, ANA) and "confirm_effect" in GAME.proxy_actions

@@ -168,7 +168,10 @@ class Rules:
         """The game's view for ``seat``, rendered from what it may see, with the
         keys every game shares: phase, legal actions, whom the game waits on, outcome."""
         rendered = self.render(strip_secrets(state, seat), seat)
-        return {**rendered, "phase": state["phase"], "legal": self.legal_actions(state, seat),
+        # A candidate marked "proxied" is a decision only the host takes for the seat when it is away
+        # (`companion.night`): listed among the host's choices, not on the seat's own screen.
+        legal = [action for action in self.legal_actions(state, seat) if action.get("proxied") is not True]
+        return {**rendered, "phase": state["phase"], "legal": legal,
                 "waiting": self.waiting(state), "outcome": state.get("outcome")}
 
     def outcome(self, state: dict) -> dict | None:

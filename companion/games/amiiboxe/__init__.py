@@ -28,6 +28,14 @@ Where the book is silent, we chose (each is a test in tests/test_amiiboxe_rules.
   first plays. Placing a figure at setup does not reveal its card.
 * A card turned over by an arrival is named from the same list, in the move or
   right after it: its arrival effect waits for its name.
+* A figure that arrives on a card whose effect the companion does not know
+  (any card but the FAQ's eight: a figure's home card, a card the host added)
+  pauses the turn (step ``hold``): the table applies the card's effect on the
+  real board (with the generic operations where it moves something), then the
+  active player or the host confirms; the host confirms for an away player.
+  On a free board this happens when the player names such a card in the move.
+* The host passes the turn of a player who is away and has not acted (a
+  ``proxied`` decision of the table); a player at the table cannot pass.
 * Leave effects are special moves: Mute City two places straight over a free
   place (neither revealed nor applied), Great Fox a diagonal, Jungle des
   jobards over an adjacent figure, Île des Yoshis a swap with an adjacent figure
@@ -91,8 +99,8 @@ def place_run(state: dict, seat, action: dict, rng) -> list[dict]:
     return (setup.run_place if state["phase"] == "setup" else turns.run_place_in_play)(state, seat, action, rng)
 
 
-def move(run, check, kind: str, by: str, proxy: bool = False) -> Move:
-    return Move(run=run, check=guarded(check), candidates=offered(kind), by=by, proxy=proxy)
+def move(run, check, kind: str, by: str, proxy: bool = False, label: str | None = None) -> Move:
+    return Move(run=run, check=guarded(check), candidates=offered(kind), by=by, proxy=proxy, label=label)
 
 
 # type: (run, check, who may send it, the host may decide it for an away seat)
@@ -104,12 +112,18 @@ MOVES = {
     "begin": move(setup.run_begin, setup.check_begin, "begin", HOST_ONLY),
     "set_reference": move(setup.run_set_reference, setup.check_set_reference, "set_reference", HOST_ONLY),
     "place": move(place_run, place_check, "place", ANYONE),
-    # For an away seat the host may end its turn once its action is done (declining what is left):
-    # an open decision; the action itself is the player's (or the seat is handed over or taken out).
+    # For an away seat the host may pass its turn before its action, confirm a card's effect, end
+    # its turn once its action is done (declining what is left): open decisions. The action itself
+    # is the player's (or the seat is handed over or taken out); a sealed answer is never the host's.
     "move": move(turns.run_move, turns.check_move, "move", SEAT),
     "attack": move(fights.run_attack, fights.check_attack, "attack", SEAT),
     "retire": move(turns.run_retire, turns.check_retire, "retire", SEAT),
-    "end_turn": move(turns.run_end_turn, turns.check_end_turn, "end_turn", SEAT, proxy=True),
+    "end_turn": move(turns.run_end_turn, turns.check_end_turn, "end_turn", SEAT, proxy=True,
+                     label=N_("End the turn")),
+    "pass": move(turns.run_pass, turns.check_pass, "pass", SEAT, proxy=True,
+                 label=N_("Pass the turn (the player is away)")),
+    "confirm_effect": move(turns.run_confirm_effect, turns.check_confirm_effect, "confirm_effect", ANYONE,
+                           proxy=True, label=N_("The card's effect is applied")),
     "judge": move(fights.run_judge, fights.check_judge, "judge", SEAT),
     "enter_value": move(fights.run_enter_value, fights.check_enter_value, "enter_value", SEAT),
     "name_card": move(turns.run_name_card, turns.check_name_card, "name_card", ANYONE),
@@ -120,7 +134,7 @@ MOVES = {
 }
 SETUP_MOVES = ("seat_order", "first_player", "name_location", "add_card", "begin", "set_reference", "place")
 PLAY_MOVES = ("name_location", "add_card", "set_reference", "place", "move", "attack", "retire", "end_turn",
-              "judge", "enter_value", "name_card", "swap_cards", "swap_figures", "push", "shift")
+              "pass", "confirm_effect", "judge", "enter_value", "name_card", "swap_cards", "swap_figures", "push", "shift")
 PHASES = {
     "setup": Phase(moves=SETUP_MOVES, label=N_("setting up the square"), waits=False),
     "play": Phase(moves=PLAY_MOVES, label=N_("playing a turn")),

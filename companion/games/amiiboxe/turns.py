@@ -6,6 +6,10 @@ then its effects, in the order they happen; the turn ends when they are resolved
 * ``{"kind": "name_card", "cell"}``: a card was turned over; its name decides its effect;
 * ``{"kind": "swap_cards"}``: Amiiboxe ville: the player swaps two locations;
 * ``{"kind": "second_fight", "figure"}``: Enfers: the winner may fight once more;
+* ``{"kind": "hold", "card", "figure"}``: the figure arrived on a card whose effect the companion
+  does not know (not one of the FAQ's eight): the game pauses until the table applies it on the
+  real board (with the generic board operations where it moves something) and the active player,
+  or the host, confirms (``confirm_effect``);
 * ``{"kind": "effects"}``: the player asked to keep the turn open (``hold``) to apply by hand,
   with the generic board operations, an effect the companion does not know.
 ``end_turn`` declines what is left. Each step keeps the action's ``hold``.
@@ -102,6 +106,8 @@ def arrive(state: dict, figure: dict, cell: list[int], name: str | None) -> list
 
 def arrival_effect(state: dict, figure: dict, cell: list[int]) -> list[dict]:
     name = card(state, cell)["name"]
+    if cards.effect_of(name) is None:  # a card the companion does not know: the table applies it
+        return hold_for(state, figure, name)
     effect = cards.effect_when(name, cards.ARRIVE)
     if effect == cards.REVEAL_AROUND:  # the FAQ: occupied places around count too
         events = [{"type": "effect", "card": name, "effect": effect, "figure": figure["id"]}]
@@ -112,6 +118,12 @@ def arrival_effect(state: dict, figure: dict, cell: list[int]) -> list[dict]:
         state["step"] = {"kind": "swap_cards", "figure": figure["id"]}
         return [{"type": "effect", "card": name, "effect": effect, "figure": figure["id"]}]
     return []
+
+
+def hold_for(state: dict, figure: dict, name: str) -> list[dict]:
+    """The game pauses until the effect of ``name`` is applied on the real board and confirmed."""
+    state["step"] = {"kind": "hold", "card": name, "figure": figure["id"]}
+    return [{"type": "effect_to_apply", "card": name, "figure": figure["id"]}]
 
 
 def name_card(state: dict, cell: list[int], name: str) -> list[dict]:
@@ -198,6 +210,8 @@ def run_move(state: dict, seat, action: dict, rng) -> list[dict]:
         effect = cards.effect_when(named, cards.ARRIVE)
         if effect:
             events.append({"type": "effect", "card": named, "effect": effect, "figure": figure["id"]})
+        elif named and cards.effect_of(named) is None:
+            events += hold_for(state, figure, named)
         return events + action_done(state, hold)
     plan = move_plan(state, figure, action)
     events = []
@@ -209,6 +223,39 @@ def run_move(state: dict, seat, action: dict, rng) -> list[dict]:
         board.swap_figures(figure, partner)
     events += arrive(state, figure, plan["cell"], action.get("card"))
     return events + action_done(state, hold)
+
+
+# --- a card the companion does not know: confirmed once applied; an away seat's turn ------------
+
+def check_confirm_effect(state: dict, seat, action: dict) -> None:
+    """The active player (or the host, or the host for an away seat) says the card's effect is applied."""
+    require_phase(state, "play")
+    require_no_fight(state)
+    if seat != HOST and seat != state["active"]:
+        raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
+    if not state["step"] or state["step"]["kind"] != "hold":
+        raise IllegalAction(N_("No card's effect is waiting to be applied."))
+
+
+def run_confirm_effect(state: dict, seat, action: dict, rng) -> list[dict]:
+    step = state["step"]
+    event = {"type": "effect_applied", "card": step["card"], "figure": step["figure"],
+             "by": "host" if seat == HOST else seat}
+    return [event] + step_done(state)
+
+
+def check_pass(state: dict, seat, action: dict) -> None:
+    """Only the host passes a turn, for a player who is away (the table marks its decisions
+    ``proxied``): a player at the table always takes one action (« une et une seule »)."""
+    require_turn(state, seat)
+    require_action_left(state)
+    if action.get("proxied") is not True:
+        raise IllegalAction(N_("Move, attack or retire a figure: that is your turn (only the host passes the turn "
+                               "of a player who is away)."))
+
+
+def run_pass(state: dict, seat, action: dict, rng) -> list[dict]:
+    return [{"type": "turn_passed", "seat": seat}] + pass_turn(state)
 
 
 # --- retiring ---------------------------------------------------------------------------

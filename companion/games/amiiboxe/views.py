@@ -89,7 +89,8 @@ def name_locations(state: dict) -> list[dict]:
 def turn_candidates(state: dict, seat) -> list[dict]:
     own = [f for f in state["figures"] if f["status"] == IN_PLAY and f["seat"] == seat]
     enemies = [f for f in state["figures"] if f["status"] == IN_PLAY and f["seat"] != seat]
-    listed = [{"type": "end_turn"}] + [{"type": "retire", "figure": f["id"]} for f in own]
+    listed = [{"type": "end_turn"}, {"type": "pass", "proxied": True}, {"type": "confirm_effect"}]
+    listed += [{"type": "retire", "figure": f["id"]} for f in own]
     for attacker, defender in itertools.product(own, enemies):
         base = {"type": "attack", "attacker": attacker["id"], "defender": defender["id"]}
         listed.append(base)
@@ -157,5 +158,8 @@ def waiting(state: dict) -> list[dict]:
         return [{"seat": owner, "for": wording, "params": {}, "timed": True}
                 for role, owner in fight["seats"].items() if not fight["answered"][role]]
     step = state["step"]
+    if step and step["kind"] == "hold":
+        return [{"seat": state["active"], "for": N_("Apply the effect of %(card)s on the board, then confirm"),
+                 "params": {"card": step["card"]}, "timed": False}]
     wording = N_("Play your turn") if step is None else N_("Finish your turn's effects or end it")
     return [{"seat": state["active"], "for": wording, "params": {}, "timed": False}]

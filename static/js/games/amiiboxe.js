@@ -152,6 +152,10 @@ function stepPanel(game, me, act) {
     const figure = figureById(game, step.figure);
     parts.push(el('p', { text: t('Enfers: %(name)s won and stays. Fight once more (a normal fight) or end the turn.',
       { name: figureName(figure) }) }), ...attackButtons(game, figure, act));
+  } else if (step.kind === 'hold') {
+    parts.push(holdText(game), button(t('Done: the effect is applied'), () => act({ type: 'confirm_effect' }),
+      'primary ax-confirm'));
+    return el('section', { class: 'ax-turn ax-hold' }, ...parts);
   } else {
     parts.push(el('p', { text: t("Apply your card's effect with the board operations, then end the turn.") }));
   }
@@ -159,7 +163,24 @@ function stepPanel(game, me, act) {
   return el('section', { class: 'ax-turn' }, ...parts);
 }
 
+// A card whose effect the companion does not know: the table applies it on the real board.
+function holdText(game) {
+  return el('p', { class: 'ax-status', text: t("%(card)s: the companion does not know this card's effect. Apply it on the board (the board operations below move figures and cards), then confirm.",
+    { card: game.step.card }) });
+}
+
+// The host screen (and the other phones) while the table applies such an effect.
+function holdStatus(game, act, confirms) {
+  const parts = [el('p', { class: 'ax-status', text: t('%(name)s applies the effect of %(card)s on the board.',
+    { name: seatName(game, game.active), card: game.step.card }) })];
+  if (confirms) {
+    parts.push(button(t('Done: the effect is applied'), () => act({ type: 'confirm_effect' }), 'ax-confirm'));
+  }
+  return el('section', { class: 'ax-turn ax-hold' }, ...parts);
+}
+
 function turnPanel(game, me, act) {
+  if (game.active !== me && game.step?.kind === 'hold') return holdStatus(game, act, false);
   if (game.active !== me) return el('p', { class: 'ax-status', text: t("%(name)s's turn", { name: seatName(game, game.active) }) });
   if (game.step) return stepPanel(game, me, act);
   const own = game.figures.filter((figure) => figure.seat === me && figure.status === 'in_play');
@@ -449,6 +470,7 @@ function render() {
     parts.push(lastFightPanel(game));
     if (game.fight) parts.push(answerPanel(game, me, act));
     else if (game.phase === 'play' && act && !isHost) parts.push(turnPanel(game, me, act));
+    else if (game.phase === 'play' && game.step?.kind === 'hold') parts.push(holdStatus(game, act, Boolean(act) && isHost));
     else if (game.phase === 'play') parts.push(el('p', { class: 'ax-status', text: t("%(name)s's turn", { name: seatName(game, game.active) }) }));
     parts.push(boardPanel(game, act, isHost, isHost || game.fight ? null : movingFigure(game, me)));
     if (act && game.phase === 'play' && game.operations) parts.push(boardTools(game, act));
