@@ -14,6 +14,7 @@ from companion.amiibo.locations import FigureLocations
 from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
+from companion.displays import Displays
 from companion.expiry import run_sweeper
 from companion.store import open_store
 from companion.services import CompanionServices
@@ -85,6 +86,7 @@ def create_app(config: dict | None = None) -> Flask:
                                                 away=hub.presence.away_for,
                                                 away_after=app.config["AWAY_SECONDS"],
                                                 texts=i18n.every_language(app))
+    app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"])
     app.extensions["companion.socketio"] = socketio
     hub.register()
     guard(app, socketio, app.extensions["companion.tables"])

@@ -48,7 +48,7 @@ JOIN_REFUSALS = {
     "full": N_("The table is full (%(count)s seats)."),
 }
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
-                "table.remove_figure", "table.name_figure",
+                "table.remove_figure", "table.name_figure", "table.pick_figure", "table.give_figure",
                 "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
                 "table.give_host", "table.undo", "table.entropy_restart"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
@@ -586,6 +586,31 @@ class Tables(NightActions):
 
     def _host_remove_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         return self._change_figures(tx, table, lambda record, names: figures.remove(record, action.get("figure"), None))
+
+    def _host_pick_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        """The host registers a figure picked by name for a seat (a phone without the catalogue search
+        at hand, or a player who asks the host)."""
+        seat = self._target_seat(tx, table, action)["seat"]
+        game = self._adding_figures(table)
+        amiibo_id = self._checked(lambda: figures.clean_amiibo_id(action.get("amiibo_id")))
+        return self._change_figures(tx, table, lambda record, names: figures.register(
+            record, seat, amiibo_id, None, self.describe_figure, game.registration, names))
+
+    def _host_give_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        """The figure waiting on the host screen (tapped while nobody was adding) goes to a seat: what a
+        phone scanning its QR code does, done by the host for that seat."""
+        seat = self._target_seat(tx, table, action)["seat"]
+        game = self._adding_figures(table)
+        pending = figures.normalize(table["figures"])["pending"]
+        return self._change_figures(tx, table, lambda record, names: figures.claim(
+            record, seat, pending["claim"] if pending else None, self.describe_figure, game.registration, names))
+
+    @staticmethod
+    def _adding_figures(table: dict) -> Game:
+        game = REGISTRY[table["game"]]
+        if table["status"] != "lobby" and not game.starts_at_once:
+            raise TableError(409, N_("The game has started: figures can no longer be added."))
+        return game
 
     def _host_name_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         return self._name_figure(tx, table, action, None)

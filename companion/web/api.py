@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from companion.games import REGISTRY
@@ -16,7 +16,7 @@ from companion.games.base import N_, Msg
 from companion.tables import TableError
 from companion.web import tables
 from companion.web.i18n import translate
-from companion.web.links import join_url, seat_cookie_name
+from companion.web.links import join_url, public_base, seat_cookie_name
 from companion.web.openapi import openapi_document
 from companion.limits import CREATE, JOIN
 from companion.web.security import charge, is_cross_origin
@@ -162,3 +162,33 @@ def table_log(code: str):
     raw = request.args.get("game")
     number = int(raw) if raw is not None and raw.isdigit() and len(raw) < 7 else raw
     return jsonify(tables().public_log(code, number))
+
+
+# A TV paired with a table by a short code (companion/displays.py) --------------------------------
+def displays():
+    from flask import current_app
+
+    return current_app.extensions["companion.displays"]
+
+
+@api.post("/displays")
+def new_display():
+    """A TV at /screen asks for its code (and the key that learns which table it shows)."""
+    charge(CREATE)
+    pairing = displays().new_pairing()
+    return jsonify({**pairing, "pair_url": public_base() + url_for("pages.pair", pairing=pairing["code"])}), 201
+
+
+@api.get("/displays/mine")
+def display_status():
+    """What the TV holding this key shows: its code still waiting, expired, or the table it now displays."""
+    status = displays().status(bearer_token())
+    if status["state"] == "paired":
+        status["url"] = url_for("pages.screen", code=status["table"])
+    return jsonify(status)
+
+
+@api.post("/tables/<code>/display")
+def pair_display(code: str):
+    """The host's phone sends the code its TV shows: that TV becomes the table's display."""
+    return jsonify(displays().pair(code, bearer_token(), json_body().get("pairing")))

@@ -71,7 +71,10 @@ def openapi_document() -> dict:
                                                   "table.start / table.close / table.again / table.another "
                                                   "{game, options} / table.handoff {seat} / table.decide "
                                                   "{seat, action} / table.withdraw {seat} / table.give_host "
-                                                  "{seat} / table.undo {seat} / table.entropy_restart; or a "
+                                                  "{seat} / table.undo {seat} / table.entropy_restart / "
+                                                  "table.remove_figure {figure} / table.name_figure "
+                                                  "{figure, name} / table.pick_figure {seat, amiibo_id} / "
+                                                  "table.give_figure {seat}; or a "
                                                   "seat's seat.undo / seat.leave / entropy.reveal {value}"},
         "reveal": {**anchor, "description": "the seat's next chain value: the action's draws depend on it"},
         "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
@@ -135,6 +138,26 @@ def openapi_document() -> dict:
                 "security": bearer,
                 "responses": _responses("200", {"type": "object", "properties": {
                     "ok": {"const": True}, "seed": {"type": "string"}}}, "closed", "401", "403", "404", "410")}},
+            "/api/displays": {"post": {
+                "summary": "a TV's one-time pairing code (6 characters, 10 minutes) and the key that asks for it",
+                "responses": _responses("201", {"type": "object", "properties": {
+                    "code": {"type": "string"}, "key": {"type": "string"}, "expires": {"type": "number"},
+                    "pair_url": {"type": "string"}}}, "the code", "403", "429")}},
+            "/api/displays/mine": {"get": {
+                "summary": "what the TV holding this key shows: waiting, expired, or paired with a table",
+                "security": bearer,
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "state": {"enum": ["waiting", "expired", "paired"]}, "table": {"type": "string"},
+                    "url": {"type": "string"}}}, "the state", "401")}},
+            "/api/tables/{code}/display": {"post": {
+                "summary": "the host (host key or a seat with the host's rights) sends a TV's code: that TV shows "
+                           "the table, without the host's rights",
+                "parameters": [CODE_PARAMETER], "security": bearer,
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["pairing"], "properties": {
+                    "pairing": {"type": "string", "maxLength": 20}}})},
+                "responses": _responses("200", {"type": "object", "properties": {
+                    "ok": {"const": True}, "table": {"type": "string"}}},
+                    "paired", "400", "401", "403", "404", "409", "410", "429")}},
             "/api/amiibo/{amiibo_id}": {"get": {
                 "summary": "decode an amiibo id and describe the figure", "parameters": [AMIIBO_ID],
                 "responses": _responses("200", {"$ref": "#/components/schemas/Figure"}, "the figure", "400")}},

@@ -13,7 +13,7 @@ from companion.games.rayman.components import label_groups
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
-from companion.web.links import join_url, qr_svg
+from companion.web.links import join_url, public_base, qr_svg
 
 pages = Blueprint("pages", __name__)
 
@@ -100,6 +100,34 @@ def screen(code: str):
         return error
     return render_template("screen.html", code=table["code"], game=table["game"], display=True,
                            join_url=join_url(table["code"]), commitment=table["commitment"])
+
+
+PAIRING = re.compile(r"^[A-Za-z0-9]{6}$")
+
+
+@pages.get("/screen")
+def display():
+    """A TV that cannot scan: it shows a short code (and its QR code) that the host's phone sends; it then
+    turns into the table's display (companion/displays.py)."""
+    return render_template("display_pair.html")
+
+
+@pages.get("/screen/qr.svg")
+def display_qr():
+    """The address the host's phone opens to pair the TV showing ``?pairing=``."""
+    pairing = request.args.get("pairing", "")
+    if not PAIRING.match(pairing):
+        abort(404)
+    address = public_base() + url_for("pages.pair", pairing=pairing.upper())
+    return Response(qr_svg(address), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@pages.get("/pair/<pairing>")
+def pair(pairing: str):
+    """The host's phone scanned a TV's code: it sends it for the table it hosts (static/js/pair.js)."""
+    if not PAIRING.match(pairing):
+        abort(404)
+    return render_template("pair.html", pairing=pairing.upper())
 
 
 @pages.get("/t/<code>/hand/<handoff>")

@@ -56,12 +56,38 @@ export function renderHostFigures(container, view, reader, act) {
   container.replaceChildren(...parts);
 }
 
-export function hostFigureList(view, seatId, act) {
+// A seat's figures on a host's screen (host screen or host phone): the host names an unknown figure
+// at any time (a figure tapped during the game too) and removes figures while they are registered.
+export function hostFigureList(view, seatId, act, { removable = true } = {}) {
   const mine = figuresOf(view, seatId);
   if (!mine.length) return null;
   return el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
-    act ? () => act({ type: 'table.remove_figure', figure: figure.id }) : null,
+    act && removable ? () => act({ type: 'table.remove_figure', figure: figure.id }) : null,
     act ? (name) => act({ type: 'table.name_figure', figure: figure.id, name, lang: language }) : null)));
+}
+
+// The host adds a figure for any seat: picked by name for the seat chosen, or the figure waiting on
+// the reader given to a seat. Built once (a search in progress survives the views that arrive).
+export function hostFigureTools(act) {
+  const seatPicker = el('select', { name: 'figure-seat', 'aria-label': t('For whom') });
+  const search = catalogueSearch((figure) => act({ type: 'table.pick_figure', seat: Number(seatPicker.value),
+    amiibo_id: figure.id }));
+  const waiting = el('div', { class: 'waiting-figure' });
+  const node = el('details', { class: 'host-add-figures' }, el('summary', { text: t('Add a figure for a player') }),
+    el('label', { class: 'stack' }, t('For whom'), seatPicker), ...search);
+  const update = (view) => {
+    const { seats, figures } = view.table;
+    const chosen = seatPicker.value;
+    seatPicker.replaceChildren(...seats.map((seat) => el('option', { value: seat.id, text: seat.name })));
+    if (seats.some((seat) => String(seat.id) === chosen)) seatPicker.value = chosen;
+    const pending = figures.pending;
+    waiting.replaceChildren(...(pending ? [
+      el('p', { class: 'pending-figure', text: t('%(figure)s was tapped on the reader and waits for a player.', { figure: figureName(pending) }) }),
+      ...seats.map((seat) => el('button', { type: 'button', class: 'small give-figure',
+        text: t('Give to %(name)s', { name: seat.name }),
+        onclick: () => act({ type: 'table.give_figure', seat: seat.id }) }))] : []));
+  };
+  return { nodes: [waiting, node], update };
 }
 
 // The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.

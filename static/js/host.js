@@ -42,8 +42,9 @@ function seatItem(seat) {
     el('span', { class: 'swatch' }), el('span', { class: 'name', text: seat.name }),
     el('span', { class: 'presence', text: here.text }));
   item.querySelector('.swatch').style.background = seat.colour;
-  // Figures are removed or renamed in the lobby only.
-  const figures = hostFigureList(current, seat.id, token && current.table.status === 'lobby' ? act : null);
+  // Figures are removed in the lobby only; an unknown one is named at any time.
+  const figures = hostFigureList(current, seat.id, token && current.table.status !== 'closed' ? act : null,
+    { removable: current.table.status === 'lobby' });
   if (figures) item.append(figures);
   const tools = token ? hostSeatTools(current, presence, seat, {
     act, onHandoff: (handed, offer) => renderHandoff(handoffPanel, current, handed, offer),

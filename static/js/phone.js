@@ -2,7 +2,7 @@
 import { CONNECTION_TEXT, connectTable, forgetToken, storeToken, storedToken } from './connection.js';
 import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
-import { renderPhoneFigures } from './figures.js';
+import { hostFigureList, hostFigureTools, renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
@@ -134,6 +134,8 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
     const here = presenceOf(view, presence, seat.id);
     return el('li', { class: `seat ${here.away ? 'away' : 'online'}`, 'data-seat': seat.id },
       el('span', { class: 'name', text: seat.name }), ' ', el('span', { class: 'presence', text: here.text }),
+      // Any seat's figures: removed in the lobby, an unknown one named at any time (as on the host screen).
+      hostFigureList(view, seat.id, hostAct, { removable: table.status === 'lobby' }),
       hostSeatTools(view, presence, seat, {
         act: hostAct, onHandoff: (handed, offer) => renderHandoff(hostPanel.querySelector('.handoff'), view, handed, offer),
       }),
@@ -146,13 +148,59 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
       } }));
   }));
   if (withGame) renderHostGame(view, hostAct);  // not each second: its forms keep what is typed
+  renderHostFigureTools(view, hostAct);
   hostPanel.querySelector('.host-buttons').replaceChildren(
+    ...goOnWithout(view, hostAct),
     el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
       onclick: () => hostAct({ type: 'table.joining', open: !table.joining_open }) }),
     el('button', { type: 'button', class: 'danger close-table', text: t('Close the table and reveal the seed'), onclick: () => {
       if (window.confirm(t('Close this table? Nobody can act any more and the seed is revealed.'))) hostAct({ type: 'table.close' });
     } }));
 }
+
+// Adding figures for any seat, while figures are registered (built once: a search survives redraws).
+let hostFigures = null;
+function renderHostFigureTools(view, hostAct) {
+  const area = hostPanel.querySelector('.host-figures');
+  const adding = view.table.uses_figures && view.table.status === 'lobby';
+  area.hidden = !adding;
+  if (!adding) return;
+  if (!hostFigures) {
+    hostFigures = hostFigureTools((action) => latestHostAct(action));
+    area.replaceChildren(...hostFigures.nodes);
+  }
+  latestHostAct = hostAct;
+  hostFigures.update(view);
+}
+let latestHostAct = () => Promise.resolve({ ok: false });
+
+// A round of random numbers waits on phones that do not answer: the host goes on without them.
+function goOnWithout(view, hostAct) {
+  const round = view.table.entropy?.round;
+  const missing = round ? view.table.seats.filter((seat) => round.asked.includes(seat.id) && !round.revealed.includes(seat.id)) : [];
+  if (!missing.length) return [];
+  return [el('p', { class: 'round-wait', role: 'status',
+    text: t('Waiting for the random numbers of: %(names)s.', { names: missing.map((seat) => seat.name).join(', ') }) }),
+  el('button', { type: 'button', class: 'restart-round', text: t('Go on without them'),
+    onclick: () => hostAct({ type: 'table.entropy_restart' }) })];
+}
+
+// Sends the code a TV shows (/screen) with this phone's token: that TV becomes this table's display.
+let pairToken = null;
+const pairForm = hostPanel.querySelector('.pair-tv');
+pairForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const field = pairForm.elements.pairing;
+  pairForm.querySelector('.paired')?.remove();
+  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pairToken}` },
+    body: JSON.stringify({ pairing: field.value }),
+  });
+  showErrorAt(field, ok ? '' : error);
+  if (!ok) return;
+  field.value = '';
+  pairForm.append(el('p', { class: 'paired', role: 'status', text: t('The TV shows the table now.') }));
+});
 
 function render(view, connection) {
   latest = view;
@@ -240,6 +288,7 @@ function start(token) {
   // Back on the network: the socket may have lived through it (it then says nothing).
   window.addEventListener('online', () => { if (connection.socket.connected) showConnection('connected'); });
 
+  pairToken = token;
   // House-ranking edits proposed at this table wait for this phone's agreement.
   if (token) watchProposals(connection.socket, { code, token, container: seatView.querySelector('.proposals') });
   keepAwake();
@@ -313,7 +362,15 @@ everySecond(() => {
   renderWaiting(waitingList, latest, presence);
   renderPresence(presenceStrip, latest, presence);
   if (hosting(latest) && !hostPanel.querySelector('section.handoff:not([hidden])')) {
-    renderHostPanel(latest, latestAct, { withGame: false });
+    // Redrawn only when a seat comes or goes away (its tools change): an error shown next to a host
+    // control stays; away times move on in place.
+    let changed = false;
+    for (const item of hostPanel.querySelectorAll('.host-seats li.seat')) {
+      const here = presenceOf(latest, presence, Number(item.dataset.seat));
+      item.querySelector('.presence').textContent = here.text;
+      changed ||= item.classList.contains('away') !== here.away;
+    }
+    if (changed) renderHostPanel(latest, latestAct, { withGame: false });
   }
 });
 

@@ -1,0 +1,64 @@
+// The host's phone scanned a TV's code (/pair/<code>): it sends it for the table this phone hosts.
+import { t } from './i18n.js';
+import { el, requestJson, showErrorAt } from './ui.js';
+
+const root = document.getElementById('pair');
+const pairing = root.dataset.pairing;
+const state = root.querySelector('.pair-state');
+const list = root.querySelector('.pair-tables');
+
+// Every table this phone holds a key of (the host key, or a seat's that may hold the host's rights).
+function keptTokens() {
+  const kept = [];
+  for (let index = 0; index < localStorage.length; index += 1) {
+    const name = localStorage.key(index);
+    const match = /^companion\.(host|seat)\.([A-Z0-9]{4,5})$/.exec(name || '');
+    if (match) kept.push({ code: match[2], token: localStorage.getItem(name) });
+  }
+  return kept;
+}
+
+// The tables still open that this phone hosts, each with the token that holds the rights.
+async function hostedTables() {
+  const hosted = new Map();
+  for (const { code, token } of keptTokens()) {
+    if (hosted.has(code)) continue;
+    const { ok, body } = await requestJson(`/api/tables/${code}`, { headers: { Authorization: `Bearer ${token}` } });
+    if (!ok || body.table.status === 'closed') continue;
+    const { you, table } = body;
+    if (you.role === 'host' || (you.role === 'seat' && table.host_seat === you.seat)) hosted.set(code, token);
+  }
+  return hosted;
+}
+
+async function pair(code, token, control) {
+  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ pairing }),
+  });
+  if (!ok) {
+    if (!showErrorAt(control, error)) state.textContent = error;
+    return;
+  }
+  state.textContent = t('The TV shows table %(code)s now.', { code });
+  list.replaceChildren(el('li', {}, el('a', { class: 'button', href: `/t/${code}`, text: t('Back to table %(code)s', { code }) })));
+}
+
+async function boot() {
+  const hosted = await hostedTables();
+  if (!hosted.size) {
+    state.textContent = t('This phone hosts no open table. Open your table on the phone that hosts it, then scan the TV’s code again, or type it in the Host section.');
+    return;
+  }
+  state.textContent = hosted.size === 1 ? t('Sending the code…') : t('Which table should the TV show?');
+  const buttons = [...hosted].map(([code, token]) => {
+    const button = el('button', { type: 'button', class: 'primary', text: t('Show table %(code)s', { code }) });
+    button.addEventListener('click', () => pair(code, token, button));
+    return el('li', {}, button);
+  });
+  list.replaceChildren(...buttons);
+  // One table: scanning the code was the intent, nothing to choose.
+  if (hosted.size === 1) buttons[0].querySelector('button').click();
+}
+
+boot();

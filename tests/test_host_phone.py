@@ -1,0 +1,195 @@
+"""The host can be a phone: every host action from the seat that holds the host's rights, and a TV
+paired with a table by the short code it shows (companion/displays.py).
+
+On the real server, over Socket.IO and HTTP. Each host action and the pairing are also sent with
+another seat's token, a forged token and another table's host key: each is refused and changes
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from companion.displays import PAIR_SECONDS, Displays
+from companion.errors import TableError
+from companion.store import Store
+from companion.tables import Tables
+from tests.helpers import ENTROPY, bearer
+from tests.screen import WAIT, Screen
+from tests.server import ServerProcess
+
+BOWSER, LINK, UNKNOWN = "0x0005000000140002", "0x0100000000040002", "0x3f00000000ff0002"
+UID = "04a1b2c3d4e5f6"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("host-phone")).start()
+    yield process
+    process.stop()
+
+
+class HostedByPhone:
+    """An Amiiboxe lobby created on Ana's phone: she holds the host's rights on her seat; Bo is a player."""
+
+    def __init__(self, server):
+        self.url = server.url
+        created = requests.post(f"{self.url}/api/tables", json={"game": "amiiboxe",
+                                                                "options": {"figures_per_player": 3}}, timeout=WAIT)
+        self.code, self.host_key = created.json()["code"], created.json()["host_token"]
+        self.ana = self.join("Ana", host_key=self.host_key)
+        self.bo = self.join("Bo")
+
+    def join(self, name: str, host_key: str | None = None) -> dict:
+        seat = requests.post(f"{self.url}/api/tables/{self.code}/seats", json={"name": name, "entropy": ENTROPY},
+                             headers=bearer(host_key) if host_key else {}, timeout=WAIT)
+        assert seat.status_code == 201, seat.text
+        return seat.json()
+
+    def http(self, token: str, action: dict) -> requests.Response:
+        return requests.post(f"{self.url}/api/tables/{self.code}/actions", json=action, headers=bearer(token),
+                             timeout=WAIT)
+
+    def pair(self, token: str, pairing) -> requests.Response:
+        return requests.post(f"{self.url}/api/tables/{self.code}/display", json={"pairing": pairing},
+                             headers=bearer(token), timeout=WAIT)
+
+    def view(self) -> dict:
+        return requests.get(f"{self.url}/api/tables/{self.code}", headers=bearer(self.host_key), timeout=WAIT).json()
+
+    def figures_of(self, view: dict, seat: dict) -> list[str]:
+        return [figure["name"]["en"] for figure in view["table"]["figures"]["list"] if figure["seat"] == seat["seat"]]
+
+
+def new_display(server) -> dict:
+    answer = requests.post(f"{server.url}/api/displays", timeout=WAIT)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def display_status(server, display: dict) -> dict:
+    return requests.get(f"{server.url}/api/displays/mine", headers=bearer(display["key"]), timeout=WAIT).json()
+
+
+def test_the_host_phone_adds_gives_names_and_removes_the_figures_of_any_seat(server):
+    table = HostedByPhone(server)
+    ana = Screen(table.url, table.code, table.ana["token"])
+    bo = Screen(table.url, table.code, table.bo["token"])
+    try:
+        # A figure picked by name for Bo, from Ana's phone.
+        ana.play({"type": "table.pick_figure", "seat": table.bo["seat"], "amiibo_id": BOWSER})
+        # A figure tapped on the reader while nobody adds waits; Ana gives it to Bo.
+        assert table.http(table.host_key, {"type": "table.scan", "uid": UID, "amiibo_id": LINK}).status_code == 200
+        waiting = ana.wait_for(lambda view: view["table"]["figures"]["pending"] is not None)
+        assert "claim" not in waiting["table"]["figures"]["pending"]  # the claim stays the host screen's
+        ana.play({"type": "table.give_figure", "seat": table.bo["seat"]})
+        # Bo adds a figure the catalogue does not know; Ana names it for every table of the server.
+        mystery = bo.play({"type": "figure.pick", "amiibo_id": UNKNOWN})["events"][0]["figure"]["id"]
+        ana.play({"type": "table.name_figure", "figure": mystery, "name": "Pingouin masqué", "lang": "en"})
+        seen = bo.wait_for(lambda view: "Pingouin masqué" in table.figures_of(view, table.bo))
+        assert table.figures_of(seen, table.bo) == ["Bowser", "Link", "Pingouin masqué"]
+        assert seen["table"]["figures"]["pending"] is None
+        # And removes one of Bo's.
+        bowser = next(f["id"] for f in seen["table"]["figures"]["list"] if f["amiibo_id"] == BOWSER)
+        ana.play({"type": "table.remove_figure", "figure": bowser})
+        assert table.figures_of(bo.wait_for(lambda view: len(table.figures_of(view, table.bo)) == 2),
+                                table.bo) == ["Link", "Pingouin masqué"]
+    finally:
+        ana.close()
+        bo.close()
+
+
+def test_a_seat_without_the_host_rights_is_refused_each_host_action_and_nothing_changes(server):
+    table = HostedByPhone(server)
+    other = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=WAIT).json()
+    table.http(table.host_key, {"type": "table.pick_figure", "seat": table.ana["seat"], "amiibo_id": BOWSER})
+    table.http(table.host_key, {"type": "table.scan", "uid": UID, "amiibo_id": LINK})
+    figure = table.view()["table"]["figures"]["list"][0]["id"]
+    actions = [
+        {"type": "table.pick_figure", "seat": table.bo["seat"], "amiibo_id": UNKNOWN},
+        {"type": "table.give_figure", "seat": table.bo["seat"]},
+        {"type": "table.remove_figure", "figure": figure},
+        {"type": "table.name_figure", "figure": figure, "name": "Faux"},
+        {"type": "table.entropy_restart"},
+        {"type": "table.joining", "open": False},
+    ]
+    before = table.view()
+    bo = Screen(table.url, table.code, table.bo["token"])
+    try:
+        for action in actions:
+            # Another seat's token, over HTTP and over its socket: only the host may.
+            assert table.http(table.bo["token"], action).status_code == 403, action
+            assert bo.act(action) == {"ok": False, "error": "Only the host can do that.", "status": 403}
+            # A forged token, and the host key of another table.
+            assert table.http("forged-" + table.ana["token"], action).status_code == 401, action
+            assert table.http(other["host_token"], action).status_code == 401, action
+    finally:
+        bo.close()
+    after = table.view()
+    assert (after["version"], after["table"]["figures"], after["table"]["joining_open"]) == (
+        before["version"], before["table"]["figures"], before["table"]["joining_open"])
+
+
+def test_a_tv_is_paired_by_the_host_phone_and_bad_codes_or_tokens_change_nothing(server):
+    table = HostedByPhone(server)
+    display = new_display(server)
+    assert len(display["code"]) == 6 and display["pair_url"].endswith(f"/pair/{display['code']}")
+    assert display_status(server, display)["state"] == "waiting"
+    closed = HostedByPhone(server)
+    requests.post(f"{server.url}/api/tables/{closed.code}/close", headers=bearer(closed.host_key), timeout=WAIT)
+    wrong = "Z" * 6 if display["code"] != "Z" * 6 else "Y" * 6
+    refusals = [
+        (table.pair(table.bo["token"], display["code"]), 403, "Only the host"),  # a seat without the rights
+        (table.pair("forged", display["code"]), 401, "not valid"),
+        (table.pair(closed.host_key, display["code"]), 401, "not valid"),  # another table's host key
+        (closed.pair(closed.ana["token"], display["code"]), 410, "closed"),  # a closed table's host
+        (table.pair(table.ana["token"], wrong), 404, f"No screen shows the code {wrong}"),
+        (table.pair(table.ana["token"], "AB12"), 400, "6 letters and digits"),
+        (table.pair(table.ana["token"], {"code": display["code"]}), 400, "6 letters and digits"),
+        (requests.post(f"{server.url}/api/tables/{table.code}/display", data="ABCDEF", timeout=WAIT,
+                       headers=bearer(table.ana["token"])), 400, "JSON object"),
+    ]
+    for answer, status, message in refusals:
+        assert answer.status_code == status, answer.text
+        assert message in answer.json()["error"]
+    assert display_status(server, display)["state"] == "waiting"  # none of them paired the TV
+
+    # The code as typed: any case, spaces ignored.
+    spaced = f" {display['code'][:3].lower()} {display['code'][3:]} "
+    assert table.pair(table.ana["token"], spaced).json() == {"ok": True, "table": table.code}
+    assert display_status(server, display) == {"state": "paired", "table": table.code,
+                                               "url": f"/t/{table.code}/screen"}
+    # Used once: the host key itself cannot use it again, and the TV keeps its table.
+    again = table.pair(table.host_key, display["code"])
+    assert again.status_code == 409 and "already used" in again.json()["error"]
+    # A key the server never gave is refused.
+    assert requests.get(f"{server.url}/api/displays/mine", headers=bearer("forged"), timeout=WAIT).status_code == 401
+
+
+def test_a_tv_code_expires(tmp_path):
+    store = Store(str(tmp_path / "displays.sqlite3"))
+    now = [1_000_000.0]
+    tables = Tables(store)
+    displays = Displays(store, tables, clock=lambda: now[0])
+    created = tables.create("dice", {})
+    display = displays.new_pairing()
+    now[0] += PAIR_SECONDS + 1
+    with pytest.raises(TableError) as refused:
+        displays.pair(created["code"], created["host_token"], display["code"])
+    assert refused.value.status == 410 and "expired" in refused.value.message
+    assert displays.status(display["key"]) == {"state": "expired"}
+    store.close()
+
+
+def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):
+    """The codes live in the store: a TV on one process, the host's phone on another."""
+    first = ServerProcess(tmp_path, name="first").start()
+    second = ServerProcess(tmp_path, name="second", extra_env={"COMPANION_DATABASE": str(first.database)}).start()
+    try:
+        table = HostedByPhone(second)
+        display = new_display(first)
+        assert table.pair(table.ana["token"], display["code"]).status_code == 200
+        assert display_status(first, display)["table"] == table.code
+    finally:
+        second.stop()
+        first.stop()
