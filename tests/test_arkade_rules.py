@@ -414,7 +414,7 @@ def test_corrections_are_allowed_while_a_claim_waits_and_an_empty_board_wins_for
 
 def test_vanished_phone_the_last_line_claim_is_a_timed_wait_on_the_defender():
     state = act(new_game(), ALIEN_SEAT, {"type": "throw"}, dice(alien=["blue", "blue"]))
-    assert GAME.waiting(state) == [{"seat": ALIEN_SEAT, "for": "play a turn", "params": {}, "timed": False}]
+    assert GAME.waiting(state) == [{"seat": ALIEN_SEAT, "for": "throw the dice and move saucers as the Alien, then end the turn", "params": {}, "timed": False}]
     state = act(state, ALIEN_SEAT, {"type": "claim"})
     assert GAME.waiting(state) == [
         {"seat": DEFENDER_SEAT, "for": "answer the Alien's last-line claim", "params": {}, "timed": True}]

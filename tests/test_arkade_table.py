@@ -57,6 +57,10 @@ def pass_turn(screen: Screen) -> None:
     screen.play({"type": "end_turn"})
 
 
+ALIEN_TURN = "throw the dice and move saucers as the Alien, then end the turn"
+DEFENDER_TURN = "throw the dice, shoot and move the ship as the Defender, then end the turn"
+
+
 def waiting(view: dict) -> list[tuple[int, str, bool]]:
     return [(wait["seat"], wait["text"]["en"], wait["timed"]) for wait in view["table"]["waiting"]]
 
@@ -140,14 +144,17 @@ def test_vanished_defender_during_a_claim_the_host_answers_after_the_timed_wait(
     assert t.host.act({**decide, "action": {"type": "hit", "colour": "blue"}})["status"] == 400  # not an open decision
     t.host.play(decide)
     view = t.host.wait_for(lambda v: v["game"]["pending"] is None)
-    assert waiting(view) == [(t.seat("Zoé"), "play a turn", False)]  # the game goes on
+    assert waiting(view) == [(t.seat("Zoé"), ALIEN_TURN, False)]  # the game goes on
     t.alien.play({"type": "end_turn"})
 
 
 def test_vanished_alien_during_its_turn_the_seat_is_handed_to_another_phone(duel):
     t = duel(power_tiles="off")
     view = t.host.wait_for(lambda v: v["game"] is not None and v["table"]["waiting"])
-    assert waiting(view) == [(t.seat("Zoé"), "play a turn", False)]
+    assert waiting(view) == [(t.seat("Zoé"), ALIEN_TURN, False)]
+    # Who must do what, in every screen's language.
+    assert view["table"]["waiting"][0]["text"]["fr"] == ("lancer les dés et avancer des soucoupes en tant qu'Alien, "
+                                                         "puis finir le tour")
     old_token = t.seats["Zoé"]["token"]
     away(t, t.alien, "Zoé")
     offer = t.host.play({"type": "table.handoff", "seat": t.seat("Zoé")})["handoff"]
@@ -161,7 +168,7 @@ def test_vanished_alien_during_its_turn_the_seat_is_handed_to_another_phone(duel
     assert t.game(t.alien)["role"] == "alien"
     pass_turn(t.alien)
     assert waiting(t.host.wait_for(lambda v: v["game"]["active"] == "defender")) == [
-        (t.seat("Max"), "play a turn", False)]
+        (t.seat("Max"), DEFENDER_TURN, False)]
 
 
 def test_vanished_alien_with_a_tile_question_the_host_answers_then_takes_the_seat_out(duel):

@@ -135,3 +135,24 @@ def test_the_strings_command_spaces_msgstr_lines_only_and_keeps_the_layout():
     assert 'msgstr "Jeu inconnu\u00a0: %(game)s."' in spaced and '"A long one: wrapped"' in spaced
     assert '"Une longue phrase\u00a0"\n": coupée\u00a0!"' in spaced
     assert len(spaced.splitlines()) == len(po.splitlines())
+
+
+def test_rayman_rounds_are_manches_in_french():
+    """The race's rounds read « Manche 3 » in French (only the card's printed « CE ROUND-CI » stays)."""
+    french = {}
+    for domain in DOMAINS:
+        with open(po_path(domain), "rb") as handle:
+            french.update({message.id: message.string for message in read_po(handle, locale="fr") if message.id})
+    rayman = {message.id for domain in DOMAINS for message in extracted(domain)
+              if any("rayman" in path for path, _ in message.locations) and isinstance(message.id, str)
+              and re.search(r"\bround\b", words(message.id), re.I) and "other way round" not in message.id}
+    assert len(rayman) > 20
+    english = [french[msgid] for msgid in rayman
+               if re.search(r"\bround\b", words(french[msgid]).replace("CE ROUND-CI", ""), re.I)]
+    assert english == []
+    assert all("manche" in french[msgid].lower() for msgid in rayman)
+
+
+def words(text):
+    """A message without its %(name)s fields (Rayman's is called %(round)s)."""
+    return re.sub(r"%\(\w+\)s", "", text)

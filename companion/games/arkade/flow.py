@@ -207,6 +207,12 @@ def decide(state: dict) -> dict | None:
     return {"winners": [winner], "reason": OUTCOME_REASONS[state["won_by"]], "ranking": [[winner], [loser]]}
 
 
+# What the active player does in a Stratégie turn, named with the role: every screen reads
+# "Your move: …" or "Waiting for Ana: …" before it.
+TURN_WAITS = {ALIEN: N_("throw the dice and move saucers as the Alien, then end the turn"),
+              DEFENDER: N_("throw the dice, shoot and move the ship as the Defender, then end the turn")}
+
+
 def wait_on(state: dict) -> list[dict]:
     """Whom the game waits on: the claim's answer needs the other phone, so it is timed."""
     roles, pending = state["roles"], state["pending"]
@@ -225,7 +231,7 @@ def wait_on(state: dict) -> list[dict]:
     if pending:
         return [entry(roles[ALIEN], N_("answer the power tile's question"))]
     if state["mode"] == "strategie":
-        return [entry(roles[state["active"]], N_("play a turn"))]
+        return [entry(roles[state["active"]], TURN_WAITS[state["active"]])]
     return []
 
 
