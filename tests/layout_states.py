@@ -414,3 +414,26 @@ def arkade_host_phone(url: str) -> Table:
     play_arkade(table, lambda game: game["active"] == arkade.DEFENDER)
     table.phone = "Zoé"
     return table
+
+
+UNKNOWN_FIGURE = "0x3f00000000ff0002"  # newer than the catalogue: the host names it
+
+
+def amiiboxe_host_phone(url: str) -> Table:
+    """Amiiboxe's lobby hosted from Ana's phone: Bo added a figure the catalogue does not know, a figure
+    tapped on the reader waits for a player, and Cy's phone has not sent its random numbers."""
+    table = with_host_phone(Table.create(url, "amiiboxe", {"figures_per_player": 3}, ()), "Ana")
+    for name, body in (("Bo", {"entropy": ENTROPY}), ("Cy", {"commitment": "ab" * 32})):
+        seat = requests.post(f"{url}/api/tables/{table.code}/seats", json={"name": name, **body}, timeout=WAIT)
+        table.tokens[name], table.seats[name] = seat.json()["token"], seat.json()["seat"]
+    table.act("Bo", {"type": "figure.pick", "amiibo_id": UNKNOWN_FIGURE})
+    table.act("host", {"type": "table.scan", "uid": "04a1b2c3d4e5f6", "amiibo_id": ANA_FIGURES[1]})
+    table.phone = "Ana"
+    return table
+
+
+def tv_waiting_for_a_phone(url: str) -> Table:
+    """Not a table: the pairing code a TV at /screen shows (its ``code``), for the phone's /pair/<code> page."""
+    answer = requests.post(f"{url}/api/displays", timeout=WAIT)
+    assert answer.status_code == 201, answer.text
+    return Table(url, answer.json()["code"], "")

@@ -57,13 +57,15 @@ class Screen:
     name: str
     path: str
     build: object = None  # url -> states.Table, or None for a page without a table
-    who: str = ""  # "host", "phone" (the state's phone), "" (nobody)
+    # "host", "phone" (the state's phone), "host-phone", "display", "tv-page" (a TV page without a table), "" (nobody)
+    who: str = ""
     ready: str = "main"  # a selector shown once the page has rendered its state
     prompt: str = ""  # on the phone: what to do now, on the first screen
     main: tuple[str, ...] = ()  # on the TV: the main text (>= 28 px)
     in_game: bool | None = None  # the host screen: None (not a host screen), False (lobby), True (game)
     status: int = 200
     setup_gone: bool = False  # the phone: the game is on, setup controls are gone
+    opened: str = ""  # a fold opened (tapped) before measuring, so that what it holds is measured too
     extra: dict = field(default_factory=dict)
 
 
@@ -150,6 +152,12 @@ SCREENS = [
 SCREENS += [
     Screen("dice-host-phone", "/t/{code}", states.dice_host_phone, "host-phone", ".host-panel", prompt=".die-hint",
            setup_gone=True),
+    # The host phone's figures (any seat's, the reader's waiting one) and a round waiting on a phone.
+    Screen("amiiboxe-host-phone", "/t/{code}", states.amiiboxe_host_phone, "host-phone", ".host-panel .give-figure",
+           setup_gone=False, opened=".host-add-figures > summary"),
+    # A TV paired by the host's phone: the code it shows, and the page the phone opens by scanning it.
+    Screen("display-pair", "/screen", ready=".pair-code:not(:empty)", who="tv-page", main=(".pair-code", ".pair-state")),
+    Screen("pair", "/pair/{code}", states.tv_waiting_for_a_phone, ready=".pair-state"),
     Screen("arkade-host-phone", "/t/{code}", states.arkade_host_phone, "host-phone", ".host-panel",
            prompt=".host-panel .seat.away", setup_gone=True),  # waiting on an away seat: the host's tools for it
     host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),
@@ -163,7 +171,7 @@ SCREENS += [
 ]
 CASES = [(screen, size) for screen in SCREENS for size in SIZES] + [
     (screen, "phone-fr") for screen in SCREENS
-    if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form")]
+    if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
 
 
 @pytest.fixture(scope="module")
@@ -216,9 +224,11 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     response = page.goto(server.url + screen.path.format(code=code))
     assert response.status == screen.status
     expect(page.locator(screen.ready).first).to_be_attached()
-    if screen.who:
+    if screen.who in ("host", "phone", "host-phone", "display"):
         expect(page.locator(".status[data-state=connected], .status[data-state=closed]").first).to_be_attached()
         expect(page.locator(".game-area")).not_to_be_empty()
+    if screen.opened:
+        page.locator(screen.opened).click()
     page.wait_for_function("() => [...document.images].every((img) => img.complete)")
     page.evaluate("() => document.fonts.ready")
 
@@ -228,7 +238,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     page = pages[size]
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
-    tv_host = size == "tv" and screen.who in ("host", "display")
+    tv_host = size == "tv" and screen.who in ("host", "display", "tv-page")
     viewport = SIZES[size.split("-")[0]]["viewport"]
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
                                   "mainText": TV_MAIN_TEXT, "tv": tv_host})

@@ -36,8 +36,8 @@ async function pair(code, token, control) {
     method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
     body: JSON.stringify({ pairing }),
   });
-  if (!ok) {
-    if (!showErrorAt(control, error)) state.textContent = error;
+  if (!ok) {  // said under the button that asked (the line above it no longer says "sending")
+    state.textContent = showErrorAt(control, error) ? '' : error;
     return;
   }
   state.textContent = t('The TV shows table %(code)s now.', { code });

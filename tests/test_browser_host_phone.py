@@ -1,0 +1,124 @@
+"""The host is a phone, in Chromium: a TV (1920x1080) opened at /screen is paired by the host phone
+(360x640) scanning the TV's QR code, and the host section of that phone takes the host screen's
+figure controls and the "go on without them" of a round. A wrong code, a phone without the host's
+rights and a refused figure are told next to what caused them, and change nothing."""
+
+from __future__ import annotations
+
+import re
+
+import requests
+from playwright.sync_api import expect
+
+from tests.helpers import ENTROPY, bearer
+from tests.test_browser import (  # noqa: F401
+    SMALL_PHONE, as_host, as_seat, browser, decode_qr, open_context, server, wait_for_images,
+)
+
+TV = {"viewport": {"width": 1920, "height": 1080}}
+LINK, UNKNOWN = "0x0100000000040002", "0x3f00000000ff0002"
+
+
+def seat(server, code: str, name: str, host_key: str | None = None, **body) -> dict:
+    answer = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, **(body or {"entropy": ENTROPY})},
+                           headers=bearer(host_key) if host_key else {}, timeout=10)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def act(server, code: str, token: str, action: dict) -> None:
+    answer = requests.post(f"{server.url}/api/tables/{code}/actions", json=action, headers=bearer(token), timeout=10)
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, open_context, tmp_path):
+    created = requests.post(f"{server.url}/api/tables", json={"game": "amiiboxe", "options": {"figures_per_player": 3}},
+                            timeout=10).json()
+    code, host_key = created["code"], created["host_token"]
+    ana, bo = seat(server, code, "Ana", host_key), seat(server, code, "Bo")
+    phone = open_context(**SMALL_PHONE)
+    as_host(phone, code, host_key)
+    as_seat(phone, code, ana["token"])
+    page = phone.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    panel = page.locator(".host-panel")
+    expect(panel).to_be_visible()
+
+    # The TV shows a short code and its QR code.
+    tv_context = open_context(**TV)
+    tv = tv_context.new_page()
+    tv.goto(f"{server.url}/")
+    tv.get_by_role("link", name="Show a table on this screen").click()
+    expect(tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    pairing = tv.locator(".pair-code").inner_text()
+    wait_for_images(tv)
+    tv.locator(".pair-row").screenshot(path=tmp_path / "tv.png")
+    scanned = decode_qr(tmp_path / "tv.png")
+    assert scanned == f"{server.url}/pair/{pairing}"
+
+    # A wrong code typed in the host section is refused next to the field.
+    wrong = "ZZZZZZ" if pairing != "ZZZZZZ" else "YYYYYY"
+    panel.locator(".pair-tv input[name=pairing]").fill(wrong)
+    panel.get_by_role("button", name="Show the table on this TV").tap()
+    expect(panel.locator(".pair-tv .field-error")).to_have_text(
+        f"No screen shows the code {wrong}: check the code on the TV and type it again.")
+    # Bo's phone, without the host's rights, scans the TV's code: it hosts nothing, so nothing is paired.
+    bo_phone = open_context(**SMALL_PHONE)
+    as_seat(bo_phone, code, bo["token"])
+    bo_page = bo_phone.new_page()
+    bo_page.goto(scanned)
+    expect(bo_page.locator(".pair-state")).to_contain_text("This phone hosts no open table.")
+    # Ana's phone scans it: the TV turns into the table's display, without the host's rights.
+    scanning = phone.new_page()
+    scanning.goto(scanned)
+    expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {code} now.")
+    tv.wait_for_url(f"{server.url}/t/{code}/screen")
+    expect(tv.locator(".table-code")).to_have_text(code)
+    expect(tv.locator(".host-controls")).to_be_hidden()
+    scanning.close()
+
+    # A figure picked by name for Bo from the host section, seen on the TV.
+    adding = panel.locator(".host-add-figures")
+    adding.locator("summary").tap()
+    adding.locator("select[name=figure-seat]").select_option(label="Bo")
+    adding.locator("input[name=q]").fill("Bowser")
+    adding.get_by_role("button", name="Search").tap()
+    first = adding.locator(".catalogue-results li").first
+    first.get_by_role("button", name="Add").tap()
+    bo_figures = panel.locator(f".host-seats li[data-seat='{bo['seat']}'] .figure-name")
+    expect(bo_figures).to_have_count(1)
+    bowser = bo_figures.first.inner_text()
+    expect(tv.locator(f".seats li[data-seat='{bo['seat']}'] .figure-name")).to_have_text([bowser])
+    # The same figure for Ana is refused under the button that asked, by the game's rule.
+    adding.locator("select[name=figure-seat]").select_option(label="Ana")
+    first.get_by_role("button", name="Add").tap()
+    expect(adding.locator(".field-error")).to_have_text(f"{bowser} is already in this game, with Bo.")
+    expect(panel.locator(f".host-seats li[data-seat='{ana['seat']}'] .figure-name")).to_have_count(0)
+
+    # The figure tapped on the reader while nobody adds is given to Bo from the phone.
+    act(server, code, host_key, {"type": "table.scan", "uid": "04a1b2c3d4e5f6", "amiibo_id": LINK})
+    panel.get_by_role("button", name="Give to Bo").tap()
+    expect(bo_figures).to_have_count(2)
+    expect(panel.locator(".waiting-figure")).to_be_empty()
+
+    # Bo adds a figure the catalogue does not know; the host phone names it.
+    act(server, code, bo["token"], {"type": "figure.pick", "amiibo_id": UNKNOWN})
+    page.once("dialog", lambda dialog: dialog.accept("Pingouin masqué"))
+    panel.locator(f".host-seats li[data-seat='{bo['seat']}'] .figure.unknown").get_by_role("button", name="Name it").tap()
+    expect(bo_figures.last).to_have_text("Pingouin masqué")
+    expect(tv.locator(f".seats li[data-seat='{bo['seat']}'] .figure-name").last).to_have_text("Pingouin masqué")
+
+    # And removes one of Bo's figures.
+    panel.locator(f".host-seats li[data-seat='{bo['seat']}'] .figure").filter(has_text=bowser).get_by_role(
+        "button", name="Remove").tap()
+    expect(bo_figures).to_have_count(2)
+    expect(bo_figures.first).not_to_have_text(bowser)
+
+    # A phone that joins and never sends its random numbers: the host goes on without it.
+    seat(server, code, "Cy", commitment="ab" * 32)
+    expect(panel.locator(".round-wait")).to_have_text("Waiting for the random numbers of: Cy.")
+    panel.get_by_role("button", name="Go on without them").tap()
+    expect(panel.locator(".round-wait")).to_have_count(0)
+
+    for watched in (phone, tv_context, bo_phone):
+        assert watched.page_errors == []
