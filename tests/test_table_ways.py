@@ -117,6 +117,7 @@ class Step:
     # first: an action matches when it has every key and value of one of these.
     prefer: tuple[dict, ...] = ()
     resume: Callable[[Night, str], None] | None = None  # the new phone's play, when not `prefer`
+    rule: Callable[[dict], None] | None = None  # checks the game's own rule for a deadline passed (the host's view)
     figures: dict | None = None
 
 
@@ -156,10 +157,9 @@ def hand_over(t: Night, step: Step, name: str, at_step: dict) -> None:
                             timeout=WAIT)
     assert claimed.status_code == 201 and claimed.json()["seat"] == seat, claimed.text
     version = t.now()["version"]
-    step_action = {key: value for key, value in (step.prefer or ({"type": "end_turn"},))[0].items()}
-    assert t.http(old_token, step_action).status_code == 401
+    assert t.http(old_token, step.prefer[0]).status_code == 401
     assert requests.get(f"{t.url}/api/tables/{t.code}", headers=bearer(old_token), timeout=WAIT).status_code == 401
-    assert Screen.refusal(t.url, t.code, old_token) == {"message": "This token is not valid."}
+    assert Screen.refusal(t.url, t.code, old_token) == Screen.refusal(t.url, t.code, "forged-token") is not None
     assert t.now()["version"] == version  # the refused action changed nothing
     t.seats[name] = claimed.json()
     t.phones[name] = Screen(t.url, t.code, claimed.json()["token"])
@@ -186,7 +186,7 @@ def decide(t: Night, step: Step, name: str, at_step: dict) -> None:
             return
         choice = pick(view["table"]["proxy"][str(seat)], step.prefer)
         assert choice is not None, (step.name, view["table"]["proxy"])
-        assert choice.get("label", {}).get("fr") or "label" not in choice  # named in both languages
+        assert choice["label"]["en"] and choice["label"]["fr"]  # the host's button names it in both languages
         t.host.play({"type": "table.decide", "seat": seat, "action": choice})
     raise AssertionError(f"the host never got past {step.name}")
 
@@ -200,8 +200,9 @@ def time_out(t: Night, step: Step, name: str, at_step: dict) -> None:
     for screen in t.others(name):
         screen.wait_for(lambda v: step.past(at_step, v) or any(w["expired"] for w in waits_on(v, seat)))
     entries = t.log()["entries"]
-    if step.past(at_step, t.now()):
+    if step.rule:
         assert any(entry.get("timeout") for entry in entries)  # the game's rule, marked in the log
+        step.rule(t.now())
     else:
         assert any(entry.get("type") == "timed_out" for entry in entries)
         decide(t, step, name, at_step)
@@ -223,12 +224,11 @@ def go_on(night, step: Step, way: str) -> None:
     at_step = t.now()
     seat = t.seat(name)
     assert waits_on(at_step, seat), (step.name, at_step["table"]["waiting"])
-    if "decide" not in step.ways and "timeout" not in step.ways:
+    if "decide" not in step.ways:
         # A secret or the player's own action: the host is offered nothing to decide, and is refused.
         assert at_step["table"]["proxy"][str(seat)] == []
-        for action in step.prefer[:1]:
-            refused = t.host.act({"type": "table.decide", "seat": seat, "action": action})
-            assert refused["status"] in (400, 409), refused
+        refused = t.host.act({"type": "table.decide", "seat": seat, "action": step.prefer[0]})
+        assert refused["status"] == 400 and t.now()["version"] == at_step["version"], refused
     lose(t, name, at_step)
     WAYS[way](t, step, name, at_step)
     final = t.now()
@@ -261,8 +261,8 @@ def left_the_race(t: Night, name: str, at_step: dict) -> None:
 def left_the_board(t: Night, name: str, at_step: dict) -> None:
     game = t.game()
     gone = [figure for figure in game["figures"] if figure["seat"] == t.seat(name)]
-    assert gone and all(figure["status"] != "in_play" for figure in gone)
-    assert game["scores"][str(t.seat(name))] == 0 if "scores" in game else True
+    assert gone and all(figure["status"] == "out" and figure["at"] is None for figure in gone)
+    assert [seat["points"] for seat in game["seats"] if seat["id"] == t.seat(name)] == [0]
 
 
 WITHDRAWN = {"arkade": forfeit, "chakart": forfeit, "universalis": forfeit, "rayman": left_the_race,
@@ -360,4 +360,303 @@ ARKADE = [
 
 @pytest.mark.parametrize("step, way", cases(ARKADE))
 def test_arkade_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+    go_on(night, step, way)
+
+
+# --- Rayman ---------------------------------------------------------------------------------------
+
+def rayman_ready(t: Night) -> None:
+    """The characters named and the hands entered: the first round's choosing begins."""
+    for name, phone in t.phones.items():
+        phone.play({"type": "character", "name": name})
+    for name, phone in t.phones.items():
+        cards = [f"b{number}" for number in range(1, 9)]
+        phone.play({"type": "hand", "initiatives": {card: 10 * index + t.seat(name) for index, card in enumerate(cards)}})
+
+
+def rayman_lock(t: Night, name: str, pick_: tuple) -> None:
+    """The phone locks in: its pick and salt stay with it (here, on the test's table), the server gets the commitment."""
+    choice, salt = {"bubble": False, "left": pick_[0], "second": pick_[1]}, f"{t.seat(name):02x}" * 16
+    t.__dict__.setdefault("picks", {})[name] = (choice, salt)
+    t.phones[name].play({"type": "lock", "commitment": commitment(choice, salt)})
+
+
+def rayman_reveal(t: Night, name: str) -> None:
+    choice, salt = t.picks[name]
+    t.phones[name].play({"type": "reveal", "choice": choice, "salt": salt})
+
+
+def rayman_choose_all(t: Night, picks: dict) -> None:
+    for name, pick_ in picks.items():
+        rayman_lock(t, name, pick_)
+    for name in picks:
+        rayman_reveal(t, name)
+
+
+def rayman_choosing(t: Night) -> str:
+    rayman_ready(t)
+    rayman_lock(t, "Zoé", ("b1", "b2"))
+    return "Max"
+
+
+def rayman_revealing(t: Night) -> str:
+    rayman_ready(t)
+    rayman_lock(t, "Zoé", ("b1", "b2"))
+    rayman_lock(t, "Max", ("b3", "b4"))
+    rayman_reveal(t, "Zoé")
+    return "Max"
+
+
+def rayman_choose_again(t: Night, name: str) -> None:
+    """The new phone holds no pick: it chooses again (never the host), then every phone reveals."""
+    if t.game()["phase"] == "revealing":
+        t.phones[name].play({"type": "repick"})
+        assert t.game()["history"][-1] == {"type": "choice_reset", "seat": t.seat(name)}
+    rayman_lock(t, name, ("b5", "b6"))
+    for who in t.seats:
+        if t.game()["phase"] == "revealing" and str(t.seat(who)) not in {str(e["seat"]) for e in revealed(t)}:
+            rayman_reveal(t, who)
+
+
+def revealed(t: Night) -> list[dict]:
+    return [entry for entry in t.game()["history"] if entry["type"] == "revealed_by"]
+
+
+def rayman_offer(t: Night) -> str:
+    """Co-op: the active player offers a bonus token to the other, who must consent (a timed wait)."""
+    rayman_ready(t)
+    t.host.play({"type": "roll"})  # two cards of each hand are discarded at random: each keeps its first two left
+    rayman_choose_all(t, {name: tuple(own(t.game(name), t.seat(name))["hand"][:2]) for name in t.seats})
+    first = t.name_of(t.game()["active"])
+    other = next(name for name in t.seats if name != first)
+    t.phones[first].play({"type": "bonus"})
+    t.phones[first].play({"type": "give_bonus", "to": t.seat(other), "give": 1, "take": 0})
+    return other
+
+
+def rayman_turn(t: Night) -> str:
+    rayman_ready(t)
+    rayman_choose_all(t, {"Zoé": ("b7", "b8"), "Max": ("b1", "b2")})
+    return t.name_of(t.game()["active"])
+
+
+def rayman_free_move(t: Night) -> str:
+    """The last player who kept a position moves freely at the round's end."""
+    rayman_ready(t)
+    for name, column in (("Zoé", 3), ("Max", 1)):
+        t.phones[name].play({"type": "position", "column": column, "level": 1})
+    rayman_choose_all(t, {"Zoé": ("b7", "b8"), "Max": ("b1", "b2")})
+    for name in ("Zoé", "Max"):
+        t.phones[name].play({"type": "end_turn"})
+    assert t.game()["free_mover"] == t.seat("Max")
+    return "Max"
+
+
+def own(game: dict, seat: int) -> dict:
+    return next(player for player in game["players"] if player["seat"] == seat)
+
+
+def in_phase(phase: str) -> Callable[[dict, dict], bool]:
+    return lambda at_step, view: view["game"]["phase"] == phase
+
+
+def offer_answered(at_step: dict, view: dict) -> bool:
+    return view["game"]["round"]["offer"] is None
+
+
+def offer_lapsed(view: dict) -> None:
+    """Nothing moves without both consents: an offer unanswered in time is declined."""
+    assert view["game"]["history"][-1]["type"] == "bonus_declined"
+
+
+def round_over(at_step: dict, view: dict) -> bool:
+    return view["game"]["round"]["number"] > at_step["game"]["round"]["number"]
+
+
+SECRET = {"type": "lock", "commitment": "0" * 64}  # what the host may never send for a seat
+RAYMAN = [
+    Step("rayman", "choosing", rayman_choosing, in_phase("turns"), ("handoff", "withdraw"), prefer=(SECRET,),
+         resume=rayman_choose_again),
+    Step("rayman", "revealing", rayman_revealing, in_phase("turns"), ("handoff", "withdraw"),
+         prefer=({"type": "reveal"},), resume=rayman_choose_again),
+    Step("rayman", "offer", rayman_offer, offer_answered, ("decide", "timeout", "handoff", "withdraw"),
+         {"mode": "coop", "boss_move": 5}, prefer=({"type": "answer_offer", "accept": False},), rule=offer_lapsed),
+    Step("rayman", "turn", rayman_turn, turn_passed, ("decide", "handoff", "withdraw"), prefer=({"type": "end_turn"},)),
+    Step("rayman", "free-move", rayman_free_move, round_over, ("decide", "handoff", "withdraw"),
+         prefer=({"type": "free_move"},)),
+]
+
+
+@pytest.mark.parametrize("step, way", cases(RAYMAN))
+def test_rayman_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+    go_on(night, step, way)
+
+
+# --- Amiiboxe -------------------------------------------------------------------------------------
+
+def amiiboxe_begun(t: Night) -> None:
+    """Home locations named, the host sets who plays first (Ana) and begins."""
+    for figure in t.game()["figures"]:
+        if figure["location"] is None:
+            t.phones[t.name_of(figure["seat"])].play({"type": "name_location", "figure": figure["id"], "name": "Enfers"})
+    t.host.play({"type": "first_player", "player": t.seat("Ana")})
+    t.host.play({"type": "begin"})
+
+
+def amiiboxe_fight(t: Night) -> str:
+    """PRO mode: the players judge every fight; Ana has said who wins, Bo has not."""
+    amiiboxe_begun(t)
+    figures = t.game()["figures"]
+    mario, bowser = (next(f["id"] for f in figures if f["amiibo_id"] == amiibo_id)
+                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
+    t.phones["Ana"].play({"type": "attack", "attacker": mario, "defender": bowser})
+    t.phones["Ana"].play({"type": "judge", "winner": mario})
+    return "Bo"
+
+
+def amiiboxe_turn(t: Night) -> str:
+    amiiboxe_begun(t)
+    return "Ana"
+
+
+def amiiboxe_effects(t: Night) -> str:
+    """Ana moved and holds her turn open for its effects: only ending it is left."""
+    amiiboxe_begun(t)
+    figure = next(f["id"] for f in t.game()["figures"] if f["seat"] == t.seat("Ana"))
+    t.phones["Ana"].play({"type": "move", "figure": figure, "hold": True})
+    return "Ana"
+
+
+def silent_disagrees(view: dict) -> None:
+    """Past the deadline the silent player counts as disagreeing: a tie, by this table's option."""
+    fight = view["game"]["fights"][-1]
+    assert fight["by"] == "tie_on_disagreement" and fight["answers"]["defender"] is None
+    assert fight["answers"]["attacker"] == fight["attacker"]
+
+
+def fight_settled(at_step: dict, view: dict) -> bool:
+    return len(view["game"]["fights"]) > len(at_step["game"]["fights"])
+
+
+AMIIBOXE_TABLE = {"names": ("Ana", "Bo"), "figures": {"Ana": ANA_FIGURES, "Bo": BO_FIGURES}}
+AMIIBOXE = [
+    Step("amiiboxe", "fight", amiiboxe_fight, fight_settled, ("timeout", "handoff", "withdraw"),
+         {"pro": "on", "disagreement": "tie"}, prefer=({"type": "judge"},), rule=silent_disagrees,
+         **AMIIBOXE_TABLE),
+    Step("amiiboxe", "turn", amiiboxe_turn, turn_passed, ("handoff", "withdraw"),
+         prefer=({"type": "move"}, {"type": "end_turn"}), **AMIIBOXE_TABLE),
+    Step("amiiboxe", "effects", amiiboxe_effects, turn_passed, ("decide", "handoff", "withdraw"),
+         prefer=({"type": "end_turn"},), **AMIIBOXE_TABLE),
+]
+
+
+@pytest.mark.parametrize("step, way", cases(AMIIBOXE))
+def test_amiiboxe_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+    go_on(night, step, way)
+
+
+# --- Chakart --------------------------------------------------------------------------------------
+
+NO_MOVE = "6PK/6PP/8/8/8/8/8/k7 w"  # White's king walled in by its own pawns: nothing can move
+EGGS = "4k3/8/eeeeeeee/eeeeeeee/eeeeeeee/eeeeeeee/8/RRRRKRRR w"  # White's rooks face rows of eggs
+
+
+def mover(t: Night) -> str:
+    game = t.game()
+    return t.name_of(game["seats"][game["turn"]])
+
+
+def chakart_board(t: Night) -> str:
+    name = mover(t)
+    t.phones[name].play(t.legal(name, "move"))
+    return name
+
+
+def chakart_egg_choice(t: Night) -> str:
+    """White moves rooks onto eggs (Black's king keeps off the items) until an egg leaves White a
+    choice (King Boo's swap, Daisy's second move, Toadette's revival); each egg is the table's draw."""
+    for _ in range(60):
+        game, name = t.game(), mover(t)
+        if game["phase"] == "choice":
+            return name
+        if game["phase"] == "board":
+            t.phones[name].play({"type": "board_done"})
+            continue
+        moves = [a for a in t.game(name)["legal"] if a["type"] == "move"]
+        eggs = [a for a in moves if game["items"].get(a["to"]) == "e" and game["turn"] == "w"]
+        t.phones[name].play((eggs or [a for a in moves if a["to"] not in game["items"]] or moves)[0])
+    raise AssertionError("no egg left a choice in 30 turns")
+
+
+def ply_passed(at_step: dict, view: dict) -> bool:
+    return view["game"]["ply"] > at_step["game"]["ply"]
+
+
+def choice_made(at_step: dict, view: dict) -> bool:
+    return view["game"]["phase"] != "choice"
+
+
+CHAKART = [
+    Step("chakart", "move", mover, ply_passed, ("handoff", "withdraw"), {"colours": "first"},
+         names=("Ana", "Bo"), prefer=({"type": "move"}, {"type": "board_done"})),
+    Step("chakart", "board", chakart_board, ply_passed, ("decide", "handoff", "withdraw"), {"colours": "first"},
+         names=("Ana", "Bo"), prefer=({"type": "board_done"},)),
+    Step("chakart", "pass", mover, ply_passed, ("decide", "handoff", "withdraw"),
+         {"colours": "first", "position": [NO_MOVE]}, names=("Ana", "Bo"), prefer=({"type": "pass"},)),
+    Step("chakart", "egg-choice", chakart_egg_choice, choice_made, ("handoff", "withdraw"),
+         {"colours": "first", "position": [EGGS], "eggs": "applicable"}, names=("Ana", "Bo"),
+         prefer=({"type": "decline"}, {"type": "swap"}, {"type": "revive"}, {"type": "move"})),
+]
+
+
+@pytest.mark.parametrize("step, way", cases(CHAKART))
+def test_chakart_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+    go_on(night, step, way)
+
+
+# --- Mario Universalis ----------------------------------------------------------------------------
+
+def active(t: Night) -> str:
+    return t.name_of(t.game()["active"])
+
+
+def tap_next_until(t: Night, phase: str) -> str:
+    """The active phone taps "next" until the turn reaches ``phase``."""
+    name = active(t)
+    while t.game()["phase"] != phase:
+        t.phones[name].play({"type": "next"})
+    return name
+
+
+def end_turn(t: Night) -> None:
+    name = tap_next_until(t, "end")
+    t.phones[name].play({"type": "next"})
+
+
+def universalis_blockers(t: Night) -> str:
+    """Turn 3: the first player's Koopa (played in turn 1) attacks; the other player declares blockers."""
+    first = tap_next_until(t, "prep1")
+    t.phones[first].play({"type": "play", "card": {"kind": "character", "name": "Koopa", "cost": 3, "pf": 3, "pc": 5}})
+    end_turn(t)
+    end_turn(t)
+    tap_next_until(t, "attackers")
+    koopa = next(card["id"] for card in t.game()["in_play"] if card["name"] == "Koopa")
+    t.phones[first].play({"type": "attack", "attackers": [koopa]})
+    return next(name for name in t.seats if name != first)
+
+
+def universalis_preparation(t: Night) -> str:
+    return tap_next_until(t, "prep1")
+
+
+UNIVERSALIS = [
+    Step("universalis", "blockers", universalis_blockers, phase_left, ("timeout", "decide", "handoff", "withdraw"),
+         {"starting_coins": 10}, names=("Ana", "Bo"), prefer=({"type": "no_block"}, {"type": "block", "blocks": {}})),
+    Step("universalis", "phase", universalis_preparation, phase_left, ("handoff", "withdraw"),
+         names=("Ana", "Bo"), prefer=({"type": "next"},)),
+]
+
+
+@pytest.mark.parametrize("step, way", cases(UNIVERSALIS))
+def test_universalis_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
     go_on(night, step, way)
