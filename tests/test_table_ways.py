@@ -534,6 +534,17 @@ def silent_disagrees(view: dict) -> None:
     assert fight["answers"]["attacker"] == fight["attacker"]
 
 
+def amiiboxe_card_effect(t: Night) -> str:
+    """Ana's figure arrives on a card whose effect the companion does not know (one the host added):
+    the game waits for the table to apply it on the real board and confirm."""
+    amiiboxe_begun(t)
+    t.host.play({"type": "add_card", "name": "Cuisine de Peach"})
+    figure = next(f["id"] for f in t.game()["figures"] if f["seat"] == t.seat("Ana"))
+    t.phones["Ana"].play({"type": "move", "figure": figure, "card": "Cuisine de Peach"})
+    assert t.game()["step"]["kind"] == "hold"
+    return "Ana"
+
+
 def fight_settled(at_step: dict, view: dict) -> bool:
     return len(view["game"]["fights"]) > len(at_step["game"]["fights"])
 
@@ -543,8 +554,11 @@ AMIIBOXE = [
     Step("amiiboxe", "fight", amiiboxe_fight, fight_settled, ("timeout", "handoff", "withdraw"),
          {"pro": "on", "disagreement": "tie"}, prefer=({"type": "judge"},), rule=silent_disagrees,
          **AMIIBOXE_TABLE),
-    Step("amiiboxe", "turn", amiiboxe_turn, turn_passed, ("handoff", "withdraw"),
-         prefer=({"type": "move"}, {"type": "end_turn"}), **AMIIBOXE_TABLE),
+    # The host passes the turn of an away player; the new phone takes its action (a player at the table never passes).
+    Step("amiiboxe", "turn", amiiboxe_turn, turn_passed, ("decide", "handoff", "withdraw"),
+         prefer=({"type": "move"}, {"type": "pass"}), **AMIIBOXE_TABLE),
+    Step("amiiboxe", "card-effect", amiiboxe_card_effect, turn_passed, ("decide", "handoff", "withdraw"),
+         prefer=({"type": "confirm_effect"},), **AMIIBOXE_TABLE),
     Step("amiiboxe", "effects", amiiboxe_effects, turn_passed, ("decide", "handoff", "withdraw"),
          prefer=({"type": "end_turn"},), **AMIIBOXE_TABLE),
 ]
