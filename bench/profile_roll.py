@@ -1,12 +1,14 @@
 """What one roll costs the server's CPU, measured in one process without the network:
-``.venv/bin/python bench/profile_roll.py [--tables 10] [--phones 6] [--rolls 2000] [--profile]``.
+``.venv/bin/python bench/profile_roll.py [--tables 10] [--phones 6] [--rolls 2000] [--postgres] [--profile]``.
 
 The app runs as in the tests (threads, Flask-SocketIO's test clients standing for the phones, a
 SQLite file with every commit synced), so the whole action path runs: the payload check, the
 transaction, the game, the views of every seat, the host and the public, their grouping and
 encoding, and one delivery per connected screen. The figure is CPU time (``time.process_time``)
 per roll, which a machine busy with other work changes far less than latencies; ``--profile``
-prints the functions that take it (cProfile).
+prints the functions that take it (cProfile). ``--postgres`` runs the same on the PostgreSQL store
+(a fresh server started by `scripts.cluster.Cluster`, fsync on) and also counts the round trips to
+it per roll: every statement, and each transaction's BEGIN and COMMIT.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import secrets
 import sys
 import tempfile
 import time
@@ -26,8 +29,31 @@ from companion import create_app  # noqa: E402
 from tests.server import TEST_LIMITS  # noqa: E402
 
 
-def build(workdir: str, tables: int, phones: int):
-    app = create_app({"TESTING": True, "DATABASE": f"{workdir}/profile.sqlite3", "ASYNC_MODE": "threading",
+class RoundTrips:
+    """Counts what the PostgreSQL store sends and waits for: statements, and BEGIN and COMMIT."""
+
+    def __init__(self):
+        import psycopg
+
+        from companion import store_postgres
+
+        self.count = 0
+        counter = self
+
+        def counted(method, per_call=1):
+            def wrapper(*args, **kwargs):
+                counter.count += per_call
+                return method(*args, **kwargs)
+            return wrapper
+
+        store_postgres.Connection.execute = counted(store_postgres.Connection.execute)
+        store_postgres.Connection.executemany = counted(store_postgres.Connection.executemany)
+        # psycopg opens each transaction with its own BEGIN before the first statement.
+        psycopg.Connection.commit = counted(psycopg.Connection.commit, per_call=2)
+
+
+def build(workdir: str, tables: int, phones: int, database: str | None = None):
+    app = create_app({"TESTING": True, "DATABASE": database or f"{workdir}/profile.sqlite3", "ASYNC_MODE": "threading",
                       "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "profile", "READER": "none",
                       "RATE_BURST": 10**9, "RATE_PER_SECOND": 10**9, **TEST_LIMITS})
     http = app.test_client()
@@ -37,7 +63,7 @@ def build(workdir: str, tables: int, phones: int):
         table = http.post("/api/tables", json={"game": "dice", "options": {}}).json
         socketio.test_client(app, auth={"table": table["code"], "token": table["host_token"]})
         for n in range(phones):
-            seat = http.post(f"/api/tables/{table['code']}/seats", json={"name": f"P{n}"}).json
+            seat = http.post(f"/api/tables/{table['code']}/seats", json={"name": f"P{n}", "entropy": secrets.token_hex(32)}).json
             client = socketio.test_client(app, auth={"table": table["code"], "token": seat["token"]})
             seated.append(client)
     return app, seated
@@ -59,11 +85,35 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--phones", type=int, default=6)
     parser.add_argument("--rolls", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="print the 25 costliest functions (cumulative)")
+    parser.add_argument("--postgres", action="store_true", help="on the PostgreSQL store; counts round trips")
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as workdir:
-        app, seated = build(workdir, arguments.tables, arguments.phones)
+        database, cluster, trips = None, None, None
+        if arguments.postgres:
+            from scripts.cluster import Cluster
+
+            cluster = Cluster(Path(workdir) / "cluster", processes=0)
+            database = cluster.start_database()
+            trips = RoundTrips()
+        try:
+            cpu, wall, sent = measure(workdir, arguments, database, trips)
+        finally:
+            if cluster:
+                cluster.stop()
+    where = "PostgreSQL" if arguments.postgres else "SQLite"
+    print(f"{arguments.tables} tables x {arguments.phones} phones (+ host screens), {arguments.rolls} rolls on {where}: "
+          f"{1000 * cpu / arguments.rolls:.3f} ms CPU per roll ({1000 * wall / arguments.rolls:.3f} ms wall)"
+          + (f", {sent / arguments.rolls:.1f} round trips to PostgreSQL per roll" if trips else ""))
+    return 0
+
+
+def measure(workdir: str, arguments, database: str | None, trips: RoundTrips | None) -> tuple[float, float, int]:
+    """CPU seconds and wall seconds of the rolls, and the round trips they made."""
+    app, seated = build(workdir, arguments.tables, arguments.phones, database)
+    try:
         roll_all(seated, 100)  # warm up
         profiler = cProfile.Profile() if arguments.profile else None
+        sent = trips.count if trips else 0
         cpu, wall = time.process_time(), time.perf_counter()
         if profiler:
             profiler.enable()
@@ -71,12 +121,12 @@ def main(argv: list[str]) -> int:
         if profiler:
             profiler.disable()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        sent = (trips.count if trips else 0) - sent
+    finally:
         app.extensions["companion.tables"].store.close()
-    print(f"{arguments.tables} tables x {arguments.phones} phones (+ host screens), {arguments.rolls} rolls: "
-          f"{1000 * cpu / arguments.rolls:.3f} ms CPU per roll ({1000 * wall / arguments.rolls:.3f} ms wall)")
     if profiler:
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-    return 0
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+    return cpu, wall, sent
 
 
 if __name__ == "__main__":
