@@ -57,6 +57,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.games.base import plain_copy
+
 FORMAT = "companion/v2"
 SEED_BYTES = 32
 EMPTY_POOL = "00" * 32
@@ -200,7 +202,7 @@ class Entropy:
     secret: all of it may be shown to every screen."""
 
     def __init__(self, state: dict | None, pool: str = EMPTY_POOL):
-        self.state = copy.deepcopy(state) if state else {"epoch": 0, "pool": pool, "seats": {}, "round": None,
+        self.state = plain_copy(state) if state else {"epoch": 0, "pool": pool, "seats": {}, "round": None,
                                                          "rounds": 0, "waiting": []}
 
     @property

@@ -17,6 +17,8 @@ the table log): never put a secret in one.
 
 from __future__ import annotations
 
+import copy
+import marshal
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,6 +30,16 @@ HOST = "host"  # the seat argument of apply for the host screen's game actions
 def N_(message: str) -> str:
     """Marks a message for translation; the web shell translates it on the way out."""
     return message
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (what states and views are), several times faster than
+    ``copy.deepcopy``: one C round trip that keeps every type (tuples, int keys, big ints, NaN).
+    Anything marshal cannot write falls back to ``copy.deepcopy``."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        return copy.deepcopy(value)
 
 
 class Msg(str):

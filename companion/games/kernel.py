@@ -33,11 +33,10 @@ A move's ``run`` gets a private deep copy of the state and changes it in place
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from companion.games.base import HOST, N_, IllegalAction, Msg
+from companion.games.base import HOST, N_, IllegalAction, Msg, plain_copy
 
 SEAT = "seat"  # a move a seated player sends (for themselves)
 HOST_ONLY = "host"  # a move of the host screen (board keeping, questions put to the table)
@@ -100,10 +99,10 @@ class Phase:
 def strip_secrets(state: dict, seat: Any) -> dict:
     """A deep copy of ``state`` holding only what ``seat`` may see: no
     ``secret``, and in ``private`` only the seat's own entry."""
-    visible = {key: copy.deepcopy(value) for key, value in state.items() if key not in ("secret", "private")}
+    visible = plain_copy({key: value for key, value in state.items() if key not in ("secret", "private")})
     own = (state.get("private") or {}).get(str(seat)) if type(seat) is int else None
     if own is not None:
-        visible["private"] = {str(seat): copy.deepcopy(own)}
+        visible["private"] = {str(seat): plain_copy(own)}
     return visible
 
 
@@ -140,7 +139,7 @@ class Rules:
             raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind)[:40])
         self._refuse_if_not_allowed(state, seat, kind, move)
         move.check(state, seat, action)
-        work = copy.deepcopy(state)
+        work = plain_copy(state)
         events = list(move.run(work, seat, action, rng) or [])
         events += self._advance(work, rng)
         work["outcome"] = self.decide(work)
