@@ -683,38 +683,55 @@ class Tables(NightActions):
         """Every viewer's view: ``None`` for the public one, then one per seat.
 
         One time stamp for all of them, so that views with the same content stay
-        identical and go out as one message."""
+        identical and go out as one message. The table's part is built once per
+        audience (public, host, the seat holding the host's rights) and shared;
+        the game's part is each viewer's own (a seat's private data)."""
         now = self.clock()
-        views: dict[int | str | None, dict] = {None: self._envelope(table, seats, None, "public", now),
-                                               "host": self._envelope(table, seats, None, "host", now)}
+        parts: dict[tuple[bool, bool], dict] = {}
+        views: dict[int | str | None, dict] = {None: self._envelope(table, seats, None, "public", now, parts),
+                                               "host": self._envelope(table, seats, None, "host", now, parts)}
         for seat in seats:
-            views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat", now)
+            views[seat["seat"]] = self._envelope(table, seats, seat["seat"], "seat", now, parts)
         return views
 
-    def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str, now: float) -> dict:
+    def _envelope(self, table: dict, seats: list[dict], seat: int | None, role: str, now: float,
+                  parts: dict | None = None) -> dict:
+        """One viewer's view; ``parts`` keeps the table's part of the views of one publish,
+        by audience, so that it is built once."""
         game = REGISTRY[table["game"]]
-        revealed = table["status"] in ("over", "closed")
-        record = figures.normalize(table["figures"])
         hosting = role == "host" or (seat is not None and seat == table["host_seat"])
+        audience = (role == "host", hosting)
+        shared = parts.get(audience) if parts is not None else None
+        if shared is None:
+            shared = self._table_view(table, seats, game, role, hosting)
+            if parts is not None:
+                parts[audience] = shared
         return {
             "version": table["version"],
             "time": round(now, 3),  # lets a screen run a game clock in the server's time
-            "table": {
-                "code": table["code"], "game": table["game"], "status": table["status"],
-                "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
-                "entropy": fairness.Entropy(table["entropy"], table["pool"]).public(),
-                "seed": table["seed"] if revealed else None, "options": table["options"],
-                "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
-                "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
-                "figures": record if role == "host" else figures.public(record),
-                **self._night_view(table, game, hosting),
-                "requirements": figures.requirements(game, table["options"], record, [s["seat"] for s in seats])
-                if table["status"] == "lobby" else [],
-            },
+            "table": shared,
             "you": {"role": role, "seat": seat},
             **self._host_game_view(table, game, role, seat),
             # The host screen's view is the game's view for HOST: public, plus its own host actions.
             "game": game.view(table["state"], HOST if role == "host" else seat) if table["state"] is not None else None,
+        }
+
+    def _table_view(self, table: dict, seats: list[dict], game: Game, role: str, hosting: bool) -> dict:
+        """The table's part of a view: the same for every seat but the one holding the host's rights;
+        the host screen also sees the figures' secrets."""
+        revealed = table["status"] in ("over", "closed")
+        record = figures.normalize(table["figures"])
+        return {
+            "code": table["code"], "game": table["game"], "status": table["status"],
+            "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
+            "entropy": fairness.Entropy(table["entropy"], table["pool"]).public(),
+            "seed": table["seed"] if revealed else None, "options": table["options"],
+            "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
+            "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
+            "figures": record if role == "host" else figures.public(record),
+            **self._night_view(table, game, hosting),
+            "requirements": figures.requirements(game, table["options"], record, [s["seat"] for s in seats])
+            if table["status"] == "lobby" else [],
         }
 
     @staticmethod
