@@ -19,12 +19,15 @@ from companion.expiry import run_sweeper
 from companion.store import open_store
 from companion.services import CompanionServices
 from companion.tables import Tables
+from companion.web.wire import PacketJSON
 
 
 class TextPacket(socketio.packet.Packet):
-    """Companion never sends binary data: skip the scan of every payload for it."""
+    """Companion never sends binary data: skip the scan of every payload for it. Its JSON is
+    encoded in C, and a view already encoded is put in as it is (`companion.web.wire`)."""
 
     uses_binary_events = False
+    json = PacketJSON
 
 
 def _async_mode() -> str:
@@ -107,7 +110,13 @@ def _message_queue(url: str | None) -> dict:
     import redis
     from socketio import RedisManager
 
+    from companion.web.wire import QueueJSON
+
     class BoundedRedisManager(RedisManager):
+        def set_server(self, server):
+            super().set_server(server)
+            self.json = QueueJSON  # keeps a view encoded once from one process to the next
+
         def _redis_connect(self):
             super()._redis_connect()
             self.redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(

@@ -9,6 +9,7 @@ it was replaced, so two phones never hold one seat.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any, Callable
@@ -20,7 +21,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, j
 from companion.games.base import N_
 from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
-from companion.web import tables
+from companion.web import tables, wire
 from companion.web.i18n import translate
 from companion.web.reader_bridge import HOSTS_ROOM
 from companion.web.links import seat_cookie_name
@@ -129,6 +130,9 @@ class SocketHub:
             socketio.start_background_task(self.presence.run_heartbeat, socketio.sleep)
         else:
             self.presence = Presence()
+        # A view encoded once goes out as it is, in this process or through the Redis queue
+        # (companion.web.wire); another queue carries it decoded again.
+        self._send_encoded = not queue or queue.startswith(("redis://", "rediss://", "unix://"))
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "message": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
@@ -141,25 +145,21 @@ class SocketHub:
     def publish(self, code: str, views: dict, partial: bool = False, revoked: list | tuple = ()) -> None:
         """After a commit: every seat its own view, the host its own, spectators the public one.
 
-        Views with the same content (all of them, in a game without secrets)
-        go out as one message to all their rooms, encoded once. "you" stays
-        out of these: each screen learnt who it is from its connect view.
+        Each view is encoded once, with the presence every view carries; views that
+        encode the same (all of them, in a game without secrets) go out as one message
+        to all their rooms, and the encoded text is sent as it is. "you" stays out of
+        these: each screen learnt who it is from its connect view.
         """
-        groups: list[tuple[dict, list[str]]] = []
-        for seat, view in views.items():
-            rooms = [view_room(code, seat)]
-            body = {name: value for name, value in view.items() if name != "you"}
-            same = next((group for group in groups if group[0] == body), None)
-            if same:
-                same[1].extend(rooms)
-            else:
-                groups.append((body, rooms))
         seats = [seat for seat in views if isinstance(seat, int)]
         if not partial:
             self._known_seats[code] = seats
         presence, holders = self.presence.snapshot(code, seats if not partial else self._known_seats.get(code, seats))
-        for body, rooms in groups:
-            self.socketio.emit("view", {**body, **presence}, to=rooms)
+        groups: dict[str, list[str]] = {}
+        for seat, view in views.items():
+            body = wire.encode({**{name: value for name, value in view.items() if name != "you"}, **presence})
+            groups.setdefault(body, []).append(view_room(code, seat))
+        for body, rooms in groups.items():
+            self.socketio.emit("view", wire.Serialised(body) if self._send_encoded else json.loads(body), to=rooms)
         self._revoke(code, revoked)
         if not partial:  # a partial publish names only its actor: the other seats are still there
             self._evict_removed(code, views, holders)

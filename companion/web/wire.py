@@ -1,0 +1,71 @@
+"""What goes on the wire to the screens: JSON encoded once, in C.
+
+A publish encodes each distinct view once (`encode`), groups the rooms that get the same
+bytes, and hands Socket.IO the encoded text as a `Serialised` payload, which the packet
+encoder (`PacketJSON`, the JSON of `companion.TextPacket`) puts in as it is: a view goes
+through one encoder once, whatever the number of screens that receive it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+from engineio import json as engineio_json
+
+# Dict keys that are not strings (a seat number) become strings, as the standard library does.
+OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+class Serialised(str):
+    """A payload already encoded as JSON text (see `encode`)."""
+
+    __slots__ = ()
+
+
+def encode(value: Any) -> str:
+    """JSON text of ``value``; what orjson refuses (a number wider than 64 bits) takes the
+    standard library's slower path rather than failing the publish."""
+    try:
+        return orjson.dumps(value, option=OPTIONS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
+class PacketJSON:
+    """The JSON module of Socket.IO packets: a `Serialised` last argument goes in as it is,
+    the rest is encoded by `encode`; what the phones send is read by engineio's own decoder
+    (it refuses numbers of absurd length)."""
+
+    loads = staticmethod(engineio_json.loads)
+
+    @staticmethod
+    def dumps(data: Any, **_options: Any) -> str:
+        if type(data) is list and data and type(data[-1]) is Serialised:
+            head = encode(data[:-1])  # ["view"]: the event's name
+            return head[:-1] + ("," if len(data) > 1 else "") + data[-1] + "]"
+        return encode(data)
+
+
+class QueueJSON:
+    """The JSON of the messages between processes (the Redis queue): an emit's `Serialised`
+    payload is marked, so that the process that delivers it sends it as it is too, not as
+    a JSON string. Only Companion's own processes write to the queue."""
+
+    @staticmethod
+    def dumps(message: Any, **_options: Any) -> str:
+        data = message.get("data") if isinstance(message, dict) else None
+        if type(data) is list and data and type(data[-1]) is Serialised:
+            message = {**message, "serialised": True}
+        return encode(message)
+
+    @staticmethod
+    def loads(text: str | bytes) -> Any:
+        try:
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError:  # NaN, which the standard library writes
+            message = json.loads(text)
+        if isinstance(message, dict) and message.pop("serialised", False):
+            message["data"][-1] = Serialised(message["data"][-1])
+        return message
