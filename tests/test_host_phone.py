@@ -193,3 +193,54 @@ def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):
     finally:
         second.stop()
         first.stop()
+
+
+def test_the_host_phone_confirms_a_house_ranking_proposal_for_the_table(server):
+    mario, pikachu = "0x0000000000000002", "0x1919000000090002"
+    table = HostedByPhone(server)
+    cy = table.join("Cy")
+    for token, figure in ((table.ana["token"], mario), (table.bo["token"], BOWSER), (cy["token"], pikachu)):
+        assert table.http(token, {"type": "figure.pick", "amiibo_id": figure}).status_code == 200
+
+    def propose(token: str, tiers) -> dict:
+        answer = requests.put(f"{server.url}/api/rankings/cutest", json={"table": table.code, "tiers": tiers},
+                              headers=bearer(token), timeout=WAIT)
+        assert answer.status_code in (200, 202), answer.text
+        return answer.json()["proposal"]
+
+    proposed = propose(table.bo["token"], [[pikachu], [mario]])
+    assert proposed["status"] == "pending" and sorted(proposed["needed"]) == sorted([table.ana["seat"], cy["seat"]])
+    # Ana's phone holds the host's rights: her yes confirms for the whole table, as the host screen's would.
+    confirmed = requests.post(f"{server.url}/api/rankings/proposals/{proposed['id']}", timeout=WAIT,
+                              json={"table": table.code, "agree": True}, headers=bearer(table.ana["token"]))
+    assert confirmed.json()["proposal"]["status"] == "agreed", confirmed.text
+    # And her own edit needs nobody else; Bo's yes alone would not have been enough.
+    assert propose(table.ana["token"], [[mario], [pikachu]])["status"] == "agreed"
+    pending = propose(table.bo["token"], [[pikachu, mario]])
+    mine = requests.post(f"{server.url}/api/rankings/proposals/{pending['id']}", timeout=WAIT,
+                         json={"table": table.code, "agree": True}, headers=bearer(cy["token"]))
+    assert mine.json()["proposal"]["status"] == "pending"
+
+
+def test_the_readers_taps_and_refusals_reach_the_host_phone_when_no_host_screen_is_open(app, client,
+                                                                                         socket_client):
+    """Without a TV or laptop holding the host key, the host phone is where a tap goes and is explained."""
+    from types import SimpleNamespace
+
+    created = client.post("/api/tables", json={"game": "amiiboxe", "options": {"figures_per_player": 3}}).json
+    code = created["code"]
+    ana = client.post(f"/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
+                      headers=bearer(created["host_token"])).json
+    bo = client.post(f"/api/tables/{code}/seats", json={"name": "Bo", "entropy": ENTROPY}).json
+    host_phone = socket_client(code, ana["token"])
+    player = socket_client(code, bo["token"])
+    assert [m["args"][0]["state"] for m in host_phone.get_received() if m["name"] == "reader"] == ["off"]
+    bridge = app.extensions["companion.reader"]
+    bridge.on_scan(SimpleNamespace(uid=UID, amiibo_id=LINK))
+    assert client.get(f"/api/tables/{code}").json["table"]["figures"]["pending"]["amiibo_id"] == LINK
+    client.post(f"/api/tables/{code}/actions", json={"type": "table.joining", "open": False},
+                headers=bearer(ana["token"]))
+    bridge.on_scan(SimpleNamespace(uid="04a1b2c3d4e5f7", amiibo_id=BOWSER))  # nobody adds, joining closed
+    errors = [m["args"][0]["tap_error"] for m in host_phone.get_received() if m["name"] == "reader"]
+    assert errors and errors[-1].startswith("Nobody is adding figures")
+    assert [m for m in player.get_received() if m["name"] == "reader"] == []  # a player is not told

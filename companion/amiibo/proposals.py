@@ -89,7 +89,8 @@ class HouseProposals:
             tx.append_log(principal.code, [{"kind": "house", "type": "proposed", "proposal": proposal["id"],
                                             "criterion": criterion_id, "tiers": tiers, "by": principal.actor,
                                             "needed": needed}])
-            if principal.role == "host" or not needed:
+            # The host (the host screen, or the phone whose seat holds the host's rights) confirms for the table.
+            if principal.is_host or not needed:
                 proposal = self._settle(tx, proposal, AGREED, [principal.actor])
         return proposal
 
@@ -104,13 +105,14 @@ class HouseProposals:
                 raise TableError(404, N_("There is no such proposal at this table."))
             if proposal["status"] != PENDING:
                 raise TableError(409, N_("This proposal is already settled."))
-            if principal.role == "seat" and principal.seat not in proposal["needed"]:
+            player = principal.role == "seat" and not principal.is_host
+            if player and principal.seat not in proposal["needed"]:
                 raise TableError(403, N_("This proposal does not wait for your seat."))
-            if principal.role == "seat" and principal.seat in proposal["agreed"]:
+            if player and principal.seat in proposal["agreed"]:
                 raise TableError(409, N_("You have already agreed to this proposal."))
             if not agree:
                 return self._settle(tx, proposal, REFUSED, [principal.actor])
-            if principal.role == "host":
+            if principal.is_host:
                 return self._settle(tx, proposal, AGREED, [*self._agreed_by(proposal), principal.actor])
             proposal["agreed"].append(principal.seat)
             tx.execute("UPDATE house_proposals SET agreed = ? WHERE id = ?",

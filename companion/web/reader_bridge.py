@@ -5,8 +5,8 @@ states and tap errors as JSON lines (``python -m hardware.reader --events``):
 nfcpy's USB and serial calls block, and must never freeze the event loop that
 serves every phone; a driver that crashes takes only the child down (it is
 started again). Here a tap becomes the host action ``table.scan`` of the table
-whose host screen was opened last (the table on the TV), through the same
-single action path as everything else.
+whose host screen (or host phone) was opened last, through the same single
+action path as everything else.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ TAP_ERRORS = (
     ("blank tag", N_("This tag is blank: there is no amiibo on it.")),
     ("", N_("The tag could not be read: place it again.")),
 )
+
+
+def reader_room(code: str) -> str:
+    """The screens that show a table's reader: its host screens and its host phone."""
+    return f"{code}/reader"
 
 
 def tap_error_text(message: str, language: str) -> str:
@@ -115,7 +120,7 @@ class ReaderBridge:
             except TableError as refusal:
                 with self.app.test_request_context(), force_locale(language):
                     self.socketio.emit("reader", {**self.status, "tap_error": translate(refusal)},
-                                       to=f"{code}/host")
+                                       to=reader_room(code))
 
     def on_tap_error(self, message: str) -> None:
         target = self.active_host()
@@ -131,4 +136,4 @@ class ReaderBridge:
 
     def _emit_tap_error(self, code: str | None, text: str) -> None:
         self.socketio.emit("reader", {**self.status, "tap_error": text},
-                           to=f"{code}/host" if code else HOSTS_ROOM)
+                           to=reader_room(code) if code else HOSTS_ROOM)

@@ -23,7 +23,7 @@ from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables, wire
 from companion.web.i18n import translate
-from companion.web.reader_bridge import HOSTS_ROOM
+from companion.web.reader_bridge import HOSTS_ROOM, reader_room
 from companion.web.links import seat_cookie_name
 
 
@@ -227,8 +227,9 @@ class SocketHub:
             self.presence.detach(displaced)
             self.socketio.server.disconnect(displaced)
         join_room(principal.code)
-        if principal.role == "host":
+        if principal.is_host:  # the host screen, or the phone whose seat holds the host's rights
             join_room(HOSTS_ROOM)
+            join_room(reader_room(principal.code))
             self._host_screens[sid] = (principal.code, str(get_locale()))
             emit("reader", self.reader_status())
         if principal.role == "seat":

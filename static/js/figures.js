@@ -32,12 +32,18 @@ export function figuresOf(view, seatId) {
   return view.table.figures.list.filter((figure) => figure.seat === seatId);
 }
 
-// The host screen's panel: reader state, whose turn it is to tap, a figure waiting to be claimed.
-export function renderHostFigures(container, view, reader, act) {
-  const { figures, code } = view.table;
+// The reader's state and its last failed tap (host screen and host phone).
+export function readerLines(reader) {
   const parts = [el('p', { class: `reader-state reader-${reader.state}`, role: 'status',
     text: t(READER_TEXT[reader.state], { model: reader.model || '', message: reader.message || '' }) })];
   if (reader.tap_error) parts.push(el('p', { class: 'tap-error', role: 'alert', text: reader.tap_error }));
+  return parts;
+}
+
+// The host screen's panel: reader state, whose turn it is to tap, a figure waiting to be claimed.
+export function renderHostFigures(container, view, reader, act) {
+  const { figures, code } = view.table;
+  const parts = readerLines(reader);
   if (figures.registering !== null) {
     parts.push(el('p', { class: 'registering', text: t('%(name)s: tap your figures on the reader', { name: seatName(view, figures.registering) }) }));
   }
@@ -72,10 +78,12 @@ export function hostFigureTools(act) {
   const seatPicker = el('select', { name: 'figure-seat', 'aria-label': t('For whom') });
   const search = catalogueSearch((figure) => act({ type: 'table.pick_figure', seat: Number(seatPicker.value),
     amiibo_id: figure.id }));
+  const readerArea = el('div', { class: 'reader-area' });
   const waiting = el('div', { class: 'waiting-figure' });
   const node = el('details', { class: 'host-add-figures' }, el('summary', { text: t('Add a figure for a player') }),
     el('label', { class: 'stack' }, t('For whom'), seatPicker), ...search);
-  const update = (view) => {
+  const update = (view, reader) => {
+    readerArea.replaceChildren(...(reader ? readerLines(reader) : []));
     const { seats, figures } = view.table;
     const chosen = seatPicker.value;
     seatPicker.replaceChildren(...seats.map((seat) => el('option', { value: seat.id, text: seat.name })));
@@ -87,7 +95,7 @@ export function hostFigureTools(act) {
         text: t('Give to %(name)s', { name: seat.name }),
         onclick: () => act({ type: 'table.give_figure', seat: seat.id }) }))] : []));
   };
-  return { nodes: [waiting, node], update };
+  return { nodes: [readerArea, waiting, node], update };
 }
 
 // The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.

@@ -170,9 +170,11 @@ function renderHostFigureTools(view, hostAct) {
     area.replaceChildren(...hostFigures.nodes);
   }
   latestHostAct = hostAct;
-  hostFigures.update(view);
+  hostFigures.update(view, reader);
 }
 let latestHostAct = () => Promise.resolve({ ok: false });
+// The server's NFC reader, told to the phone that holds the host's rights (null: not told).
+let reader = null;
 
 // A round of random numbers waits on phones that do not answer: the host goes on without them.
 function goOnWithout(view, hostAct) {
@@ -277,6 +279,12 @@ function start(token) {
     },
     onPresence: (online, now) => { presence = now; if (latest) render(latest, connection); },
     onStatus: showConnection,
+    on: {
+      reader: (status) => {
+        reader = status;
+        if (latest && latestAct && hosting(latest)) renderHostPanel(latest, latestAct, { withGame: false });
+      },
+    },
     onEnded: (reason, message) => {
       statusLine.textContent = '';
       if (reason === 'replaced') { showError(notice, t('This seat was opened on another screen.')); return; }

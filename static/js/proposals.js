@@ -13,6 +13,8 @@ function tierText(proposal, tier) {
 export function watchProposals(socket, { code, token, container }) {
   let pending = [];
   let you = null;
+  let hostSeat = null;  // a seat that holds the host's rights confirms for the table, as the host screen does
+  const hosting = () => you && (you.role === 'host' || (you.role === 'seat' && hostSeat === you.seat));
 
   async function answer(proposal, agree, errorLine) {
     const { ok, error } = await requestJson(`/api/rankings/proposals/${proposal.id}?lang=${language}`, {
@@ -28,7 +30,7 @@ export function watchProposals(socket, { code, token, container }) {
     const waiting = proposal.needed.filter((seat) => !proposal.agreed.includes(seat))
       .map((seat) => proposal.seat_names[seat] || `#${seat}`);
     const asked = you && ((you.role === 'seat' && waiting.length && proposal.needed.includes(you.seat)
-      && !proposal.agreed.includes(you.seat)) || you.role === 'host');
+      && !proposal.agreed.includes(you.seat)) || hosting());
     const proposer = proposal.proposer_name || t('The host');
     return el('li', { class: 'proposal stack', 'data-id': String(proposal.id) },
       el('p', { text: t('%(name)s proposes a house ranking for “%(criterion)s”:', {
@@ -38,7 +40,7 @@ export function watchProposals(socket, { code, token, container }) {
       el('p', { class: 'muted', text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }),
       asked ? el('div', { class: 'inline' },
         el('button', { type: 'button', class: 'primary',
-          text: you.role === 'host' ? t('Confirm for the table') : t('Agree'),
+          text: hosting() ? t('Confirm for the table') : t('Agree'),
           onclick: () => answer(proposal, true, errorLine) }),
         el('button', { type: 'button', text: t('Refuse'), onclick: () => answer(proposal, false, errorLine) })) : null,
       errorLine);
@@ -50,7 +52,12 @@ export function watchProposals(socket, { code, token, container }) {
       el('ul', { class: 'proposals-list' }, ...pending.map(item)));
   }
 
-  socket.on('view', (view) => { if (view.you) { you = view.you; draw(); } });
+  socket.on('view', (view) => {
+    const before = hosting();
+    hostSeat = view.table?.host_seat ?? null;
+    if (view.you) you = view.you;
+    if (view.you || hosting() !== before) draw();
+  });
   socket.on('proposals', (message) => { pending = message.pending; draw(); });
   fetch(`/api/rankings/proposals?table=${code}&lang=${language}`)
     .then((response) => response.json())
