@@ -262,3 +262,21 @@ def test_the_readers_taps_and_refusals_reach_the_host_phone_when_no_host_screen_
     errors = [m["args"][0]["tap_error"] for m in host_phone.get_received() if m["name"] == "reader"]
     assert errors and errors[-1].startswith("Nobody is adding figures")
     assert [m for m in player.get_received() if m["name"] == "reader"] == []  # a player is not told
+
+
+def test_guessing_tv_codes_is_stopped_by_the_per_address_limit(tmp_path):
+    """A wrong code spends one of the address's missed lookups (COMPANION_LIMIT_LOOKUP); once they are spent,
+    even the right code waits: guessing gains nothing. Bad addresses of the pairing pages are not found."""
+    limited = ServerProcess(tmp_path, extra_env={"COMPANION_LIMIT_LOOKUP": "3/600"}).start()
+    try:
+        table = HostedByPhone(limited)
+        display = new_display(limited)
+        wrong = [code for code in ("ZZZZZZ", "YYYYYY", "XXXXXX", "WWWWWW") if code != display["code"]][:3]
+        assert [table.pair(table.ana["token"], code).status_code for code in wrong] == [404, 404, 404]
+        stopped = table.pair(table.ana["token"], display["code"])
+        assert stopped.status_code == 429 and int(stopped.headers["Retry-After"]) > 0
+        assert display_status(limited, display)["state"] == "waiting"
+        for address in ("/pair/ABC", "/pair/ABCDEF1", "/screen/qr.svg?pairing=AB%2FCDE", "/screen/qr.svg"):
+            assert requests.get(limited.url + address, timeout=WAIT).status_code == 404, address
+    finally:
+        limited.stop()
