@@ -223,6 +223,9 @@ class NightActions:
     def _host_handoff(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         """A one-time code for the seat: the phone that opens it takes the seat."""
         seat = self._target_seat(tx, table, action)["seat"]
+        if table["status"] == "lobby":  # nothing to keep yet: the seat is freed, a new phone joins
+            raise TableError(409, N_("The game has not started: remove the away seat instead, and let the new "
+                                     "phone join with the QR code."))
         now = self.clock()
         code = "".join(secrets.choice(HANDOFF_ALPHABET) for _ in range(HANDOFF_LENGTH))
         offers = {key: offer for key, offer in table["handoffs"].items()

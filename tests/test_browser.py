@@ -441,6 +441,8 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     host.goto(f"{server.url}/host/{code}")
     expect(host.locator(".stage .status")).to_have_attribute("data-state", "connected")
     expect(host.locator(".seed")).to_be_hidden()
+    # Cy's phone never connected: during the game the host may hand the seat to another phone.
+    expect(host.locator(".seats li.away .hand-seat")).to_have_count(1)
     dialogs = []
 
     def confirm(dialog):
@@ -454,6 +456,14 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     expect(host.locator(".stage .status")).to_have_attribute("data-state", "closed")
     expect(host.locator(".host-controls")).to_be_hidden()
     assert dialogs == [("confirm", "Close this table? Nobody can act any more and the seed is revealed.")]
+    # A closed table offers nothing to do with a seat, and never reads "Connected", even reloaded.
+    expect(host.locator(".seats li.away")).to_have_count(1)
+    expect(host.locator(".seats button")).to_have_count(0)
+    host.reload()
+    expect(host.locator(".seed")).to_be_visible()
+    expect(host.locator(".stage .status")).to_have_attribute("data-state", "closed")
+    expect(host.locator(".stage .status")).to_have_text("This table is closed.")
+    expect(host.locator(".seats button")).to_have_count(0)
     log = public_log(server, code)
     assert log["status"] == "closed"
     assert re.fullmatch(r"[0-9a-f]{64}", log["seed"])

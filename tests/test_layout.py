@@ -263,7 +263,18 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
             problems["away seats"] = away
     if tv_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game))
+    bare = page.evaluate(BARE_HEADINGS)
+    if bare:
+        problems["a heading over nothing"] = bare
     assert problems == {}, f"{screen.name} at {size}: {problems}"
+
+
+# A game's heading followed only by an empty list (Amiiboxe's "Fights" before the first fight).
+BARE_HEADINGS = """() => [...document.querySelectorAll('.game-area h2, .game-area h3')].filter((heading) => {
+  const next = heading.nextElementSibling;
+  return heading.offsetParent !== null && next && next.matches('ol, ul') && !next.children.length
+    && !next.nextElementSibling;
+}).map((heading) => heading.textContent)"""
 
 
 def lobby_or_game(page: Page, in_game: bool) -> dict:

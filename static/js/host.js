@@ -30,6 +30,21 @@ let presence = { online: [], away_since: {} };
 let current = null;
 let connection = null;
 
+let connectionState = 'connecting';
+
+// The line under the table code: a closed table says so whatever the socket does (it stays
+// connected to show the revealed seed, but nothing can be done there any more).
+function showStatus() {
+  if (current?.table.status === 'closed') {
+    statusLine.textContent = t('This table is closed.');
+    statusLine.dataset.state = 'closed';
+    return;
+  }
+  const text = t(CONNECTION_TEXT[connectionState]);
+  statusLine.textContent = token ? text : `${text} — ${t('This screen does not hold the host key of this table: watching only.')}`;
+  statusLine.dataset.state = connectionState;
+}
+
 async function act(action) {
   const answer = await connection.act(action);
   showRefusal(errorLine, answer.ok ? '' : answer.error);
@@ -94,7 +109,7 @@ function render() {
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';
-  if (table.status === 'closed') { statusLine.textContent = t('This table is closed.'); statusLine.dataset.state = 'closed'; }
+  showStatus();
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
   (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
@@ -118,11 +133,7 @@ connection = connectTable({
   },
   onPresence: (seats, now) => { presence = now; if (current) render(); },
   on: { reader: (status) => { reader = status; if (current) render(); } },
-  onStatus: (state) => {
-    const text = t(CONNECTION_TEXT[state]);
-    statusLine.textContent = token ? text : `${text} — ${t('This screen does not hold the host key of this table: watching only.')}`;
-    statusLine.dataset.state = state;
-  },
+  onStatus: (state) => { connectionState = state; showStatus(); },
   onEnded: (reason, message) => {
     statusLine.textContent = message || t(CONNECTION_TEXT[reason]);
     // The host rights went to a seat (told now, or found refused when coming back): this screen

@@ -214,7 +214,7 @@ function render(view, connection) {
   seatView.querySelector('.my-name').textContent = me ? me.name
     : (view.you.role === 'host' ? t('Host') : t('You are watching as a spectator.'));
   seatView.querySelector('.swatch').style.background = me ? me.colour : 'transparent';
-  if (view.table.status === 'closed') showError(notice, t('This table is closed.'));
+  if (view.table.status === 'closed') { showError(notice, t('This table is closed.')); showConnection(); }
   // Figures are registered in the lobby; once the game is on, the game has the screen.
   const registering = view.table.uses_figures && view.table.status === 'lobby';
   figureArea.hidden = !registering;
@@ -254,9 +254,13 @@ function render(view, connection) {
 
 // Without a connection nothing a tap sends would arrive: the actions grey out and stop taking taps
 // until the seat is back (the browser says at once when the network goes; the socket says when it is back).
-function showConnection(state) {
-  statusLine.textContent = t(CONNECTION_TEXT[state]);
-  statusLine.dataset.state = state;
+let connectionState = 'connecting';
+function showConnection(state = connectionState) {
+  connectionState = state;
+  // A closed table says so rather than "Connected": the socket stays, but nothing can be done.
+  const closed = latest?.table.status === 'closed';
+  statusLine.textContent = closed ? t('This table is closed.') : t(CONNECTION_TEXT[state]);
+  statusLine.dataset.state = closed ? 'closed' : state;
   const offline = state !== 'connected';
   seatView.classList.toggle('offline', offline);
   for (const part of seatView.querySelectorAll('.game-area, .figure-area, .table-tools, .proposals, .host-panel, .game-over')) {

@@ -146,7 +146,9 @@ export function hostSeatTools(view, presence, seat, { act, onHandoff }) {
   const state = presenceOf(view, presence, seat.id);
   const expired = (table.waiting || []).some((wait) => wait.seat === seat.id && wait.expired);
   const tools = [];
-  if (state.away || expired) {
+  // A hand-off keeps a seat in a game: in the lobby the host simply removes an away seat (a new phone
+  // joins by the QR code), and a closed table has nothing left to hand.
+  if ((state.away || expired) && (table.status === 'playing' || table.status === 'over')) {
     tools.push(el('button', { type: 'button', class: 'small hand-seat', text: t('Hand to another phone'),
       onclick: async () => {
         const answer = await act({ type: 'table.handoff', seat: seat.id });

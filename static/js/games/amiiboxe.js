@@ -434,6 +434,7 @@ const RULES = {
 };
 
 function fightHistory(game) {
+  if (!game.fights.length) return null;  // no "Fights" heading over nothing before the first fight
   return el('section', { class: 'ax-history' }, el('h3', { text: t('Fights') }),
     el('ol', { reversed: true }, ...[...game.fights].reverse().map((fight) => el('li', {
       text: `${fightTitle(game, fight)} — ${fight.face}: ${wording(fight.criterion)}${fight.values && !game.pro

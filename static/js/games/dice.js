@@ -38,7 +38,7 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   container.replaceChildren(el('div', { class: 'dice-game' },
     el('p', { class: 'die-kind', text: `${game.count > 1 ? game.count : ''}${game.die}` }),
     die, onRoll ? el('p', { class: 'die-hint', text: t('Tap the die to roll') }) : null,
-    caption, el('h3', { text: t('Rolls') }), history));
+    caption, game.history.length ? el('h3', { text: t('Rolls') }) : null, history));  // no heading over nothing
   if (isNew) onNewRoll?.(last, rollText(view, last));
   if (last) lastShown = last.number; else lastShown = 0;
 }

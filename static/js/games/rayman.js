@@ -1037,6 +1037,7 @@ function distancePanel(game, me) {
 function historyPanel(game) {
   const texts = (game.history || []).filter((event) => !UNLISTED.has(event.type))
     .map((event) => eventText(event, game)).filter(Boolean).slice(-12).reverse();
+  if (!texts.length) return null;  // no heading over nothing before the first event
   return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('What happened') }),
     el('ul', {}, ...texts.map((text) => el('li', { text }))));
 }

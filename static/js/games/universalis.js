@@ -295,8 +295,10 @@ export function renderUniversalis(container, view, { act = null } = {}) {
     el('h3', { text: t('In play: %(name)s', { name: seat === me ? t('you') : nameOf(game, seat) }) }),
     inPlay(game, seat, me, playing ? send : null)))));
   if (playing) parts.push(...moreControls(game, me, send));
-  parts.push(el('h3', { text: t('History') }),
-    el('ol', { class: 'uv-history', reversed: true }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
+  if (game.history.length) {  // no heading over nothing before the first event
+    parts.push(el('h3', { text: t('History') }),
+      el('ol', { class: 'uv-history', reversed: true }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
+  }
   container.replaceChildren(el('div', { class: 'universalis-game' }, ...parts));
 }
 
