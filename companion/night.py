@@ -20,8 +20,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
 from typing import Any
 
@@ -29,6 +27,7 @@ from companion import fairness, waits
 from companion.errors import TableError, hash_token
 from companion.games import REGISTRY
 from companion.games.base import N_, Game
+from companion.replay import action_entry, state_digest
 from companion.store import Transaction
 
 # Host actions of this module (``table.<name>``), handled by ``_host_<name>``.
@@ -40,8 +39,7 @@ UNDO_DEPTH = 5  # a seat's consecutive bookkeeping actions that can be undone, n
 MAX_TIMEOUT_STEPS = 20  # deadlines settled in one go (a game rule that keeps waiting cannot loop)
 
 
-def digest(state: Any) -> str:
-    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+digest = state_digest
 
 
 class NightActions:
@@ -98,7 +96,8 @@ class NightActions:
         names = {str(seat["seat"]): seat["name"] for seat in tx.seats(table["code"])}
         self._record_game(tx, table, {**outcome, "names": names})
         fields.update(status="over", undo=[])
-        return [{"kind": "table", "type": "over", "outcome": outcome, "seed": table["seed"]}]
+        return [{"kind": "table", "type": "over", "outcome": outcome, "seed": table["seed"],
+                 "state": digest(fields["state"])}]
 
     def _record_game(self, tx: Transaction, table: dict, outcome: dict | None) -> None:
         record = {"number": table["game_no"], "game": table["game"], "commitment": table["commitment"],
@@ -146,8 +145,9 @@ class NightActions:
                 continue
             rng = self._rng(table)
             state, events = self._checked(lambda: game.on_timeout(table["state"], due["seat"], rng))
-            self._save(tx, table, rng, [entry] + [{"kind": "event", "seat": due["seat"], "event": event,
-                                                   "timeout": True} for event in events], state=state, undo=[])
+            self._save(tx, table, rng, [{"kind": "event", "seat": due["seat"], "event": event, "timeout": True}
+                                        for event in events], state=state, undo=[],
+                       head=[entry, action_entry("timeout", due["seat"])])
             still = waits.first_due(table["waits"], self.clock())
             if still is not None and waits.key_of(still) == waits.key_of(due):  # the rule did not settle it
                 self._mark_expired(tx, table, due, [])
@@ -190,7 +190,7 @@ class NightActions:
             fields.update(seed=seed, commitment=fairness.commitment_of(seed), pool=fairness.EMPTY_POOL,
                           next_draw=0, game_no=table["game_no"] + 1)
         event = {"type": "new_game", "number": fields.get("game_no", table["game_no"]), "game": game.id,
-                 "options": options, "commitment": fields.get("commitment", table["commitment"])}
+                 "options": options, "commitment": fields.get("commitment", table["commitment"]), "actions": True}
         if "seed" in fields:  # the phones reveal again after the new commitment (companion.fairness.Entropy)
             book = fairness.Entropy(table["entropy"], table["pool"])
             renewed = book.renew([s["seat"] for s in tx.seats(table["code"])])
@@ -290,7 +290,8 @@ class NightActions:
         state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
         self._checked(lambda: self.services.remember(game, events))
         self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}
-                                    for event in events], state=state, undo=[])
+                                    for event in events], state=state, undo=[],
+                   head=[action_entry("apply", seat, action=stamped)])
         return events
 
     def _may_stand_in(self, table: dict, seat: int) -> bool:
@@ -306,8 +307,8 @@ class NightActions:
         rng = self._rng(table)
         state, events = self._checked(lambda: game.withdraw(table["state"], seat, rng))
         event = {"type": "withdrawn", "seat": seat}
-        self._save(tx, table, rng, [{"kind": "table", **event}] + [
-            {"kind": "event", "seat": seat, "event": e} for e in events], state=state, undo=[])
+        self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": e} for e in events], state=state,
+                   undo=[], head=[{"kind": "table", **event}, action_entry("withdraw", seat)])
         return [event] + events
 
     # Host rights ---------------------------------------------------------------
@@ -329,8 +330,9 @@ class NightActions:
             return []
         stack = table["undo"] if table["undo"] and table["undo"][-1]["seat"] == who.seat else []
         first = tx.next_log_index(table["code"])
+        # The action's own entry (companion.replay) and its events: no draw comes between them.
         entry = {"seat": who.seat, "type": action["type"], "before": before, "after": digest(after),
-                 "entries": list(range(first, first + len(events)))}
+                 "entries": list(range(first, first + 1 + len(events)))}
         return [*stack, entry][-UNDO_DEPTH:]
 
     def _undo(self, tx: Transaction, table: dict, seat: int, by: str) -> list[dict]:

@@ -32,6 +32,7 @@ from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
 from companion.errors import TableError, hash_token
 from companion.night import NIGHT_ACTIONS, NightActions
+from companion.replay import ACTION_PAYLOAD, action_entry, state_digest
 from companion.store import Store, Transaction
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
@@ -215,10 +216,11 @@ class Tables(NightActions):
                      "entropy": fairness.Entropy(None).state}
             tx.insert_table(table)
             tx.append_log(table["code"], [{"kind": "table", "type": "created", "game": game.id,
-                                           "options": options, "commitment": table["commitment"]}])
+                                           "options": options, "commitment": table["commitment"], "actions": True}])
             if game.starts_at_once:
                 rng = self._rng(table)
-                self._save(tx, table, rng, [], status="playing", state=game.setup(options, [], rng))
+                self._save(tx, table, rng, [], status="playing", state=game.setup(options, [], rng),
+                           head=[action_entry("setup", options=options, seats=[])])
         return {"code": table["code"], "host_token": host_token, "commitment": table["commitment"]}
 
     @staticmethod
@@ -282,13 +284,15 @@ class Tables(NightActions):
             book = fairness.Entropy(table["entropy"], table["pool"])
             entries += book.commit(seat, anchor, commitment is not None, [s["seat"] for s in seats] + [seat])
             fields: dict[str, Any] = {"entropy": book.state, "pool": book.pool}
+            head = []
             if table["status"] == "playing":
                 fields["state"] = game.seat_added(table["state"], {"id": seat, "name": name})
+                head = [action_entry("seat_added", player={"id": seat, "name": name})]
             if isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token),
                                                                       table["host_token_hash"]):
                 fields["host_seat"] = seat
                 entries.append({"kind": "table", "type": "host_moved", "seat": seat})
-            self._save(tx, table, None, entries, **fields)
+            self._save(tx, table, None, entries, head=head, **fields)
             seats = tx.seats(table["code"])
         self.notify(table["code"], self._views(table, seats))
         return {"seat": seat, "token": token, "code": table["code"]}
@@ -452,8 +456,10 @@ class Tables(NightActions):
         fields: dict[str, Any] = {"state": state, **({"entropy": book.state} if rng.draws else {})}
         if not private:  # a private action leaves the undo record alone: it would tell others it happened
             fields["undo"] = self._undo_record(tx, table, game, principal, action, before, state, rng, events)
+        # A private action is not logged: the log would tell the others it happened (see companion.replay).
+        head = [] if private else [action_entry("apply", seat, action=stamped)]
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
-                   bump=not private, **fields)
+                   bump=not private, head=head, **fields)
         return events, private
 
     @staticmethod
@@ -563,12 +569,15 @@ class Tables(NightActions):
         options, seats = self._checked(lambda: self.services.prepare(game, table["options"], seats))
         state = self._checked(lambda: game.setup(options, seats, rng))
         event = {"type": "started"}
-        self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state)
+        self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state,
+                   head=[action_entry("setup", options=options, seats=seats)])
         return [event]
 
     def _host_close(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         event = {"type": "closed", "seed": table["seed"]}
-        self._save(tx, table, None, [{"kind": "table", **event}], status="closed", joining_open=0)
+        # The state the game was left in, for the replay (companion.replay); nothing is secret once the seed is out.
+        final = {"state": state_digest(table["state"])} if table["state"] is not None else {}
+        self._save(tx, table, None, [{"kind": "table", **event, **final}], status="closed", joining_open=0)
         return [event]
 
     # Figures -------------------------------------------------------------
@@ -655,13 +664,17 @@ class Tables(NightActions):
         rng = None
         game = REGISTRY[table["game"]]
         tapped = next((e for e in events if e["type"] == "figure_tapped"), None)
+        head, game_events = [], []
         if tapped and game.figure_tapped and table["status"] == "playing":
             figure = next(f for f in record["list"] if f["id"] == tapped["figure"])
             rng = self._rng(table)
             fields["state"], game_events = self._checked(lambda: game.figure_tapped(table["state"], figure, rng))
             self._checked(lambda: self.services.remember(game, game_events))
-            events = events + game_events
-        self._save(tx, table, rng, [{"kind": "event", "event": e} for e in events], **fields)
+            head = [action_entry("figure", figure=figure)]
+        # The table's own figure events are marked: the replay (companion.replay) expects only the game's.
+        self._save(tx, table, rng, [{"kind": "event", "event": e, "figures": True} for e in events]
+                   + [{"kind": "event", "event": e} for e in game_events], head=head, **fields)
+        events = events + game_events
         return events
 
     # Views ---------------------------------------------------------------
@@ -767,6 +780,10 @@ class Tables(NightActions):
         for entry in entries:
             if entry["kind"] == "draw" and entry.get("secret") and not seed:
                 entry["result"] = None
+            if entry["kind"] == "action" and not seed:  # a revealed choice and its salt among them
+                for key in ACTION_PAYLOAD:
+                    entry.pop(key, None)
+                entry["sealed"] = True
             if entry["i"] in undone:
                 entry["undone"] = True  # kept in the log, marked: the undo entry names it
         return {"format": "companion-log/1", "code": table["code"], "game": game_id, "number": number,
@@ -804,14 +821,17 @@ class Tables(NightActions):
             raise TableError(400, error.message, **error.params) from error
 
     def _save(self, tx: Transaction, table: dict, rng: fairness.TableRng | None, entries: list[dict],
-              bump: bool = True, **fields: Any) -> None:
+              bump: bool = True, head: list[dict] = (), **fields: Any) -> None:
         """Writes the table's changes, its draws and its public entries; bumps the version
         unless the change is private to its actor. A game whose outcome is known ends here
-        (whatever ended it), and whom the game now waits on is brought up to date."""
+        (whatever ended it), and whom the game now waits on is brought up to date.
+
+        ``head`` goes before the draws: the ``action`` entry of the call that made them (and the
+        table entry that says why it ran), so that the log replays (`companion.replay`)."""
         draws = [{"kind": "draw", **draw} for draw in rng.draws] if rng else []
         if rng:
             fields["next_draw"] = rng.next_n
-        entries = draws + entries + self._finish_if_over(tx, table, fields)
+        entries = [*head] + draws + entries + self._finish_if_over(tx, table, fields)
         if "state" in fields or "status" in fields:
             fields.update(self._refreshed_waits(table, fields))
         table["version"] += 1 if bump else 0

@@ -16,7 +16,10 @@ What is checked, in log order (the verify page does exactly the same):
    that was in a pool sealed after its anchor, its result recomputed;
 5. every game event that comes from draws agrees with them (the game's
    `GameCheck`, below);
-6. with a phone's record: the commitment the phone was shown, its anchor and
+6. the game replays from the log (`companion.replay`): each logged action, run again by the
+   game's rules with the log's draws, gives the events logged after it, and the game ends in the
+   state the table ended with; a changed, added or missing action is reported at its entry;
+7. with a phone's record: the commitment the phone was shown, its anchor and
    every value it revealed are in the log, and every result it displayed is the
    log's (a log rebuilt with another seed, without the phones' entropy, or with
    edited events is caught here even if it is consistent in itself).
@@ -40,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from companion import fairness
+from companion.replay import Replay
 
 RECORD_FORMAT = "companion-phone-record/1"
 
@@ -152,6 +156,9 @@ class Report:
     verifiable: bool = True
     problems: list[tuple[int | None, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # What the replay of the game found (`companion.replay`): this verifier's alone, the verify page
+    # does not run the games' rules; ``problems`` are the checks both make.
+    replay: list[tuple[int | None, str]] = field(default_factory=list)
 
 
 class _Walk:
@@ -174,6 +181,9 @@ class _Walk:
         self.step: Step | None = None
         self.events: list[tuple[int, dict]] = []
         self.carried: dict[int, dict] = {}
+        self.replay: Replay | None = None
+        self.replay_problems: list[tuple[int | None, str]] = []
+        self.action: dict | None = None  # the action entry whose draws and events come next
 
     def problem(self, entry: dict | None, text: str) -> None:
         self.problems.append((entry.get("i") if entry else None, text))
@@ -209,10 +219,31 @@ class _Walk:
                 self.check.reset()
             if factory is None:
                 self.notes.append(f"the events of game {self.game!r} are not checked against the draws")
+            self._new_replay(entry)
+        elif kind == "undone" and self.replay is not None:
+            self.replay_problems.extend(self.replay.undone(entry))
+        elif kind in ("over", "closed") and self.replay is not None:
+            self.replay_problems.extend(self.replay.final(entry))
         elif kind == "joined":
             self.present.add(entry.get("seat"))
         elif kind in ("removed", "left"):
             self.present.discard(entry.get("seat"))
+
+    def _new_replay(self, entry: dict) -> None:
+        self._replayed()
+        if entry.get("actions"):
+            self.replay = Replay(self.game)
+            if self.replay.game is None:
+                self.notes.append(f"this verifier does not know the rules of game {self.game!r}: it is not replayed")
+        else:
+            self.replay = None
+            self.notes.append(f"entry {entry.get('i')}: this log does not record the game's actions (older "
+                              "format): the game is not replayed")
+
+    def _replayed(self) -> None:
+        if self.replay is not None and self.replay.stopped is None and self.replay.calls:
+            self.notes.append(f"the game was replayed from its {self.replay.calls} logged actions: the same events "
+                              "and the same final state")
 
     def commit(self, entry: dict) -> None:
         seat = entry.get("seat")
@@ -327,8 +358,9 @@ class _Walk:
         for entry in entries:
             kind = entry.get("kind")
             if kind == "draw":
-                if self.step is None or self.step.entries:
+                if self.step is not None and self.step.entries:  # events, then a draw: a new step
                     self._end_step()
+                if self.step is None:
                     self.step = Step(self.options, [], [])
                 self.step.draws.append(entry)
                 self.draw(entry)
@@ -341,16 +373,25 @@ class _Walk:
                 continue
             self._end_step()
             self.last_spent = None
+            if kind == "action":
+                self.action = entry
+                continue
             if kind in handlers:
                 handlers[kind](entry)
             elif kind == "entropy":
                 self.notes.append(f"entry {entry.get('i')}: a raw entropy entry (older format) feeds no draw")
         self._end_step()
+        self._replayed()
 
     def _end_step(self) -> None:
         if self.step is not None and self.check is not None:
             self.problems.extend(self.check.step(self.step))
-        self.step = None
+        if self.replay is not None and self.action is not None:
+            step = self.step or Step(self.options, [], [])
+            self.replay_problems.extend(self.replay.call(self.action, step.draws, step.entries))
+        elif self.replay is not None and self.step is not None:
+            self.replay_problems.extend(self.replay.orphan(self.step.draws, self.step.entries))
+        self.step, self.action = None, None
 
     # A phone's own record ------------------------------------------------
     def record(self, document: dict, record: dict) -> None:
@@ -418,10 +459,11 @@ def verify_log(document: dict, record: dict | None = None) -> Report:
             walk.record(document, record)
     except (ValueError, TypeError, AttributeError, KeyError) as error:
         walk.problem(None, f"the log is malformed ({error})")
-    if walk.problems:
-        where, text = walk.problems[0]
+    if walk.problems or walk.replay_problems:
+        where, text = (walk.problems or walk.replay_problems)[0]
         message = f"entry {where}: {text}" if where is not None else text
-        return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes)
+        return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes,
+                      replay=walk.replay_problems)
     return Report(True, walk.draws, f"OK: commitment and {walk.draws} draws verified", notes=walk.notes)
 
 
@@ -449,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report = verify_log(document, record)
     print(report.message)
-    for where, text in report.problems[1:]:
+    for where, text in (report.problems + report.replay)[1:]:
         print(f"entry {where}: {text}" if where is not None else text)
     for note in dict.fromkeys(report.notes):  # once each
         print(f"note: {note}")

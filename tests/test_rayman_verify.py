@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import requests
 
 from companion.games.rayman import SETUP_PHASES
 from companion.games.rayman.audit import draw_check
+from companion.replay import MISSING
 from companion.verify import Step, verify_log
 from tests.helpers import bearer
 from tests.screen import WAIT
@@ -179,9 +184,12 @@ def test_a_tampered_rayman_log_is_reported_at_its_entry(tampered, case):
     assert not report.ok and where in [entry for entry, _ in report.problems], report.problems
 
 
-def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered, server, open_context):  # noqa: F811
+def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered, replay_tampered, server,
+                                                                  open_context):  # noqa: F811
+    """The page does not replay the game (the CLI runs the games' rules): of the replay's findings it
+    gives the same for an action missing from the log, which the log's structure shows."""
     cases = {**{f"honest {name}": log for name, log in logs.items()},
-             **{name: log for name, (log, _) in tampered.items()}}
+             **{name: log for name, (log, _) in tampered.items()}, "action removed": replay_tampered["action removed"][0]}
     phone = open_context(**PHONE)
     page = phone.new_page()
     page.goto(f"{server.url}/")
@@ -201,8 +209,104 @@ def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered,
     for name, log in cases.items():
         report = verify_log(log)
         assert {key: in_page[name][key] for key in ("ok", "entries")} == {
-            "ok": report.ok, "entries": [where for where, _ in report.problems]}, name
+            "ok": report.ok, "entries": [where for where, text in report.problems + report.replay
+                                         if not text.startswith("replay: ") or MISSING in text]}, name
         assert not any("not checked" in note for note in in_page[name]["notes"]), name
     assert [in_page[f"honest {name}"]["ok"] for name in logs] == [True] * len(logs)
-    assert not any(in_page[name]["ok"] for name in tampered)
+    assert not any(in_page[name]["ok"] for name in [*tampered, "action removed"])
     phone.assert_clean()
+
+
+# The replay (companion.replay): the served game is run again from its logged actions, by the CLI.
+
+def action_at(log: dict, kind: str, number: int = 0) -> dict:
+    return [entry for entry in log["entries"] if entry["kind"] == "action"
+            and (entry.get("action") or {}).get("type") == kind][number]
+
+
+def action_edited(log: dict, kind: str, edit, number: int = 0) -> tuple[dict, int]:
+    log = copy.deepcopy(log)
+    entry = action_at(log, kind, number)
+    edit(entry["action"])
+    return log, entry["i"]
+
+
+def action_removed(log: dict, kind: str) -> tuple[dict, int]:
+    """An action taken out of the log: the events it made, left without it, are reported."""
+    log = copy.deepcopy(log)
+    entry = action_at(log, kind)
+    log["entries"].remove(entry)
+    return log, min(e["i"] for e in log["entries"] if e["i"] > entry["i"] and e["kind"] in ("draw", "event"))
+
+
+def action_added(log: dict, kind: str) -> tuple[dict, int]:
+    """A copy of a past action written again just before the table closed: the rules refuse it there."""
+    log = copy.deepcopy(log)
+    extra = {**copy.deepcopy(action_at(log, kind)), "i": len(log["entries"]) + 100}
+    closed = next(entry for entry in log["entries"] if entry.get("type") == "closed")
+    log["entries"].insert(log["entries"].index(closed), extra)
+    return log, extra["i"]
+
+
+def final_state_edited(log: dict) -> tuple[dict, int]:
+    log = copy.deepcopy(log)
+    closed = next(entry for entry in log["entries"] if entry.get("type") == "closed")
+    closed["state"] = "0" * 64 if closed["state"] != "0" * 64 else "1" * 64
+    return log, closed["i"]
+
+
+def character_renamed(event: dict) -> None:
+    event["character"] = "Globox" if event["character"] != "Globox" else "Rayman"
+
+
+@pytest.fixture(scope="module")
+def replay_tampered(logs) -> dict:
+    served = logs["served"]
+    return {
+        "answer changed": action_edited(served, "answer", lambda action: action.update(value=action["value"] - 1)),
+        "move changed": action_edited(served, "position", lambda action: action.update(column=action["column"] + 1), 1),
+        "reveal changed": action_edited(served, "reveal", lambda action: action["choice"].update(
+            left=action["choice"]["second"], second=action["choice"]["left"])),
+        "action removed": action_removed(served, "free"),
+        "action added": action_added(served, "end_turn"),
+        "event changed": changed(served, "character_chosen", character_renamed),
+        "final state changed": final_state_edited(served),
+    }
+
+
+def test_a_served_rayman_game_replays_from_its_log_to_its_final_state(logs):
+    log = logs["served"]
+    actions = [entry for entry in log["entries"] if entry["kind"] == "action"]
+    assert [entry["call"] for entry in actions[:1]] == ["setup"] and len(actions) > 10
+    assert all("action" in entry for entry in actions[1:])  # unsealed: the seed is revealed
+    report = verify_log(log)
+    assert report.ok and report.replay == []
+    assert f"the game was replayed from its {len(actions)} logged actions: the same events and the same final " \
+           "state" in report.notes
+
+
+@pytest.mark.parametrize("case", ["answer changed", "move changed", "reveal changed", "action removed",
+                                  "action added", "event changed", "final state changed"])
+def test_a_tampered_action_is_reported_at_its_entry_by_the_replay(replay_tampered, case):
+    log, where = replay_tampered[case]
+    report = verify_log(log)
+    assert not report.ok and where in [entry for entry, _ in report.replay], report.replay
+    assert all(text.startswith("replay: ") for _, text in report.replay)
+
+
+def test_an_older_log_without_actions_still_verifies_and_says_it_is_not_replayed(logs):
+    log = copy.deepcopy(logs["served"])
+    log["entries"] = [entry for entry in log["entries"] if entry["kind"] != "action"]
+    del log["entries"][0]["actions"]
+    report = verify_log(log)
+    assert report.ok and report.replay == []
+    assert "entry 0: this log does not record the game's actions (older format): the game is not replayed" in report.notes
+
+
+def test_the_cli_reports_a_tampered_action_and_exits_1(replay_tampered, tmp_path):
+    log, where = replay_tampered["answer changed"]
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(log))
+    run = subprocess.run([sys.executable, "-m", "companion.verify", str(path)], capture_output=True, text=True,
+                         timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 1 and f"entry {where}: replay: " in run.stdout, run.stdout + run.stderr

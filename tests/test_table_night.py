@@ -13,6 +13,7 @@ from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
 from tests.live_table import LiveTable, closed_after
 from tests.server import ServerProcess
+import tests.tally_game  # noqa: F401  (registers Tally here too: the verifier replays its games)
 
 WAIT = 30
 
@@ -304,11 +305,18 @@ def test_undo_of_a_seats_own_bookkeeping_until_a_draw_or_another_seat(table):
 
     log = t.log()
     undone = [e for e in log["entries"] if e.get("undone")]
-    assert [e["event"]["type"] for e in undone] == ["marked", "marked", "marked"]
+    assert [e["event"]["type"] for e in undone if e["kind"] == "event"] == ["marked", "marked", "marked"]
+    # Each undone action is kept too, sealed until the seed is revealed (companion.replay).
+    assert [(e["call"], e.get("sealed"), "action" in e) for e in undone if e["kind"] == "action"] == \
+        [("apply", True, False)] * 3
     assert [e["by"] for e in log["entries"] if e.get("type") == "undone"] == ["seat", "host", "seat"]
     t.host.play({"type": "table.close"})
-    report = verify_log(t.log())
+    closed = t.log()
+    assert [e["action"]["type"] for e in closed["entries"] if e.get("undone") and e["kind"] == "action"] == \
+        ["mark"] * 3
+    report = verify_log(closed)
     assert report.ok and report.draws_checked == 1
+    assert any(note.startswith("the game was replayed") for note in report.notes)
 
 
 def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):

@@ -16,7 +16,8 @@ import requests
 from playwright.sync_api import expect
 
 from companion import fairness
-from companion.verify import verify_log
+from companion.replay import state_digest
+from companion.verify import _Walk, verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone, answer_rounds
 from tests.server import ROOT, ServerProcess
@@ -61,6 +62,12 @@ def redraw(log: dict) -> dict:
             rolls += 1
             draws = [e for e in log["entries"] if e["kind"] == "draw" and e["i"] < entry["i"]][-len(entry["event"]["values"]):]
             entry["event"].update(number=rolls, values=[d["result"] for d in draws], faces=[str(d["result"]) for d in draws])
+    # The game replayed with the new rolls ends in another state: the forger writes its digest too.
+    walk = _Walk(log)
+    walk.run(log["entries"])
+    for entry in log["entries"]:
+        if entry.get("type") in ("over", "closed") and "state" in entry:
+            entry["state"] = state_digest(walk.replay.state)
     return log
 
 

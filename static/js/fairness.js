@@ -154,6 +154,11 @@ class Walk {
     this.events = [];
     this.carried = new Map();
     this.commitment = log.commitment;
+    // The game's actions (companion/replay.py): the command-line verifier replays them with the game's rules;
+    // this page checks only that every draw and event follows an action, as the replay needs.
+    this.actions = false;
+    this.action = null;
+    this.replayStopped = false;
   }
 
   problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
@@ -184,6 +189,12 @@ class Walk {
       if (this.check === null || entry.type === 'created') this.check = factory ? factory() : null;
       else if (this.check) this.check.reset();
       if (!factory) this.notes.push({ text: N_('the events of game %(game)s are not checked against the draws'), params: { game: this.game } });
+      this.actions = Boolean(entry.actions);
+      this.replayStopped = false;
+      this.started = false;
+      this.notes.push(this.actions
+        ? { text: N_('the game is replayed from its actions by the command-line verifier (python -m companion.verify), not by this page'), params: {} }
+        : { text: N_("entry %(i)s: this log does not record the game's actions (older format): the game is not replayed"), params: { i: entry.i } });
     } else if (entry.type === 'joined') this.present.add(entry.seat);
     else if (entry.type === 'removed' || entry.type === 'left') this.present.delete(entry.seat);
   }
@@ -296,7 +307,8 @@ class Walk {
   run(entries) {
     for (const entry of entries) {
       if (entry.kind === 'draw') {
-        if (this.step === null || this.step.entries.length) { this.endStep(); this.step = { options: this.options, draws: [], entries: [] }; }
+        if (this.step !== null && this.step.entries.length) this.endStep();  // events, then a draw: a new step
+        if (this.step === null) this.step = { options: this.options, draws: [], entries: [] };
         this.step.draws.push(entry);
         this.draw(entry);
         continue;
@@ -309,6 +321,7 @@ class Walk {
       }
       this.endStep();
       this.lastSpent = null;
+      if (entry.kind === 'action') { this.action = entry; continue; }
       const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table', carry: 'carry' }[entry.kind];
       if (handler) this[handler](entry);
       else if (entry.kind === 'entropy') this.notes.push({ text: N_('entry %(i)s: a raw entropy entry (older format) feeds no draw'), params: { i: entry.i } });
@@ -318,7 +331,20 @@ class Walk {
 
   endStep() {
     if (this.step && this.check) this.problems.push(...this.check.step(this.step));
+    // The replay's orphan check (companion/replay.py): once the game is set up, draws or game events
+    // (not the table's own figure events, marked) without the action that made them.
+    // One save writes an action with its draws and events, all stamped with the same time: one stamped
+    // otherwise was written by another save, whose action is missing.
+    const made = this.step ? [...this.step.draws, ...this.step.entries.filter((e) => !e.figures)] : [];
+    const stray = this.action === null ? (this.started ? made[0] : undefined)
+      : made.find((e) => 'at' in this.action && e.at !== this.action.at);
+    if (stray && this.actions && !this.replayStopped) {
+      this.problem(stray, N_("replay: the game's events here follow no action: the action that made them is missing from the log"));
+      this.replayStopped = true;
+    }
+    if (this.action) this.started = true;
     this.step = null;
+    this.action = null;
   }
 
   record(log, record) {

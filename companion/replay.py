@@ -1,0 +1,235 @@
+"""A game replayed from its public log: the verifier's proof that the log holds the whole game.
+
+The table writes, before the draws and events of every change to a game's state, an ``action``
+entry saying which of the game's rules it ran and with what (``call``):
+
+* ``setup``: ``options`` and ``seats`` (as the game's ``setup`` received them),
+* ``apply``: ``seat`` (a seat number, or ``"host"``) and the ``action`` as the rules received it
+  (stamped with its ``at``; the host deciding for an away seat writes the seat it decided for),
+* ``timeout``, ``withdraw``: the ``seat`` whose deadline passed, or who left the game,
+* ``figure``: the ``figure`` tapped on the reader during the game,
+* ``seat_added``: the ``player`` who joined a game that was already playing.
+
+`Replay` runs the same rules again, with the draws of the log (each one checked against what
+the rules ask for: the same kind, range and purpose) and compares the events each call gives
+with the events logged after it. An ``undone`` table entry takes the state back to before the
+action it names; the ``over`` and ``closed`` entries carry the digest of the final state, which
+the replayed state must match. The first difference stops the replay: later entries follow from
+a state the log does not describe.
+
+While a game is played the public log shows only which call ran and for whom: the actions
+themselves (a revealed choice and its salt among them) are sealed until the seed is revealed.
+A private action (one only its actor may learn happened) is not logged at all; no game has one
+today, and a game that adds one cannot be replayed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from companion.games.base import IllegalAction
+
+CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added")
+MISSING = "the game's events here follow no action: the action that made them is missing from the log"
+ACTION_PAYLOAD = ("action", "options", "seats", "figure", "player")  # sealed in the public log until the seed is
+
+
+def action_entry(call: str, seat: Any = None, **payload: Any) -> dict:
+    """The log entry the table writes before the draws and events of one call of the game's rules."""
+    return {"kind": "action", "call": call, "seat": seat, **payload}
+
+
+def state_digest(state: Any) -> str:
+    """What the log keeps of a final state (in its ``over`` and ``closed`` entries)."""
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def plain(value: Any) -> Any:
+    """As the store keeps it (JSON): what the server's next action starts from."""
+    return json.loads(json.dumps(value))
+
+
+class Diverged(Exception):
+    """The replay cannot go on: ``where`` is the entry number, ``text`` what differs; ``also``: the entry
+    of the event that differs, when it is not ``where``."""
+
+    def __init__(self, where, text: str, also=None):
+        super().__init__(text)
+        self.where, self.text, self.also = where, text, also
+
+
+class LoggedDraws:
+    """The randomness of one replayed call: the draws the log holds for it, in order.
+
+    Each is checked against what the rules ask for; the results themselves the verifier has
+    already recomputed from the revealed seed."""
+
+    def __init__(self, draws: list[dict], where):
+        self.draws, self.used, self.where = draws, 0, where
+
+    def _next(self, kind: str, purpose: str, secret: bool, **params) -> Any:
+        if self.used >= len(self.draws):
+            raise Diverged(self.where, f"the rules draw ({purpose!r}) but the log holds no draw for it here")
+        draw = self.draws[self.used]
+        self.used += 1
+        asked = {"type": kind, "purpose": purpose, "secret": secret, **params}
+        logged = {key: draw.get(key) for key in asked}
+        if logged != asked:
+            raise Diverged(draw.get("i"), f"the rules draw {asked!r} here, the log has {logged!r}")
+        return draw.get("result")
+
+    def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
+        return self._next("int", purpose, secret, lo=lo, hi=hi)
+
+    def permutation(self, size: int, purpose: str, secret: bool = False) -> list[int]:
+        return list(self._next("shuffle", purpose, secret, size=size))
+
+    def shuffle(self, items: list, purpose: str, secret: bool = False) -> list:
+        return [items[i] for i in self.permutation(len(items), purpose, secret)]
+
+    def choice(self, items: list, purpose: str, secret: bool = False):
+        return items[self.randint(0, len(items) - 1, purpose, secret)]
+
+    def nonce(self, bits: int = 128) -> str:
+        raise Diverged(self.where, "the rules use a secret the seed cannot give: this call cannot be replayed")
+
+    def left_over(self) -> list[dict]:
+        return self.draws[self.used:]
+
+
+class Replay:
+    """One game of a table's log, replayed call by call (see the module docstring)."""
+
+    def __init__(self, game_id: str | None):
+        from companion.games import REGISTRY  # here: the games import the verifier, which imports this
+
+        self.game = REGISTRY.get(game_id) if isinstance(game_id, str) else None
+        self.state: Any = None
+        self.started = False
+        self.stopped: tuple | None = None  # (entry number, why) once the replay cannot go on
+        self.calls = 0
+        self.before: dict[int, Any] = {}  # action entry -> the state before it (for an undo)
+        self.after: dict[int, str] = {}  # action entry -> the digest of the state after it
+
+    @property
+    def active(self) -> bool:
+        return self.game is not None and self.stopped is None
+
+    def call(self, action: dict, draws: list[dict], entries: list[dict]) -> list[tuple]:
+        """Runs one logged call with its draws; the problems (entry number, text), at most one."""
+        if not self.active:
+            return []
+        where = action.get("i")
+        # One save writes an action with its draws and events, all stamped with the same time: one stamped
+        # otherwise was written by another save, whose action is missing (the verify page checks this too).
+        stray = next((entry for entry in draws + entries if "at" in action and entry.get("at") != action["at"]), None)
+        if stray is not None:
+            return self._stop(stray.get("i"), MISSING)
+        try:
+            self.calls += 1
+            rng = LoggedDraws(draws, where)
+            state, events, logged = self._run(action, rng, entries)
+            if rng.left_over():
+                extra = rng.left_over()[0]
+                raise Diverged(extra.get("i"), f"the log holds a draw ({extra.get('purpose')!r}) the rules "
+                                               "do not make here")
+            self._compare(events, logged, where)
+        except Diverged as stop:
+            found = self._stop(stop.where, stop.text)
+            return found + ([(stop.also, found[0][1])] if stop.also not in (None, stop.where) else [])
+        except IllegalAction as refusal:
+            return self._stop(where, f"the rules refuse this {self._name(action)}: {refusal}")
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            return self._stop(where, f"this {self._name(action)} cannot be replayed ({error!r})")
+        self.before[where] = self.state
+        self.state = plain(state)
+        self.started = True
+        self.after[where] = state_digest(self.state)
+        return []
+
+    @staticmethod
+    def _name(action: dict) -> str:
+        payload = action.get("action")
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        return f"action {kind!r} of seat {action.get('seat')!r}" if kind else f"{action.get('call')!r} call"
+
+    def _run(self, action: dict, rng: LoggedDraws, entries: list[dict]) -> tuple[Any, list, list]:
+        call, seat = action.get("call"), action.get("seat")
+        logged = [e for e in entries if not e.get("figures")]  # not the table's own figure events
+        if call not in CALLS:
+            raise Diverged(action.get("i"), f"an action entry with an unknown call {call!r}")
+        if call == "setup":
+            if self.started:
+                raise Diverged(action.get("i"), "the game is set up a second time")
+            return self.game.setup(action["options"], action["seats"], rng), [], logged
+        if not self.started:
+            raise Diverged(action.get("i"), "an action before the game was set up: its setup is missing")
+        state = self.state
+        if call == "apply":
+            if not isinstance(action.get("action"), dict):
+                raise Diverged(action.get("i"), "an action entry without its action (sealed, or removed)")
+            return (*self.game.apply(state, seat, action["action"], rng), logged)
+        if call == "timeout":
+            if self.game.on_timeout is None:
+                raise Diverged(action.get("i"), "a deadline settled by a game that has no rule for it")
+            return (*self.game.on_timeout(state, seat, rng), logged)
+        if call == "withdraw":
+            return (*self.game.withdraw(state, seat, rng), logged)
+        if call == "seat_added":
+            return self.game.seat_added(state, action["player"]), [], logged
+        if self.game.figure_tapped is None:
+            raise Diverged(action.get("i"), "a figure tapped in a game that does not use the reader")
+        return (*self.game.figure_tapped(state, action["figure"], rng), logged)
+
+    @staticmethod
+    def _compare(events: list, logged: list[dict], where) -> None:
+        """The replayed events against those logged after the action (reported at both entries)."""
+        replayed = plain(events)
+        for mine, entry in zip(replayed, logged):
+            if mine != entry.get("event"):
+                raise Diverged(where, f"entry {where}'s action, replayed, gives the event {mine!r} where the log "
+                                      f"has {entry.get('event')!r} (entry {entry.get('i')})", entry.get("i"))
+        if len(replayed) > len(logged):
+            raise Diverged(where, f"entry {where}'s action, replayed, gives {len(replayed)} events; the log has "
+                                  f"{len(logged)}: its event {replayed[len(logged)]!r} was removed")
+        if len(replayed) < len(logged):
+            extra = logged[len(replayed)]
+            raise Diverged(where, f"entry {where}'s action, replayed, gives {len(replayed)} events; the log has "
+                                  f"{len(logged)}: from entry {extra.get('i')} on, they follow no action (an action "
+                                  "is missing) or were added", extra.get("i"))
+
+    def orphan(self, draws: list[dict], entries: list[dict]) -> list[tuple]:
+        """Draws or events of the game that no action entry precedes: the action that made them is missing.
+        (The table's own figure events, marked, need none.)"""
+        made = draws + [entry for entry in entries if not entry.get("figures")]
+        if not self.active or not self.started or not made:
+            return []
+        return self._stop(made[0].get("i"), MISSING)
+
+    def undone(self, entry: dict) -> list[tuple]:
+        """An undo takes the game back to before the action it names, which must be the last one's state."""
+        if not self.active or not self.started:
+            return []
+        named = [i for i in entry.get("entries") or [] if i in self.before]
+        if not named:
+            return self._stop(entry.get("i"), "an undo that names no action of the log")
+        action = min(named)
+        if state_digest(self.state) != self.after[action]:
+            return self._stop(entry.get("i"), f"an undo of entry {action}, but the game had moved on since")
+        self.state = self.before[action]
+        return []
+
+    def final(self, entry: dict) -> list[tuple]:
+        """The ``over`` or ``closed`` entry: the replayed state is the one the table ended with."""
+        if not self.active or not self.started or "state" not in entry:
+            return []
+        if entry["state"] != state_digest(self.state):
+            return self._stop(entry.get("i"), "the replayed game does not end in the state the table ended "
+                                              "with: an action or an event of the log was changed")
+        return []
+
+    def _stop(self, where, text: str) -> list[tuple]:
+        self.stopped = (where, text)
+        return [(where, f"replay: {text}")]
