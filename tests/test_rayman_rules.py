@@ -219,6 +219,18 @@ def test_rule_a_withdrawn_seat_in_setup_does_not_block_it():
     assert state["phase"] == "hands" and [p["seat"] for p in state["players"]] == [1, 2]
 
 
+def test_rule_a_withdrawn_first_roller_lets_any_other_player_roll():
+    state = ready(3, projectile="missile")
+    roller = state["round"]["roller"]
+    assert [wait["seat"] for wait in GAME.waiting(state)] == [roller]
+    other = next(seat for seat in (1, 2, 3) if seat != roller)
+    refused(state, other, {"type": "roll"}, "rolls this die")
+    state, _ = GAME.withdraw(state, roller, rng(50))
+    assert all(wait["seat"] != roller for wait in GAME.waiting(state))  # nobody waits on a seat that left
+    state, events = act_events(state, other, {"type": "roll"})
+    assert [e["seat"] for e in events if e["type"] == "projectile_roll"] == [None]  # not said to be the drawn roller
+
+
 def test_rule_coop_every_other_player_finished_wins_when_the_last_withdraws():
     state = with_ptizetres(coop_turns(2), 1, 2)
     mover = active(state)

@@ -208,6 +208,17 @@ def time_out(t: Night, step: Step, name: str, at_step: dict) -> None:
         decide(t, step, name, at_step)
 
 
+def host_plays(t: Night, step: Step, name: str, at_step: dict) -> None:
+    """The game lets the host take the step's action itself, for the whole table."""
+    for _ in range(MAX_DECISIONS):
+        if step.past(at_step, t.now()):
+            return
+        action = pick(t.game()["legal"], step.prefer)
+        assert action is not None, (step.name, t.game()["legal"])
+        t.host.play(action)
+    raise AssertionError(f"the host never got past {step.name}")
+
+
 def take_out(t: Night, step: Step, name: str, at_step: dict) -> None:
     """The host takes the seat out, by the game's rule (shown to the host before confirming)."""
     assert at_step["table"]["withdraw_rule"]["en"] and at_step["table"]["withdraw_rule"]["fr"]
@@ -215,7 +226,7 @@ def take_out(t: Night, step: Step, name: str, at_step: dict) -> None:
     WITHDRAWN[step.game](t, name, at_step)
 
 
-WAYS = {"handoff": hand_over, "decide": decide, "withdraw": take_out, "timeout": time_out}
+WAYS = {"handoff": hand_over, "decide": decide, "withdraw": take_out, "timeout": time_out, "host": host_plays}
 
 
 def go_on(night, step: Step, way: str) -> None:
@@ -255,7 +266,11 @@ def forfeit(t: Night, name: str, at_step: dict) -> None:
 def left_the_race(t: Night, name: str, at_step: dict) -> None:
     game = t.game()
     assert game["outcome"] is None and all(player["seat"] != t.seat(name) for player in game["players"])
-    assert t.now()["table"]["waiting"]  # the race goes on: it waits on the others
+    other = next(other for other in t.seats if other != name)
+    if at_step["game"]["phase"] == "round_start":  # the die the leaver was to roll: another player rolls it
+        t.phones[other].play({"type": "roll"})
+        assert t.game()["phase"] != "round_start"
+    assert [wait["seat"] for wait in t.now()["table"]["waiting"]] == [t.seat(other)]  # the race goes on
 
 
 def left_the_board(t: Night, name: str, at_step: dict) -> None:
@@ -367,11 +382,41 @@ def test_arkade_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way
 
 def rayman_ready(t: Night) -> None:
     """The characters named and the hands entered: the first round's choosing begins."""
-    for name, phone in t.phones.items():
-        phone.play({"type": "character", "name": name})
-    for name, phone in t.phones.items():
-        cards = [f"b{number}" for number in range(1, 9)]
-        phone.play({"type": "hand", "initiatives": {card: 10 * index + t.seat(name) for index, card in enumerate(cards)}})
+    for name in t.phones:
+        rayman_character(t, name)
+    for name in t.phones:
+        rayman_hand(t, name)
+
+
+def rayman_character(t: Night, name: str) -> None:
+    t.phones[name].play({"type": "character", "name": name})
+
+
+def rayman_hand(t: Night, name: str) -> None:
+    """The initiatives read on the cards: different for every card at the table (no tie to roll)."""
+    cards = [f"b{number}" for number in range(1, 9)]
+    t.phones[name].play({"type": "hand", "initiatives": {card: 10 * index + t.seat(name)
+                                                         for index, card in enumerate(cards)}})
+
+
+def rayman_characters(t: Night) -> str:
+    rayman_character(t, "Zoé")
+    return "Max"
+
+
+def rayman_hands(t: Night) -> str:
+    rayman_character(t, "Zoé")
+    rayman_character(t, "Max")
+    rayman_hand(t, "Zoé")
+    return "Max"
+
+
+def rayman_roll(t: Night) -> str:
+    """A projectile: the table drew who rolls its die in the first round."""
+    rayman_ready(t)
+    game = t.game()
+    assert game["phase"] == "round_start"
+    return t.name_of(game["round"]["roller"])
 
 
 def rayman_lock(t: Night, name: str, pick_: tuple) -> None:
@@ -475,6 +520,13 @@ def round_over(at_step: dict, view: dict) -> bool:
 
 SECRET = {"type": "lock", "commitment": "0" * 64}  # what the host may never send for a seat
 RAYMAN = [
+    Step("rayman", "characters", rayman_characters, phase_left, ("handoff", "withdraw"),
+         prefer=({"type": "character"},)),
+    Step("rayman", "hands", rayman_hands, phase_left, ("handoff", "withdraw"), prefer=({"type": "hand"},),
+         resume=rayman_hand),
+    # The die of the round: its roller's phone, or the host (the game lets the host roll for the table).
+    Step("rayman", "roll", rayman_roll, phase_left, ("host", "handoff", "withdraw"), {"projectile": "missile"},
+         prefer=({"type": "roll"},)),
     Step("rayman", "choosing", rayman_choosing, in_phase("turns"), ("handoff", "withdraw"), prefer=(SECRET,),
          resume=rayman_choose_again),
     Step("rayman", "revealing", rayman_revealing, in_phase("turns"), ("handoff", "withdraw"),
@@ -659,6 +711,24 @@ def universalis_blockers(t: Night) -> str:
     return next(name for name in t.seats if name != first)
 
 
+def universalis_sharing(t: Night) -> str:
+    """Two blockers on Koopa: its player shares its PF among them (the active player's step)."""
+    first = tap_next_until(t, "prep1")
+    t.phones[first].play({"type": "play", "card": {"kind": "character", "name": "Koopa", "cost": 3, "pf": 3, "pc": 5}})
+    end_turn(t)
+    second = tap_next_until(t, "prep1")
+    t.phones[second].play({"type": "play", "card": {"kind": "character", "name": "Boo", "cost": 2, "pf": 1, "pc": 3}})
+    t.phones[second].play({"type": "play", "card": {"kind": "character", "name": "Bill", "cost": 0, "pf": 2, "pc": 2},
+                           "free": True, "override": True})  # a card allows a second Character this turn
+    end_turn(t)
+    tap_next_until(t, "attackers")
+    ids = {card["name"]: str(card["id"]) for card in t.game()["in_play"]}
+    t.phones[first].play({"type": "attack", "attackers": [int(ids["Koopa"])]})
+    t.phones[second].play({"type": "block", "blocks": {ids["Boo"]: int(ids["Koopa"]), ids["Bill"]: int(ids["Koopa"])}})
+    assert t.game()["phase"] == "sharing"
+    return first
+
+
 def universalis_preparation(t: Night) -> str:
     return tap_next_until(t, "prep1")
 
@@ -666,6 +736,8 @@ def universalis_preparation(t: Night) -> str:
 UNIVERSALIS = [
     Step("universalis", "blockers", universalis_blockers, phase_left, ("timeout", "decide", "handoff", "withdraw"),
          {"starting_coins": 10}, names=("Ana", "Bo"), prefer=({"type": "no_block"}, {"type": "block", "blocks": {}})),
+    Step("universalis", "sharing", universalis_sharing, phase_left, ("handoff", "withdraw"), {"starting_coins": 10},
+         names=("Ana", "Bo"), prefer=({"type": "share"},)),
     Step("universalis", "phase", universalis_preparation, phase_left, ("handoff", "withdraw"),
          names=("Ana", "Bo"), prefer=({"type": "next"},)),
 ]

@@ -61,10 +61,16 @@ def current_roller(state: dict):
     if not state["config"]["projectile"]:
         return None
     if round_["number"] == 1:
-        return round_["roller"]
+        return still_racing(state, round_["roller"])
     if "farthest" in round_["answers"]:
-        return round_["answers"]["farthest"]
+        return still_racing(state, round_["answers"]["farthest"])
     return farthest_from_finish(state) if positions_known(state) else None
+
+
+def still_racing(state: dict, seat):
+    """A roller taken out of the game holds nothing up: any player (or the host) rolls instead,
+    and the draw that chose them stays as it was (the verifier finds it unchanged)."""
+    return seat if any(player["seat"] == seat for player in state["players"]) else None
 
 
 def advance_round_start(state: dict, rng, events: list[dict]) -> bool:
