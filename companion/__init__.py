@@ -142,9 +142,11 @@ def _settle_deadlines(app: Flask, socketio: SocketIO) -> None:
 def _start_reader(app: Flask, socketio: SocketIO, hub) -> None:
     import atexit
 
+    from companion.web.i18n import every_language
     from companion.web.reader_bridge import ReaderBridge
 
-    bridge = ReaderBridge(app, socketio, app.extensions["companion.tables"], hub.active_host)
+    bridge = ReaderBridge(app, socketio, app.extensions["companion.tables"], hub.active_host,
+                          texts=every_language(app))
     hub.reader_status = lambda: bridge.status
     app.extensions["companion.reader"] = bridge
     bridge.start(app.config["READER"])

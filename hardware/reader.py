@@ -27,6 +27,11 @@ propagated:
 - ``on_error(str)``: a tap went wrong (figure pulled away mid-read, a tag that is
   not an amiibo, a blank tag): one message per tap, meant for the host screen.
 
+Every message (a status's ``message``, a tap error) is a :class:`Said`: the English
+text for logs and the command line, which also carries its msgid and parameters
+(``said.fields()``), so that a screen shows it whole in its own language
+(``companion/web/reader_bridge.py``); raw driver errors stay in the English text only.
+
 Also a program, ``python -m hardware.reader``:
 
 - ``--server URL --table CODE --token HOST_TOKEN [--device PATH]`` posts each
@@ -70,6 +75,30 @@ import nfc.tag.tt2
 
 log = logging.getLogger(__name__)
 
+
+def N_(message: str) -> str:
+    """Marks a msgid for the server's catalogue (babel.cfg extracts hardware/ too)."""
+    return message
+
+
+class Said(str):
+    """A message for people: the English text (for logs and the command line, with the raw
+    driver error as ``detail``), and the msgid and parameters a screen translates it from.
+    ``msgids`` names the parameters that are msgids themselves (a card's kind)."""
+
+    msgid: str
+    params: dict
+    msgids: tuple[str, ...]
+
+    def __new__(cls, msgid: str, detail: object = None, msgids: tuple[str, ...] = (), **params) -> "Said":
+        text = msgid % params if params else msgid
+        said = super().__new__(cls, f"{text} ({detail})" if detail not in (None, "") else text)
+        said.msgid, said.params, said.msgids = msgid, params, tuple(msgids)
+        return said
+
+    def fields(self) -> dict:
+        return {"msgid": self.msgid, "params": self.params, "msgids": list(self.msgids)}
+
 AMIIBO_ID_PAGE = 0x15  # 8 bytes over pages 0x15-0x16 (tag memory 0x54-0x5B)
 RETRY_INTERVAL = 1.5  # s between attempts to open an absent or failing reader
 POLL_INTERVAL = 0.1  # s: at most ten polls a second while nothing is on the reader
@@ -96,8 +125,9 @@ class FigureError(Exception):
     """A tap that did not give a scan; the message is meant for people."""
 
 
-REMOVED_MID_READ = ("the figure was taken away before it could be read: "
-                    "place it again and leave it on the reader for a moment")
+REMOVED_MID_READ = N_("The figure was taken away before it could be read: "
+                      "place it again and leave it on the reader for a moment.")
+NOT_TYPE2 = N_("Not an amiibo: this is %(kind)s, not an NFC Forum Type 2 tag.")
 
 
 def read_figure(tag: nfc.tag.Tag) -> tuple[str, str]:
@@ -109,25 +139,30 @@ def read_figure(tag: nfc.tag.Tag) -> tuple[str, str]:
     amiibo id is always 02) or a figure pulled away mid-read.
     """
     if not isinstance(tag, nfc.tag.tt2.Type2Tag):
-        raise FigureError(f"not an amiibo: this is a {tag.product} tag, not an NFC Forum Type 2 tag")
+        raise FigureError(Said(N_("Not an amiibo: this is a %(product)s tag, not an NFC Forum Type 2 tag."),
+                               product=tag.product))
     uid = bytes(tag.identifier)
     if len(uid) != 7:
-        raise FigureError(f"not an amiibo: its UID has {len(uid)} bytes, an amiibo's has 7")
+        raise FigureError(Said(N_("Not an amiibo: its UID has %(count)s bytes, an amiibo's has 7."), count=len(uid)))
     try:
         data = tag.read(AMIIBO_ID_PAGE)  # READ answers 4 pages: 0x15-0x18
     except nfc.tag.TagCommandError as error:
         if error.errno in (nfc.tag.TIMEOUT_ERROR, nfc.tag.RECEIVE_ERROR):
-            raise FigureError(REMOVED_MID_READ) from error
+            raise FigureError(Said(REMOVED_MID_READ)) from error
         if error.errno == nfc.tag.tt2.INVALID_PAGE_ERROR:
-            raise FigureError("not an amiibo: this tag has no readable page 0x15 "
-                              "(too small or read-protected)") from error
-        raise FigureError(f"could not read the tag ({error}): place it again") from error
+            raise FigureError(Said(N_("Not an amiibo: this tag has no readable page 0x15 "
+                                      "(too small or read-protected)."))) from error
+        raise FigureError(Said(UNREADABLE, detail=error)) from error
     amiibo_id = bytes(data[0:8])
     if not any(amiibo_id):
-        raise FigureError("blank tag: there is no amiibo id on it (pages 0x15-0x16 are all zeros)")
+        raise FigureError(Said(N_("Blank tag: there is no amiibo id on it (pages 0x15-0x16 are all zeros).")))
     if amiibo_id[7] != 0x02:
-        raise FigureError(f"not an amiibo: its id 0x{amiibo_id.hex()} does not end in 02, as every amiibo id does")
+        raise FigureError(Said(N_("Not an amiibo: its id %(id)s does not end in 02, as every amiibo id does."),
+                               id="0x" + amiibo_id.hex()))
     return uid.hex(), "0x" + amiibo_id.hex()
+
+
+UNREADABLE = N_("The tag could not be read: place it again.")
 
 
 def not_type2_reason(target: nfc.clf.RemoteTarget) -> str | None:
@@ -138,16 +173,16 @@ def not_type2_reason(target: nfc.clf.RemoteTarget) -> str | None:
     """
     sens_res, sel_res = target.sens_res, target.sel_res
     if sens_res and sens_res[0] & 0x1F == 0:
-        return "a Type 1 (Topaz) tag"
+        return N_("a Type 1 (Topaz) tag")
     if not sel_res:
-        return "an unknown type A card"
+        return N_("an unknown type A card")
     sak = sel_res[0]
     if sak & 0x40:
-        return "a phone or another NFC device"
+        return N_("a phone or another NFC device")
     if sak & 0x20:
-        return "an ISO-DEP (Type 4) card, such as a bank, transit or ID card"
+        return N_("an ISO-DEP (Type 4) card, such as a bank, transit or ID card")
     if sak & 0x18:
-        return "a MIFARE Classic card"
+        return N_("a MIFARE Classic card")
     return None
 
 
@@ -192,15 +227,15 @@ class _Frontend(nfc.ContactlessFrontend):
             raise
 
 
-def describe_open_error(path: str, error: BaseException) -> str:
+def describe_open_error(path: str, error: BaseException) -> Said:
     code = getattr(error, "errno", None)
     if code == errno.EACCES:
-        return (f"permission denied on the reader at {path}: add a udev rule or run as root "
-                "(python -m hardware.reader --check explains)")
+        return Said(N_("Permission denied on the reader at %(path)s: add a udev rule or run as root "
+                       "(python -m hardware.reader --check explains)."), path=path)
     if code == errno.EBUSY:
-        return (f"the reader at {path} is busy: another program or the kernel's pn533_usb "
-                "driver holds it (sudo modprobe -r pn533_usb)")
-    return f"cannot open the reader at {path}: {error}"
+        return Said(N_("The reader at %(path)s is busy: another program or the kernel's pn533_usb "
+                       "driver holds it (sudo modprobe -r pn533_usb)."), path=path)
+    return Said(N_("Cannot open the reader at %(path)s: check the device path and the cable."), detail=error, path=path)
 
 
 def _is_none(path: str | None) -> bool:
@@ -289,7 +324,7 @@ class Reader:
     def _run(self) -> None:
         try:
             if self._path is None:
-                self._set_status("off", None, "no reader configured (device 'none')")
+                self._set_status("off", None, Said(N_("No reader configured (device 'none').")))
                 self._stop.wait()
                 return
             while not self._stop.is_set():
@@ -299,9 +334,9 @@ class Reader:
                 self._stop.wait(self._retry_interval)
         except Exception as error:  # a bug here must not take the app down
             log.exception("the NFC reader thread failed")
-            self._set_status("error", None, f"the reader thread failed: {error}")
+            self._set_status("error", None, Said(N_("The reader stopped working: restart the server."), detail=error))
         finally:
-            self._set_status("off", None, "reader stopped")
+            self._set_status("off", None, Said(N_("Reader stopped.")))
 
     def _session(self) -> str:
         """Open the reader and poll until it fails; 'stopped', 'lost' or 'failed'."""
@@ -313,9 +348,10 @@ class Reader:
             self._set_status("error", None, describe_open_error(self._path, error))
             return "failed"
         if not opened:
-            message = f"no reader found at {self._path}"
             if self._lost:
-                message = f"reader disconnected ({self._lost}); {message}"
+                message = Said(N_("Reader disconnected: no reader found at %(path)s."), detail=self._lost, path=self._path)
+            else:
+                message = Said(N_("No reader found at %(path)s."), path=self._path)
             self._set_status("absent", None, message)
             return "failed"
 
@@ -344,7 +380,8 @@ class Reader:
             self._lost = str(failure) or type(failure).__name__
             log.info("lost the NFC reader %s: %s", self._model, self._lost)
             return "lost"
-        self._set_status("error", self._model, f"the reader at {self._path} does not work: {failure}")
+        self._set_status("error", self._model, Said(N_("The reader at %(path)s does not work: unplug it and plug it "
+                                                       "in again."), detail=failure, path=self._path))
         return "failed"
 
     def _rdwr_options(self) -> dict:
@@ -367,7 +404,7 @@ class Reader:
         self._rejected_streak, self._rejected_now = self._rejected_now, False
         if self._activating:  # accepted by on-discover, but nfcpy's activation found the tag gone
             self._activating = False
-            self._report_error(REMOVED_MID_READ)
+            self._report_error(Said(REMOVED_MID_READ))
         wait = self._poll_interval - (time.monotonic() - self._last_poll)
         if wait > 0 and self._stop.wait(wait):
             return True
@@ -388,7 +425,7 @@ class Reader:
             return True
         # A card resting on the reader is found by every poll: one error per tap.
         if not self._rejected_streak:
-            self._report_error(f"not an amiibo: {reason}")
+            self._report_error(Said(NOT_TYPE2, msgids=("kind",), kind=reason))
         self._rejected_now = True
         return False
 
@@ -402,12 +439,12 @@ class Reader:
             uid, amiibo_id = read_figure(tag)
         except FigureError as error:
             if not self._stop.is_set():
-                self._report_error(str(error))
+                self._report_error(error.args[0] if isinstance(error.args[0], Said) else Said(UNREADABLE, detail=error))
             return True
         except Exception as error:
             if not self._stop.is_set():
                 log.warning("reading a tag failed", exc_info=True)
-                self._report_error(f"could not read the tag ({error}): place it again")
+                self._report_error(Said(UNREADABLE, detail=error))
             return True
         scan = Scan(uid=uid, amiibo_id=amiibo_id, at=time.time())
         log.info("scan %s %s", scan.uid, scan.amiibo_id)
@@ -420,12 +457,12 @@ class Reader:
 
     # -- helpers ----------------------------------------------------------
 
-    def _report_error(self, message: str) -> None:
+    def _report_error(self, message: Said) -> None:
         log.info("tap: %s", message)
         if self._on_error is not None:
             self._call(self._on_error, message)
 
-    def _set_status(self, state: str, model: str | None, message: str | None) -> None:
+    def _set_status(self, state: str, model: str | None, message: Said | None) -> None:
         status = {"state": state, "model": model, "message": message}
         with self._status_lock:
             if status == self._status:
@@ -719,6 +756,11 @@ def check(device: str | None) -> int:
     return 1
 
 
+def said_fields(message) -> dict | None:
+    """What a screen needs to show a message in its own language (see :class:`Said`)."""
+    return message.fields() if isinstance(message, Said) else None
+
+
 def run_events_mode(path: str) -> int:
     """The reader as the server's child process: one JSON object per line.
 
@@ -736,8 +778,8 @@ def run_events_mode(path: str) -> int:
 
     reader = Reader(path,
                     on_scan=lambda scan: send("scan", **dataclasses.asdict(scan)),
-                    on_status=lambda status: send("status", **status),
-                    on_error=lambda message: send("error", message=message))
+                    on_status=lambda status: send("status", **status, said=said_fields(status["message"])),
+                    on_error=lambda message: send("error", message=message, said=said_fields(message)))
     reader.start()
     try:
         sys.stdin.read()  # returns at end of file: the server closed the pipe or died

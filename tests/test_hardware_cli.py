@@ -128,7 +128,7 @@ def test_server_mode_posts_each_scan_as_a_table_scan_action(actions_server):
 
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=WAIT) == 0
-            assert wait_line("reader off") == "reader off: reader stopped"
+            assert wait_line("reader off") == "reader off: Reader stopped."
         finally:
             if process.poll() is None:
                 process.kill()

@@ -189,8 +189,8 @@ def test_any_type2_tag_will_do_not_only_an_ntag215(emulator, make_reader):
 
 
 @pytest.mark.parametrize("amiibo_id, expected", [
-    ("0000000000000000", "blank tag"),
-    ("0102030405060708", "not an amiibo: its id 0x0102030405060708 does not end in 02"),
+    ("0000000000000000", "Blank tag"),
+    ("0102030405060708", "Not an amiibo: its id 0x0102030405060708 does not end in 02"),
 ])
 def test_blank_and_non_amiibo_type2_tags_are_clear_errors(emulator, make_reader, amiibo_id, expected):
     reader, seen = make_reader(emulator.path)
@@ -212,7 +212,12 @@ def test_a_card_that_is_not_a_type2_tag_is_one_clear_error(emulator, make_reader
     reader, seen = make_reader(emulator.path)
     emulator.place_iso_dep_card("08a1b2c3d4e5f6")
     seen.wait(lambda: len(seen.errors) == 1, "the error")
-    assert seen.errors[0] == "not an amiibo: an ISO-DEP (Type 4) card, such as a bank, transit or ID card"
+    assert seen.errors[0] == ("Not an amiibo: this is an ISO-DEP (Type 4) card, such as a bank, transit or ID card, "
+                              "not an NFC Forum Type 2 tag.")
+    # A screen translates it whole: the msgid, and the card's kind as a msgid of its own.
+    assert seen.errors[0].fields() == {"msgid": "Not an amiibo: this is %(kind)s, not an NFC Forum Type 2 tag.",
+                                       "params": {"kind": "an ISO-DEP (Type 4) card, such as a bank, transit or ID card"},
+                                       "msgids": ["kind"]}
 
     # Found again by every poll while it rests, but reported once.
     polls = emulator.counts["REQA"]
@@ -244,7 +249,7 @@ def test_stop_ends_the_thread_while_polling_and_while_a_figure_rests(emulator, m
     polled_again(emulator)  # inside the udp driver's wait for an answer
     idle.stop()
     assert not idle.running
-    assert idle.status == {"state": "off", "model": None, "message": "reader stopped"}
+    assert idle.status == {"state": "off", "model": None, "message": "Reader stopped."}
     assert idle_seen.statuses[-1]["state"] == "off"
 
     resting, resting_seen = make_reader(emulator.path)
@@ -258,7 +263,7 @@ def test_stop_ends_the_thread_while_polling_and_while_a_figure_rests(emulator, m
 def test_a_path_with_no_reader_is_absent_not_an_error(make_reader):
     reader, seen = make_reader("usb:ffff:fffe", retry_interval=0.05)
     seen.wait(lambda: seen.state == "absent", "absent")
-    assert seen.statuses[0] == {"state": "absent", "model": None, "message": "no reader found at usb:ffff:fffe"}
+    assert seen.statuses[0] == {"state": "absent", "model": None, "message": "No reader found at usb:ffff:fffe."}
     assert reader.running  # it keeps looking
     reader.stop()
     assert not reader.running and seen.state == "off"
@@ -267,7 +272,7 @@ def test_a_path_with_no_reader_is_absent_not_an_error(make_reader):
 def test_none_runs_without_a_reader(make_reader):
     reader, seen = make_reader("none")
     seen.wait(lambda: seen.statuses, "a status")
-    assert seen.statuses[0] == {"state": "off", "model": None, "message": "no reader configured (device 'none')"}
+    assert seen.statuses[0] == {"state": "off", "model": None, "message": "No reader configured (device 'none')."}
     reader.stop()
     assert not reader.running
 
@@ -407,7 +412,9 @@ def test_an_unplugged_reader_is_picked_up_again_without_a_restart(bench, make_re
 
     bench.plugged = False  # pulled out mid-game
     seen.wait(lambda: seen.state == "absent", "absent once unplugged")
-    assert seen.statuses[-1]["message"].startswith("reader disconnected ([Errno 19]")
+    assert seen.statuses[-1]["message"].startswith("Reader disconnected: no reader found at fake")
+    assert "[Errno 19]" in seen.statuses[-1]["message"]  # the driver's error, for the log only
+    assert "Errno" not in str(seen.statuses[-1]["message"].fields())
 
     bench.plugged = True
     seen.wait(lambda: seen.state == "connected", "connected once plugged back")
@@ -437,7 +444,7 @@ def test_a_reader_without_permission_is_an_error_with_a_hint(bench, make_reader)
     bench.open_error = PermissionError(errno.EACCES, os.strerror(errno.EACCES))
     reader, seen = make_reader("fake", retry_interval=0.05)
     seen.wait(lambda: seen.state == "error", "error")
-    assert seen.statuses[-1]["message"].startswith("permission denied on the reader at fake")
+    assert seen.statuses[-1]["message"].startswith("Permission denied on the reader at fake")
     assert "udev" in seen.statuses[-1]["message"]
 
     bench.open_error = None

@@ -23,7 +23,7 @@ from flask_babel import force_locale, gettext
 from flask_socketio import SocketIO
 
 from companion.config import ROOT
-from companion.games.base import N_
+from companion.games.base import N_, Msg
 from companion.tables import TableError, Tables
 from companion.web.i18n import translate
 
@@ -31,14 +31,11 @@ log = logging.getLogger(__name__)
 HOSTS_ROOM = "hosts"
 RESTART_DELAY = 2.0  # s before a reader process that ended by itself is started again
 
-# The reader process explains a failed tap in English, with technical details;
-# the host screen shows the gist in its own language.
-TAP_ERRORS = (
-    ("the figure was taken away", N_("The figure was taken away before it could be read: place it again.")),
-    ("not an amiibo", N_("This is not an amiibo figure.")),
-    ("blank tag", N_("This tag is blank: there is no amiibo on it.")),
-    ("", N_("The tag could not be read: place it again.")),
-)
+# The reader process says each state and failed tap as a msgid with its parameters (hardware.reader.Said;
+# its raw driver errors stay in its English log): screens get it whole in every language.
+UNKNOWN_TAP = {"msgid": N_("The tag could not be read: place it again."), "params": {}, "msgids": []}
+PROCESS_ENDED = {"msgid": N_("The reader's process ended: it is started again in a moment."), "params": {},
+                 "msgids": []}
 
 
 def reader_room(code: str) -> str:
@@ -46,17 +43,27 @@ def reader_room(code: str) -> str:
     return f"{code}/reader"
 
 
-def tap_error_text(message: str, language: str) -> str:
-    if language == "en":
-        return message[:1].upper() + message[1:]
-    return gettext(next(text for prefix, text in TAP_ERRORS if message.startswith(prefix)))
+def said_texts(texts: Callable[[str, dict], dict[str, str]], said: Any) -> dict[str, str] | None:
+    """A reader message ({"msgid", "params", "msgids"}) in each language of the screens; None for none.
+    A malformed one (the reader process is ours, but a line can be cut) reads as an unreadable tag."""
+    if said is None:
+        return None
+    if not (isinstance(said, dict) and isinstance(said.get("msgid"), str) and isinstance(said.get("params"), dict)):
+        said = UNKNOWN_TAP
+    msgids = set(said.get("msgids") or ())
+    params = {name: Msg(value) if name in msgids and isinstance(value, str) else value
+              for name, value in said["params"].items()}
+    return texts(said["msgid"], params)
 
 
 class ReaderBridge:
-    def __init__(self, app: Flask, socketio: SocketIO, tables: Tables, active_host: Callable[[], tuple | None]):
+    def __init__(self, app: Flask, socketio: SocketIO, tables: Tables, active_host: Callable[[], tuple | None],
+                 texts: Callable[[str, dict], dict[str, str]]):
         self.app, self.socketio, self.tables = app, socketio, tables
         self.active_host = active_host  # () -> (table code, language) of the newest host screen, or None
-        self.status: dict[str, Any] = {"state": "off", "model": None, "message": None}
+        self.texts = texts  # a message in every language of the screens (companion.web.i18n.every_language)
+        # What screens get: the state, the model, and the message in each language (never the raw English).
+        self.status: dict[str, Any] = {"state": "off", "model": None, "text": None}
         self.process: subprocess.Popen | None = None
         self.stopping = False
 
@@ -85,14 +92,14 @@ class ReaderBridge:
             self.process.wait()
             if not self.stopping:
                 log.warning("the NFC reader process ended (%s); starting it again", self.process.returncode)
-                self.on_status({"state": "error", "model": None, "message": "the reader process ended"})
+                self.on_status({"state": "error", "model": None, "said": PROCESS_ENDED})
                 self.socketio.sleep(RESTART_DELAY)
 
     def _dispatch(self, line: str) -> None:
         try:
             event = json.loads(line)
             kind = event.pop("event")
-        except (ValueError, KeyError, AttributeError):
+        except (ValueError, KeyError, AttributeError, TypeError):  # not JSON, not an object, no event
             log.warning("unexpected line from the NFC reader process: %r", line[:200])
             return
         if kind == "scan":
@@ -100,11 +107,12 @@ class ReaderBridge:
         elif kind == "status":
             self.on_status(event)
         elif kind == "error":
-            self.on_tap_error(event.get("message", ""))
+            self.on_tap_error(event.get("said") or UNKNOWN_TAP)
 
     # On the event loop -----------------------------------------------------
     def on_status(self, status: dict) -> None:
-        self.status = {**self.status, **status}
+        self.status = {"state": status.get("state"), "model": status.get("model"),
+                       "text": said_texts(self.texts, status.get("said"))}
         self.socketio.emit("reader", self.status, to=HOSTS_ROOM)
 
     def on_scan(self, scan) -> None:
@@ -122,12 +130,11 @@ class ReaderBridge:
                     self.socketio.emit("reader", {**self.status, "tap_error": translate(refusal)},
                                        to=reader_room(code))
 
-    def on_tap_error(self, message: str) -> None:
+    def on_tap_error(self, said: dict) -> None:
         target = self.active_host()
         code, language = target if target else (None, "en")
-        with self.app.test_request_context(), force_locale(language):
-            text = tap_error_text(message, language)
-        self._emit_tap_error(code, text)
+        texts = said_texts(self.texts, said) or {}
+        self._emit_tap_error(code, texts.get(language) or texts.get("en", ""))
 
     def _tell_hosts(self, code: str | None, language: str, message: str) -> None:
         with self.app.test_request_context(), force_locale(language):

@@ -133,7 +133,7 @@ class SocketHub:
         # A view encoded once goes out as it is, in this process or through the Redis queue
         # (companion.web.wire); another queue carries it decoded again.
         self._send_encoded = not queue or queue.startswith(("redis://", "rediss://", "unix://"))
-        self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "message": None}
+        self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "text": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
 

@@ -3,6 +3,7 @@ import { N_, t } from './i18n.js';
 import { el, requestJson, seatName, showErrorAt } from './ui.js';
 
 const language = document.documentElement.lang || 'en';
+const localized = (texts) => (texts ? texts[language] || texts.en || '' : '');
 
 // The reader's state on the host screen.
 const READER_TEXT = {
@@ -35,7 +36,8 @@ export function figuresOf(view, seatId) {
 // The reader's state and its last failed tap (host screen and host phone).
 export function readerLines(reader) {
   const parts = [el('p', { class: `reader-state reader-${reader.state}`, role: 'status',
-    text: t(READER_TEXT[reader.state], { model: reader.model || '', message: reader.message || '' }) })];
+    // The reader's own message comes in every language (never its driver's raw English).
+    text: t(READER_TEXT[reader.state], { model: reader.model || '', message: localized(reader.text) }) })];
   if (reader.tap_error) parts.push(el('p', { class: 'tap-error', role: 'alert', text: reader.tap_error }));
   return parts;
 }
