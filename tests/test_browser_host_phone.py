@@ -116,9 +116,12 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
 
     # A phone that joins and never sends its random numbers: the host goes on without it.
     seat(server, code, "Cy", commitment="ab" * 32)
-    expect(panel.locator(".round-wait")).to_have_text("Waiting for the random numbers of: Cy.")
-    panel.get_by_role("button", name="Go on without them").tap()
-    expect(panel.locator(".round-wait")).to_have_count(0)
+    tools = page.locator(".table-tools")
+    expect(tools.locator(".round-wait")).to_have_text("Waiting for the random numbers of: Cy.")
+    expect(tools.get_by_role("button", name="Start the game")).to_be_disabled()
+    tools.get_by_role("button", name="Go on without them").tap()
+    expect(tools.locator(".round-wait")).to_have_count(0)
+    expect(tools.get_by_role("button", name="Start the game")).to_be_enabled()
 
     for watched in (phone, tv_context, bo_phone):
         assert watched.page_errors == []

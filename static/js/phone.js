@@ -99,6 +99,8 @@ function renderTableTools(view, act) {
     tools.push(el('button', { type: 'button', class: 'primary big start-game', text: t('Start the game'),
       disabled: roundOpen(view), onclick: () => act({ type: 'table.start' }) }));
   }
+  // Right under the start it holds back: the phones a round waits on, and the host's way past them.
+  if (hosting(view)) tools.push(...goOnWithout(view, act));
   const undo = undoButton(view, act);
   if (undo) tools.push(undo);
   if (view.you.role === 'seat' && (status === 'lobby' || status === 'over')) {
@@ -150,7 +152,6 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
   if (withGame) renderHostGame(view, hostAct);  // not each second: its forms keep what is typed
   renderHostFigureTools(view, hostAct);
   hostPanel.querySelector('.host-buttons').replaceChildren(
-    ...goOnWithout(view, hostAct),
     el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
       onclick: () => hostAct({ type: 'table.joining', open: !table.joining_open }) }),
     el('button', { type: 'button', class: 'danger close-table', text: t('Close the table and reveal the seed'), onclick: () => {
