@@ -76,6 +76,16 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     expect(tv.locator(".table-code")).to_have_text(code)
     expect(tv.locator(".host-controls")).to_be_hidden()
     scanning.close()
+    # A second TV, paired by typing its code in the host section (any case).
+    second_tv = tv_context.new_page()
+    second_tv.goto(f"{server.url}/screen")
+    expect(second_tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    panel.locator(".pair-tv input[name=pairing]").fill(second_tv.locator(".pair-code").inner_text().lower())
+    panel.get_by_role("button", name="Show the table on this TV").tap()
+    expect(panel.locator(".pair-tv .paired")).to_have_text("The TV shows the table now.")
+    expect(panel.locator(".pair-tv .field-error")).to_be_hidden()
+    second_tv.wait_for_url(f"{server.url}/t/{code}/screen")
+    second_tv.close()
 
     # A figure picked by name for Bo from the host section, seen on the TV.
     adding = panel.locator(".host-add-figures")
