@@ -339,14 +339,32 @@ class NightActions:
         self._require_playing(table)
         stack = table["undo"]
         if not stack or stack[-1]["seat"] != seat:
-            raise TableError(409, N_("Nothing of this seat can be undone now: another seat acted since, "
-                                     "or a draw depends on it."))
+            raise TableError(409, self._why_not_undone(tx, table, seat))
         top = stack[-1]
         if digest(table["state"]) != top["after"]:
             raise TableError(409, N_("That can no longer be undone: the game moved on."))
         event = {"type": "undone", "seat": seat, "action": top["type"], "entries": top["entries"], "by": by}
         self._save(tx, table, None, [{"kind": "table", **event}], state=top["before"], undo=stack[:-1])
         return [event]
+
+    @staticmethod
+    def _why_not_undone(tx: Transaction, table: dict, seat: int) -> str:
+        """Why the seat's last action cannot be undone, read from the log's action entries (companion.replay)."""
+        entries = tx.log(table["code"], table["game_no"])
+        undone = {i for entry in entries if entry.get("type") == "undone" for i in entry.get("entries", [])}
+        actions = [entry for entry in entries if entry["kind"] == "action"]
+        mine = [entry for entry in actions if entry.get("seat") == seat and entry["i"] not in undone]
+        if not mine:
+            return N_("This seat has no action left to undo in this game.")
+        last = mine[-1]
+        if any(entry["i"] > last["i"] for entry in actions):  # an undone one counts: the stack went to its seat
+            return N_("Another seat has acted since: this seat's last action can no longer be undone.")
+        after = entries[entries.index(last) + 1:]
+        if after and after[0]["kind"] == "draw":  # an action's draws come right after it
+            return N_("That action drew at random (a die, a shuffle): it cannot be undone, the draw stands.")
+        if (last.get("action") or {}).get("type") not in REGISTRY[table["game"]].undoable:
+            return N_("That action cannot be undone: only bookkeeping (positions, counters, tokens) can.")
+        return N_("Nothing more of this seat can be undone: only its last few actions can.")
 
     def _host_undo(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         return self._undo(tx, table, self._target_seat(tx, table, action)["seat"], "host")
