@@ -788,6 +788,9 @@ def test_a_whole_novice_race_to_its_ranking(server):
         assert [event["question"] for event in events if event["type"] == "answered"] == []  # the host: nothing
         assert kinds.count("ptizetre_freed") == 3 + 2 + 3 and kinds[-3:] == ["distance", "race_over", "game_over"]
         assert kinds.index("race_ending") < kinds.index("distance")
+        # The whole race replays from its log, actions and draws, to the state it ended in (companion.replay).
+        report = verify_log(table.log())
+        assert report.ok and any(note.startswith("the game was replayed") for note in report.notes), report.message
         assert any(event["type"] == "moved" and event["seat"] == 1 and event["column"] == LAST_COLUMN + 1
                    for event in events)
         # Each phone saw only its own hand, from the first view to the last.
