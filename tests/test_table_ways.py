@@ -648,7 +648,11 @@ def chakart_egg_choice(t: Night) -> str:
         if game["phase"] == "board":
             t.phones[name].play({"type": "board_done"})
             continue
-        moves = [a for a in t.game(name)["legal"] if a["type"] == "move"]
+        # No move takes a king (the game would end), and Black moves its king only: a rook Waluigi turned
+        # black would otherwise take White's king.
+        moves = [a for a in t.game(name)["legal"] if a["type"] == "move"
+                 and game["pieces"].get(a["to"], "").lower() != "k"
+                 and (game["turn"] == "w" or game["pieces"][a["from"]] == "k")]
         eggs = [a for a in moves if game["items"].get(a["to"]) == "e" and game["turn"] == "w"]
         t.phones[name].play((eggs or [a for a in moves if a["to"] not in game["items"]] or moves)[0])
     raise AssertionError("no egg left a choice in 30 turns")
