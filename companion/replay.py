@@ -77,7 +77,8 @@ class LoggedDraws:
         asked = {"type": kind, "purpose": purpose, "secret": secret, **params}
         logged = {key: draw.get(key) for key in asked}
         if logged != asked:
-            raise Diverged(draw.get("i"), f"the rules draw {asked!r} here, the log has {logged!r}")
+            raise Diverged(self.where, f"entry {self.where}'s action, replayed, draws {asked!r}; the log has "
+                                       f"{logged!r} (entry {draw.get('i')})", draw.get("i"))
         return draw.get("result")
 
     def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
