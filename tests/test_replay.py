@@ -12,6 +12,7 @@ import pytest
 
 from companion import fairness
 from companion.games import REGISTRY
+from companion.games.rayman import SETUP_PHASES
 from companion.replay import action_entry, state_digest
 from companion.verify import verify_log
 from tests.random_play import CONFIGS, SEED, act, choices, pick, start
@@ -19,10 +20,10 @@ from tests.random_play import CONFIGS, SEED, act, choices, pick, start
 STEPS = 60  # enough to reach each game's draws; the log is closed where the walk stops
 
 
-def logged_walk(game_id: str, steps: int = STEPS) -> dict:
-    """A random walk of the game's first configuration, as ``GET /api/tables/<code>/log`` serves it closed
-    (without the phones' entropy: the harness draws for the table)."""
-    game, config = REGISTRY[game_id], CONFIGS[game_id][0]
+def logged_walk(game_id: str, steps: int = STEPS, ended: dict | None = None, config: int = 0) -> dict:
+    """A random walk of the game's configuration (its first by default), as ``GET /api/tables/<code>/log`` serves it closed
+    (without the phones' entropy: the harness draws for the table). ``ended`` receives the walk."""
+    game, config = REGISTRY[game_id], CONFIGS[game_id][config]
     walk = start(game, config)
     options = game.normalize_options(copy.deepcopy(config.options))
     options, seats = config.prepare(options, config.make_seats(config.seats))
@@ -40,6 +41,8 @@ def logged_walk(game_id: str, steps: int = STEPS) -> dict:
         entries += [action_entry("apply", seat, action=step.action), *draws_of(walk.rng.draws[made:]),
                     *({"kind": "event", "seat": seat, "event": event} for event in step.events)]
     entries.append({"kind": "table", "type": "closed", "seed": SEED, "state": state_digest(walk.state)})
+    if ended is not None:
+        ended["walk"] = walk
     return {"code": "REPL", "game": game_id, "seed": SEED, "commitment": fairness.commitment_of(SEED),
             "entries": [{**entry, "i": number} for number, entry in enumerate(entries)]}
 
@@ -85,3 +88,26 @@ def test_a_changed_action_a_dropped_draw_and_a_stale_undo_are_reported_at_their_
             "by": "seat", "i": 10_000}
     stale["entries"].insert(after + 1, undo)
     assert [where for where, _ in verify_log(stale).replay][:1] == [10_000]
+
+
+
+def test_a_deadline_and_a_withdrawal_replay_as_the_table_logs_them():
+    """The table's own calls: a deadline settled by the game's rule, then a seat taken out of the game."""
+    game, walked = REGISTRY["rayman"], {}
+    for steps in range(6, 40):  # co-op, three seats: the first walk that reached a round and is not lost yet
+        log = logged_walk("rayman", steps=steps, ended=walked, config=1)
+        if game.outcome(walked["walk"].state) is None and walked["walk"].state["phase"] not in SETUP_PHASES:
+            break
+    assert walked["walk"].state["round"] is not None
+    closed = log["entries"].pop()
+    state, rng, entries = walked["walk"].state, walked["walk"].rng, []
+    for kind, call, rule in (("timed_out", "timeout", game.on_timeout), ("withdrawn", "withdraw", game.withdraw)):
+        made = len(rng.draws)
+        state, events = rule(state, 1, rng)
+        entries += [{"kind": "table", "type": kind, "seat": 1}, action_entry(call, 1), *draws_of(rng.draws[made:]),
+                    *({"kind": "event", "seat": 1, "event": event} for event in events)]
+    log["entries"] = [{**entry, "i": number} for number, entry in enumerate(
+        log["entries"] + entries + [{**closed, "state": state_digest(state)}])]
+    report = verify_log(log)
+    assert report.ok and report.replay == [], (report.problems + report.replay)[:3]
+    assert [e["call"] for e in log["entries"] if e["kind"] == "action"][-2:] == ["timeout", "withdraw"]
