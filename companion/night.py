@@ -27,6 +27,7 @@ from companion import fairness, waits
 from companion.errors import TableError, hash_token
 from companion.games import REGISTRY
 from companion.games.base import N_, Game
+from companion.option_texts import options_shown
 from companion.replay import action_entry, state_digest
 from companion.store import Transaction
 
@@ -61,6 +62,8 @@ class NightActions:
                          "outcome": self._outcome_view(record["outcome"])} for record in table.get("history", [])],
             "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
         }
+        if status == "lobby":  # what the players agree to before the start, in each screen's language
+            view["options_shown"] = options_shown(game, table["options"], self.texts)
         # "Another game" is offered at the end of a game, or at any time in one that never ends (the die).
         view["endless"] = game.starts_at_once and status == "playing"
         if hosting and status == "playing" and table["waits"]:  # the host's tools for a seat it stands in for

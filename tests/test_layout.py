@@ -263,6 +263,11 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
             problems["away seats"] = away
     if tv_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game))
+    options = page.locator(".table-options dd").evaluate_all("(nodes) => nodes.map((node) => node.textContent)")
+    if any(not value or "_" in value for value in options):  # the lobby names each option's value
+        problems["option values shown as stored"] = options
+    if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L'exemple du livret" not in options:
+        problems["option values not in French"] = options
     bare = page.evaluate(BARE_HEADINGS)
     if bare:
         problems["a heading over nothing"] = bare

@@ -9,9 +9,15 @@ game refuses, a forged ``changed`` that names no option."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
+from babel.messages.pofile import read_po
 
 from companion.games.base import REGISTRY
+from companion.option_texts import item_labels
+from scripts.translations import po_path
 from tests.helpers import bearer, new_table, ENTROPY
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
@@ -133,3 +139,134 @@ def test_a_game_without_figures_needs_only_players_and_a_started_game_needs_noth
                           json={"type": "table.start"})
     assert started.status_code == 200, started.json
     assert lobby_needs(client, table) == []
+
+
+# --- option values by name, never as stored ids --------------------------------------------------
+
+NOTATION = re.compile(r"^\d*d\d+$|^\d+$")  # "d6", "3": the same in every language
+# Rayman's boards, projectiles and Bosses keep the names printed in the box (French in both languages).
+PROPER_NAMES = {"Jungle", "Forêt", "Fiesta de los Muertos", "Enfer", "Missile", "Fourchette", "Feu d'artifice",
+                "Fantôme Rouge", "Bombe Volante", "Crapaud blindé", "Ptizêtre maléfique", "Seabreather", "Grundermord"}
+
+
+def french_catalogue():
+    with open(po_path("messages"), "rb") as handle:
+        return {message.id: message.string for message in read_po(handle, locale="fr") if message.id}
+
+
+def shown_msgids(game, option):
+    """Every value the form or the lobby may show for an option, as the msgid it is shown by."""
+    if option.kind == "choice":
+        return [label for _, label in option.labelled_choices()]
+    if option.kind == "list":
+        labels = item_labels(game, option)
+        words = [word for item in option.default for word in (item.split() if option.item_words else [item])]
+        unknown = [word for word in words if word not in labels and not NOTATION.match(word)]
+        assert unknown == [], f"{game.id}.{option.name} shows {unknown} as stored"
+        return list(labels.values())
+    return []
+
+
+def test_every_value_every_game_may_show_has_a_french_translation():
+    french = french_catalogue()
+    shown = [(game.id, option.name, msgid) for game in REGISTRY.values() for option in game.options
+             for msgid in shown_msgids(game, option)]
+    assert len(shown) > 100
+    missing = [entry for entry in shown
+               if not NOTATION.match(entry[2]) and entry[2] not in PROPER_NAMES and not french.get(entry[2])]
+    assert missing == []
+
+
+def form_values(client, language):
+    page = client.get(f"/?lang={language}").get_data(as_text=True)
+    return {name: html.unescape(value) for name, value
+            in re.findall(r'data-option="(\w+)" data-kind="list" value="([^"]*)"', page)}
+
+
+def test_the_french_create_form_shows_list_values_by_their_french_names(client):
+    french, english = form_values(client, "fr"), form_values(client, "en")
+    assert french["saucer_colours"] == "bleu, vert, rose" and english["saucer_colours"] == "blue, green, pink"
+    assert french["shooting_die"] == "bleu, vert, rose, bleu, vert, rose"
+    assert french["alien_die"] == "bleu, vert, rose, orange, bleu, vert"
+    assert french["alien_tiles"].startswith("Vie supplémentaire, Vie supplémentaire")
+    assert "2 Champ magnétique" in french["defender_tiles"] and "2 Magnetic field" in english["defender_tiles"]
+    assert french["reference"] == "L'exemple du livret"
+    ids = {item_id for game in REGISTRY.values() for option in game.options
+           for item_id, _ in item_labels(game, option).items() if "_" in item_id or item_id in ("blue", "pink")}
+    shown = " ".join(french.values())
+    assert [item_id for item_id in ids if re.search(rf"\b{item_id}\b", shown)] == []
+
+
+def create(client, game, options, headers=None):
+    answer = client.post("/api/tables", json={"game": game, "options": options}, headers=headers or {})
+    assert answer.status_code == 201, answer.json
+    return answer.json
+
+
+def table_view(client, table, headers=None):
+    return client.get(f"/api/tables/{table['code']}", headers={**bearer(table["host_token"]), **(headers or {})}).json
+
+
+def test_values_typed_by_name_in_either_language_are_stored_as_ids(client):
+    typed = {"saucer_colours": ["Bleu", "vert", "rouge"], "shooting_die": ["bleu", "VERT", "red"],
+             "alien_die": ["blue", "green", "orange"],
+             "alien_tiles": ["Vie supplémentaire"] * 4 + ["Engines", "Moteurs améliorés", "rift", "rift"],
+             "defender_tiles": ["1 Super munitions", "1 astéroïde", "2 Mine de pépites 1", "2 nugget mine 2",
+                                "3 Champ magnétique", "3 mini-tour"]}
+    table = create(client, "arkade", typed, FRENCH)
+    options = table_view(client, table)["table"]["options"]
+    assert options["saucer_colours"] == ["blue", "green", "red"] and options["shooting_die"] == ["blue", "green", "red"]
+    assert options["alien_tiles"] == ["extra_life"] * 4 + ["engines"] * 2 + ["rift"] * 2
+    assert options["defender_tiles"] == ["1 munitions", "1 asteroid", "2 mine 1", "2 mine 2", "3 magnetic_field",
+                                         "3 tower"]
+    own_box = {"saucer_colours": ["bleu", "vert", "turquoise"], "shooting_die": ["turquoise", "Vert"]}
+    checked = check(client, "arkade", own_box, "saucer_colours", FRENCH).json
+    assert checked["options"]["saucer_colours"] == ["blue", "green", "turquoise"]  # a colour of one's own box
+    assert checked["options"]["shooting_die"] == ["turquoise", "green"]
+    reference = create(client, "amiiboxe", {"reference": ["au hasard"]}, FRENCH)
+    assert table_view(client, reference)["table"]["options"]["reference"] == ["random"]
+
+
+@pytest.mark.parametrize("options", [
+    {"saucer_colours": [1, 2, 3]},  # not text: refused as before, not turned into anything
+    {"saucer_colours": "bleu, vert, rose"},  # not a list
+    {"defender_tiles": ["4 Champ magnétique"]},  # a colour number that does not exist
+])
+def test_values_that_are_not_names_of_anything_are_refused_by_the_games_own_checks(client, options):
+    answer = client.post("/api/tables", json={"game": "arkade", "options": options}, headers=FRENCH)
+    assert answer.status_code == 400 and answer.json["error"]
+
+
+def french_list(french, game, option):
+    """A list option's default as the French lobby must show it, from the catalogue itself."""
+    labels = item_labels(game, option)
+
+    def name(word):
+        return french[labels[word]] if word in labels else word
+    items = [" ".join(map(name, item.split())) if option.item_words else name(item) for item in option.default]
+    return ", ".join(items) or french["none"]
+
+
+def test_the_lobby_shows_every_option_by_name_on_every_screen(client):
+    french = french_catalogue()
+    for game in REGISTRY.values():
+        if game.starts_at_once:  # the shared die has no lobby: it is played from the start
+            continue
+        table = new_table(client, game.id, names=("Ana",))
+        for who in (bearer(table["host_token"]), bearer(table["seats"]["Ana"]["token"])):
+            shown = client.get(f"/api/tables/{table['code']}", headers=who).json["table"]["options_shown"]
+            assert [entry["name"] for entry in shown] == [option.name for option in game.options]
+            for entry, option in zip(shown, game.options):
+                assert entry["label"]["fr"] and entry["label"]["fr"] != option.name
+                assert entry["value"]["fr"], (game.id, option.name)
+                if option.kind == "list":
+                    assert entry["value"]["fr"] == french_list(french, game, option), (game.id, option.name)
+                    assert "_" not in entry["value"]["fr"]
+    arkade = new_table(client, "arkade", names=("Ana", "Bo"))
+    shown = {entry["name"]: entry["value"] for entry in table_view(client, arkade)["table"]["options_shown"]}
+    assert shown["saucer_colours"] == {"en": "blue, green, pink", "fr": "bleu, vert, rose"}
+    assert shown["mode"]["fr"] == "Stratégie (chacun son tour)"
+    started = client.post(f"/api/tables/{arkade['code']}/actions", headers=bearer(arkade["host_token"]),
+                          json={"type": "table.start"})
+    assert started.status_code == 200
+    assert "options_shown" not in table_view(client, arkade)["table"]  # the game has the screen now

@@ -70,6 +70,10 @@ class Option:
     max_items: int = 100
     max_length: int = 24
     choice_labels: tuple = ()  # what the form shows for each choice (N_ msgids), in the order of choices
+    # A list's known items, as (stored id, N_ label) pairs: screens show the label in their language,
+    # the table stores the id (companion/option_texts.py); unknown items show as typed.
+    item_labels: tuple = ()
+    item_words: bool = False  # each item is words, labelled one by one (Arkade's "2 magnetic_field")
 
     def labelled_choices(self) -> list[tuple[str, str]]:
         return list(zip(self.choices, self.choice_labels or self.choices))

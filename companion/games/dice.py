@@ -61,7 +61,8 @@ GAME = register(Game(
     min_seats=1,
     max_seats=12,
     options=(
-        Option("die", N_("Die"), "choice", "d6", choices=STANDARD_DICE + ("custom",)),
+        Option("die", N_("Die"), "choice", "d6", choices=STANDARD_DICE + ("custom",),
+               choice_labels=STANDARD_DICE + (N_("Custom faces"),)),  # "d6" reads the same in French
         Option("faces", N_("Custom faces"), "list", [], max_items=100, max_length=24),
         Option("count", N_("Dice per roll"), "int", 1, minimum=1, maximum=6),
     ),

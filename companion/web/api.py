@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.games import REGISTRY
 from companion.games.base import N_, Msg
+from companion.option_texts import stored_options
 from companion.tables import TableError
 from companion.web import tables
 from companion.web.i18n import translate
@@ -88,7 +89,7 @@ def check_options():
     body = json_body()
     game = tables().game_of(body.get("game"))
     try:
-        options = tables().check_options(game.id, body.get("options"))
+        options = tables().check_options(game.id, stored_options(game.id, body.get("options"), tables().texts))
     except TableError as error:
         names = {option.name: option for option in game.options}
         blamed = error.params.get("option")
@@ -103,7 +104,9 @@ def check_options():
 def create_table():
     charge(CREATE)
     body = json_body()
-    created = tables().create(body.get("game"), body.get("options"), body.get("timeout"))
+    # A list item typed by its name, in the page's language or another, is stored as its id.
+    options = stored_options(body.get("game"), body.get("options"), tables().texts)
+    created = tables().create(body.get("game"), options, body.get("timeout"))
     return jsonify({**created, "join_url": join_url(created["code"])}), 201
 
 

@@ -10,6 +10,7 @@ from flask_babel import gettext
 from companion.games import REGISTRY
 from companion.games.base import N_
 from companion.games.rayman.components import label_groups
+from companion.option_texts import shown_value
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
@@ -38,6 +39,12 @@ def game_choices() -> list[dict]:
 @pages.app_context_processor
 def next_games():
     return {"game_choices": game_choices}
+
+
+@pages.app_context_processor
+def option_values():
+    """The create form shows each option's value by name, in the page's language (ids stay in the table)."""
+    return {"shown_option": lambda game, option, value: shown_value(game, option, value, gettext)}
 
 
 @pages.get("/")

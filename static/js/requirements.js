@@ -1,6 +1,7 @@
 // What a table still needs before its game can start (players, each player's figures), with counts,
 // from the view's table.requirements: the host screen and every phone show it in the lobby.
 import { t } from './i18n.js';
+import { localized } from './tablenight.js';
 import { el, seatName } from './ui.js';
 
 function playersText(need) {
@@ -27,5 +28,16 @@ export function lobbyPanel(view) {
     el('h2', { text: ready ? t('Ready: the game can start.') : t('Before the game can start') }),
     el('ul', {}, ...needs.map((need) => el('li', { class: need.met ? 'met' : 'missing' },
       el('span', { class: 'mark', 'aria-hidden': 'true', text: need.met ? '✓' : '…' }),
-      ` ${requirementText(view, need)}`))));
+      ` ${requirementText(view, need)}`))),
+    optionsSummary(view));
+}
+
+// The table's options as chosen on the create form, by name in the screen's language (folded: the
+// start comes first on a phone).
+function optionsSummary(view) {
+  const shown = view.table.options_shown || [];
+  if (!shown.length) return null;
+  return el('details', { class: 'table-options' }, el('summary', { text: t('Options of this table') }),
+    el('dl', {}, ...shown.flatMap((option) => [
+      el('dt', { text: localized(option.label) }), el('dd', { 'data-option': option.name, text: localized(option.value) })])));
 }

@@ -229,7 +229,8 @@ GAME = register(Game(
     min_seats=2,
     max_seats=4,
     options=(
-        Option("reference", N_("Reference (a name, random, or 6 criteria)"), "list", ["book"], max_items=FACES),
+        Option("reference", N_("Reference (a name, random, or 6 criteria)"), "list", ["book"], max_items=FACES,
+               item_labels=(("random", N_("random")),)),  # the references' and criteria's names: the shell's
         Option("pro", N_("PRO mode"), "choice", "off", choices=("off", "on"),
                choice_labels=(N_("Off: rankings and values shown"), N_("On: the players judge every fight"))),
         Option("figures_per_player", N_("Figures per player"), "int", 3, minimum=1, maximum=6),

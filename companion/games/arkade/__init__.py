@@ -40,6 +40,17 @@ from companion.verify import GameCheck, register_game_check
 
 legal_actions = RULES.legal_actions
 
+# How the form and the lobby name the items of the list options (the table stores the ids; a colour
+# the companion does not know shows as typed).
+COLOUR_LABELS = (("blue", N_("blue")), ("green", N_("green")), ("pink", N_("pink")), ("orange", N_("orange")),
+                 ("red", N_("red")), ("yellow", N_("yellow")), ("purple", N_("purple")), ("cyan", N_("cyan")),
+                 ("white", N_("white")), ("black", N_("black")))
+ALIEN_TILE_LABELS = (("extra_life", N_("Extra life")), ("engines", N_("Engines")), ("rift", N_("Rift in the galaxy")),
+                     ("turret", N_("Turret hit")), ("repair", N_("Repaired saucer")), ("reactor", N_("Reactor damage")))
+DEFENDER_TILE_LABELS = (("munitions", N_("Super munitions")), ("asteroid", N_("Asteroid")), ("mine", N_("Nugget mine")),
+                        ("gps", N_("GPS update")), ("magnetic_field", N_("Magnetic field")),
+                        ("tower", N_("Mini-tower")), ("comet", N_("Comet")))
+
 GAME = register(Game(
     id="arkade",
     title=N_("Arkade"),
@@ -59,12 +70,16 @@ GAME = register(Game(
         Option("throws", N_("Throws per turn (Stratégie)"), "int", 3, minimum=2, maximum=3),
         Option("countdown", N_("Countdown before an Arcade game (seconds)"), "int", COUNTDOWN_SECONDS,
                minimum=1, maximum=10),
-        Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3),
-        Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12),
-        Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12),
-        Option("alien_tiles", N_("Alien tiles in the box"), "list", list(ALIEN_TILES), max_items=24),
+        Option("saucer_colours", N_("Saucer colours"), "list", list(SAUCER_COLOURS), max_items=3,
+               item_labels=COLOUR_LABELS),
+        Option("alien_die", N_("Alien movement die faces"), "list", list(ALIEN_DIE_FACES), max_items=12,
+               item_labels=COLOUR_LABELS),
+        Option("shooting_die", N_("Shooting die faces"), "list", list(SHOOTING_DIE_FACES), max_items=12,
+               item_labels=COLOUR_LABELS),
+        Option("alien_tiles", N_("Alien tiles in the box"), "list", list(ALIEN_TILES), max_items=24,
+               item_labels=ALIEN_TILE_LABELS),
         Option("defender_tiles", N_("Defender tiles by colour (colour number, kind, value)"), "list",
-               list(DEFENDER_TILES), max_items=24),
+               list(DEFENDER_TILES), max_items=24, item_labels=DEFENDER_TILE_LABELS, item_words=True),
     ),
     setup=setup,
     check_options=check_options,
