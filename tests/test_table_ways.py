@@ -275,7 +275,8 @@ def left_the_race(t: Night, name: str, at_step: dict) -> None:
 
 def left_the_board(t: Night, name: str, at_step: dict) -> None:
     game = t.game()
-    gone = [figure for figure in game["figures"] if figure["seat"] == t.seat(name)]
+    were_in_play = {f["id"] for f in at_step["game"]["figures"] if f["seat"] == t.seat(name) and f["status"] == "in_play"}
+    gone = [figure for figure in game["figures"] if figure["id"] in were_in_play]
     assert gone and all(figure["status"] == "out" and figure["at"] is None for figure in gone)
     assert [seat["points"] for seat in game["seats"] if seat["id"] == t.seat(name)] == [0]
 
@@ -580,10 +581,11 @@ def amiiboxe_effects(t: Night) -> str:
 
 
 def silent_disagrees(view: dict) -> None:
-    """Past the deadline the silent player counts as disagreeing: a tie, by this table's option."""
+    """Past the deadline the silent player (the defender) counts as disagreeing, whatever the attacker said
+    (a judgement or a value): a tie, by this table's option."""
     fight = view["game"]["fights"][-1]
     assert fight["by"] == "tie_on_disagreement" and fight["answers"]["defender"] is None
-    assert fight["answers"]["attacker"] == fight["attacker"]
+    assert fight["answers"]["attacker"] is not None
 
 
 def amiiboxe_card_effect(t: Night) -> str:
@@ -597,16 +599,44 @@ def amiiboxe_card_effect(t: Night) -> str:
     return "Ana"
 
 
+def amiiboxe_values(t: Night) -> str:
+    """A criterion the board decides, with the board not kept: both players enter their figure's value.
+    The reference holds four such criteria of six; a fight the players judge instead ends in a tie
+    (they disagree, and the table's option makes a disagreement a tie), and the next turn attacks again."""
+    amiiboxe_begun(t)
+    for _ in range(20):
+        game = t.game()
+        attacker = t.name_of(game["active"])
+        figures = [f for f in game["figures"] if f["status"] == "in_play"]
+        own_figure = next(f["id"] for f in figures if f["seat"] == game["active"])
+        enemy = next(f["id"] for f in figures if f["seat"] != game["active"])
+        t.phones[attacker].play({"type": "attack", "attacker": own_figure, "defender": enemy})
+        fight = t.game()["fight"]
+        if fight and fight["exchange"] == "values":
+            t.phones[attacker].play({"type": "enter_value", "value": 2})
+            return next(name for name in t.seats if name != attacker)
+        if fight:
+            defender = next(name for name in t.seats if name != attacker)
+            t.phones[attacker].play({"type": "judge", "winner": own_figure})
+            t.phones[defender].play({"type": "judge", "winner": enemy})
+    raise AssertionError("no fight asked for values in 20 attacks")
+
+
 def fight_settled(at_step: dict, view: dict) -> bool:
     return len(view["game"]["fights"]) > len(at_step["game"]["fights"])
 
 
+BOARD_CRITERIA = ["most_supports", "fewest_supports", "farthest_from_start", "closest_to_start", "oldest_figure",
+                  "newest_figure"]
 AMIIBOXE_TABLE = {"names": ("Ana", "Bo"), "figures": {"Ana": ANA_FIGURES, "Bo": BO_FIGURES}}
 AMIIBOXE = [
     Step("amiiboxe", "fight", amiiboxe_fight, fight_settled, ("timeout", "handoff", "withdraw"),
          {"pro": "on", "disagreement": "tie"}, prefer=({"type": "judge"},), rule=silent_disagrees,
          **AMIIBOXE_TABLE),
     # The host passes the turn of an away player; the new phone takes its action (a player at the table never passes).
+    Step("amiiboxe", "values", amiiboxe_values, fight_settled, ("timeout", "handoff", "withdraw"),
+         {"disagreement": "tie", "reference": BOARD_CRITERIA}, prefer=({"type": "enter_value"},),
+         rule=silent_disagrees, **AMIIBOXE_TABLE),
     Step("amiiboxe", "turn", amiiboxe_turn, turn_passed, ("decide", "handoff", "withdraw"),
          prefer=({"type": "move"}, {"type": "pass"}), **AMIIBOXE_TABLE),
     Step("amiiboxe", "card-effect", amiiboxe_card_effect, turn_passed, ("decide", "handoff", "withdraw"),
