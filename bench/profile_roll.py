@@ -8,7 +8,7 @@ encoding, and one delivery per connected screen. The figure is CPU time (``time.
 per roll, which a machine busy with other work changes far less than latencies; ``--profile``
 prints the functions that take it (cProfile). ``--postgres`` runs the same on the PostgreSQL store
 (a fresh server started by `scripts.cluster.Cluster`, fsync on) and also counts the round trips to
-it per roll: every statement, and each transaction's BEGIN and COMMIT.
+it per roll (`RoundTrips`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ from tests.server import TEST_LIMITS  # noqa: E402
 
 
 class RoundTrips:
-    """Counts what the PostgreSQL store sends and waits for: statements, and BEGIN and COMMIT."""
+    """Counts the times the PostgreSQL store sends something and waits for the answer: each
+    statement it reads the answer of, and each COMMIT (`companion.store_postgres.Connection`:
+    the writes it defers travel with the next of these, and so does the transaction's BEGIN
+    where libpq has pipelines; without them BEGIN is one more)."""
 
     def __init__(self):
         import psycopg
@@ -39,6 +42,7 @@ class RoundTrips:
 
         self.count = 0
         counter = self
+        begin_apart = 0 if psycopg.Pipeline.is_supported() else 1
 
         def counted(method, per_call=1):
             def wrapper(*args, **kwargs):
@@ -46,10 +50,10 @@ class RoundTrips:
                 return method(*args, **kwargs)
             return wrapper
 
-        store_postgres.Connection.execute = counted(store_postgres.Connection.execute)
-        store_postgres.Connection.executemany = counted(store_postgres.Connection.executemany)
-        # psycopg opens each transaction with its own BEGIN before the first statement.
-        psycopg.Connection.commit = counted(psycopg.Connection.commit, per_call=2)
+        connection = store_postgres.Connection
+        connection.execute = counted(connection.execute)
+        connection.executemany = counted(connection.executemany)
+        connection.commit = counted(connection.commit, per_call=1 + begin_apart)
 
 
 def build(workdir: str, tables: int, phones: int, database: str | None = None):

@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
 import time
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Iterator
+
+from companion.games.base import plain_copy
 
 SCHEMA_VERSION = 4
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -142,14 +146,62 @@ def _encode(column: str, value: Any) -> Any:
     return json.dumps(value, separators=(",", ":")) if column in JSON_COLUMNS else value
 
 
+def _decode_column(column: str, value: Any) -> Any:
+    """A column's value as `Transaction.table` gives it, from what is stored."""
+    if column in JSON_COLUMNS:
+        return json.loads(value) if value is not None else None
+    return bool(value) if column == "joining_open" else value
+
+
 def _decode_table(row: sqlite3.Row | None) -> dict | None:
     if row is None:
         return None
-    table = dict(row)
-    for column in JSON_COLUMNS:
-        table[column] = json.loads(table[column]) if table[column] is not None else None
-    table["joining_open"] = bool(table["joining_open"])
-    return table
+    return {column: _decode_column(column, value) for column, value in dict(row).items()}
+
+
+# A statement that writes one of the tables the cache reflects (the sweeper deletes tables).
+CACHED_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b.*\b(tables|seats|log|games|actions)\b",
+                          re.IGNORECASE | re.DOTALL)
+
+
+class TableCache:
+    """This process's copy of the tables it used lately, as committed, each under its *stamp*:
+    the row's ``(version, updated_at)``.
+
+    Every transaction that changes a table's row, seats, log, finished games or actions
+    also moves its ``updated_at`` forward (`Transaction.finish`), in every process, so a
+    stamp names one content of all of them. A transaction reads the table's row as before
+    (under the row's lock on PostgreSQL) and, when the stamp is the cached one, takes the
+    decoded row, seats, finished games and next log and action numbers from here instead
+    of reading and decoding them again. Only committed content enters the cache."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._entries: OrderedDict[str, dict] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, code: str, stamp: tuple) -> dict | None:
+        """A transaction's own copy of the entry, if it has this stamp."""
+        with self._lock:
+            entry = self._entries.get(code)
+            if entry is None or entry["stamp"] != stamp:
+                return None
+            self._entries.move_to_end(code)
+        return {**entry, "table": plain_copy(entry["table"]),
+                "seats": [dict(seat) for seat in entry["seats"]] if entry["seats"] is not None else None,
+                "games": plain_copy(entry["games"]) if entry["games"] is not None else None}
+
+    def put(self, entries: dict[str, dict]) -> None:
+        with self._lock:
+            for code, entry in entries.items():
+                self._entries[code] = entry
+                self._entries.move_to_end(code)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
 
 
 def N_(message: str) -> str:  # marks a message for translation (the web shell translates it)
@@ -278,6 +330,8 @@ class Store:
         # Set once a running transaction finds the file damaged: from then on nothing is
         # read or written, every caller hears why (and the log says what to do).
         self.damaged: str | None = None
+        self.cache = TableCache()
+        self._current: Transaction | None = None  # the open transaction (nested ones are part of it)
         self._lock = threading.RLock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
         self._db.row_factory = sqlite3.Row
@@ -351,28 +405,33 @@ class Store:
         all, and is on disk when the ``with`` block is left. Opened inside another
         one (the catalogue remembering a name during an action), it is part of it."""
         with self._lock:
-            if self._db.in_transaction:
-                yield Transaction(self._db)
+            if self._current is not None:
+                yield self._current
                 return
             self._refuse_if_damaged()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise self._failed(error) from error
+            tx = self._current = Transaction(self._db, self.cache)
             try:
-                yield Transaction(self._db)
+                yield tx
+                tx.finish()
             except BaseException as error:
+                self._current = None
                 self._rollback()
                 failure = self._failed(error)
                 if failure is error:
                     raise
                 raise failure from error
+            self._current = None
             try:
                 self._db.execute("COMMIT")
             except sqlite3.Error as error:
                 # Never left open: the next transaction would silently become part of this one.
                 self._rollback()
                 raise self._failed(error) from error
+            tx.committed()
         if self.group_sync:
             self.group_sync.wait_durable()
 
@@ -381,94 +440,203 @@ class Store:
         """A consistent read of several rows; inside a transaction already open
         (a game rule reading the catalogue), it simply reads within it."""
         with self._lock:
-            if self._db.in_transaction:
-                yield Transaction(self._db)
+            if self._current is not None:
+                yield self._current
                 return
             self._refuse_if_damaged()
             self._db.execute("BEGIN")
+            tx = self._current = Transaction(self._db, self.cache)
             try:
-                yield Transaction(self._db)
+                yield tx
             except BaseException as error:
+                self._current = None
                 self._rollback()
                 failure = self._failed(error)
                 if failure is error:
                     raise
                 raise failure from error
+            self._current = None
             self._db.execute("COMMIT")
+            tx.committed()
 
 
 class Transaction:
-    """The queries of the store, run inside one transaction."""
+    """The queries of the store, run inside one transaction.
 
-    def __init__(self, db: sqlite3.Connection):
+    It keeps what it read or wrote of each table (``_work``: the decoded row, and when
+    asked for, its seats, finished games and next log and action numbers), so a second
+    read in the same transaction costs nothing, and hands it to the `TableCache` once
+    committed. Reads and writes of a table go through these methods, which keep that copy
+    exact; a write by `execute` to one of these tables empties the cache."""
+
+    def __init__(self, db: sqlite3.Connection, cache: TableCache | None = None):
         self._db = db
+        self._cache = cache
+        self._work: dict[str, dict] = {}
+        self._changed: set[str] = set()  # tables whose seats, log, games or actions were written
+        self._stamped: set[str] = set()  # tables whose row was written (its stamp moved)
+        self._unknown_writes = False
 
     def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
         """For the tables other parts of the app own (see `Store.ensure_schema`)."""
+        self._note_raw(sql)
         return self._db.execute(sql, params)
 
     def executemany(self, sql: str, rows) -> sqlite3.Cursor:
+        self._note_raw(sql)
         return self._db.executemany(sql, rows)
+
+    def _write(self, sql: str, params: tuple | list | dict = ()) -> None:
+        """A statement whose answer nobody reads: PostgreSQL sends it with the next one
+        (`companion.store_postgres.Connection.defer`)."""
+        self._db.execute(sql, params)
+
+    def _write_many(self, sql: str, rows: list) -> None:
+        self._db.executemany(sql, rows)
+
+    def _note_raw(self, sql: str) -> None:
+        if CACHED_WRITE.match(sql):
+            self._unknown_writes = True
+            self._work.clear()
+
+    # The table's copy ------------------------------------------------------
+    def _row_query(self, code: str) -> str:
+        return "SELECT * FROM tables WHERE code = ?"
+
+    def _load(self, code: str) -> dict | None:
+        """The table's working copy, read once per transaction: the cached one when the row's
+        stamp is still the cached one's, else decoded from the row."""
+        work = self._work.get(code)
+        if work is not None:
+            return work
+        row = self._db.execute(self._row_query(code), (code,)).fetchone()
+        if row is None:
+            return None
+        stamp = (row["version"], row["updated_at"])
+        work = self._cache.get(code, stamp) if self._cache is not None and not self._unknown_writes else None
+        if work is None:
+            work = {"stamp": stamp, "table": _decode_table(row), "seats": None, "games": None,
+                    "next_log": None, "next_action": None}
+        self._work[code] = work
+        return work
+
+    def finish(self) -> None:
+        """Before the commit: a table whose seats, log, games or actions changed without its row
+        gets a new stamp too, so that no process takes its old cached copy for the new content."""
+        for code in self._changed - self._stamped:
+            if code in self._work:
+                self.update_table(code)
+
+    def committed(self) -> None:
+        """After the commit: what this transaction read or wrote is the tables' content now."""
+        if self._cache is None:
+            return
+        if self._unknown_writes:
+            self._cache.clear()
+        else:
+            self._cache.put(self._work)
 
     # Tables --------------------------------------------------------------
     def insert_table(self, table: dict) -> None:
         placeholders = ", ".join("?" for _ in TABLE_COLUMNS)
         values = [_encode(column, table[column]) for column in TABLE_COLUMNS]
-        self._db.execute(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({placeholders})", values)
+        self._write(f"INSERT INTO tables ({', '.join(TABLE_COLUMNS)}) VALUES ({placeholders})", values)
 
     def table(self, code: str) -> dict | None:
-        return _decode_table(self._db.execute("SELECT * FROM tables WHERE code = ?", (code,)).fetchone())
+        work = self._load(code)
+        return plain_copy(work["table"]) if work is not None else None
 
     def table_code_exists(self, code: str) -> bool:
         return self._db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
 
     def update_table(self, code: str, **fields: Any) -> None:
-        fields["updated_at"] = time.time()
-        assignments = ", ".join(f"{column} = ?" for column in fields)
-        values = [_encode(column, value) for column, value in fields.items()]
-        self._db.execute(f"UPDATE tables SET {assignments} WHERE code = ?", [*values, code])
+        work = self._load(code)
+        # The stamp only moves forward, even between machines whose clocks differ a little.
+        fields["updated_at"] = max(time.time(), work["stamp"][1] + 1e-6) if work else time.time()
+        encoded = {column: _encode(column, value) for column, value in fields.items()}
+        assignments = ", ".join(f"{column} = ?" for column in encoded)
+        self._write(f"UPDATE tables SET {assignments} WHERE code = ?", [*encoded.values(), code])
+        if work is not None:
+            table = work["table"]
+            table.update({column: _decode_column(column, value) for column, value in encoded.items()})
+            work["stamp"] = (table["version"], table["updated_at"])
+            self._stamped.add(code)
+
+    def _changing(self, code: str) -> dict | None:
+        """The working copy of a table whose seats, log, games or actions this transaction writes."""
+        self._changed.add(code)
+        return self._load(code)
 
     # Seats ---------------------------------------------------------------
-    def seats(self, code: str, include_removed: bool = False) -> list[dict]:
-        query = "SELECT * FROM seats WHERE table_code = ?" + ("" if include_removed else " AND removed = 0")
-        return [dict(row) for row in self._db.execute(query + " ORDER BY seat", (code,))]
+    def _all_seats(self, code: str) -> list[dict]:
+        work = self._load(code)
+        if work is not None and work["seats"] is not None:
+            return work["seats"]
+        seats = [dict(row) for row in self._db.execute("SELECT * FROM seats WHERE table_code = ? ORDER BY seat",
+                                                      (code,))]
+        if work is not None:
+            work["seats"] = seats
+        return seats
 
-    def seat_by_token_hash(self, token_hash: str) -> dict | None:
+    def seats(self, code: str, include_removed: bool = False) -> list[dict]:
+        return [dict(seat) for seat in self._all_seats(code) if include_removed or not seat["removed"]]
+
+    def seat_by_token_hash(self, token_hash: str, code: str | None = None) -> dict | None:
+        """The seat a token opens, looked up first among ``code``'s seats (a token of another
+        table, or of none, is looked up in the whole store)."""
+        if code is not None:
+            seat = next((seat for seat in self._all_seats(code) if seat["token_hash"] == token_hash), None)
+            if seat is not None:
+                return dict(seat)
         row = self._db.execute("SELECT * FROM seats WHERE token_hash = ?", (token_hash,)).fetchone()
         return dict(row) if row else None
 
+    def _seats_changed(self, code: str) -> None:
+        work = self._changing(code)
+        if work is not None:
+            work["seats"] = None
+
     def insert_seat(self, code: str, name: str, colour: str, token_hash: str) -> int:
+        self._seats_changed(code)
         row = self._db.execute("SELECT COALESCE(MAX(seat), 0) + 1 FROM seats WHERE table_code = ?",
                                (code,)).fetchone()
         seat = row[0]
-        self._db.execute("INSERT INTO seats (table_code, seat, name, colour, token_hash, joined_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, time.time()))
+        self._write("INSERT INTO seats (table_code, seat, name, colour, token_hash, joined_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, time.time()))
         return seat
 
     def update_seat(self, code: str, seat: int, **fields: Any) -> None:
+        self._seats_changed(code)
         assignments = ", ".join(f"{column} = ?" for column in fields)
-        self._db.execute(f"UPDATE seats SET {assignments} WHERE table_code = ? AND seat = ?",
-                         [*fields.values(), code, seat])
+        self._write(f"UPDATE seats SET {assignments} WHERE table_code = ? AND seat = ?",
+                    [*fields.values(), code, seat])
 
     # The public log ------------------------------------------------------
     def append_log(self, code: str, entries: list[dict], game: int | None = None) -> int:
         """Appends entries to the log of the table's game number ``game`` (by default the table's
         current game); returns the index of the first."""
+        work = self._changing(code)
         if game is None:
-            current = self._db.execute("SELECT game_no FROM tables WHERE code = ?", (code,)).fetchone()
-            game = current[0] if current else 1
-        row = self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
-                               (code,)).fetchone()
+            game = work["table"]["game_no"] if work is not None else 1
+        first = self.next_log_index(code)
         now = time.time()
-        self._db.executemany(
+        self._write_many(
             "INSERT INTO log (table_code, idx, kind, data, at, game) VALUES (?, ?, ?, ?, ?, ?)",
-            [(code, row[0] + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now, game)
+            [(code, first + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now, game)
              for offset, entry in enumerate(entries)])
-        return row[0]
+        if work is not None:
+            work["next_log"] = first + len(entries)
+        return first
 
     def next_log_index(self, code: str) -> int:
-        return self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
-                                (code,)).fetchone()[0]
+        work = self._load(code)
+        if work is not None and work["next_log"] is not None:
+            return work["next_log"]
+        following = self._db.execute("SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = ?",
+                                     (code,)).fetchone()[0]
+        if work is not None:
+            work["next_log"] = following
+        return following
 
     def log(self, code: str, game: int | None = None) -> list[dict]:
         """The whole log of a table, or the part of one of its games."""
@@ -478,16 +646,25 @@ class Transaction:
 
     # Finished games --------------------------------------------------------
     def insert_game(self, code: str, record: dict) -> None:
-        self._db.execute("INSERT INTO games (table_code, number, game, commitment, seed, outcome, ended_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_code, number) DO UPDATE SET "
-                         "game = excluded.game, commitment = excluded.commitment, seed = excluded.seed, "
-                         "outcome = excluded.outcome, ended_at = excluded.ended_at",
-                         (code, record["number"], record["game"], record["commitment"], record["seed"],
+        work = self._changing(code)
+        if work is not None:
+            work["games"] = None
+        self._write("INSERT INTO games (table_code, number, game, commitment, seed, outcome, ended_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_code, number) DO UPDATE SET "
+                    "game = excluded.game, commitment = excluded.commitment, seed = excluded.seed, "
+                    "outcome = excluded.outcome, ended_at = excluded.ended_at",
+                    (code, record["number"], record["game"], record["commitment"], record["seed"],
                           json.dumps(record["outcome"]), record["ended_at"]))
 
     def games(self, code: str) -> list[dict]:
+        work = self._load(code)
+        if work is not None and work["games"] is not None:
+            return plain_copy(work["games"])
         rows = self._db.execute("SELECT * FROM games WHERE table_code = ? ORDER BY number", (code,))
-        return [{**dict(row), "outcome": json.loads(row["outcome"]) if row["outcome"] else None} for row in rows]
+        games = [{**dict(row), "outcome": json.loads(row["outcome"]) if row["outcome"] else None} for row in rows]
+        if work is not None:
+            work["games"] = plain_copy(games)
+        return games
 
     def due_tables(self, now: float) -> list[str]:
         """Tables with a timed wait past its deadline."""
@@ -502,8 +679,13 @@ class Transaction:
         return json.loads(row["result"]) if row else None
 
     def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
-        row = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_code = ?",
-                               (code,)).fetchone()
-        self._db.execute("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (code, row[0], actor, key, json.dumps(action), json.dumps(result), time.time()))
+        work = self._changing(code)
+        seq = work["next_action"] if work is not None else None
+        if seq is None:
+            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_code = ?",
+                                   (code,)).fetchone()[0]
+        self._write("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (code, seq, actor, key, json.dumps(action), json.dumps(result), time.time()))
+        if work is not None:
+            work["next_action"] = seq + 1

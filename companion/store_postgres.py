@@ -30,8 +30,7 @@ from typing import Any, Iterator
 
 import psycopg
 
-from companion.store import (DISK_FAILED, SCHEMA, SCHEMA_VERSION, SYNC_LEVELS, StorageError, Transaction,
-                             _decode_table)
+from companion.store import DISK_FAILED, SCHEMA, SCHEMA_VERSION, SYNC_LEVELS, StorageError, TableCache, Transaction
 
 # One key for the advisory lock that serialises schema changes of processes starting together.
 SCHEMA_LOCK = 0x636F6D70
@@ -84,60 +83,86 @@ def _params(params):
 
 
 class Connection:
-    """The part of sqlite3.Connection that `Transaction` uses, on a psycopg connection."""
+    """The part of sqlite3.Connection that `Transaction` uses, on a psycopg connection.
 
-    def __init__(self, raw: psycopg.Connection):
+    Writes whose answer nobody reads are deferred (`defer`) and sent with the next statement,
+    or with the COMMIT, in one pipeline: an action's row update, log entries and action row
+    cost one round trip with the commit, and a transaction's BEGIN rides with its first
+    statement. A deferred write that fails raises there, before the commit, as it would have
+    by itself."""
+
+    def __init__(self, raw: psycopg.Connection, pipelines: bool = True):
         self.raw = raw
+        self._pipelines = pipelines
+        self._deferred: list[tuple[str, Any, bool]] = []
 
     def execute(self, sql: str, params=()):
         cursor = self.raw.cursor()
-        cursor.execute(translate(sql), _params(params) if params else None)
+        with self._batch():
+            cursor.execute(translate(sql), _params(params) if params else None)
         return cursor
 
     def executemany(self, sql: str, rows):
         cursor = self.raw.cursor()
         rows = [_params(row) for row in rows]
-        if rows:
-            cursor.executemany(translate(sql), rows)
+        with self._batch():
+            if rows:
+                cursor.executemany(translate(sql), rows)
         return cursor
+
+    def defer(self, sql: str, params=()) -> None:
+        self._deferred.append((translate(sql), _params(params) if params else None, False))
+
+    def defer_many(self, sql: str, rows) -> None:
+        rows = [_params(row) for row in rows]
+        if rows:
+            self._deferred.append((translate(sql), rows, True))
+
+    def commit(self) -> None:
+        """Sends what was deferred and the COMMIT together; returns once the WAL is flushed."""
+        with self._batch():
+            self.raw.commit()
+
+    @contextmanager
+    def _batch(self) -> Iterator[None]:
+        """What was deferred, then the caller's statement, in one round trip (a pipeline) when
+        there is more than that statement to send; its results are read when it ends."""
+        opening = self.raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        if not self._pipelines or not (self._deferred or opening):
+            self._send_deferred()
+            yield
+            return
+        with self.raw.pipeline():
+            self._send_deferred()
+            yield
+
+    def _send_deferred(self) -> None:
+        deferred, self._deferred = self._deferred, []
+        cursor = self.raw.cursor()
+        for sql, params, many in deferred:
+            if many:
+                cursor.executemany(sql, params)
+            else:
+                cursor.execute(sql, params)
 
 
 class PostgresTransaction(Transaction):
     """The store's queries, with the table's row locked before anything of the table is touched
-    in a write transaction (once per table and transaction)."""
+    in a write transaction (once per table and transaction: every write goes through the
+    table's working copy, whose first read takes the lock)."""
 
-    def __init__(self, db: Connection, writing: bool):
-        super().__init__(db)
+    def __init__(self, db: Connection, writing: bool, cache=None):
+        super().__init__(db, cache)
         self._writing = writing
-        self._locked: set[str] = set()
 
-    def _lock(self, code: str) -> None:
-        if self._writing and code not in self._locked:
-            self._db.execute("SELECT 1 FROM tables WHERE code = ? FOR UPDATE", (code,))
-            self._locked.add(code)
+    def _row_query(self, code: str) -> str:
+        return "SELECT * FROM tables WHERE code = ?" + (" FOR UPDATE" if self._writing else "")
 
-    def table(self, code: str) -> dict | None:
-        if self._writing and code not in self._locked:  # the lock and the read in one round trip
-            row = self._db.execute("SELECT * FROM tables WHERE code = ? FOR UPDATE", (code,)).fetchone()
-            self._locked.add(code)
-            return _decode_table(row)
-        return super().table(code)
+    def _write(self, sql: str, params=()) -> None:
+        self._db.defer(sql, params)
 
-    def update_table(self, code: str, **fields: Any) -> None:
-        self._lock(code)
-        super().update_table(code, **fields)
-
-    def insert_seat(self, code: str, name: str, colour: str, token_hash: str) -> int:
-        self._lock(code)
-        return super().insert_seat(code, name, colour, token_hash)
-
-    def append_log(self, code: str, entries: list[dict], game: int | None = None) -> int:
-        self._lock(code)
-        return super().append_log(code, entries, game)
-
-    def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
-        self._lock(code)
-        super().insert_action(code, actor, key, action, result)
+    def _write_many(self, sql: str, rows: list) -> None:
+        self._db.defer_many(sql, rows)
 
 
 def _is_storage_failure(error: BaseException) -> bool:
@@ -161,6 +186,8 @@ class PostgresStore:
         self._slots = threading.BoundedSemaphore(pool_size)
         self._pool_lock = threading.Lock()
         self._current = threading.local()  # greenlet-local under gevent: the open transaction
+        self.cache = TableCache()
+        self._pipelines = psycopg.Pipeline.is_supported()  # libpq 14 or later
         self._closed = False
         with self.transaction() as tx:
             tx.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
@@ -226,21 +253,26 @@ class PostgresStore:
             raw = self._connect()
         except psycopg.Error as error:
             raise StorageError(DISK_FAILED) from error
-        tx = PostgresTransaction(Connection(raw), writing)
+        link = Connection(raw, self._pipelines)
+        tx = PostgresTransaction(link, writing, self.cache)
         self._current.tx = tx
         try:
             try:
                 yield tx
+                tx.finish()
             except BaseException as error:
                 self._rollback(raw)
                 if _is_storage_failure(error):
                     raise StorageError(DISK_FAILED) from error
                 raise
             try:
-                raw.commit()  # returns once the WAL is flushed: only then are the phones told
+                link.commit()  # returns once the WAL is flushed: only then are the phones told
             except psycopg.Error as error:
                 self._rollback(raw)
+                if isinstance(error, (psycopg.IntegrityError, psycopg.ProgrammingError)):
+                    raise  # a deferred write's own error, as it would have raised by itself
                 raise StorageError(DISK_FAILED) from error
+            tx.committed()
         finally:
             self._current.tx = None
             self._release(raw)

@@ -313,7 +313,7 @@ class Tables(NightActions):
         token_hash = hash_token(token)
         if secrets.compare_digest(token_hash, table["host_token_hash"]):
             return Principal(code, "host")
-        seat = tx.seat_by_token_hash(token_hash)
+        seat = tx.seat_by_token_hash(token_hash, code)
         if seat is None:
             raise TableError(401, N_("This token is not valid."))
         if seat["table_code"] != code:

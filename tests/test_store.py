@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from companion.store import Store, open_store
-from companion.tables import Tables
+from companion.tables import TableError, Tables
 from tests.helpers import ENTROPY
 from scripts.cluster import Cluster
 from tests.server import ROOT
@@ -62,6 +62,27 @@ def test_a_failed_transaction_leaves_nothing(store):
     assert store.group_sync is None  # plain threads: every commit syncs by itself (FULL)
 
 
+def test_a_write_refused_by_the_database_fails_its_transaction_even_when_sent_with_the_commit(store):
+    """On PostgreSQL writes travel with the next statement or the COMMIT (one round trip): a
+    refused one (a token already used: UNIQUE) still fails the whole transaction, as itself."""
+    import sqlite3
+
+    import psycopg
+
+    tables = Tables(store)
+    code = tables.create("dice", {})["code"]
+    tables.join(code, "Ana", ENTROPY)
+    with store.reading() as tx:
+        before = tx.table(code), tx.seats(code, include_removed=True), tx.log(code)
+    with pytest.raises((sqlite3.IntegrityError, psycopg.IntegrityError)):
+        with store.transaction() as tx:
+            tx.insert_seat(code, "Bo", "#4dabf7", "the same token")
+            tx.append_log(code, [{"kind": "table", "type": "joined", "seat": 2, "name": "Bo"}])
+            tx.insert_seat(code, "Cy", "#51cf66", "the same token")
+    with store.reading() as tx:
+        assert (tx.table(code), tx.seats(code, include_removed=True), tx.log(code)) == before
+
+
 def test_a_table_a_seat_a_retried_action_and_a_finished_game_read_back_alike(store):
     """The store's whole interface: the same answers on both engines."""
     tables = Tables(store)
@@ -104,6 +125,54 @@ def test_actions_on_one_table_from_many_threads_are_applied_one_at_a_time(store)
         draws = [entry["n"] for entry in tx.log(code) if entry["kind"] == "draw"]
     assert sorted(numbers) == list(range(1, 41))  # none lost, none twice
     assert draws == list(range(len(draws)))  # every draw in sequence: no two actions read the same state
+
+
+def test_two_processes_on_one_database_each_see_what_the_other_wrote_despite_their_caches(database):
+    """Each process caches the tables it used (companion.store.TableCache); a roll, a join and a
+    seat removed through the other process are seen, never the cached copy of before."""
+    first, second = open_store(database), open_store(database)
+    try:
+        here, there = Tables(first, rate_capacity=100, rate_per_second=100), Tables(second, rate_capacity=100,
+                                                                                   rate_per_second=100)
+        created = here.create("dice", {})
+        code = created["code"]
+        ana = here.join(code, "Ana", ENTROPY)
+        assert here.act(code, ana["token"], {"type": "roll"})["events"][0]["number"] == 1  # cached here now
+        assert there.act(code, ana["token"], {"type": "roll"})["events"][0]["number"] == 2
+        assert here.act(code, ana["token"], {"type": "roll"})["events"][0]["number"] == 3
+        bo = there.join(code, "Bo", ENTROPY)  # a seat this process's cache never saw: its token opens it here
+        assert here.act(code, bo["token"], {"type": "roll"})["events"][0]["number"] == 4
+        with second.transaction() as tx:  # the log alone grows there: the next entry here follows it
+            tx.append_log(code, [{"kind": "test"}])
+        assert here.act(code, ana["token"], {"type": "roll"})["events"][0]["number"] == 5
+        there.act(code, created["host_token"], {"type": "table.remove", "seat": bo["seat"]})
+        with pytest.raises(TableError, match="removed"):
+            here.act(code, bo["token"], {"type": "roll"})
+        with first.reading() as tx:
+            rolls = [entry["event"]["number"] for entry in tx.log(code) if entry["kind"] == "event"]
+            assert [seat["name"] for seat in tx.seats(code)] == ["Ana"]
+        assert rolls == [1, 2, 3, 4, 5]  # one log, numbered without a gap or a repeat across both processes
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_transaction_that_fails_leaves_the_cached_table_as_it_was_committed(store):
+    tables = Tables(store)
+    code = tables.create("dice", {})["code"]
+    token = tables.join(code, "Ana", ENTROPY)["token"]
+    tables.act(code, token, {"type": "roll"})
+    with store.reading() as tx:
+        before = tx.table(code), tx.seats(code), tx.log(code)
+    with pytest.raises(RuntimeError):
+        with store.transaction() as tx:
+            tx.update_table(code, status="closed", state={"spoilt": True})
+            tx.update_seat(code, 1, name="Mallory")
+            tx.append_log(code, [{"kind": "table", "type": "spoilt"}])
+            raise RuntimeError("rule violation")
+    with store.reading() as tx:
+        assert (tx.table(code), tx.seats(code), tx.log(code)) == before
+    assert tables.act(code, token, {"type": "roll"})["events"][0]["number"] == 2
 
 
 GEVENT_SCRIPT = textwrap.dedent("""
