@@ -567,6 +567,30 @@ def amiiboxe_fight(t: Night) -> str:
     return "Bo"
 
 
+def amiiboxe_vote(t: Night) -> str:
+    """Three players: the fighters disagree, so the third votes (a timed wait)."""
+    amiiboxe_begun(t)
+    figures = t.game()["figures"]
+    mario, bowser = (next(f["id"] for f in figures if f["amiibo_id"] == amiibo_id)
+                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
+    t.phones["Ana"].play({"type": "attack", "attacker": mario, "defender": bowser})
+    t.phones["Ana"].play({"type": "judge", "winner": mario})
+    t.phones["Bo"].play({"type": "judge", "winner": bowser})
+    assert t.game()["fight"]["exchange"] == "vote"
+    return "Cy"
+
+
+def vote_over(at_step: dict, view: dict) -> bool:
+    fight = view["game"]["fight"]
+    return not fight or fight["exchange"] != "vote" or fight["tried"] != at_step["game"]["fight"]["tried"]
+
+
+def no_vote_counts(view: dict) -> None:
+    """A vote not given in time is no vote: none for either figure, so the die is rolled again."""
+    game = view["game"]
+    assert (game["fight"] and len(game["fight"]["tried"]) == 2) or game["fights"][-1]["by"] == "no_criterion_left"
+
+
 def amiiboxe_turn(t: Night) -> str:
     amiiboxe_begun(t)
     return "Ana"
@@ -628,6 +652,7 @@ def fight_settled(at_step: dict, view: dict) -> bool:
 
 BOARD_CRITERIA = ["most_supports", "fewest_supports", "farthest_from_start", "closest_to_start", "oldest_figure",
                   "newest_figure"]
+CY_FIGURES = ["0x00aa000000010002", "0x00aa000000020002", "0x00aa000000030002"]  # unknown to the catalogue
 AMIIBOXE_TABLE = {"names": ("Ana", "Bo"), "figures": {"Ana": ANA_FIGURES, "Bo": BO_FIGURES}}
 AMIIBOXE = [
     Step("amiiboxe", "fight", amiiboxe_fight, fight_settled, ("timeout", "handoff", "withdraw"),
@@ -637,6 +662,9 @@ AMIIBOXE = [
     Step("amiiboxe", "values", amiiboxe_values, fight_settled, ("timeout", "handoff", "withdraw"),
          {"disagreement": "tie", "reference": BOARD_CRITERIA}, prefer=({"type": "enter_value"},),
          rule=silent_disagrees, **AMIIBOXE_TABLE),
+    Step("amiiboxe", "vote", amiiboxe_vote, vote_over, ("timeout", "handoff", "withdraw"), {"pro": "on"},
+         prefer=({"type": "judge"},), rule=no_vote_counts, names=("Ana", "Bo", "Cy"),
+         figures={**AMIIBOXE_TABLE["figures"], "Cy": CY_FIGURES}),
     Step("amiiboxe", "turn", amiiboxe_turn, turn_passed, ("decide", "handoff", "withdraw"),
          prefer=({"type": "move"}, {"type": "pass"}), **AMIIBOXE_TABLE),
     Step("amiiboxe", "card-effect", amiiboxe_card_effect, turn_passed, ("decide", "handoff", "withdraw"),
