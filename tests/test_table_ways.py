@@ -405,6 +405,22 @@ def rayman_characters(t: Night) -> str:
     return "Max"
 
 
+def rayman_legendary(t: Night) -> str:
+    rayman_character(t, "Zoé")
+    rayman_character(t, "Max")
+    t.phones["Zoé"].play(t.legal("Zoé", "pick_legendary"))
+    return "Max"
+
+
+def rayman_draft(t: Night) -> str:
+    """The extra action cards: the players pick in turn from the cards on the table."""
+    rayman_character(t, "Zoé")
+    rayman_character(t, "Max")
+    t.host.play(next(a for a in t.game()["legal"] if a["type"] == "answer"))  # the host names the youngest player
+    draft = t.game()["draft"]
+    return t.name_of(draft["order"][draft["turn"]])
+
+
 def rayman_hands(t: Night) -> str:
     rayman_character(t, "Zoé")
     rayman_character(t, "Max")
@@ -523,6 +539,11 @@ SECRET = {"type": "lock", "commitment": "0" * 64}  # what the host may never sen
 RAYMAN = [
     Step("rayman", "characters", rayman_characters, phase_left, ("handoff", "withdraw"),
          prefer=({"type": "character"},)),
+    Step("rayman", "legendary", rayman_legendary, phase_left, ("handoff", "withdraw"), {"legendary": "on"},
+         prefer=({"type": "pick_legendary"},)),
+    Step("rayman", "draft", rayman_draft, lambda at_step, view: view["game"]["phase"] != "draft"
+         or view["game"]["draft"]["turn"] != at_step["game"]["draft"]["turn"], ("handoff", "withdraw"),
+         {"extra_cards": "on"}, prefer=({"type": "pick"},)),
     Step("rayman", "hands", rayman_hands, phase_left, ("handoff", "withdraw"), prefer=({"type": "hand"},),
          resume=rayman_hand),
     # The die of the round: its roller's phone, or the host (the game lets the host roll for the table).
