@@ -270,3 +270,14 @@ def test_the_lobby_shows_every_option_by_name_on_every_screen(client):
                           json={"type": "table.start"})
     assert started.status_code == 200
     assert "options_shown" not in table_view(client, arkade)["table"]  # the game has the screen now
+
+
+def test_a_refused_tile_list_names_the_tiles_as_the_form_does_in_the_pages_language(client):
+    typed = {"defender_tiles": ["4 Champ magnétique"]}
+    french = check(client, "arkade", typed, "defender_tiles", FRENCH).json
+    assert french["option"] == "defender_tiles"
+    assert french["error"].startswith("Tuile Défenseur 4 Champ magnétique\u00a0: écrivez le numéro de la couleur")
+    assert "Mine de pépites" in french["error"] and "magnetic_field" not in french["error"]
+    english = check(client, "arkade", {"alien_tiles": ["Extra life"]}, "alien_tiles").json
+    assert english["error"] == ("The Alien tiles: at least 6, each one of Extra life, Engines, Rift in the galaxy, "
+                                "Turret hit, Repaired saucer, Reactor damage.")

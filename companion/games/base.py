@@ -47,6 +47,21 @@ class Msg(str):
     shell translates it with the message, so a French screen reads no English."""
 
 
+class MsgList(tuple):
+    """A message parameter that is a list of msgids (or plain words), each translated, then joined
+    by ``sep``: Arkade's tile kinds in a refusal, by their names in the screen's language."""
+
+    sep: str
+
+    def __new__(cls, items, sep: str = ", ") -> "MsgList":
+        made = super().__new__(cls, items)
+        made.sep = sep
+        return made
+
+    def __str__(self) -> str:
+        return self.sep.join(self)
+
+
 class IllegalAction(Exception):
     """A rule says no. ``message`` is an English msgid with ``%(name)s`` fields."""
 

@@ -13,7 +13,7 @@ from babel.support import Translations
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
-from companion.games.base import Msg
+from companion.games.base import Msg, MsgList
 
 LANG_COOKIE = "lang"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -34,8 +34,16 @@ def current_language() -> str:
 
 def translate(error) -> str:
     """A TableError or IllegalAction, in the viewer's language."""
-    params = {name: gettext(value) if isinstance(value, Msg) else value for name, value in error.params.items()}
-    return gettext(error.message, **params)
+    return gettext(error.message, **{name: translated_param(value) for name, value in error.params.items()})
+
+
+def translated_param(value):
+    """A message's parameter: a msgid (`Msg`) or a list of them (`MsgList`) in the viewer's language."""
+    if isinstance(value, Msg):
+        return gettext(value)
+    if isinstance(value, MsgList):
+        return value.sep.join(gettext(item) for item in value)
+    return value
 
 
 @lru_cache(maxsize=None)

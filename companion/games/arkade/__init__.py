@@ -30,8 +30,8 @@ moves), `counters` (corrections), `flow` (phases, views, waits, the end).
 from __future__ import annotations
 
 from companion.games.arkade.constants import (
-    ALIEN, ALIEN_DIE_FACES, ALIEN_TILES, COUNTDOWN_SECONDS, DEFENDER, DEFENDER_TILES, HANDICAPS, LEVELS, MODES,
-    SAUCER_COLOURS, SHOOTING_DIE_FACES)
+    ALIEN, ALIEN_DIE_FACES, ALIEN_TILE_LABELS, ALIEN_TILES, COLOUR_LABELS, COUNTDOWN_SECONDS, DEFENDER,
+    DEFENDER_TILE_LABELS, DEFENDER_TILES, HANDICAPS, LEVELS, MODES, SAUCER_COLOURS, SHOOTING_DIE_FACES)
 from companion.games.arkade.draws import DrawCheck
 from companion.games.arkade.flow import RULES, withdraw
 from companion.games.arkade.setup import check_options, setup
@@ -40,16 +40,6 @@ from companion.verify import GameCheck, register_game_check
 
 legal_actions = RULES.legal_actions
 
-# How the form and the lobby name the items of the list options (the table stores the ids; a colour
-# the companion does not know shows as typed).
-COLOUR_LABELS = (("blue", N_("blue")), ("green", N_("green")), ("pink", N_("pink")), ("orange", N_("orange")),
-                 ("red", N_("red")), ("yellow", N_("yellow")), ("purple", N_("purple")), ("cyan", N_("cyan")),
-                 ("white", N_("white")), ("black", N_("black")))
-ALIEN_TILE_LABELS = (("extra_life", N_("Extra life")), ("engines", N_("Engines")), ("rift", N_("Rift in the galaxy")),
-                     ("turret", N_("Turret hit")), ("repair", N_("Repaired saucer")), ("reactor", N_("Reactor damage")))
-DEFENDER_TILE_LABELS = (("munitions", N_("Super munitions")), ("asteroid", N_("Asteroid")), ("mine", N_("Nugget mine")),
-                        ("gps", N_("GPS update")), ("magnetic_field", N_("Magnetic field")),
-                        ("tower", N_("Mini-tower")), ("comet", N_("Comet")))
 
 GAME = register(Game(
     id="arkade",

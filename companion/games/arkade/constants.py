@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from companion.games.base import N_
+
 ALIEN, DEFENDER = "alien", "defender"
 ROLES = (ALIEN, DEFENDER)
 MODES = ("strategie", "arcade")
@@ -43,3 +45,14 @@ DEFENDER_TILES = (
     "3 munitions", "3 tower", "3 comet 2", "3 gps",
 )
 BOARD_TILES = ("asteroid", "magnetic_field")  # tiles the Defender lays on the board; the Alien can remove them
+
+# How the form and the lobby name the items of the list options (the table stores the ids; a colour
+# the companion does not know shows as typed).
+COLOUR_LABELS = (("blue", N_("blue")), ("green", N_("green")), ("pink", N_("pink")), ("orange", N_("orange")),
+                 ("red", N_("red")), ("yellow", N_("yellow")), ("purple", N_("purple")), ("cyan", N_("cyan")),
+                 ("white", N_("white")), ("black", N_("black")))
+ALIEN_TILE_LABELS = (("extra_life", N_("Extra life")), ("engines", N_("Engines")), ("rift", N_("Rift in the galaxy")),
+                     ("turret", N_("Turret hit")), ("repair", N_("Repaired saucer")), ("reactor", N_("Reactor damage")))
+DEFENDER_TILE_LABELS = (("munitions", N_("Super munitions")), ("asteroid", N_("Asteroid")), ("mine", N_("Nugget mine")),
+                        ("gps", N_("GPS update")), ("magnetic_field", N_("Magnetic field")),
+                        ("tower", N_("Mini-tower")), ("comet", N_("Comet")))

@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 from companion.games.arkade.constants import (
-    ALIEN, ALIEN_TILE_KINDS, BOARD_TILES, DEFENDER, DEFENDER_TILE_KINDS, LEVELS, PER_COLOUR, TILES_DRAWN, VALUED_KINDS)
-from companion.games.base import N_, IllegalAction
+    ALIEN, ALIEN_TILE_KINDS, ALIEN_TILE_LABELS, BOARD_TILES, DEFENDER, DEFENDER_TILE_KINDS, DEFENDER_TILE_LABELS, LEVELS,
+    PER_COLOUR, TILES_DRAWN, VALUED_KINDS)
+from companion.games.base import N_, IllegalAction, MsgList
+
+# A refusal names the tiles as the form shows them (a French host typed « Champ magnétique »).
+ALIEN_NAMES, DEFENDER_NAMES = dict(ALIEN_TILE_LABELS), dict(DEFENDER_TILE_LABELS)
 
 
 def check_options(options: dict) -> None:
@@ -20,7 +24,7 @@ def check_options(options: dict) -> None:
     unknown = sorted(set(options["alien_tiles"]) - set(ALIEN_TILE_KINDS))
     if unknown or len(options["alien_tiles"]) < TILES_DRAWN:
         raise IllegalAction(N_("The Alien tiles: at least %(count)s, each one of %(kinds)s."),
-                            count=TILES_DRAWN, kinds=", ".join(ALIEN_TILE_KINDS))
+                            count=TILES_DRAWN, kinds=MsgList(ALIEN_NAMES[kind] for kind in ALIEN_TILE_KINDS))
 
 
 def parse_defender_tiles(items: list[str]) -> list[tuple[int, str, int]]:
@@ -40,7 +44,8 @@ def parse_defender_tile(item: str) -> tuple[int, str, int]:
     if not words or words[0] not in ("1", "2", "3") or not (valued or plain):
         raise IllegalAction(N_("Defender tile %(tile)s: write the colour's number (1 to 3), a kind (%(kinds)s) "
                                "and, for a mine or a comet, 1 or 2."),
-                            tile=item, kinds=", ".join(DEFENDER_TILE_KINDS))
+                            tile=MsgList((DEFENDER_NAMES.get(word, word) for word in item.split()), " "),
+                            kinds=MsgList(DEFENDER_NAMES[kind] for kind in DEFENDER_TILE_KINDS))
     return int(words[0]) - 1, words[1], int(words[2]) if valued else 0
 
 
