@@ -51,8 +51,13 @@ def test_a_refused_tap_is_explained_on_the_host_screen_in_its_language(app, clie
                 headers={"Authorization": f"Bearer {table['host_token']}"})
     host = socket_client(table["code"], table["host_token"], **{"Accept-Language": "fr"})
     host.get_received()
+    english = socket_client(table["code"], table["host_token"])  # a second host screen, in English
     app.extensions["companion.reader"].on_scan(SimpleNamespace(uid=UID, amiibo_id=LUIGI))
-    assert events(host, "reader")[-1]["tap_error"].startswith("Personne n'ajoute de figurines")
+    told = events(host, "reader")[-1]
+    assert told == events(english, "reader")[-1]  # one message; each screen shows its own language
+    assert told["tap_texts"]["fr"].startswith("Personne n'ajoute de figurines")
+    assert told["tap_texts"]["en"].startswith("Nobody is adding figures")
+    assert told["tap_error"] == told["tap_texts"]["en"]  # the language of the screen opened last
 
 
 def reader_line(event, **fields):

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from flask import Flask
-from flask_babel import force_locale, gettext
+from flask_babel import force_locale
 from flask_socketio import SocketIO
 
 from companion.config import ROOT
@@ -118,7 +118,7 @@ class ReaderBridge:
     def on_scan(self, scan) -> None:
         target = self.active_host()
         if target is None:
-            self._tell_hosts(None, "en", N_("A figure was tapped, but no table's host screen is open."))
+            self._emit_tap_error(None, "en", self.texts(N_("A figure was tapped, but no table's host screen is open."), {}))
             return
         code, language = target
         action = {"type": "table.scan", "uid": scan.uid, "amiibo_id": scan.amiibo_id}
@@ -126,21 +126,20 @@ class ReaderBridge:
             try:
                 self.tables.act_as_host(code, action)
             except TableError as refusal:
-                with self.app.test_request_context(), force_locale(language):
-                    self.socketio.emit("reader", {**self.status, "tap_error": translate(refusal)},
-                                       to=reader_room(code))
+                texts = {}
+                for each in self.app.config["LANGUAGES"]:
+                    with self.app.test_request_context(), force_locale(each):
+                        texts[each] = translate(refusal)
+                self._emit_tap_error(code, language, texts)
 
     def on_tap_error(self, said: dict) -> None:
         target = self.active_host()
         code, language = target if target else (None, "en")
-        texts = said_texts(self.texts, said) or {}
-        self._emit_tap_error(code, texts.get(language) or texts.get("en", ""))
+        self._emit_tap_error(code, language, said_texts(self.texts, said) or {})
 
-    def _tell_hosts(self, code: str | None, language: str, message: str) -> None:
-        with self.app.test_request_context(), force_locale(language):
-            text = gettext(message)
-        self._emit_tap_error(code, text)
-
-    def _emit_tap_error(self, code: str | None, text: str) -> None:
-        self.socketio.emit("reader", {**self.status, "tap_error": text},
+    def _emit_tap_error(self, code: str | None, language: str, texts: dict[str, str]) -> None:
+        """A failed tap: ``tap_texts`` in every language (each screen of the table shows its own) and
+        ``tap_error`` in the language of the screen the tap was for."""
+        self.socketio.emit("reader", {**self.status, "tap_error": texts.get(language) or texts.get("en", ""),
+                                      "tap_texts": texts},
                            to=reader_room(code) if code else HOSTS_ROOM)

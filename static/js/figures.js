@@ -38,7 +38,8 @@ export function readerLines(reader) {
   const parts = [el('p', { class: `reader-state reader-${reader.state}`, role: 'status',
     // The reader's own message comes in every language (never its driver's raw English).
     text: t(READER_TEXT[reader.state], { model: reader.model || '', message: localized(reader.text) }) })];
-  if (reader.tap_error) parts.push(el('p', { class: 'tap-error', role: 'alert', text: reader.tap_error }));
+  const tapError = localized(reader.tap_texts) || reader.tap_error;  // in this screen's language
+  if (tapError) parts.push(el('p', { class: 'tap-error', role: 'alert', text: tapError }));
   return parts;
 }
 
