@@ -30,7 +30,7 @@ import threading
 import time
 from collections import OrderedDict
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from companion.games.base import plain_copy
 
@@ -265,9 +265,15 @@ def _gevent_is_running() -> bool:
 
 class GroupSync:
     """Makes commits durable in batches: one fsync of the WAL file for all the
-    transactions that committed while the previous fsync was running."""
+    transactions that committed while the previous fsync was running.
 
-    def __init__(self, wal_path: str):
+    It also checkpoints the WAL into the database file (``checkpoint``, in a native thread,
+    after every ``checkpoint_after`` transactions: about SQLite's 1000 pages for a roll):
+    SQLite's own automatic checkpoint runs inside a COMMIT, on the event loop, and syncs the
+    WAL and the database file there, which stalled every screen of the server for as long."""
+
+    def __init__(self, wal_path: str, checkpoint: Callable[[], None] | None = None,
+                 checkpoint_after: int = 250):
         import gevent
         from gevent.event import Event
 
@@ -277,6 +283,11 @@ class GroupSync:
         self._waiting: list = []
         self._flushing = False
         self.fsyncs = 0
+        self._checkpoint = checkpoint
+        self._checkpoint_after = checkpoint_after
+        self._since_checkpoint = 0  # transactions made durable since the last checkpoint began
+        self._checkpointing = False
+        self.checkpoints = 0
 
     def wait_durable(self) -> None:
         """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
@@ -299,11 +310,31 @@ class GroupSync:
                 except OSError as error:  # the waiters must hear of it, not wait forever
                     failure = error
                 self.fsyncs += 1
+                self._since_checkpoint += len(batch)
                 for waiter in batch:
                     waiter[1] = failure
                     waiter[0].set()
+                self._checkpoint_when_due()
         finally:
             self._flushing = False
+
+    def _checkpoint_when_due(self) -> None:
+        if self._checkpoint is None or self._checkpointing or self._since_checkpoint < self._checkpoint_after:
+            return
+        self._checkpointing, self._since_checkpoint = True, 0
+        self._spawn(self._run_checkpoint)
+
+    def _run_checkpoint(self) -> None:
+        try:
+            self._checkpoint()
+            self.checkpoints += 1
+        except Exception as error:  # the next one tries again; the data is safe in the WAL meanwhile
+            print(f"WAL checkpoint failed: {error}", file=sys.stderr, flush=True)
+        finally:
+            self._checkpointing = False
+
+    def in_thread(self, function: Callable[[], Any]) -> Any:
+        return self._threadpool.apply(function)
 
     def close(self) -> None:
         os.close(self._fd)
@@ -347,7 +378,20 @@ class Store:
             if _is_corruption(error):
                 raise DamagedDatabase(repair_advice(path, str(error))) from error
             raise
-        self.group_sync = GroupSync(path + "-wal") if group else None
+        self.group_sync = None
+        if group:
+            # Checkpoints leave the COMMIT (and the event loop): GroupSync runs them in a thread.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+            self._checkpointer.execute("PRAGMA synchronous=NORMAL")
+            self.group_sync = GroupSync(path + "-wal", checkpoint=self._checkpoint_wal)
+
+    def _checkpoint_wal(self) -> None:
+        """Copies the WAL into the database file, in a native thread. The store stays locked
+        meanwhile (its actions wait, the event loop does not), so that the checkpoint takes
+        every frame and the next write starts the WAL again from its beginning."""
+        with self._lock:
+            self.group_sync.in_thread(lambda: self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
 
     def _check_integrity(self) -> None:
         """``PRAGMA quick_check`` at start: a damaged file is refused before anything is written to it."""
@@ -398,6 +442,7 @@ class Store:
             self._db.close()
         if self.group_sync:
             self.group_sync.close()
+            self._checkpointer.close()
 
     @contextmanager
     def transaction(self) -> Iterator["Transaction"]:

@@ -206,6 +206,45 @@ def test_group_commit_makes_every_transaction_durable_with_fewer_fsyncs(tmp_path
         assert sum(entry["kind"] == "test" for entry in tx.log(code)) == 200
 
 
+CHECKPOINT_SCRIPT = textwrap.dedent("""
+    from gevent import monkey; monkey.patch_all()
+    import os, sys, gevent
+    from companion.store import Store
+    from companion.tables import Tables
+    path = sys.argv[1]
+    store = Store(path)
+    store.group_sync._checkpoint_after = 1  # at every fsync that finds none running
+    automatic = store._db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+    code = Tables(store).create("dice", {})["code"]
+    before = os.path.getsize(path)
+    def write(i):
+        with store.transaction() as tx:
+            tx.append_log(code, [{"kind": "test", "i": i, "padding": "x" * 2000}])
+    for wave in range(20):
+        gevent.joinall([gevent.spawn(write, wave * 20 + i) for i in range(20)], raise_error=True)
+        gevent.sleep(0.01)
+    while store.group_sync._checkpointing:
+        gevent.sleep(0.01)
+    print(code, automatic, store.group_sync.checkpoints, os.path.getsize(path) - before)
+    os._exit(0)  # as a kill would: no checkpoint at close
+""")
+
+
+def test_under_gevent_the_wal_is_copied_into_the_database_by_a_thread_not_by_a_commit(tmp_path):
+    """SQLite's automatic checkpoint, run inside a COMMIT on the event loop, is off; the group
+    commit's own checkpoints, in a native thread, move the WAL into the database file, and
+    nothing committed is lost by a process that stops without closing."""
+    path = str(tmp_path / "db.sqlite3")
+    result = subprocess.run([sys.executable, "-c", CHECKPOINT_SCRIPT, path], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    code, automatic, checkpoints, grown = result.stdout.split()
+    assert (automatic, int(checkpoints) > 0) == ("0", True)
+    assert int(grown) > 400 * 2000  # the log's pages were written into the database file itself
+    with Store(path).reading() as tx:
+        assert sorted(entry["i"] for entry in tx.log(code) if entry["kind"] == "test") == list(range(400))
+
+
 def test_a_database_from_version_1_is_migrated_and_keeps_its_tables(tmp_path):
     import sqlite3
 
