@@ -156,3 +156,14 @@ def test_rayman_rounds_are_manches_in_french():
 def words(text):
     """A message without its %(name)s fields (Rayman's is called %(round)s)."""
     return re.sub(r"%\(\w+\)s", "", text)
+
+
+def test_scripts_write_a_labels_colon_through_the_catalogue():
+    """`${t('Mode')}: …` would read « Mode: » in French: scripts write withColon(t('Mode')) instead."""
+    scripts = sorted((translations.ROOT / "static" / "js").rglob("*.js"))
+    by_hand = re.compile(r"\$\{t\([^`]*?\)\}: |\}: \$\{")
+    found = [f"{path.name}: {match.group(0)}" for path in scripts for match in by_hand.finditer(path.read_text())]
+    assert found == []
+    with open(po_path("js"), "rb") as handle:
+        french = {message.id: message.string for message in read_po(handle, locale="fr")}
+    assert french["%(label)s:"] == "%(label)s\u00a0:"

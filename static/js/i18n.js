@@ -11,3 +11,6 @@ export function t(message, params = {}) {
 // Marks a message for extraction where it is picked before t() is called (tables, alternatives):
 // the extractor only reads a string written directly as t()'s first argument.
 export const N_ = (message) => message;
+
+// "Label:" in the page's language: French puts a no-break space before the colon ("Mode :").
+export const withColon = (label) => t('%(label)s:', { label });

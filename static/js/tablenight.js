@@ -2,7 +2,7 @@
 // and for how long, whom the game waits on (with the countdown of a timed wait), the end of a
 // game with Play again / Another game, the history of the table's games, undo, and the host's
 // tools for an away seat (hand it to another phone, decide for it, take it out, give host rights).
-import { t } from './i18n.js';
+import { t, withColon } from './i18n.js';
 import { el, seatName, showError } from './ui.js';
 
 const lang = () => document.documentElement.lang || 'en';
@@ -135,7 +135,7 @@ function proxyLabel(action) {
     const details = fields.map(([, value]) => shown(value)).join(', ');
     return details ? `${localized(action.label)} (${details})` : localized(action.label);
   }
-  const named = fields.map(([name, value]) => `${t(name)}: ${shown(value)}`);
+  const named = fields.map(([name, value]) => `${withColon(t(name))} ${shown(value)}`);
   return named.length ? `${t(action.type)} (${named.join(', ')})` : t(action.type);
 }
 

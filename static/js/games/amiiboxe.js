@@ -1,6 +1,6 @@
 // Amiiboxe: the criterion die, fights, captures and the score sheet; the host screen keeps
 // the seat order, the first player and (optionally) the board.
-import { N_, t } from '../i18n.js';
+import { N_, t, withColon } from '../i18n.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
@@ -248,7 +248,7 @@ function setupPanel(game, me, act, isHost) {
   const info = game.setup;
   const parts = [el('h3', { text: t('Setting up the square') }),
     el('p', { text: t('A square of %(size)s × %(size)s location cards, face down.', { size: info.size }) }),
-    el('p', { text: `${t('Cards that must be in it')}: ${info.locations.join(', ') || '…'}` }),
+    el('p', { text: `${withColon(t('Cards that must be in it'))} ${info.locations.join(', ') || '…'}` }),
     el('p', { text: info.forbidden_corners.length
       ? t('Each player places their figures on the first row in front of them, never in a corner shared by two '
         + 'starting lines.')
@@ -437,7 +437,7 @@ function fightHistory(game) {
   if (!game.fights.length) return null;  // no "Fights" heading over nothing before the first fight
   return el('section', { class: 'ax-history' }, el('h3', { text: t('Fights') }),
     el('ol', { reversed: true }, ...[...game.fights].reverse().map((fight) => el('li', {
-      text: `${fightTitle(game, fight)} — ${fight.face}: ${wording(fight.criterion)}${fight.values && !game.pro
+      text: `${fightTitle(game, fight)} — ${withColon(fight.face)} ${wording(fight.criterion)}${fight.values && !game.pro
         ? ` (${valueText(fight.criterion, fight.values.attacker)} / ${valueText(fight.criterion, fight.values.defender)})` : ''} — ${outcomeText(game, fight)}${RULES[fight.by] ? ` (${t(RULES[fight.by])})` : ''}`,
     }))));
 }

@@ -1,5 +1,5 @@
 // Arkade: the Alien against the Defender. Phones throw and declare; the host screen shows both sides.
-import { N_, t } from '../i18n.js';
+import { N_, t, withColon } from '../i18n.js';
 import { button, el, reducedMotion } from '../ui.js';
 import { piouuu } from '../sound.js';
 
@@ -168,7 +168,7 @@ function diceRow(game, role, act) {
     const node = el(canPick ? 'button' : 'div', {
       class: `ak-die${die.used ? ' used' : ''}${selected.has(index) ? ' picked' : ''}`,
       type: canPick ? 'button' : null, 'aria-pressed': canPick ? String(selected.has(index)) : null,
-      'aria-label': `${role === ALIEN ? t('Movement die') : [t('Ship movement die'), t('Shooting die')][index]}: ${faceText(die.face)}${die.used ? ` (${t('used')})` : ''}`,
+      'aria-label': `${withColon(role === ALIEN ? t('Movement die') : [t('Ship movement die'), t('Shooting die')][index])} ${faceText(die.face)}${die.used ? ` (${t('used')})` : ''}`,
       onclick: canPick ? () => { toggle(index); render(); } : null,
     }, faceChip(die.face));
     return node;
@@ -217,7 +217,7 @@ function sidePanel(game, role, act) {
     if (game.reactor) panel.append(el('p', { class: 'ak-warning', text: t(REACTOR[game.reactor]) }));
     const kept = [...game.kept.munitions.map((colour) => t('%(colour)s super munitions', { colour: colourLabel(colour) })),
       ...Array(game.kept.gps).fill(t('GPS update'))];
-    if (kept.length) panel.append(el('p', { class: 'ak-kept', text: `${t('Kept tiles')}: ${kept.join(', ')}` }));
+    if (kept.length) panel.append(el('p', { class: 'ak-kept', text: `${withColon(t('Kept tiles'))} ${kept.join(', ')}` }));
     if (game.tower) panel.append(el('p', { text: t('A mini-tower guards its column.') }));
   }
   if (game.power_tiles) panel.append(tileList(role === ALIEN ? game.alien_tiles : game.defender_tiles, role));
@@ -419,9 +419,9 @@ function reminders(game) {
   return el('details', { class: 'ak-setup', open: game.phase === 'roles' || game.phase === 'ready' },
     el('summary', { text: t('Setting up the box') }),
     el('ul', {}, ...items.map((text) => el('li', { text })),
-      el('li', {}, `${t('Saucer colours')}: `, ...game.colours.map((colour) => colourChip(colour))),
-      el('li', {}, `${t('Alien movement dice')}: `, ...game.alien_die.map(faceChip)),
-      el('li', {}, `${t('Shooting die')}: `, ...game.shooting_die.map(faceChip))));
+      el('li', {}, `${withColon(t('Saucer colours'))} `, ...game.colours.map((colour) => colourChip(colour))),
+      el('li', {}, `${withColon(t('Alien movement dice'))} `, ...game.alien_die.map(faceChip)),
+      el('li', {}, `${withColon(t('Shooting die'))} `, ...game.shooting_die.map(faceChip))));
 }
 
 // --- phases ------------------------------------------------------------------------

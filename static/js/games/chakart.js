@@ -1,6 +1,6 @@
 // Chakart: the board on the phone of the player to move (their side down), the moves the rules
 // allow highlighted, each step of what happened, and the changes to make on the real board.
-import { N_, t } from '../i18n.js';
+import { N_, t, withColon } from '../i18n.js';
 import { button, el, showError } from '../ui.js';
 
 const FILES = 'abcdefgh';
@@ -240,7 +240,7 @@ function choiceControls(game, act, errorNode) {
 
 function sides(game, me) {
   const line = (colour) => el('li', { class: game.turn === colour ? 'active' : '' },
-    el('strong', { text: `${colour === 'w' ? t('White') : t('Black')}: ${nameOfColour(game, colour)}${colour === me ? ` (${t('you')})` : ''}` }),
+    el('strong', { text: `${withColon(colour === 'w' ? t('White') : t('Black'))} ${nameOfColour(game, colour)}${colour === me ? ` (${t('you')})` : ''}` }),
     el('span', { text: ` ${game.powers[colour].stealth ? '🕶' : ''}${game.powers[colour].shell ? '🐢' : ''}` }),
     game.captured[colour].length ? el('span', { class: 'ck-captured', text: ` ${t('lost:')} ${game.captured[colour].map((p) => GLYPHS[p.toLowerCase()]).join('')}` }) : null);
   return el('ul', { class: 'ck-sides' }, line('w'), line('b'));

@@ -1,6 +1,6 @@
 // Rayman: each phone keeps its player's secret choice, turn, tokens and (optionally) position;
 // the host screen shows the table's public picture and answers the table's questions.
-import { N_, t } from '../i18n.js';
+import { N_, t, withColon } from '../i18n.js';
 import { bytesToHex } from '../hashes.js';
 import { canonicalJson, commitmentOf } from './rayman-draws.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
@@ -392,7 +392,7 @@ function draftPanel(game, me) {
   }
   if (me) {
     const extras = me.cards.filter((card) => card.extra);
-    if (extras.length) parts.push(el('p', { text: `${t('Your extra cards')}: ${extras.map(cardName).join(', ')}` }));
+    if (extras.length) parts.push(el('p', { text: `${withColon(t('Your extra cards'))} ${extras.map(cardName).join(', ')}` }));
   }
   if (draft.discarded.length) {
     parts.push(el('p', { class: 'muted', text: t('Discarded: %(cards)s.', { cards: numbers(draft.discarded) }) }));
@@ -1044,8 +1044,8 @@ function historyPanel(game) {
 
 function setupReminder(game) {
   const config = game.config;
-  const items = [`${t('Mode')}: ${t(MODES[config.mode])}`,
-    `${t('Difficulty')}: ${t(DIFFICULTIES[config.difficulty])}`,
+  const items = [`${withColon(t('Mode'))} ${t(MODES[config.mode])}`,
+    `${withColon(t('Difficulty'))} ${t(DIFFICULTIES[config.difficulty])}`,
     t('Board: %(board)s', { board: BOARDS[game.race.board] ?? game.race.board })];
   items.push(config.projectile ? t('Projectiles: %(name)s', { name: PROJECTILES[config.projectile] }) : t('No projectiles'));
   if (config.projectile_card) items.push(t('The projectile card applies'));
