@@ -176,7 +176,8 @@ class _Walk:
         self.waiting: list[int] = []
         self.last_spent: tuple | None = None
         self.draws = 0
-        self.values: dict[int, dict[int, str]] = {}  # seat -> chain index -> value seen in the log
+        # seat -> every chain value seen in the log for it (a seat handed to another phone has two chains)
+        self.values: dict[int, set[str]] = {}
         self.game, self.options, self.check = document.get("game"), {}, None
         self.step: Step | None = None
         self.events: list[tuple[int, dict]] = []
@@ -201,7 +202,7 @@ class _Walk:
         if k is not None and k != book["k"] + steps:
             self.problem(entry, f"seat {seat}'s value is number {k}, expected {book['k'] + steps}")
         book["head"], book["k"] = value, book["k"] + steps
-        self.values.setdefault(seat, {})[book["k"]] = value
+        self.values.setdefault(seat, set()).add(value)
         return True
 
     # Entries -----------------------------------------------------------
@@ -412,8 +413,9 @@ class _Walk:
         if anchor is None:
             return
         chain = fairness.chain(record["secret"], int(record.get("length", fairness.CHAIN_LENGTH)))
-        committed = next((e for e in document.get("entries", []) if e.get("kind") == "commit" and e.get("seat") == seat),
-                         None)
+        # A seat handed to another phone commits again: the phone's own commitment is the one to find.
+        commits = [e for e in document.get("entries", []) if e.get("kind") == "commit" and e.get("seat") == seat]
+        committed = next((e for e in commits if e.get("commitment") == anchor), commits[0] if commits else None)
         carried = self.carried.get(seat)
         if committed is None and carried is not None:  # a later game of the table: the book it starts from
             k = carried.get("k")
@@ -423,7 +425,7 @@ class _Walk:
             self.problem(committed, f"your phone's commitment (seat {seat}) is missing from the log or changed")
         for item in filter(this_game, record.get("revealed", [])):
             k = item.get("k") if isinstance(item, dict) else item
-            if not isinstance(k, int) or not 0 < k < len(chain) or self.values.get(seat, {}).get(k) != chain[k]:
+            if not isinstance(k, int) or not 0 < k < len(chain) or chain[k] not in self.values.get(seat, ()):
                 self.problem(None, f"your phone's random value number {k} is missing from the log: "
                                    "its entropy was removed")
         for item in filter(this_game, record.get("shown", [])):

@@ -20,14 +20,19 @@ TIMEOUT = 20
 
 
 class ChainPhone:
-    def __init__(self, url: str, code: str, name: str, secret: str | None = None):
+    def __init__(self, url: str, code: str, name: str, secret: str | None = None, handoff: str | None = None):
+        """Joins as ``name``; or, given the host's one-time ``handoff`` code, takes that seat with this chain."""
         self.url, self.code = url, code
         self.secret = secret or secrets.token_hex(32)
         self.chain = fairness.chain(self.secret, CHAIN)
         self.k = 0  # the last chain value the server holds
         shown = requests.get(f"{url}/api/tables/{code}", timeout=TIMEOUT).json()["table"]["commitment"]
-        joined = requests.post(f"{url}/api/tables/{code}/seats", json={"name": name, "commitment": self.chain[0]},
-                               timeout=TIMEOUT)
+        if handoff is not None:
+            joined = requests.post(f"{url}/api/tables/{code}/handoff",
+                                   json={"handoff": handoff, "commitment": self.chain[0]}, timeout=TIMEOUT)
+        else:
+            joined = requests.post(f"{url}/api/tables/{code}/seats", json={"name": name, "commitment": self.chain[0]},
+                                   timeout=TIMEOUT)
         assert joined.status_code == 201, joined.text
         self.seat, self.token = joined.json()["seat"], joined.json()["token"]
         self.record = {"format": RECORD_FORMAT, "code": code, "seat": self.seat, "commitment": shown,

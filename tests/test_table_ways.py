@@ -32,10 +32,12 @@ from companion import waits
 from companion.amiibo.catalog import Catalog
 from companion.games.rayman import commitment
 from companion.store import Store
+from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.layout_states import ANA_FIGURES, BO_FIGURES, CATALOGUE
 from tests.live_table import LiveTable, closed_after
 from tests.screen import WAIT, Screen
+from tests.phones import ChainPhone, answer_rounds
 from tests.server import ServerProcess
 
 TIMED = waits.MIN_TIMEOUT  # the shortest timeout a table takes: the timed waits end in 2 s
@@ -313,6 +315,31 @@ def test_dice_an_away_seat_never_blocks_a_roll_and_every_way_leaves_the_die_as_i
     t.phones["Bo"] = Screen(t.url, t.code, claimed.json()["token"])
     t.phones["Bo"].play({"type": "roll"})
     assert t.phones["Ana"].wait_for(lambda v: v["game"]["rolls"] == 3)["game"]["last"]["seat"] == bo
+
+
+def test_dice_a_seat_handed_to_a_phone_with_its_own_hash_chain_rolls_verifiable_draws(night):
+    """The new phone commits to a chain of its own when it takes the seat: its rolls wait for a round sealed
+    after that anchor, and the closed table's log verifies with each phone's own record."""
+    t = night("dice", {"die": "d6"}, ())
+    ana, bo = ChainPhone(t.url, t.code, "Ana"), ChainPhone(t.url, t.code, "Bo")
+    answer_rounds(ana, bo)
+    assert bo.roll().status_code == 200
+    bo_screen = Screen(t.url, t.code, bo.token)
+    bo_screen.wait_for(lambda v: True)
+    bo_screen.close()  # Bo's phone is lost, its chain with it
+    t.host.wait_away(bo.seat)
+    offer = t.host.play({"type": "table.handoff", "seat": bo.seat})["handoff"]
+    new = ChainPhone(t.url, t.code, "", handoff=offer["code"])
+    assert new.seat == bo.seat and bo.roll().status_code == 401  # the old phone's token is refused
+    early = new.roll()
+    assert early.status_code == 409  # no round sealed after its anchor yet: its values are not in the pool
+    answer_rounds(ana, new)
+    assert new.roll().status_code == 200 and ana.roll().status_code == 200
+    t.host.play({"type": "table.close"})
+    log = t.log()
+    for phone in (ana, bo, new):  # the lost phone's record too: its values stay in the log
+        report = verify_log(log, phone.record)
+        assert report.ok and report.draws_checked == 3, (phone.seat, report.problems)
 
 
 # --- Arkade ---------------------------------------------------------------------------------------

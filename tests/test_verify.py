@@ -52,6 +52,24 @@ def played(server):
     return {"code": created["code"], "log": log, "ana": ana.record, "bo": bo.record}
 
 
+@pytest.fixture(scope="module")
+def handed(server):
+    """A closed dice table whose second seat was handed to another phone, which brought a chain of its own."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=TIMEOUT).json()
+    host = bearer(created["host_token"])
+    ana, bo = ChainPhone(server.url, created["code"], "Ana"), ChainPhone(server.url, created["code"], "Bo")
+    answer_rounds(ana, bo)
+    assert bo.roll().status_code == 200
+    offer = requests.post(f"{server.url}/api/tables/{created['code']}/actions", headers=host, timeout=TIMEOUT,
+                          json={"type": "table.handoff", "seat": bo.seat}).json()["handoff"]
+    new = ChainPhone(server.url, created["code"], "", handoff=offer["code"])
+    answer_rounds(ana, new)
+    assert new.roll().status_code == 200
+    requests.post(f"{server.url}/api/tables/{created['code']}/close", headers=host, timeout=TIMEOUT).raise_for_status()
+    log = requests.get(f"{server.url}/api/tables/{created['code']}/log", timeout=TIMEOUT).json()
+    return {"log": log, "lost": bo.record, "new": new.record}
+
+
 def redraw(log: dict) -> dict:
     """What a forger does after changing the log: every draw and every roll made consistent again."""
     rolls = 0
@@ -157,6 +175,14 @@ def test_an_edited_rolled_event_with_the_draws_left_alone_is_reported_with_its_e
     assert any(where == entry and "your phone showed roll 2" in text for where, text in shown.problems)
 
 
+def test_a_seat_handed_to_another_phone_verifies_with_the_records_of_both_its_phones(handed):
+    for phone in ("lost", "new"):
+        report = verify_log(handed["log"], handed[phone])
+        assert report.ok and report.draws_checked == 2, (phone, report.problems)
+    forged = without_the_phones_entropy(handed["log"])  # still caught, by the new phone's record
+    assert not verify_log(forged, handed["new"]).ok
+
+
 def test_a_forged_rolled_event_without_draws_is_reported(played):
     forged = copy.deepcopy(played["log"])
     rolled = next(e for e in forged["entries"] if e["kind"] == "event" and e["event"]["type"] == "rolled")
@@ -165,11 +191,13 @@ def test_a_forged_rolled_event_without_draws_is_reported(played):
     assert not report.ok and report.problems[0][0] == len(forged["entries"]) - 1
 
 
-def test_the_page_gives_the_same_verdicts_as_the_cli(played, server, open_context, tmp_path):  # noqa: F811
+def test_the_page_gives_the_same_verdicts_as_the_cli(played, handed, server, open_context, tmp_path):  # noqa: F811
     edited, _ = a_roll_edited(played["log"])
     cases = {"true": (played["log"], played["ana"]), "new seed": (rebuilt_with_a_new_seed(played["log"]), played["ana"]),
              "no entropy": (without_the_phones_entropy(played["log"]), played["bo"]), "edited": (edited, None),
-             "new seed, no record": (rebuilt_with_a_new_seed(played["log"]), None)}
+             "new seed, no record": (rebuilt_with_a_new_seed(played["log"]), None),
+             "handed, the lost phone": (handed["log"], handed["lost"]), "handed, the new phone": (handed["log"], handed["new"]),
+             "handed, no entropy": (without_the_phones_entropy(handed["log"]), handed["new"])}
     phone = open_context(**PHONE)
     page = phone.new_page()
     page.goto(f"{server.url}/t/{played['code']}/verify")

@@ -173,8 +173,8 @@ class Walk {
     }
     if (k !== null && k !== undefined && k !== book.k + steps) this.problem(entry, N_("seat %(seat)s's value is number %(k)s, expected %(expected)s"), { seat, k, expected: book.k + steps });
     book.head = value; book.k += steps;
-    if (!this.values.has(seat)) this.values.set(seat, new Map());
-    this.values.get(seat).set(book.k, value);
+    if (!this.values.has(seat)) this.values.set(seat, new Set());
+    this.values.get(seat).add(value);
     return true;
   }
 
@@ -365,7 +365,9 @@ class Walk {
     }
     const values = chain(record.secret, length);
     if (record.anchor !== values[0]) this.problem(null, N_("the phone's record is inconsistent: its anchor is not its secret's"));
-    const committed = (log.entries || []).find((e) => e.kind === 'commit' && e.seat === record.seat);
+    // A seat handed to another phone commits again: the phone's own commitment is the one to find.
+    const commits = (log.entries || []).filter((e) => e.kind === 'commit' && e.seat === record.seat);
+    const committed = commits.find((e) => e.commitment === values[0]) || commits[0];
     const carried = this.carried.get(record.seat);
     if (!committed && carried) {  // a later game of the table: the book it starts from
       if (!Number.isInteger(carried.k) || carried.k < 0 || carried.k >= values.length || values[carried.k] !== carried.head) {
@@ -376,7 +378,7 @@ class Walk {
     }
     for (const item of (record.revealed || []).filter(forThisGame)) {
       const k = typeof item === 'object' ? item.k : item;
-      if (!Number.isInteger(k) || k <= 0 || k >= values.length || this.values.get(record.seat)?.get(k) !== values[k]) {
+      if (!Number.isInteger(k) || k <= 0 || k >= values.length || !this.values.get(record.seat)?.has(values[k])) {
         this.problem(null, N_("your phone's random value number %(k)s is missing from the log: its entropy was removed"), { k });
       }
     }
