@@ -263,6 +263,11 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
             problems["away seats"] = away
     if tv_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game))
+    if screen.who == "host" and screen.in_game is False and size == "tv":
+        # The seats' phones never connected: away in the lobby, a seat is removed, never handed on.
+        expect(page.locator(".seats li.away").first).to_be_attached()
+        if page.locator(".seats .hand-seat").count():
+            problems["a hand-off offered in the lobby"] = page.locator(".seats .hand-seat").count()
     options = page.locator(".table-options dd").evaluate_all("(nodes) => nodes.map((node) => node.textContent)")
     if any(not value or "_" in value for value in options):  # the lobby names each option's value
         problems["option values shown as stored"] = options
