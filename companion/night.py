@@ -185,7 +185,8 @@ class NightActions:
 
     def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:
         """Same seats and figures; once a game was played, a new seed, commitment and pool."""
-        fields: dict[str, Any] = {"game": game.id, "options": options, "state": None, "status": "lobby", "undo": []}
+        fields: dict[str, Any] = {"game": game.id, "options": options, "state": None, "status": "lobby", "undo": [],
+                                  "settings": self._carried(table)}
         if table["status"] != "lobby":
             if table["status"] == "playing":  # an endless game left: its seed is revealed all the same
                 self._record_game(tx, table, None)
@@ -204,6 +205,14 @@ class NightActions:
         if game.starts_at_once:
             return [event] + self._host_start(tx, table, {})
         return [event]
+
+    def _carried(self, table: dict) -> dict:
+        """The table's settings with what the game ending now leaves for the evening's next games."""
+        ending = REGISTRY[table["game"]]
+        if ending.carry is None or table["state"] is None:
+            return table["settings"]
+        memory = {**table["settings"].get("memory", {}), ending.id: ending.carry(table["state"])}
+        return {**table["settings"], "memory": memory}
 
     def _start_when_sealed(self, tx: Transaction, table: dict) -> list[dict]:
         """Play again starts the game by itself once its round is sealed: the last phone's fresh value

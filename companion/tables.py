@@ -567,6 +567,9 @@ class Tables(NightActions):
                                                   {s["id"]: s["name"] for s in seats}))
         rng = self._rng(table)
         options, seats = self._checked(lambda: self.services.prepare(game, table["options"], seats))
+        memory = table["settings"].get("memory", {}).get(game.id)
+        if memory is not None:  # in the logged setup's options: a replay starts from the same cards
+            options = {**options, "memory": memory}
         state = self._checked(lambda: game.setup(options, seats, rng))
         event = {"type": "started"}
         self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state,

@@ -16,7 +16,7 @@ import requests
 from companion.games import arkade, rayman
 from tests.helpers import ENTROPY, bearer
 from tests.test_arkade_server import StrategiePlayer
-from tests.test_rayman_server import Racer, hand_of, host_answer, normalized, own
+from tests.test_rayman_server import Racer, host_answer, normalized, own
 
 WAIT = 20
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # the API drives faster than thumbs
@@ -182,19 +182,29 @@ def rayman_characters(url: str) -> Table:
     return rayman_started(url)
 
 
-def rayman_hands(url: str) -> Table:
+def rayman_named(url: str) -> Table:
+    """Both characters named: the first round, nothing typed before it."""
     table = rayman_started(url)
     for name in RAYMAN_NAMES:
         table.act(name, table.game(name)["legal"][0])
     return table
 
 
-def rayman_choosing(url: str) -> Table:
-    """Hands entered; Ana has locked in her choice, Ben is choosing."""
-    table = rayman_hands(url)
+def rayman_initiatives(url: str) -> Table:
+    """Both revealed two cards the companion does not know yet: Ana's phone asks their initiatives."""
+    table = rayman_named(url)
+    race_until(table, lambda game, players: game["phase"] == "choosing")
     for name in RAYMAN_NAMES:
-        seat = table.seats[name]
-        table.act(name, {"type": "hand", "initiatives": hand_of(table.game(name), seat)})
+        table.rayman(name, choice_of(table, name))
+        table.rayman(name, {"type": "lock"})
+    assert table.game()["phase"] == "initiatives", table.game()["phase"]
+    table.phone = "Ana"
+    return table
+
+
+def rayman_choosing(url: str) -> Table:
+    """Ana has locked in her choice, Ben is choosing."""
+    table = rayman_named(url)
     race_until(table, lambda game, players: game["phase"] == "choosing")
     table.rayman("Ana", choice_of(table, "Ana"))
     table.rayman("Ana", {"type": "lock"})

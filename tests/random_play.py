@@ -93,7 +93,8 @@ def rayman_invariants(state: dict) -> None:
         assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, player["seat"]
         assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
     reveals = (state.get("secret") or {}).get("reveals", {})
-    assert not reveals or state["phase"] == "revealing", "reveals held outside the reveal"
+    # a seat's new phone picks again (repick: back to choosing) while the reveals sent stay sealed
+    assert not reveals or state["phase"] in ("choosing", "revealing"), f"reveals held outside the reveal ({state['phase']})"
     assert state["phase"] != "choosing" or state["round"]["revealed"] == []
 
 
@@ -147,7 +148,9 @@ CONFIGS: dict[str, list[Config]] = {
     "rayman": [Config("solo", {"mode": "solo", "boss_move": 4}, seats=1, max_steps=3000,
                       invariants=rayman_invariants),
                Config("coop-harsh", {"mode": "coop", "boss_move": 8, "harsh_coop": "on"}, seats=3,
-                      max_steps=3000, invariants=rayman_invariants)],
+                      max_steps=3000, invariants=rayman_invariants),
+               # no card known: each card's initiative is asked the first time it is played
+               Config("novice-2p", {}, seats=2, max_steps=3000, invariants=rayman_invariants)],
     "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, max_steps=1500, invariants=arkade_invariants),
                Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
                       max_steps=1500, invariants=arkade_invariants)],

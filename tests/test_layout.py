@@ -125,8 +125,8 @@ SCREENS = [
     # Rayman.
     host("rayman-characters", states.rayman_characters, ".rm-status", (".rm-status",)),
     phone("rayman-characters", states.rayman_characters, ".rm-status", prompt=".rm-status"),
-    host("rayman-hands", states.rayman_hands, ".rm-status", (".rm-status",)),
-    phone("rayman-hands", states.rayman_hands, ".rm-hand-grid", prompt=".rm-status"),
+    host("rayman-initiatives", states.rayman_initiatives, ".rm-initiatives", (".rm-status",)),
+    phone("rayman-initiatives", states.rayman_initiatives, ".rm-initiative-form", prompt=".rm-status"),
     host("rayman-choosing", states.rayman_choosing, ".rm-locks", (".rm-status",)),
     phone("rayman-choosing", states.rayman_choosing, ".rm-locks", prompt=".rm-status"),
     host("rayman-turns", states.rayman_turns, ".rm-order-item", (".rm-status",)),

@@ -36,17 +36,21 @@ def initiative(seat, index):
     return 9 * (index + 1) + seat
 
 
-def enter_hands(state, values=None, generator=None):
-    for player in players(state):
-        cards = [card["id"] for card in player["cards"]]
-        entered = (values or {}).get(player["seat"]) or {
-            card: initiative(player["seat"], index) for index, card in enumerate(cards)}
-        state = act(state, player["seat"], {"type": "hand", "initiatives": entered}, generator)
+def known_cards(state, values=None):
+    """Every card's initiative as if the table had told it in an earlier game (the tests' shortcut for the
+    questions of the first plays): ``values`` seat -> {card id: initiative}, else distinct ``initiative``s."""
+    state = copy.deepcopy(state)
+    for seat in players(state):
+        told = (values or {}).get(seat["seat"], {})
+        for index, card in enumerate(seat["cards"]):
+            if card["id"] in told or card["initiative"] is None:
+                card["initiative"] = told.get(card["id"], initiative(seat["seat"], index))
     return state
 
 
-def through_setup(state, values=None, generator=None):
-    """Characters, legendary cards, the draft (first card each time) and the hands."""
+def through_setup(state, values=None, generator=None, known=True):
+    """Characters, legendary cards, the draft (first card each time); with ``known``, every card's
+    initiative (``known_cards``)."""
     generator = generator or rng(2000)
     if state["phase"] == "characters":
         for index, player in enumerate(state["players"]):
@@ -60,14 +64,14 @@ def through_setup(state, values=None, generator=None):
     while state["phase"] == "draft":
         draft = state["draft"]
         state = act(state, draft["order"][draft["turn"]], {"type": "pick", "card": draft["table"][0]}, generator)
-    if state["phase"] == "hands":
-        state = enter_hands(state, values, generator)
+    if known and not state["config"]["quick"]:
+        state = known_cards(state, values)
     return state
 
 
-def ready(players=2, values=None, **options):
+def ready(players=2, values=None, known=True, **options):
     """A race at its first round (before the roll, or at the choice when nothing is rolled)."""
-    return through_setup(new_game(players, **options), values)
+    return through_setup(new_game(players, **options), values, known=known)
 
 
 SALT = "5eed" * 8  # what a phone's crypto.getRandomValues would give, fixed for the tests
@@ -185,7 +189,7 @@ def answer_round_end(state, answers=None):
 
 def test_the_game_is_registered_with_its_seat_limits():
     assert GAME.id == "rayman" and GAME.min_seats == 1 and GAME.max_seats == 6
-    assert HOST == "host" and GAME.host_actions == {"answer", "next_race", "roll"}
+    assert HOST == "host" and GAME.host_actions == {"answer", "initiative", "next_race", "roll"}
 
 
 @pytest.mark.parametrize("difficulty, board, projectile, card, extras, legendary", [
@@ -288,7 +292,7 @@ def test_each_player_picks_a_character_or_a_free_name():
     assert player(state, 2)["character"] == "Teensy Queen" and state["phase"] == "characters"
     state = act(state, 1, {"type": "character", "name": "Globox"})  # a change of mind before the others
     state = act(state, 3, {"type": "character", "name": "Rayman"})
-    assert state["phase"] == "hands"
+    assert state["phase"] == "choosing"  # no initiative to type before the race: each is asked when first played
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 25])
@@ -355,7 +359,7 @@ def test_the_draft_follows_the_books_order():
     assert draft["order"] == [2, 1, 4, 3] and len(draft["table"]) == 6  # back the other way, last picker first
     for seat in (2, 1, 4, 3):
         state = act(state, seat, {"type": "pick", "card": state["draft"]["table"][-1]})
-    assert state["phase"] == "hands" and state["draft"]["round"] == 2
+    assert state["phase"] == "round_start" and state["draft"]["round"] == 2
     held = [card["extra"] for p in players(state) for card in p["cards"] if card["extra"]]
     assert len(held) == len(set(held)) == 8 and all(len(p["cards"]) == 10 for p in players(state))
     assert len(state["draft"]["discarded"]) == 4 and len(state["draft"]["deck"]) == 22 - 12
@@ -368,28 +372,10 @@ def test_solo_draws_three_and_keeps_one_twice():
     state = act(state, 1, {"type": "pick", "card": state["draft"]["table"][1]})
     assert len(state["draft"]["table"]) == 3 and len(state["draft"]["discarded"]) == 2
     state = act(state, 1, {"type": "pick", "card": state["draft"]["table"][2]})
-    assert state["phase"] == "hands" and len(player(state, 1)["cards"]) == 10
+    assert state["phase"] == "round_start" and len(player(state, 1)["cards"]) == 10
 
 
 # --- hands ---------------------------------------------------------------------
-
-def test_each_player_enters_the_initiative_of_each_card_once():
-    state = ready(2, extra_cards="off")
-    assert state["phase"] == "choosing" and [c["initiative"] for c in player(state, 2)["cards"]][:2] == [11, 20]
-    assert player(state, 1)["hand"] == [f"b{n}" for n in range(1, 9)]
-
-
-def test_hand_entry_checks_the_cards_and_the_numbers():
-    state = through_setup(new_game(2), values={1: {"b1": 3}})
-    assert state["phase"] == "hands"  # Ana left seven cards blank
-    assert [shown["hand_entered"] for shown in view(state, None)["players"]] == [False, True]  # whom the table waits for
-    refused(state, 1, {"type": "hand", "initiatives": {"b9": 3}}, "no card b9")
-    refused(state, 1, {"type": "hand", "initiatives": {"b2": 100}}, "0 to 99")
-    refused(state, 1, {"type": "hand", "initiatives": {"b2": "7"}}, "0 to 99")
-    refused(state, 1, {"type": "hand", "initiatives": [7]}, "initiatives")
-    state = act(state, 1, {"type": "hand", "initiatives": {f"b{n}": n for n in range(2, 9)}})
-    assert state["phase"] == "choosing"
-
 
 def test_hands_are_private():
     state = ready(2)

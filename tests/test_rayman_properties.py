@@ -28,7 +28,7 @@ CONFIGURATIONS = [
     ({"difficulty": "custom", "boss": "seabreather", "boss_move": 6, "captive_ptizetres": 3, "damage_push": 3}, 3),
     ({"tournament": "on", "difficulty": "intermediate", "card_exchange": "on"}, 2),
 ]
-PROGRESS = ("end_turn", "lock", "reveal", "roll", "free_move", "answer", "next_race", "distance", "pick", "hand",
+PROGRESS = ("end_turn", "lock", "reveal", "roll", "free_move", "answer", "next_race", "distance", "pick", "initiative",
             "character", "pick_legendary", "exchange")
 
 
@@ -89,6 +89,11 @@ def check_secrecy(state, players):
             if other["seat"] != seat or seat == HOST:
                 assert other["hand"] is None and other["cards"] is None
         assert "secret" not in shown and "reveals" not in json.dumps(shown)  # held reveals: nobody's to see
+    if state["phase"] == "initiatives":  # asked: only revealed cards whose initiative nobody told yet
+        choices = {entry["seat"]: entry["choice"] for entry in state["round"]["revealed"]}
+        assert state["round"]["asking"] and all(
+            asked["card"] == choices[asked["seat"]][asked["side"]] for asked in state["round"]["asking"])
+        assert state["round"]["order"] == []
     if state["phase"] in ("choosing", "revealing"):
         assert state["round"]["revealed"] == []
         assert any(not p["locked"] for p in state["players"] if not p["crossed"]) == (state["phase"] == "choosing")
@@ -131,8 +136,8 @@ def test_random_legal_play_keeps_the_invariants(configuration, seed, picks):
         if action["type"] == "lock":  # a lock says "locked" and a hash, nothing else
             assert [event["type"] for event in events][:1] == ["locked"] and set(events[0]) == {
                 "type", "seat", "commitment"}
-        if revealing:  # the last phone to open its commitment, and only it, makes the choices public
-            assert action["type"] == "reveal" and state["phase"] == "revealing"
+        if revealing:  # the last phone to open its commitment (or to read a new card) makes the choices public
+            assert (action["type"], state["phase"]) in (("reveal", "revealing"), ("initiative", "initiatives"))
         removed |= {event["id"] for event in events if event["type"] in ("projectile_removed", "projectile_hit")}
         check_reveal(after, events, commitments)
         state = after
@@ -160,7 +165,8 @@ def listed(probe: dict, legal: list[dict]) -> bool:
            {"type": "free_move", "pass": True}, {"type": "answer_offer", "accept": False},
            {"type": "slap", "target": 1}, {"type": "next_race"}, {"type": "use_legendary"},
            {"type": "answer", "question": "last", "value": [1]}, {"type": "distance", "spaces": 2},
-           {"type": "pick", "card": 1}, {"type": "step", "direction": "back"}]))
+           {"type": "pick", "card": 1}, {"type": "step", "direction": "back"},
+           {"type": "initiative", "seat": 1, "card": "b1", "initiative": 5}]))
 def test_a_refused_action_changes_nothing(configuration, seed, picks, probe):
     """Whatever the moment, an action is accepted exactly when it is listed; a refusal leaves no trace."""
     options, count = configuration

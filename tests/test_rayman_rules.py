@@ -216,7 +216,7 @@ def test_rule_a_withdrawn_seat_in_setup_does_not_block_it():
     state = new_game(3)
     state = act(act(state, 1, {"type": "character", "name": "Rayman"}), 2, {"type": "character", "name": "Globox"})
     state, _ = GAME.withdraw(state, 3, rng(50))
-    assert state["phase"] == "hands" and [p["seat"] for p in state["players"]] == [1, 2]
+    assert state["phase"] == "choosing" and [p["seat"] for p in state["players"]] == [1, 2]
 
 
 def test_rule_a_withdrawn_first_roller_lets_any_other_player_roll():
@@ -261,7 +261,7 @@ def test_rule_a_mistyped_initiative_is_corrected_during_the_race():
 @pytest.mark.parametrize("action, why", [
     ({"type": "reveal", "choice": {"bubble": True}, "salt": "ab" * 16}, "Not now: the table is playing the turns"),
     ({"type": "pick", "card": 1}, "Not now: the table is playing the turns"),
-    ({"type": "hand", "initiatives": {}}, "Not now: the table is playing the turns"),
+    ({"type": "initiative", "seat": 1, "card": "b1", "initiative": 4}, "Not now: the table is playing the turns"),
     ({"type": "free_move", "level": 1}, "Not now: the table is playing the turns"),
     ({"type": "end_turn"}, "It is Barbara's turn"),
     ({"type": "answer_offer", "accept": True}, "Nobody offered you"),

@@ -123,6 +123,11 @@ class Table:
             for seat in [seat for seat in self.seats if seat in self.picks]:
                 choice, salt = self.picks.pop(seat)
                 self.send(seat, {"type": "reveal", "choice": choice, "salt": salt}, strict)
+        while self.game()["phase"] == "initiatives":  # each card played for the first time: its player reads it
+            asked = self.game()["round"]["asking"][0]
+            self.send(asked["seat"], {"type": "initiative", "seat": asked["seat"], "card": asked["card"],
+                                      "initiative": hand_of(self.game(asked["seat"]), asked["seat"])[asked["card"]]},
+                      strict)
         return answer
 
     def as_sent(self, who, action: dict) -> dict:
@@ -195,8 +200,6 @@ def setup_move(table: Table):
             return seat, game["legal"][0]
         if game["phase"] == "draft" and game["legal"]:
             return seat, game["legal"][0]
-        if game["phase"] == "hands" and any(card["initiative"] is None for card in mine["cards"]):
-            return seat, {"type": "hand", "initiatives": hand_of(game, seat)}
     raise AssertionError(f"nobody can act in {table.game()['phase']}")
 
 
@@ -424,7 +427,7 @@ def test_a_choice_leaks_to_no_other_client_on_any_channel_until_the_reveal(serve
         until_reveal = [windows(run["messages"][who], run["cuts"][who], table.commitment) for run in (cards, bubble)]
         assert until_reveal[0] == until_reveal[1], who
         shown = [m for m in cards["messages"][who][:cards["marks"][who]] if not is_presence(m)]
-        assert len(until_reveal[0]) > 20 and sum(map(len, until_reveal[0])) == len(shown)
+        assert len(until_reveal[0]) > 15 and sum(map(len, until_reveal[0])) == len(shown)
     assert len(cards["polls"]) == len(bubble["polls"]) + 3  # three tentative choices more: three more polls
     assert distinct_in_a_row(cards["polls"][:-1], table.commitment) == distinct_in_a_row(
         bubble["polls"][:-1], table.commitment)
@@ -462,9 +465,11 @@ def check_the_reveal(run: dict) -> None:
     assert seen_locked == {**committed, 3: None}  # what the screens showed at each lock, before the reveal
     for who, messages in run["messages"].items():
         views = [data for kind, data in messages[run["marks"][who]:] if kind == "view"]
-        assert len(views) == 4, who  # the last lock, then each phone's reveal: public at the last one only
-        assert [view["game"]["round"]["revealed"] for view in views[:-1]] == [[]] * 3
-        revealed = views[-1]["game"]["round"]["revealed"]
+        # the last lock, then each phone's reveal (public at the last one only), then the initiatives its
+        # players read on the cards played for the first time
+        assert len(views) >= 4, who
+        assert [view["game"]["round"]["revealed"] for view in views[:3]] == [[]] * 3
+        revealed = views[3]["game"]["round"]["revealed"]
         assert [entry["seat"] for entry in revealed] == [1, 2, 3]
         for entry in revealed:
             assert entry["commitment"] == committed[entry["seat"]] and len(entry["salt"]) == 32
@@ -472,9 +477,14 @@ def check_the_reveal(run: dict) -> None:
                                    + entry["salt"]).encode()).hexdigest() == entry["commitment"]
             assert commitment(entry["choice"], entry["salt"]) == entry["commitment"]
         assert revealed[0]["choice"] == run["chosen"]  # the last tentative choice, not an earlier one
-        assert all("secret" not in player for player in views[-1]["game"]["players"])
-    assert [event["choices"] for event in events_of(log) if event["type"] == "revealed"] == [revealed]
-    assert run["polls"][-1]["spectator"]["game"]["round"]["revealed"] == revealed
+        assert all("secret" not in player for player in views[3]["game"]["players"])
+    assert [choices(event["choices"]) for event in events_of(log) if event["type"] == "revealed"] == [choices(revealed)]
+    assert choices(run["polls"][-1]["spectator"]["game"]["round"]["revealed"]) == choices(revealed)
+
+
+def choices(revealed: list[dict]) -> list[dict]:
+    """The revealed choices without their initiatives (told after the reveal for a card played the first time)."""
+    return [{key: value for key, value in entry.items() if not key.endswith("_initiative")} for entry in revealed]
 
 
 # --- 2. closing before the reveal -------------------------------------------------------
@@ -658,9 +668,10 @@ class Racer:
         mine, phase = own(game, self.seat), game["phase"]
         if phase == "characters":
             return legal[0] if mine["character"] is None else None
-        if phase == "hands":
-            return {"type": "hand", "initiatives": hand_of(game, self.seat)} if any(
-                card["initiative"] is None for card in mine["cards"]) else None
+        if phase == "initiatives":  # a card played for the first time: the player reads it
+            return next(({"type": "initiative", "seat": self.seat, "card": asked["card"],
+                          "initiative": hand_of(game, self.seat)[asked["card"]]}
+                         for asked in game["round"]["asking"] if asked["seat"] == self.seat), None)
         if self.keeps_position and mine["position"] is None and phase in ("round_start", "choosing"):
             return self.legal({"type": "position", "column": 0, "level": 1}, legal)
         if phase == "choosing":
@@ -691,7 +702,7 @@ class Racer:
         if game["round"]["number"] == self.bubble_round or not pairs:
             wanted = BUBBLE
         else:  # the two strongest cards, the stronger on the left
-            strength = {card["id"]: card["initiative"] for card in mine["cards"]}
+            strength = hand_of(game, self.seat)  # what is printed on the cards
             wanted = max(pairs, key=lambda a: (strength[a["left"]], strength[a["second"]]))
             if not self.hesitated:  # changes its mind once, in the first round
                 self.hesitated = True

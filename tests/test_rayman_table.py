@@ -39,10 +39,6 @@ class Race(LiveTable):
         super().__init__(server, "rayman", options, NAMES[:players])
         for name, phone in self.phones.items():
             phone.play({"type": "character", "name": name})
-        for name, phone in self.phones.items():
-            cards = [f"b{number}" for number in range(1, 9)]
-            phone.play({"type": "hand", "initiatives": {card: 10 * index + self.seat(name)
-                                                        for index, card in enumerate(cards)}})
 
     def game(self, screen: Screen | None = None, ready=lambda game: True) -> dict:
         return (screen or self.host).wait_for_game(ready)["game"]
@@ -62,6 +58,16 @@ class Race(LiveTable):
         held = {name: self.lock(name, pick) for name, pick in picks.items()}
         for name, (choice, salt) in held.items():
             self.phones[name].play({"type": "reveal", "choice": choice, "salt": salt})
+        self.tell_initiatives()
+
+    def tell_initiatives(self) -> None:
+        """Each phone tells the initiative printed on a card it plays for the first time (10 × its rank + seat)."""
+        game = self.game(ready=lambda g: g["phase"] in ("initiatives", "turns", "round_end"))
+        names = {self.seat(name): name for name in self.phones}
+        for asked in game["round"]["asking"] if game["phase"] == "initiatives" else []:
+            value = (10 * int(asked["card"][1:]) + asked["seat"]) % 100
+            self.phones[names[asked["seat"]]].play({"type": "initiative", "seat": asked["seat"], "card": asked["card"],
+                                                   "initiative": value})
 
 
 
@@ -102,6 +108,7 @@ def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_choose
     assert t.game(ready=lambda g: g["phase"] == "choosing")["round"]["revealed"] == []  # Zoé's stays sealed
     choice, salt = t.lock("Max", ("b5", "b6"))
     t.phones["Max"].play({"type": "reveal", "choice": choice, "salt": salt})
+    t.tell_initiatives()
     game = t.game(ready=lambda g: g["phase"] == "turns")
     assert [entry["choice"]["left"] for entry in game["round"]["revealed"]] == ["b1", "b5"]
 

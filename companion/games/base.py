@@ -192,6 +192,10 @@ class Game:
     # How many players the chosen options allow, when narrower than min_seats..max_seats (a solo
     # mode): (normalized options) -> (low, high). The lobby shows it before the start checks it.
     seats_for: Callable[[dict], tuple[int, int]] | None = None
+    # What a game leaves the table for its next games of the evening (public facts the players told,
+    # such as Rayman's card initiatives): (state) -> JSON. The table keeps the last one per game and
+    # gives it back to the next setup as ``options["memory"]`` (Play again asks nothing twice).
+    carry: Callable[[dict], Any] | None = None
 
     def seat_limits(self, options: dict) -> tuple[int, int]:
         return self.seats_for(options) if self.seats_for else (self.min_seats, self.max_seats)

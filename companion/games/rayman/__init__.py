@@ -10,10 +10,11 @@ Phases (``state["phase"]``)
 * Setup: ``characters`` (each player names a character), ``legendary`` (a
   legendary player card, Legend mode or when chosen), ``draft`` (the extra
   action cards, Intermediate and up), ``exchange`` (tournament card-exchange
-  variant, from the second race), ``hands`` (each player enters the initiative
-  of each of their cards, unless the option ``hand_entry`` is ``quick``).
+  variant, from the second race).
 * Each round: ``round_start`` (the projectile and Boss dice), ``choosing``
-  (secret choice of two cards or a Bubble), ``revealing``, ``turns`` (in initiative order),
+  (secret choice of two cards or a Bubble), ``revealing``, ``initiatives`` (only
+  when a card is played for the first time and the companion does not know the
+  initiative printed on it: its owner reads it, see ``cards``), ``turns`` (in initiative order),
   ``round_end`` (projectiles, projectile card, Boss, free move of the last
   player, discards).
 * The end: ``finish`` (distances past the line and the ranking), ``race_over``
@@ -39,11 +40,11 @@ keep no position.
 
 Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
 * Setup: ``character`` (``name``), ``pick_legendary`` (``card``), ``pick``
-  (``card``: an extra card's number), ``exchange`` (``drop``: card ids),
-  ``hand`` (``initiatives``: card id -> 0..99).
+  (``card``: an extra card's number), ``exchange`` (``drop``: card ids).
 * Rounds: ``roll``; ``lock`` (``commitment``), ``reveal`` (``choice``: ``{bubble,
   left, second}``, card ids or initiatives with quick entry; ``salt``),
-  ``repick``; on one's turn ``end_turn``, ``heart`` (``to``: co-op gift),
+  ``repick``; ``initiative`` (``seat``, ``card``, ``initiative``: a card played
+  for the first time; the host may answer for a seat); on one's turn ``end_turn``, ``heart`` (``to``: co-op gift),
   ``spend_heart`` (Filou), ``slap`` (``target``, ``direction`` when both
   figures share a column), ``free`` (``ptizetre``), ``bonus``, ``use_bonus``,
   ``use_legendary``; any time ``hurt`` (``cause``, ``projectile``),
@@ -54,7 +55,7 @@ Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
   ``initiative``); at a round's end ``free_move`` (``level`` or ``pass``);
   after the race ``distance`` (``spaces`` past the line).
 * Host (``seat == HOST``): ``answer`` (``question``: the asked key,
-  ``value``), ``roll`` (for the player who should), ``next_race``.
+  ``value``), ``roll`` (for the player who should), ``next_race``, ``initiative``.
 
 A view carries, besides the state a seat may see, ``legal`` (that viewer's
 legal actions, for the buttons of its screen; none for the public) and
@@ -66,6 +67,10 @@ columns 1 to 43 (tile 1: 1-21, tile 2: 22-43); the finish line follows column
 43, so column 44 is one space past it. Levels are 1 (ground) to 3.
 
 Where the book is silent, we chose:
+* Cards are known by their initiative: the box's values where a source gives them
+  (``cards.BOX_INITIATIVES``: the rule book prints none), else the owner's phone asks
+  it once, after the reveal, the first time the card is played; the table remembers
+  the answer for its next games (Play again), by character and extra card number.
 * Hands are private: another player sees how many cards a player holds and has
   discarded, never which (played cards are public once revealed). The co-op
   random discards are shown to their owner only.
@@ -136,6 +141,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
                                               canonical_json, commitment)
 from companion.games.rayman.audit import draw_check
+from companion.games.rayman.cards import carry
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
 from companion.games.rayman.layout import pack, unpack
@@ -196,7 +202,8 @@ GAME = register(Game(
         Option("boss_move", N_("Boss movement (0: read it on the Boss card during the game)"), "int", 0,
                minimum=0, maximum=MAX_BOSS_MOVE),
         Option("hand_entry", N_("Hand entry"), "choice", "full", choices=("full", "quick"),
-               choice_labels=(N_("Each player enters their cards once"), N_("Quick: type the two initiatives each round"))),
+               choice_labels=(N_("Known cards; a new card's initiative is asked once"),
+                              N_("Quick: type the two initiatives each round"))),
         Option("players_5_6", N_("5–6 player extension"), "choice", "off", choices=ON_OFF, choice_labels=ON_OFF_LABELS),
         Option("captive_ptizetres", N_("Captive Ptizêtres"), "int", 4, minimum=3, maximum=4),
         Option("damage_push", N_("Spaces back after damage"), "int", 2, minimum=2, maximum=3),
@@ -222,7 +229,9 @@ GAME = register(Game(
     withdraw_rule=WITHDRAW_RULE,
     # A seat's own bookkeeping, which the table lets it (or the host) take back: board entries and tokens.
     undoable=frozenset({"position", "step", "forget_position", "second_tile", "hurt", "heart", "spend_heart",
-                        "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative"}),
+                        "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative",
+                        "initiative"}),
+    carry=carry,
     on_timeout=on_timeout,
     **RULES.hooks(),
 ))

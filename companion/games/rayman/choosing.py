@@ -8,6 +8,7 @@ from itertools import groupby
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
                                            require_phase, rule)
+from companion.games.rayman.cards import unknown_played
 from companion.games.rayman.constants import MAX_INITIATIVE, commitment
 from companion.games.rayman.turns import enter_turns
 
@@ -164,15 +165,35 @@ def initiatives_of(state: dict, player: dict, choice: dict) -> tuple:
 
 
 def reveal(state: dict, rng, events: list[dict]) -> None:
+    """Every choice is public now; the order of play waits for the initiative of any card played for
+    the first time (its owner reads it on the card: ``cards.do_initiative``)."""
     round_ = state["round"]
-    revealed = []
     reveals = state["secret"].pop("reveals")
-    for player in choosers(state):
-        choice, salt = reveals[str(player["seat"])]["choice"], reveals[str(player["seat"])]["salt"]
-        left, second = initiatives_of(state, player, choice)
-        revealed.append({"seat": player["seat"], "choice": choice, "salt": salt, "commitment": player["commitment"],
-                         "left_initiative": left, "second_initiative": second})
-    round_["revealed"] = revealed
+    round_["revealed"] = [{"seat": player["seat"], "choice": reveals[str(player["seat"])]["choice"],
+                           "salt": reveals[str(player["seat"])]["salt"], "commitment": player["commitment"],
+                           "left_initiative": None, "second_initiative": None} for player in choosers(state)]
+    round_["asking"] = unknown_played(state)
+    if round_["asking"]:
+        state["phase"] = "initiatives"
+        events.append({"type": "initiatives_asked", "round": round_["number"], "cards": round_["asking"]})
+        return
+    play_in_order(state, rng, events)
+
+
+def advance_initiatives(state: dict, rng, events: list[dict]) -> bool:
+    if state["round"]["asking"]:
+        return False
+    play_in_order(state, rng, events)
+    return True
+
+
+def play_in_order(state: dict, rng, events: list[dict]) -> None:
+    """Every revealed card's initiative is known: the order of play (dice for a tie), then the turns."""
+    round_ = state["round"]
+    revealed = round_["revealed"]
+    for entry in revealed:
+        entry["left_initiative"], entry["second_initiative"] = initiatives_of(
+            state, player_of(state, entry["seat"]), entry["choice"])
     playing = [entry for entry in revealed if not entry["choice"]["bubble"]]
     round_["order"] = order_of_play(state, playing, rng)
     events.append({"type": "revealed", "round": round_["number"], "choices": revealed,

@@ -119,10 +119,10 @@ HURT_CAUSES = ("enemy", "obstacle", "wall", "projectile", "boss")
 DIRECTIONS = {"forward": (1, 0), "back": (-1, 0), "up": (0, 1), "down": (0, -1)}
 
 
-SETUP_PHASES = ("characters", "legendary", "draft", "exchange", "hands")
+SETUP_PHASES = ("characters", "legendary", "draft", "exchange")
 
 
-RACE_PHASES = ("round_start", "choosing", "revealing", "turns", "round_end", "finish")
+RACE_PHASES = ("round_start", "choosing", "revealing", "initiatives", "turns", "round_end", "finish")
 
 
 HIT_PHASES = RACE_PHASES[:-1]  # a hit can happen in a turn, or by the free move at the end of a round

@@ -13,8 +13,9 @@ import marshal
 
 from companion.games.base import HOST, N_, IllegalAction
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
-from companion.games.rayman.choosing import (advance_choosing, advance_revealing, check_lock, check_repick,
-                                           check_reveal, do_lock, do_repick, do_reveal)
+from companion.games.rayman.cards import do_initiative
+from companion.games.rayman.choosing import (advance_choosing, advance_initiatives, advance_revealing, check_lock,
+                                           check_repick, check_reveal, do_lock, do_repick, do_reveal)
 from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
 from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT, RACE_PHASES
 from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
@@ -26,15 +27,16 @@ from companion.games.rayman.questions import do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
 from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
 from companion.games.rayman.setup import (advance_draft, advance_setup, do_character,
-                                          do_correct_initiative, do_exchange, do_hand, do_pick, do_pick_legendary)
+                                          do_correct_initiative, do_exchange, do_pick, do_pick_legendary)
 from companion.games.rayman.turns import (advance_turns, check_hurt, do_answer_offer, do_bonus, do_crossed,
                                           do_discard_bonus, do_end_turn, do_free, do_give_bonus, do_heart, do_hurt,
                                           do_slap, do_spend_heart, do_use_bonus, do_use_legendary)
 from companion.games.rayman.view import render
 
 AUTOMATIC = {"characters": advance_setup, "legendary": advance_setup, "exchange": advance_setup,
-             "hands": advance_setup, "draft": advance_draft, "round_start": advance_round_start,
-             "choosing": advance_choosing, "revealing": advance_revealing, "turns": advance_turns,
+             "draft": advance_draft, "round_start": advance_round_start,
+             "choosing": advance_choosing, "revealing": advance_revealing, "initiatives": advance_initiatives,
+             "turns": advance_turns,
              "round_end": advance_round_end,
              "finish": advance_finish}
 
@@ -107,10 +109,11 @@ def no_objection(state: dict, seat, action: dict) -> None:
 
 MOVES = dict([
     move("character", do_character), move("pick_legendary", do_pick_legendary), move("pick", do_pick),
-    move("exchange", do_exchange), move("hand", do_hand),
+    move("exchange", do_exchange),
     move("roll", do_roll, check=check_roll, by=ANYONE),
     move("lock", do_lock, check=check_lock), move("reveal", do_reveal, check=check_reveal),
     move("repick", do_repick, check=check_repick),
+    move("initiative", do_initiative, by=ANYONE),  # the host screen may read a card for a seat
     move("end_turn", do_end_turn, proxy=True, label=N_("End the turn")),
     move("heart", do_heart), move("spend_heart", do_spend_heart),
     move("hurt", do_hurt, check=check_hurt), move("slap", do_slap), move("free", do_free), move("bonus", do_bonus),
@@ -145,10 +148,10 @@ PHASES = {
     "legendary": phase(("pick_legendary",), "legendary"),
     "draft": phase(("pick", "answer"), "draft"),
     "exchange": phase(("exchange",), "exchange"),
-    "hands": phase(("hand",), "hands"),
     "round_start": phase(("roll", "answer") + BOARD_KEEPING, "round_start"),
     "choosing": phase(("lock", "repick") + BOARD_KEEPING, "choosing"),
     "revealing": phase(("reveal", "repick") + BOARD_KEEPING, "revealing"),
+    "initiatives": phase(("initiative",) + BOARD_KEEPING, "initiatives"),
     "turns": phase(TURN_MOVES + BOARD_KEEPING, "turns"),
     "round_end": phase(("answer", "crossed", "free_move", "discard_bonus") + BOARD_KEEPING, "round_end"),
     "finish": phase(("distance", "answer", "position", "step", "forget_position"), "finish"),
@@ -175,8 +178,6 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
         return [(p["seat"], False) for p in players if not p["legendary"]]
     if phase_name == "exchange":
         return [(p["seat"], False) for p in players if p["hand_size"] > BASE_CARDS + DRAFT_ROUNDS]  # all in hand
-    if phase_name == "hands":
-        return [(p["seat"], False) for p in players if not p["hand_entered"]]
     if phase_name == "draft":
         draft = state["draft"]
         return [(draft["order"][draft["turn"]], False)] if draft["table"] and draft["turn"] < len(draft["order"]) \
@@ -190,6 +191,8 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
     if phase_name == "revealing":  # the phones reveal by themselves; a phone away holds the table
         reveals = (state.get("secret") or {}).get("reveals", {})
         return [(p["seat"], False) for p in choosers(state) if str(p["seat"]) not in reveals]
+    if phase_name == "initiatives":
+        return [(seat, False) for seat in dict.fromkeys(entry["seat"] for entry in state["round"]["asking"])]
     if phase_name == "turns":
         offer = state["round"].get("offer")
         return [(active_seat(state), False)] + ([(offer["to"], True)] if offer else [])

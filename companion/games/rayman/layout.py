@@ -3,7 +3,7 @@
 
 The rules read a player as one dict: ``unpacked`` joins the private part back into each player of a
 copy, and ``pack`` moves it out again after a move, leaving public counts behind (how many cards a
-player holds and has discarded, whether their hand is entered): a new private field is private by
+player holds and has discarded): a new private field is private by
 being listed here, not by being hidden in a view."""
 
 from __future__ import annotations
@@ -26,6 +26,5 @@ def pack(state: dict) -> dict:
         if "hand" not in player:
             continue  # already packed
         player["hand_size"], player["discard_size"] = len(player["hand"]), len(player["discard"])
-        player["hand_entered"] = all(card["initiative"] is not None for card in player["cards"])
         private[str(player["seat"])] = {key: player.pop(key) for key in PRIVATE}
     return state

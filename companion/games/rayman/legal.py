@@ -52,9 +52,20 @@ def host_actions(state: dict) -> list[dict]:
         return [{"type": "answer", "question": asked["key"], "value": value} for value in answer_samples(asked)]
     if state["phase"] == "race_over":
         return [{"type": "next_race"}]
+    if state["phase"] == "initiatives":
+        return initiative_actions(state, HOST)
     if state["phase"] == "round_start" and needs_roll(state) and not state["round"]["rolled"]:
         return [{"type": "roll"}]
     return []
+
+
+INITIATIVE_SAMPLES = (2, 5, 9)
+
+
+def initiative_actions(state: dict, seat) -> list[dict]:
+    """A few initiatives for each card the companion asks of ``seat`` (the host: of every seat)."""
+    return [{"type": "initiative", "seat": entry["seat"], "card": entry["card"], "initiative": value}
+            for entry in state["round"]["asking"] if seat in (HOST, entry["seat"]) for value in INITIATIVE_SAMPLES]
 
 
 def answer_samples(asked: dict) -> list:
@@ -79,10 +90,6 @@ def setup_actions(state: dict, player: dict) -> list[dict]:
     if phase == "exchange" and cards_to_give_back(player):
         ids = [card["id"] for card in player["cards"]]
         return [{"type": "exchange", "drop": list(drop)} for drop in combinations(ids, cards_to_give_back(player))]
-    if phase == "hands":
-        ids = [card["id"] for card in player["cards"]]
-        return [{"type": "hand", "initiatives": {card: 5 for card in ids}},
-                {"type": "hand", "initiatives": {card: (index * 7) % 12 for index, card in enumerate(ids)}}]
     return []
 
 
@@ -245,6 +252,7 @@ def position_actions(state: dict, player: dict) -> list[dict]:
 
 
 SEAT_ACTIONS = {"characters": setup_actions, "legendary": setup_actions, "exchange": setup_actions,
-                "hands": setup_actions, "draft": draft_actions, "round_start": round_start_actions,
-                "choosing": choosing_actions, "revealing": revealing_actions, "turns": turn_actions,
+                "draft": draft_actions, "round_start": round_start_actions,
+                "choosing": choosing_actions, "revealing": revealing_actions,
+                "initiatives": lambda state, player: initiative_actions(state, player["seat"]), "turns": turn_actions,
                 "round_end": round_end_actions, "finish": finish_actions}

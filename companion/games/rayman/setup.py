@@ -1,8 +1,9 @@
-"""Rayman before the first round: characters, legendary cards, the draft of extra cards, the hands."""
+"""Rayman before the first round: characters, legendary cards, the draft of extra cards."""
 
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.rayman.cards import extra_initiative, fill_base_cards, learn, remembered
 from companion.games.rayman.common import card_of, name_of, require_own_seat, require_phase, rule
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
                                               LEGENDARY_CARDS, MAX_INITIATIVE, RACE_PHASES, SETUP_PHASES, SOLO_DRAFT,
@@ -14,6 +15,7 @@ from companion.text import unsafe_character
 
 
 def setup(options: dict, seats: list[dict], rng) -> dict:
+    """``options["memory"]``: what the table learnt in its earlier games (``cards.carry``), if any."""
     config = resolve(options)
     low, high = seat_range(config)
     if not low <= len(seats) <= high:
@@ -30,6 +32,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "boss": new_boss(config),
         "draft": None,
         "youngest": None,
+        "known": remembered(options.get("memory")),
         "tournament": {"races": [], "standings": [{"seat": seat["id"], "points": 0} for seat in seats]}
         if config["tournament"] else None,
         "result": None, "outcome": None,
@@ -79,12 +82,13 @@ def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
     if unsafe_character(name):  # shown on every screen: it must not reorder or hide text there
         raise IllegalAction(N_("A character's name cannot contain control, invisible or direction-changing "
                                "characters."))
-    name = next((known for known in CHARACTERS if known.lower() == name.lower()), name)
+    name = next((box for box in CHARACTERS if box.lower() == name.lower()), name)
     taken = [other for other in state["players"] if other is not player and other["character"]
              and other["character"].lower() == name.lower()]
     if taken:
         raise IllegalAction(N_("%(name)s is already in the race."), name=name)
     player["character"] = name
+    fill_base_cards(state, player)
     return [{"type": "character_chosen", "seat": seat, "character": name}]
 
 
@@ -109,8 +113,6 @@ def setup_done(state: dict, phase: str) -> bool:
         return all(player["legendary"] for player in players)
     if phase == "exchange":
         return all(len(player["cards"]) <= BASE_CARDS + DRAFT_ROUNDS for player in players)
-    if phase == "hands":
-        return all(card["initiative"] is not None for player in players for card in player["cards"])
     return False
 
 
@@ -122,8 +124,6 @@ def phase_needed(state: dict, phase: str) -> bool:
         return config["extra_cards"]
     if phase == "exchange":
         return config["card_exchange"] and race > 1
-    if phase == "hands":
-        return not config["quick"]
     return False
 
 
@@ -213,7 +213,8 @@ def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("That card is not on the table."))
     draft["table"].remove(action["card"])
     card_id = f"x{action['card']}"
-    player["cards"].append({"id": card_id, "initiative": None, "extra": action["card"]})
+    player["cards"].append({"id": card_id, "initiative": extra_initiative(state, action["card"]),
+                            "extra": action["card"]})
     player["hand"].append(card_id)
     draft["turn"] += 1  # solo: one pick, the other two cards are discarded
     draft["last"] = seat
@@ -241,23 +242,6 @@ def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
     return [{"type": "exchanged", "seat": seat, "dropped": sorted(drop)}]
 
 
-def do_hand(state: dict, seat, action: dict, rng) -> list[dict]:
-    """The initiative printed on each card, entered once; the companion then tracks the hand."""
-    require_phase(state, "hands")
-    player = require_own_seat(state, seat)
-    require_fields(action, initiatives=dict)
-    entries = action["initiatives"]
-    for card_id, value in entries.items():
-        if card_of(player, card_id) is None:
-            raise IllegalAction(N_("You have no card %(card)s."), card=str(card_id)[:8])
-        if type(value) is not int or not 0 <= value <= MAX_INITIATIVE:
-            raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
-    for card_id, value in entries.items():
-        card_of(player, card_id)["initiative"] = value
-    missing = sum(card["initiative"] is None for card in player["cards"])
-    return [{"type": "hand_entered", "seat": seat, "complete": missing == 0}]
-
-
 def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
     """A mistyped initiative put right during the race (``card``, ``initiative``); a card on the table this
     round keeps the value its order of play was decided with."""
@@ -271,9 +255,10 @@ def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("You have no card %(card)s."), card=action["card"][:8])
     if not 0 <= action["initiative"] <= MAX_INITIATIVE:
         raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
-    if state["phase"] in ("choosing", "revealing") or card["id"] in player["played"]:
+    if state["phase"] in ("choosing", "revealing", "initiatives") or card["id"] in player["played"]:
         # the order of play is decided from the initiatives of the cards revealed: not while choosing
         raise IllegalAction(N_("That card is in play this round: correct it once the round is over."))
-    card["initiative"] = action["initiative"]
+    old, card["initiative"] = card["initiative"], action["initiative"]
+    learn(state, player, card, old)
     return [{"type": "initiative_corrected", "seat": seat}]
 

@@ -3,7 +3,7 @@
 import { N_, t, withColon } from '../i18n.js';
 import { bytesToHex } from '../hashes.js';
 import { canonicalJson, commitmentOf } from './rayman-draws.js';
-import { button, el, reducedMotion, seatColour } from '../ui.js';
+import { button, el, reducedMotion, seatColour, showErrorAt } from '../ui.js';
 
 // Proper names from the box: the same in every language.
 const CHARACTERS = ['Rayman', 'Globox', 'Barbara', 'Grand Minimus'];
@@ -16,10 +16,10 @@ const BOSSES = { crapaud_blinde: 'Crapaud blindé', ptizetre_malefique: 'Ptizêt
   seabreather: 'Seabreather', grundermord: 'Grundermord' };
 const LAST_COLUMN = 43;
 const MAX_BONUS = 4;
-const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'turns', 'round_end', 'finish'];
+const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'initiatives', 'turns', 'round_end', 'finish'];
 const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
-const QUIET = new Set(['moved', 'position_forgotten', 'hand_entered', 'answered', 'choosing', 'round_started',
+const QUIET = new Set(['moved', 'position_forgotten', 'initiative_told', 'answered', 'choosing', 'round_started',
   'reveal_now', 'revealed_by', 'free_move_passed',
   'locked', 'turn_ended', 'standings']);
 const UNLISTED = new Set(['moved', 'position_forgotten', 'choosing']);
@@ -62,14 +62,19 @@ function nameOf(game, seat) {
 const namesOf = (game, seats) => seats.map((seat) => nameOf(game, seat)).join(', ');
 const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 
-function cardName(card) {
-  return card.extra ? t('Extra card n°%(number)s', { number: card.extra }) : t('Card %(number)s', { number: card.id.slice(1) });
+// Components by the names the table reads on them: the labels of /rayman/labels (the same words), and a
+// character's own cards by the character (the box prints no name on them: their initiative tells them apart).
+const extraName = (number) => t('Extra action card n°%(number)s', { number });
+const ptizetreName = (number) => t('Captive Ptizêtre n°%(number)s', { number });
+const bossCardName = (game, number) => t('%(boss)s: attack card n°%(number)s', { boss: BOSSES[game.boss?.name] ?? 'Boss', number });
+
+function cardName(card, character = lastView?.game && playerOf(lastView.game, lastView.game.you)?.character) {
+  if (card.extra) return extraName(card.extra);
+  return character ? t('%(character)s card', { character }) : t('Action card');
 }
 
+// A card by its initiative ("?" until the table has told it) and its name.
 function cardChip(initiative, caption = '', extra = '') {
-  if ((initiative === null || initiative === undefined) && caption) {  // quick entry: the cards have no number here
-    return el('span', { class: `rm-card ${extra}`.trim() }, el('strong', { class: 'rm-card-name', text: caption }));
-  }
   return el('span', { class: `rm-card ${extra}`.trim() },
     el('strong', { class: 'rm-initiative', text: initiative === null || initiative === undefined ? '?' : String(initiative) }),
     caption ? el('small', { text: caption }) : null);
@@ -172,10 +177,10 @@ const PHASES = {
   legendary: N_('Legendary cards'),
   draft: N_('Extra action cards'),
   exchange: N_('Card exchange'),
-  hands: N_('Hand entry'),
   round_start: N_('Start of the round'),
   choosing: N_('Secret choice'),
   revealing: N_('The reveal'),
+  initiatives: N_('New cards'),
   turns: N_('Turns'),
   round_end: N_('End of the round'),
   finish: N_('Finish'),
@@ -194,10 +199,11 @@ function eventText(event, game) {
       return t('%(name)s races as %(character)s.', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
     case 'legendary_chosen': return t('%(name)s takes the legendary card %(card)s.', { name, card: LEGENDARY[event.card] ?? event.card });
     case 'draft_revealed': return t('Extra cards on the table: %(cards)s. Order: %(names)s.', { cards: numbers(event.cards), names: namesOf(game, event.order) });
-    case 'picked': return t('%(name)s takes extra card n°%(number)s.', { name, number: event.card });
+    case 'picked': return t('%(name)s takes %(card)s.', { name, card: extraName(event.card) });
     case 'draft_discarded': return t('Discarded: %(cards)s.', { cards: numbers(event.cards) });
     case 'exchanged': return t('%(name)s gives back %(count)s cards.', { name, count: event.dropped.length });
-    case 'hand_entered': return event.complete ? t('%(name)s has entered their cards.', { name }) : null;
+    case 'initiatives_asked': return t('Cards played for the first time: their players read the initiative printed on them.');
+    case 'initiative_told': return t('%(name)s: %(card)s has initiative %(initiative)s.', { name, card: cardName(event, event.character), initiative: event.initiative });
     case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'random_discards': return event.seat === game.you ? t('Two of your cards were discarded at random: see your cards.')
@@ -207,7 +213,7 @@ function eventText(event, game) {
     case 'boss_roll': return event.entering
       ? t('Boss die: %(die)s, the Boss enters on level %(level)s.', { die: event.die, level: event.level })
       : t('Boss die: %(die)s, the Boss moves to level %(level)s.', { die: event.die, level: event.level });
-    case 'boss_card': return t('The Boss reveals attack card n°%(card)s.', { card: event.card });
+    case 'boss_card': return t('The Boss reveals %(card)s.', { card: bossCardName(game, event.card) });
     case 'projectile_spawned': return t('Projectile n°%(id)s appears at column %(column)s, level %(level)s.', { id: event.id, column: event.column, level: event.level });
     case 'projectile_spawn_hit':
       return t('Projectile n°%(id)s appears on %(name)s (column %(column)s, level %(level)s).', { id: event.id, column: event.column, level: event.level, name });
@@ -241,7 +247,7 @@ function eventText(event, game) {
     case 'slapped': return event.slaps
       ? t('%(name)s slaps %(other)s (%(count)s slaps for the distance).', { name, other: nameOf(game, event.target), count: event.slaps })
       : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
-    case 'ptizetre_freed': return t('%(name)s frees Ptizêtre n°%(number)s (%(count)s freed).', { name, number: event.ptizetre, count: event.count });
+    case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(event.ptizetre), count: event.count });
     case 'bonus_gained': return event.fifth
       ? t('%(name)s gains a fifth bonus token: one must be used or discarded.', { name })
       : t('%(name)s gains a bonus token (%(count)s).', { name, count: event.count });
@@ -259,7 +265,7 @@ function eventText(event, game) {
       return t('Apply line %(line)s of the %(card)s projectile card.', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
     case 'boss_moved': return t('The Boss moves to column %(column)s, level %(level)s.', { column: event.column, level: event.level });
     case 'boss_hit': return t('The Boss lands on %(name)s!', { name });
-    case 'boss_attack': return t("Apply the Boss's attack card n°%(card)s.", { card: event.card });
+    case 'boss_attack': return t('Apply %(card)s.', { card: bossCardName(game, event.card) });
     case 'boss_finished': return t('The Boss crosses the finish line!');
     case 'free_move': return event.seats.length
       ? t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) })
@@ -387,8 +393,8 @@ function draftPanel(game, me) {
     const mine = me && picker === me.seat && can(game, 'pick');
     if (!mine) parts.push(el('p', { class: 'rm-status-line', text: t('%(name)s picks.', { name: nameOf(game, picker) }) }));
     parts.push(el('div', { class: 'rm-choices rm-draft-table' }, ...draft.table.map((number) => mine
-      ? button(t('Take n°%(number)s', { number }), () => send({ type: 'pick', card: number }), 'primary')
-      : el('span', { class: 'rm-chip', text: t('Extra card n°%(number)s', { number }) }))));
+      ? button(t('Take %(card)s', { card: extraName(number) }), () => send({ type: 'pick', card: number }), 'primary')
+      : el('span', { class: 'rm-chip', text: extraName(number) }))));
   }
   if (me) {
     const extras = me.cards.filter((card) => card.extra);
@@ -419,27 +425,6 @@ function exchangePanel(game, me) {
     button(t('Give back %(count)s cards', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
   parts.at(-1).disabled = dropping.cards.size !== count;
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
-}
-
-function handPanel(game, me) {
-  const complete = me.cards.every((card) => card.initiative !== null);
-  const form = el('form', { class: 'rm-hand-form', onsubmit: (event) => {
-    event.preventDefault();
-    const initiatives = {};
-    for (const card of me.cards) {
-      const value = readInt(`hand:${card.id}`);
-      if (value === null || value > 99) { localError = t('Type a whole number from 0 to 99 for every card.'); render(); return; }
-      initiatives[card.id] = value;
-    }
-    localError = '';
-    send({ type: 'hand', initiatives });
-  } }, el('div', { class: 'rm-hand-grid' }, ...me.cards.map((card) => {
-    if (kept[`hand:${card.id}`] === undefined && card.initiative !== null) kept[`hand:${card.id}`] = String(card.initiative);
-    return numberInput(`hand:${card.id}`, cardName(card), 0, 99);
-  })), el('button', { type: 'submit', class: 'primary big', text: (complete ? t('Correct my hand') : t('Save my hand')) }));
-  return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('Hand entry') }),
-    el('p', { text: t('Type once the initiative printed at the top left of each of your %(count)s action cards.', { count: me.cards.length }) }),
-    complete ? el('p', { class: 'rm-done', text: t('Your hand is saved. You may still correct it.') }) : null, form);
 }
 
 function waitingFor(game, done) {
@@ -484,7 +469,7 @@ function rollPanel(game, me, isHost) {
   if (round.boss_die !== null) {
     parts.push(el('div', { class: 'rm-dice' }, dieFace(round.boss_die, 'boss_roll', 'boss'),
       el('p', {}, el('strong', { text: t('Boss: level %(level)s', { level: game.boss.level }) }), el('br'),
-        t('Boss attack card: n°%(card)s', { card: game.boss.card }), el('br'), el('small', { text: t('Applied at the end of the round, after the Boss moves, unless it says CE ROUND-CI (active all round).') }))));
+        bossCardName(game, game.boss.card), el('br'), el('small', { text: t('Applied at the end of the round, after the Boss moves, unless it says CE ROUND-CI (active all round).') }))));
   }
   if (!parts.length) return null;
   return el('section', { class: 'rm-panel rm-round-start' },
@@ -504,7 +489,7 @@ function choiceText(game, me, choice) {
   if (choice.bubble) return t('Your choice: a Bubble.');
   if (game.config.quick) return t('Your choice: %(left)s on the left, %(second)s second.', { left: choice.left, second: choice.second });
   const [left, second] = [choice.left, choice.second].map((id) => me.cards.find((card) => card.id === id));
-  const named = (card) => `${card.initiative} (${cardName(card)})`;
+  const named = (card) => `${card.initiative ?? "?"} (${cardName(card)})`;
   return t('Your choice: %(left)s on the left, %(second)s second.', { left: named(left), second: named(second) });
 }
 
@@ -593,6 +578,9 @@ function choosingPanel(game, me) {
   }
   if (mustBubble) hint = t('Your hand is empty: you must declare a Bubble.');
   parts.push(el('p', { class: 'muted', text: hint }));
+  if (!mustBubble && !game.config.quick && me.hand.some((id) => me.cards.find((card) => card.id === id)?.initiative === null)) {
+    parts.push(el('p', { class: 'muted rm-unknown-hint', text: t('"?" is a card the companion does not know yet: tap one for any of your cards whose number is not shown here. After the reveal your phone asks the number printed on it, once.') }));
+  }
   if (!mustBubble && game.config.quick) parts.push(quickChoice());
   else if (!mustBubble) parts.push(...cardChoice(game, me));
   if (me.may_bubble) {
@@ -622,7 +610,7 @@ function cardChoice(game, me) {
     el('div', { class: 'rm-cards' }, ...cards.map((card) => el('button', {
       type: 'button', class: `rm-card-button${pick[side] === card.id ? ' picked' : ''}`,
       'aria-pressed': String(pick[side] === card.id),
-      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative, card: cardName(card) }),
+      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative ?? '?', card: cardName(card) }),
       onclick: () => tap(side, card.id) }, cardChip(card.initiative, cardName(card))))));
   return [row('left', t('Left card'), hand), row('second', t('Second card'), hand.filter((card) => card.id !== pick.left))];
 }
@@ -658,6 +646,57 @@ function revealingPanel(game, me) {
     el('h3', { text: t('Round %(round)s: the reveal', { round: game.round.number }) }),
     el('p', { text: t('Every phone opens its commitment; the choices show together once all are checked.') }),
     me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null, lockState(game));
+}
+
+// --- a card played for the first time: its initiative, read on the card ----------------------------
+
+// A card drawn on screen: the label the table stuck on it (or its character), and the top left corner
+// where the initiative is printed, marked.
+function cardPicture(name, value = '?') {
+  return el('span', { class: 'rm-card-picture', 'aria-hidden': 'true' },
+    el('span', { class: 'rm-corner', text: value }), el('span', { class: 'rm-card-label', text: name }));
+}
+
+function askedName(game, asked) {
+  return cardName(asked, playerOf(game, asked.seat)?.character);
+}
+
+function initiativeForm(game, asked) {
+  const key = `initiative:${asked.seat}:${asked.card}`;
+  const name = askedName(game, asked);
+  const side = asked.side === 'left' ? t('left card') : t('second card');
+  const input = keptInput(key, { type: 'number', min: '0', max: '99', inputmode: 'numeric', autocomplete: 'off',
+    'aria-label': t('Initiative of %(card)s', { card: name }) });
+  return el('form', { class: 'rm-initiative-form', novalidate: true, onsubmit: (event) => {
+    event.preventDefault();
+    const text = (kept[key] ?? '').toString().trim();
+    if (!/^-?\d+$/.test(text)) {
+      showErrorAt(event.submitter || input, t('Type the number printed at the top left of the card: 0 to 99.'));
+      return;
+    }
+    send({ type: 'initiative', seat: asked.seat, card: asked.card, initiative: Number(text) });
+  } }, cardPicture(name),
+  el('div', { class: 'rm-initiative-ask' },
+    el('p', {}, el('strong', { text: name }), ` — ${side}`),
+    el('label', { class: 'rm-number' }, t('Initiative (top left of the card)'), input),
+    el('button', { type: 'submit', class: 'primary', text: t('Save') })));
+}
+
+// The owner's phone asks (the host screen lists whom the table waits for: the card is in their hand).
+function initiativesPanel(game, me) {
+  const asking = game.round.asking;
+  const mine = me ? asking.filter((asked) => asked.seat === me.seat) : [];
+  const parts = [el('h3', { text: t('Cards played for the first time') })];
+  if (mine.length) {
+    parts.push(el('p', { text: t('The companion does not know these cards yet. Read the number at the top left of each one: it asks once and remembers it for the evening.') }),
+      ...mine.map((asked) => initiativeForm(game, asked)));
+  }
+  const others = asking.filter((asked) => !me || asked.seat !== me.seat);
+  if (others.length) {
+    parts.push(el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', {
+      names: [...new Set(others.map((asked) => asked.seat))].map((seat) => nameOf(game, seat)).join(', ') }) }));
+  }
+  return el('section', { class: 'rm-panel rm-initiatives' }, ...parts);
 }
 
 function freeMovePanel(game, me) {
@@ -785,7 +824,7 @@ function tokenButtons(game, me) {
   const frees = allOf(game, 'free');
   if (frees.length) {
     groups.push(group(t('Free a Ptizêtre'), frees.map((action) =>
-      button(t('Ptizêtre n°%(number)s', { number: action.ptizetre }), () => send(action), 'rm-ptizetre'))));
+      button(ptizetreName(action.ptizetre), () => send(action), 'rm-ptizetre'))));
   }
   const slaps = allOf(game, 'slap');
   if (slaps.length) {
@@ -909,7 +948,7 @@ function badges(game, player) {
   badge(player.heart ? `♥ ${t('heart')}` : `♡ ${t('no heart')}`, player.heart ? 'heart' : 'off');
   badge(`${t('Bonus')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
   const freed = player.ptizetres;
-  const which = freed.length ? ` (n° ${freed.join(', ')})` : '';
+  const which = freed.length ? ` (${freed.map((number) => `n°${number}`).join(', ')})` : '';
   badge(`${t('Ptizêtres')} ${freed.length}/3${which}`, freed.length >= 3 ? 'ok' : '');
   badge(t('hand %(hand)s · discard %(discard)s', { hand: player.hand_size, discard: player.discard_size }));
   if (player.position) badge(positionText(player.position), 'position');
@@ -948,7 +987,7 @@ function boardPanel(game) {
       el('p', { text: boss.column === null ? t('Not on the board yet: it enters at the first roll.')
         : t('Column %(column)s, level %(level)s', { column: boss.column, level: boss.level }) }),
       el('p', { text: boss.move === null ? t('Movement: asked at the first round') : t('Moves %(count)s spaces each round', { count: boss.move }) }),
-      boss.card !== null ? el('p', { text: t('Boss attack card: n°%(card)s', { card: boss.card }) }) : null);
+      boss.card !== null ? el('p', { text: bossCardName(game, boss.card) }) : null);
   }
   if (!parts.length) return null;
   return el('section', { class: 'rm-panel rm-board' }, ...parts);
@@ -971,7 +1010,7 @@ function myCardsPanel(game, me) {
     parts.push(el('p', { class: 'rm-random', text: game.config.quick
       ? t('Discarded at random (only you see this): your cards n° %(ranks)s, counting from the highest initiative.', { ranks: me.random_ranks.join(', ') })
       : t('Discarded at random (only you see this): %(cards)s', { cards: cardsOf(me, me.random_discards)
-        .map((card) => `${card.initiative} (${cardName(card)})`).join(', ') }) }));
+        .map((card) => `${card.initiative ?? "?"} (${cardName(card)})`).join(', ') }) }));
   }
   return el('section', { class: 'rm-panel rm-my-cards' }, ...parts);
 }
@@ -1052,7 +1091,7 @@ function setupReminder(game) {
   if (config.boss) items.push(t('Boss: %(name)s', { name: BOSSES[config.boss] ?? config.boss }));
   items.push((config.extra_cards ? t('Extra action cards: 10 cards each') : t('8 action cards each')));
   if (config.legendary) items.push(t('Legendary player cards'));
-  items.push((config.quick ? t('Quick: type the two initiatives each round') : t('Each player enters their cards once')));
+  items.push((config.quick ? t('Quick: type the two initiatives each round') : t("Known cards; a new card's initiative is asked once")));
   items.push(t('%(count)s captive Ptizêtres; free 3 before the finish line', { count: config.captives }));
   if (config.tournament) items.push(t('Tournament (the 4 boards)'));
   return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))),
@@ -1072,7 +1111,8 @@ function statusText(game, me, isHost) {
     case 'legendary': return me && !me.legendary ? t('Pick your legendary player card.') : t("Waiting for the other players' legendary cards.");
     case 'draft': return me && can(game, 'pick') ? t('Your pick: take one extra action card.') : t('The extra action cards are being drafted.');
     case 'exchange': return me && can(game, 'exchange') ? t('Choose the cards you give back.') : t('Waiting for the card exchange.');
-    case 'hands': return me && me.cards.some((card) => card.initiative === null) ? t('Type the initiative of each of your action cards.') : t("Waiting for the other players' hands.");
+    case 'initiatives': return me && game.round.asking.some((asked) => asked.seat === me.seat)
+      ? t('Type the initiative printed on each new card.') : t('Waiting for the initiatives of the cards played for the first time.');
     case 'round_start': return me && can(game, 'roll') ? t('Roll the die!') : t('Start of the round: the dice.');
     case 'revealing': return t('The reveal: every phone opens its commitment.');
     case 'choosing':
@@ -1095,7 +1135,6 @@ function phonePanels(game, me) {
   if (phase === 'legendary') parts.push(legendaryPanel(game, me), waitingFor(game, (player) => player.legendary));
   if (phase === 'draft') parts.push(draftPanel(game, me));
   if (phase === 'exchange') parts.push(exchangePanel(game, me), waitingFor(game, (player) => player.hand_size <= 10));
-  if (phase === 'hands') parts.push(handPanel(game, me), waitingFor(game, (player) => player.hand_entered));
   return parts;
 }
 
@@ -1108,7 +1147,6 @@ function hostSetupPanel(game) {
       player.name, ' — ', el('strong', { text: picked(player) })))));
   }
   if (phase === 'draft') parts.push(draftPanel(game, null));
-  if (phase === 'hands') parts.push(waitingFor(game, (player) => player.hand_entered));
   if (phase === 'exchange') parts.push(waitingFor(game, (player) => player.hand_size <= 10));
   return parts;
 }
@@ -1142,6 +1180,7 @@ function render() {
     if (racing) parts.push(summaryPanel(game));
     if (game.phase === 'choosing') parts.push(choosingPanel(game, me));
     if (game.phase === 'revealing') parts.push(revealingPanel(game, me));
+    if (game.phase === 'initiatives') parts.push(initiativesPanel(game, me));
     if (game.phase === 'round_end') parts.push(freeMovePanel(game, me));
     if (game.phase === 'turns' || game.phase === 'round_end') parts.push(turnPanel(game, me));
     parts.push(distancePanel(game, me), revealPanel(game), game.phase === 'round_start' ? null : dice,
@@ -1155,6 +1194,7 @@ function render() {
         el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) }), lockState(game)));
     }
     if (game.phase === 'revealing') parts.push(revealingPanel(game, null));
+    if (game.phase === 'initiatives') parts.push(initiativesPanel(game, null));
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
