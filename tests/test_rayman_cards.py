@@ -15,9 +15,9 @@ def answer(state, seat, card, value, by=None, generator=None):
     return act(state, by or seat, {"type": "initiative", "seat": seat, "card": card, "initiative": value}, generator)
 
 
-def first_round(**options):
+def first_round(players=2, **options):
     """Two players (Rayman and Globox) at their first choice, no card known."""
-    return ready(2, known=False, **options)
+    return ready(players, known=False, **options)
 
 
 def test_rule_the_book_prints_no_cards_initiative_so_every_value_is_asked():
@@ -149,3 +149,11 @@ def test_a_malformed_memory_is_dropped_not_trusted():
                         "extras": {"3": 7, "30": 4, "x": 1, "4": "9"}})
     assert known == {"characters": {"Globox": [1, 2]}, "extras": {"3": 7}}
     assert remembered("nonsense") == {"characters": {}, "extras": {}}
+
+
+def test_rule_a_seat_taken_out_while_its_cards_are_asked_leaves_the_others_to_play():
+    state = choose_all(first_round(players=3), {1: ("b1", "b2"), 2: ("b3", "b4"), 3: ("b1", "b2")})
+    state = answer(answer(answer(answer(state, 1, "b1", 4), 1, "b2", 7), 3, "b1", 9), 3, "b2", 1)
+    state, events = GAME.withdraw(state, 2, rng(40))
+    assert state["phase"] == "turns" and state["round"]["order"] == [3, 1]
+    assert [entry["seat"] for entry in state["round"]["revealed"]] == [1, 3]

@@ -409,22 +409,21 @@ def test_arkade_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way
 # --- Rayman ---------------------------------------------------------------------------------------
 
 def rayman_ready(t: Night) -> None:
-    """The characters named and the hands entered: the first round's choosing begins."""
+    """The characters named: the first round's choosing begins (nothing to type before it)."""
     for name in t.phones:
         rayman_character(t, name)
-    for name in t.phones:
-        rayman_hand(t, name)
 
 
 def rayman_character(t: Night, name: str) -> None:
     t.phones[name].play({"type": "character", "name": name})
 
 
-def rayman_hand(t: Night, name: str) -> None:
-    """The initiatives read on the cards: different for every card at the table (no tie to roll)."""
-    cards = [f"b{number}" for number in range(1, 9)]
-    t.phones[name].play({"type": "hand", "initiatives": {card: 10 * index + t.seat(name)
-                                                         for index, card in enumerate(cards)}})
+def rayman_tell(t: Night, name: str) -> None:
+    """The initiatives read on the cards played for the first time: different for every card at the table."""
+    seat = t.seat(name)
+    for asked in [asked for asked in t.game()["round"]["asking"] if asked["seat"] == seat]:
+        t.phones[name].play({"type": "initiative", "seat": seat, "card": asked["card"],
+                             "initiative": 10 * (int(asked["card"][1:]) - 1) + seat})
 
 
 def rayman_characters(t: Night) -> str:
@@ -448,10 +447,12 @@ def rayman_draft(t: Night) -> str:
     return t.name_of(draft["order"][draft["turn"]])
 
 
-def rayman_hands(t: Night) -> str:
-    rayman_character(t, "Zoé")
-    rayman_character(t, "Max")
-    rayman_hand(t, "Zoé")
+def rayman_initiatives(t: Night) -> str:
+    """Both revealed cards played for the first time; Zoé has read hers, the table waits on Max's."""
+    rayman_ready(t)
+    rayman_choose_all(t, {"Zoé": ("b1", "b2"), "Max": ("b3", "b4")}, tell=False)
+    rayman_tell(t, "Zoé")
+    assert t.game()["phase"] == "initiatives"
     return "Max"
 
 
@@ -475,11 +476,13 @@ def rayman_reveal(t: Night, name: str) -> None:
     t.phones[name].play({"type": "reveal", "choice": choice, "salt": salt})
 
 
-def rayman_choose_all(t: Night, picks: dict) -> None:
+def rayman_choose_all(t: Night, picks: dict, tell: bool = True) -> None:
     for name, pick_ in picks.items():
         rayman_lock(t, name, pick_)
     for name in picks:
         rayman_reveal(t, name)
+    for name in picks if tell else ():
+        rayman_tell(t, name)
 
 
 def rayman_choosing(t: Night) -> str:
@@ -505,6 +508,9 @@ def rayman_choose_again(t: Night, name: str) -> None:
     for who in t.seats:
         if t.game()["phase"] == "revealing" and str(t.seat(who)) not in {str(e["seat"]) for e in revealed(t)}:
             rayman_reveal(t, who)
+    for who in t.seats:
+        if t.game()["phase"] == "initiatives":
+            rayman_tell(t, who)
 
 
 def revealed(t: Night) -> list[dict]:
@@ -571,8 +577,8 @@ RAYMAN = [
     Step("rayman", "draft", rayman_draft, lambda at_step, view: view["game"]["phase"] != "draft"
          or view["game"]["draft"]["turn"] != at_step["game"]["draft"]["turn"], ("handoff", "withdraw"),
          {"extra_cards": "on"}, prefer=({"type": "pick"},)),
-    Step("rayman", "hands", rayman_hands, phase_left, ("handoff", "withdraw"), prefer=({"type": "hand"},),
-         resume=rayman_hand),
+    Step("rayman", "initiatives", rayman_initiatives, phase_left, ("host", "handoff", "withdraw"),
+         prefer=({"type": "initiative"},), resume=rayman_tell),
     # The die of the round: its roller's phone, or the host (the game lets the host roll for the table).
     Step("rayman", "roll", rayman_roll, phase_left, ("host", "handoff", "withdraw"), {"projectile": "missile"},
          prefer=({"type": "roll"},)),

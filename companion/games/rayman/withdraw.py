@@ -30,7 +30,7 @@ def withdraw_player(state: dict, seat, events: list[dict]) -> None:
     (state.get("secret") or {}).get("reveals", {}).pop(str(seat), None)
     if state["round"]:
         leave_round(state, seat, events)
-    if state["phase"] in ("round_start", "choosing", "turns", "round_end"):
+    if state["phase"] in ("round_start", "choosing", "initiatives", "turns", "round_end"):
         check_race_goes_on(state, events)
 
 
@@ -52,6 +52,9 @@ def leave_round(state: dict, seat, events: list[dict]) -> None:
     offer = round_.get("offer")
     if offer and seat in (offer["from"], offer["to"]):
         round_["offer"] = None
+    if state["phase"] == "initiatives":  # their cards are not asked any more, nor do they play
+        round_["asking"] = [asked for asked in round_["asking"] if asked["seat"] != seat]
+        round_["revealed"] = [entry for entry in round_["revealed"] if entry["seat"] != seat]
     if seat in round_["order"]:
         position = round_["order"].index(seat)
         round_["order"].remove(seat)
