@@ -12,9 +12,10 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
-from companion.games.rayman import canonical_json
+from companion.games.rayman import canonical_json, commitment
+from tests.helpers import ENTROPY, bearer
 from tests.test_browser import DESKTOP, DOCS, PHONE, as_host, browser, open_context, server  # noqa: F401
-from tests.test_browser import seated_phone
+from tests.test_browser import phone_at_seat, public_log, seated_phone
 
 RAYMAN_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
 # Records the vibrations a page asks for (a headless browser has no motor to feel).
@@ -184,3 +185,91 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     assert hashed == canonical_json(tricky)
     for context in (host_screen, zoe_context, max_context):
         context.assert_clean()
+
+
+def test_a_new_cards_initiative_is_asked_once_on_a_small_phone_and_a_bad_answer_changes_nothing(server, open_context):
+    """Zoé's phone (360×640) is asked the initiative printed on each card she plays for the first time;
+    out of range (on the phone), malformed or for another seat (on the API) is refused, next to the
+    control on the phone, and changes nothing; when she plays the same cards again, nothing is asked.
+    Max plays through the API."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "rayman", "options": {}}, timeout=10).json()
+    code = created["code"]
+    zoe_seat, max_seat = (requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                        timeout=10).json() for name in ("Zoé", "Max"))
+    assert post(server, code, created["host_token"], {"type": "table.start"}).status_code == 200
+    zoe = phone_at_seat(open_context, server, code, zoe_seat["token"], ".rm-status")
+
+    def max_plays(action: dict) -> None:
+        answer = post(server, code, max_seat["token"], action)
+        assert answer.status_code == 200, answer.text
+
+    def max_chooses(choice: dict) -> None:
+        salt = "ab" * 16
+        max_plays({"type": "lock", "commitment": commitment(choice, salt)})
+        max_plays({"type": "reveal", "choice": choice, "salt": salt})
+
+    max_plays({"type": "character", "name": "Globox"})
+    zoe.get_by_role("button", name="Rayman", exact=True).tap()
+    expect(zoe.locator(".rm-status")).to_have_text("Choose your two action cards in secret, then lock in.")
+    expect(zoe.locator(".rm-unknown-hint")).to_be_visible()
+    tap_card(zoe, "Left card", 0)
+    tap_card(zoe, "Second card", 0)
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+    max_chooses({"bubble": False, "left": "b1", "second": "b2"})
+
+    # The reveal: Zoé's phone asks both her cards, each drawn with its label and the corner to read.
+    expect(zoe.locator(".rm-status")).to_have_text("Type the initiative printed on each new card.")
+    expect(zoe.locator(".rm-initiative-form .rm-card-label")).to_have_text(["Rayman card", "Rayman card"])
+    before = public(server, code)
+    assert len(before["game"]["round"]["asking"]) == 4
+
+    # Out of range: the server's refusal shows next to the control, and nothing changes.
+    left = zoe.locator(".rm-initiative-form").filter(has_text="left card")
+    left.locator("input").fill("150")
+    left.get_by_role("button", name="Save").tap()
+    expect(left.locator(".field-error")).to_have_text("An initiative is a whole number from 0 to 99.")
+    # Malformed, and another seat's card: refused with the reason, nothing changes.
+    malformed = post(server, code, zoe_seat["token"], {"type": "initiative", "seat": zoe_seat["seat"], "card": "b1",
+                                                       "initiative": "7"})
+    assert malformed.status_code == 400 and "initiative" in malformed.json()["error"]
+    others = post(server, code, max_seat["token"], {"type": "initiative", "seat": zoe_seat["seat"], "card": "b1",
+                                                    "initiative": 7})
+    assert others.status_code == 403 and "your own seat" in others.json()["error"]
+    assert public(server, code)["version"] == before["version"]
+
+    tell(zoe, "left card", 30)
+    tell(zoe, "second card", 12)
+    expect(zoe.locator(".rm-initiatives .rm-waiting")).to_have_text("Waiting for: Globox (Max)")
+    max_plays({"type": "initiative", "seat": max_seat["seat"], "card": "b1", "initiative": 8})
+    max_plays({"type": "initiative", "seat": max_seat["seat"], "card": "b2", "initiative": 2})
+    expect(zoe.locator(".rm-your-turn")).to_have_text("Your turn!")  # 30 before 8
+    zoe.get_by_role("button", name="End my turn").tap()
+    expect(zoe.locator(".rm-status")).to_have_text("Globox (Max)'s turn")
+    max_plays({"type": "end_turn"})
+
+    # Round 2: both take their cards back with a Bubble; round 3: the same cards again, asked no more.
+    expect(zoe.locator(".rm-round")).to_have_text("Round 2")
+    zoe.get_by_role("button", name="Declare a Bubble").tap()
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+    max_chooses({"bubble": True, "left": None, "second": None})
+    expect(zoe.locator(".rm-round")).to_have_text("Round 3")
+    zoe.get_by_role("group", name="Left card").get_by_role("button", name="Initiative 30 (Rayman card)").tap()
+    zoe.get_by_role("group", name="Second card").get_by_role("button", name="Initiative 12 (Rayman card)").tap()
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+    max_chooses({"bubble": False, "left": "b1", "second": "b2"})
+    expect(zoe.locator(".rm-your-turn")).to_have_text("Your turn!")
+    expect(zoe.locator(".rm-initiative-form")).to_have_count(0)
+    events = [entry["event"]["type"] for entry in public_log(server, code)["entries"] if entry["kind"] == "event"]
+    assert events.count("initiatives_asked") == 1 and events.count("initiative_told") == 4
+    assert zoe.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+def post(server, code: str, token: str, action: dict) -> requests.Response:
+    return requests.post(f"{server.url}/api/tables/{code}/actions", json=action, headers=bearer(token), timeout=10)
+
+
+def public(server, code: str) -> dict:
+    return requests.get(f"{server.url}/api/tables/{code}", timeout=10).json()

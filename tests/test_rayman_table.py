@@ -15,6 +15,7 @@ import pytest
 import requests
 
 from companion.games.rayman import commitment
+from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.live_table import LiveTable, closed_after
@@ -170,3 +171,29 @@ def test_an_away_last_player_keeping_a_position_the_host_decides_the_free_move(r
     t.host.play({"type": "table.decide", "seat": t.seat("Max"), "action": {"type": "free_move", "level": 2}})
     game = t.game(ready=lambda g: g["round"]["number"] == 2)
     assert next(p for p in game["players"] if p["seat"] == t.seat("Max"))["position"] == {"column": 2, "level": 2}
+
+
+def test_play_again_remembers_the_initiatives_told_and_asks_them_no_more(race):
+    """Solo: Zoé reads two new cards, is defeated; Play again: her character's cards start with those two
+    initiatives (the table remembers them for the evening), and the new game's logged setup holds them (a
+replay starts from the same cards)."""
+    t = race(1, mode="solo", boss_move=4)
+    t.host.play({"type": "roll"})  # the Boss's die
+    hand = t.mine("Zoé")["hand"]  # two of the eight were discarded at random
+    t.choose_all({"Zoé": (hand[0], hand[1])})
+    game = t.game(ready=lambda g: g["phase"] == "turns")
+    told = sorted(event["initiative"] for event in game["history"] if event["type"] == "initiative_told")
+    assert len(told) == 2
+    t.phones["Zoé"].play({"type": "hurt", "cause": "enemy"})  # solo, no heart: defeated
+    t.host.wait_for(lambda v: v["table"]["status"] == "over")
+    t.host.play({"type": "table.again"})
+    t.host.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "lobby")
+    t.host.play({"type": "table.start"})
+    t.phones["Zoé"].play({"type": "character", "name": "Zoé"})
+    mine = t.mine("Zoé", phase="round_start")
+    assert sorted(card["initiative"] for card in mine["cards"] if card["initiative"] is not None) == told
+    assert sum(card["initiative"] is None for card in mine["cards"]) == 6
+    t.host.play({"type": "table.close"})  # the logged actions are sealed until the seed is revealed
+    setup = next(entry for entry in t.log(2)["entries"] if entry.get("call") == "setup")
+    assert setup["options"]["memory"]["characters"] == {"Zoé": told}
+    assert verify_log(t.log(2)).ok  # replayed from its log, the remembered cards included
