@@ -435,6 +435,11 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     for _ in range(3):
         roll_via_api(server, code, token)
 
+    phone_screen = open_context(**PHONE)  # Di's phone stays open while the table closes
+    as_seat(phone_screen, code, seat_via_api(server, code, "Di"))
+    phone = phone_screen.new_page()
+    phone.goto(f"{server.url}/t/{code}")
+    expect(phone.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
     host_screen = open_context(**DESKTOP)
     as_host(host_screen, code, table["host_token"])
     host = host_screen.new_page()
@@ -459,6 +464,8 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     # A closed table offers nothing to do with a seat, and never reads "Connected", even reloaded.
     expect(host.locator(".seats li.away")).to_have_count(1)
     expect(host.locator(".seats button")).to_have_count(0)
+    expect(phone.locator(".seat-view .status")).to_have_text("This table is closed.")
+    expect(phone.locator(".seat-view .status")).to_have_attribute("data-state", "closed")
     host.reload()
     expect(host.locator(".seed")).to_be_visible()
     expect(host.locator(".stage .status")).to_have_attribute("data-state", "closed")
