@@ -121,6 +121,7 @@ class Step:
     resume: Callable[[Night, str], None] | None = None  # the new phone's play, when not `prefer`
     rule: Callable[[dict], None] | None = None  # checks the game's own rule for a deadline passed (the host's view)
     figures: dict | None = None
+    ends: bool = False  # the step is the game's last: past it, the game is over
 
 
 def waits_on(view: dict, seat: int) -> list[dict]:
@@ -246,7 +247,7 @@ def go_on(night, step: Step, way: str) -> None:
     WAYS[way](t, step, name, at_step)
     final = t.now()
     if way != "withdraw":
-        assert step.past(at_step, final) and final["table"]["status"] == "playing"
+        assert step.past(at_step, final) and final["table"]["status"] == ("over" if step.ends else "playing")
     assert not any(wait["seat"] == seat and wait in at_step["table"]["waiting"] for wait in final["table"]["waiting"])
     for screen in [*t.others(name), *([t.phones[name]] if way == "handoff" else [])]:
         screen.wait_for(lambda v: v["version"] >= final["version"])  # every screen sees the table go on
@@ -267,8 +268,12 @@ def forfeit(t: Night, name: str, at_step: dict) -> None:
 
 def left_the_race(t: Night, name: str, at_step: dict) -> None:
     game = t.game()
-    assert game["outcome"] is None and all(player["seat"] != t.seat(name) for player in game["players"])
+    assert all(player["seat"] != t.seat(name) for player in game["players"])
     other = next(other for other in t.seats if other != name)
+    if at_step["game"]["phase"] == "finish":  # the race ends with the others, and the leaver is not ranked
+        assert game["outcome"]["ranking"] == [[t.seat(other)]]
+        return
+    assert game["outcome"] is None
     if at_step["game"]["phase"] == "round_start":  # the die the leaver was to roll: another player rolls it
         t.phones[other].play({"type": "roll"})
         assert t.game()["phase"] != "round_start"
@@ -547,6 +552,21 @@ def rayman_free_move(t: Night) -> str:
     return "Max"
 
 
+def rayman_finish(t: Night) -> str:
+    """Zoé frees three Ptizêtres and crosses the line in the first round: at its end the table settles the
+    ranking, and her phone says how far past the line she got."""
+    rayman_ready(t)
+    rayman_choose_all(t, {"Zoé": ("b7", "b8"), "Max": ("b1", "b2")})
+    for number in (1, 2, 3):
+        t.phones["Zoé"].play({"type": "free", "ptizetre": number})
+    t.phones["Zoé"].play({"type": "crossed"})
+    for name in ("Zoé", "Max"):
+        if t.game()["phase"] == "turns":
+            t.phones[t.name_of(t.game()["active"])].play({"type": "end_turn"})
+    assert t.game()["phase"] == "finish"
+    return "Zoé"
+
+
 def own(game: dict, seat: int) -> dict:
     return next(player for player in game["players"] if player["seat"] == seat)
 
@@ -589,6 +609,8 @@ RAYMAN = [
     Step("rayman", "offer", rayman_offer, offer_answered, ("decide", "timeout", "handoff", "withdraw"),
          {"mode": "coop", "boss_move": 5}, prefer=({"type": "answer_offer", "accept": False},), rule=offer_lapsed),
     Step("rayman", "turn", rayman_turn, turn_passed, ("decide", "handoff", "withdraw"), prefer=({"type": "end_turn"},)),
+    Step("rayman", "finish", rayman_finish, phase_left, ("handoff", "withdraw"), prefer=({"type": "distance"},),
+         ends=True),
     Step("rayman", "free-move", rayman_free_move, round_over, ("decide", "handoff", "withdraw"),
          prefer=({"type": "free_move"},)),
 ]
