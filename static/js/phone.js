@@ -7,8 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderPresence, renderWaiting,
-  undoButton,
+  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderPresence,
+  renderWaiting, undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
@@ -150,6 +150,7 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
       } }));
   }));
   if (withGame) renderHostGame(view, hostAct);  // not each second: its forms keep what is typed
+  renderHistory(hostPanel.querySelector('.table-history'), view);  // the table's games, seeds and verify links
   renderHostFigureTools(view, hostAct);
   hostPanel.querySelector('.host-buttons').replaceChildren(
     el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
