@@ -16,6 +16,10 @@ the table goes on by each way that applies to the step (issue 12, §1):
   table's shortest timeout): the game's rule settles it, or every screen shows it expired
   and the host decides.
 
+Refused on the way: the old token (an action and a view over HTTP, a Socket.IO connection),
+the host deciding a secret or a player's own action, and a revealed secret choice never
+reaches the phone that takes the seat before every phone has revealed.
+
 The draws are the table's (a fresh seed per table): the tests play legal actions read from
 the views and never assume what a die shows.
 """
@@ -407,7 +411,7 @@ ARKADE = [
 
 
 @pytest.mark.parametrize("step, way", cases(ARKADE))
-def test_arkade_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+def test_arkade_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
 
 
@@ -505,7 +509,13 @@ def rayman_revealing(t: Night) -> str:
 
 
 def rayman_choose_again(t: Night, name: str) -> None:
-    """The new phone holds no pick: it chooses again (never the host), then every phone reveals."""
+    """The new phone holds no pick: it chooses again (never the host), then every phone reveals. A choice
+    another phone already revealed stays sealed until all have: no screen has received it."""
+    for other in t.picks:
+        if other != name and any(str(e["seat"]) == str(t.seat(other)) for e in revealed(t)):
+            choice, salt = t.picks[other]
+            for screen in (t.phones[name], t.host, t.display):
+                assert salt not in str(screen.messages)
     if t.game()["phase"] == "revealing":
         t.phones[name].play({"type": "repick"})
         assert t.game()["history"][-1] == {"type": "choice_reset", "seat": t.seat(name)}
@@ -617,7 +627,7 @@ RAYMAN = [
 
 
 @pytest.mark.parametrize("step, way", cases(RAYMAN))
-def test_rayman_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+def test_rayman_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
 
 
@@ -751,7 +761,7 @@ AMIIBOXE = [
 
 
 @pytest.mark.parametrize("step, way", cases(AMIIBOXE))
-def test_amiiboxe_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+def test_amiiboxe_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
 
 
@@ -814,7 +824,7 @@ CHAKART = [
 
 
 @pytest.mark.parametrize("step, way", cases(CHAKART))
-def test_chakart_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+def test_chakart_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
 
 
@@ -882,5 +892,5 @@ UNIVERSALIS = [
 
 
 @pytest.mark.parametrize("step, way", cases(UNIVERSALIS))
-def test_universalis_goes_on_past_each_waiting_step_of_an_away_phone(night, step, way):
+def test_universalis_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
