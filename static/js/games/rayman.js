@@ -661,7 +661,7 @@ function askedName(game, asked) {
   return cardName(asked, playerOf(game, asked.seat)?.character);
 }
 
-function initiativeForm(game, asked) {
+function initiativeForm(game, asked, owner = '') {
   const key = `initiative:${asked.seat}:${asked.card}`;
   const name = askedName(game, asked);
   const side = asked.side === 'left' ? t('left card') : t('second card');
@@ -677,13 +677,14 @@ function initiativeForm(game, asked) {
     send({ type: 'initiative', seat: asked.seat, card: asked.card, initiative: Number(text) });
   } }, cardPicture(name),
   el('div', { class: 'rm-initiative-ask' },
-    el('p', {}, el('strong', { text: name }), ` — ${side}`),
+    el('p', {}, el('strong', { text: name }), ` — ${side}${owner ? ` (${owner})` : ''}`),
     el('label', { class: 'rm-number' }, t('Initiative (top left of the card)'), input),
     el('button', { type: 'submit', class: 'primary', text: t('Save') })));
 }
 
-// The owner's phone asks (the host screen lists whom the table waits for: the card is in their hand).
-function initiativesPanel(game, me) {
+// The owner's phone asks; the host screen lists whom the table waits for and, folded, lets the host
+// read the card of a player whose phone is away (it lies face up on the table).
+function initiativesPanel(game, me, hosting = false) {
   const asking = game.round.asking;
   const mine = me ? asking.filter((asked) => asked.seat === me.seat) : [];
   const parts = [el('h3', { text: t('Cards played for the first time') })];
@@ -695,6 +696,10 @@ function initiativesPanel(game, me) {
   if (others.length) {
     parts.push(el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', {
       names: [...new Set(others.map((asked) => asked.seat))].map((seat) => nameOf(game, seat)).join(', ') }) }));
+  }
+  if (hosting && others.length) {
+    parts.push(folded('host-initiatives', t("For a player who is away: read their card on the table"),
+      ...others.map((asked) => initiativeForm(game, asked, nameOf(game, asked.seat)))));
   }
   return el('section', { class: 'rm-panel rm-initiatives' }, ...parts);
 }
@@ -1194,7 +1199,7 @@ function render() {
         el('h3', { text: t('Round %(round)s: secret choice', { round: game.round.number }) }), lockState(game)));
     }
     if (game.phase === 'revealing') parts.push(revealingPanel(game, null));
-    if (game.phase === 'initiatives') parts.push(initiativesPanel(game, null));
+    if (game.phase === 'initiatives') parts.push(initiativesPanel(game, null, isHost && Boolean(context.act)));
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
