@@ -10,10 +10,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from companion.displays import PAIR_SECONDS, Displays
-from companion.errors import TableError
-from companion.store import Store
-from companion.tables import HOST_ACTIONS, Tables
+from companion.tables import HOST_ACTIONS
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
@@ -182,21 +179,6 @@ def test_a_tv_is_paired_by_the_host_phone_and_bad_codes_or_tokens_change_nothing
     assert again.status_code == 409 and "already used" in again.json()["error"]
     # A key the server never gave is refused.
     assert requests.get(f"{server.url}/api/displays/mine", headers=bearer("forged"), timeout=WAIT).status_code == 401
-
-
-def test_a_tv_code_expires(tmp_path):
-    store = Store(str(tmp_path / "displays.sqlite3"))
-    now = [1_000_000.0]
-    tables = Tables(store)
-    displays = Displays(store, tables, clock=lambda: now[0])
-    created = tables.create("dice", {})
-    display = displays.new_pairing()
-    now[0] += PAIR_SECONDS + 1
-    with pytest.raises(TableError) as refused:
-        displays.pair(created["code"], created["host_token"], display["code"])
-    assert refused.value.status == 410 and "expired" in refused.value.message
-    assert displays.status(display["key"]) == {"state": "expired"}
-    store.close()
 
 
 def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):

@@ -279,3 +279,24 @@ CREATE TABLE actions (table_code TEXT NOT NULL, seq INTEGER NOT NULL, actor TEXT
     action TEXT NOT NULL, result TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_code, seq),
     UNIQUE (table_code, actor, action_key));
 """
+
+
+def test_a_tv_code_pairs_once_then_is_refused_and_expires(store):
+    """companion/displays.py keeps its codes in the store, so that two processes share them."""
+    from companion.displays import PAIR_SECONDS, Displays
+
+    now = [1_000_000.0]
+    tables = Tables(store)
+    displays = Displays(store, tables, clock=lambda: now[0])
+    created = tables.create("dice", {})
+    first, second = displays.new_pairing(), displays.new_pairing()
+    assert displays.pair(created["code"], created["host_token"], first["code"].lower()) == {
+        "ok": True, "table": created["code"]}
+    assert displays.status(first["key"]) == {"state": "paired", "table": created["code"]}
+    with pytest.raises(TableError) as used:
+        displays.pair(created["code"], created["host_token"], first["code"])
+    assert used.value.status == 409
+    now[0] += PAIR_SECONDS + 1
+    with pytest.raises(TableError) as expired:
+        displays.pair(created["code"], created["host_token"], second["code"])
+    assert expired.value.status == 410 and displays.status(second["key"]) == {"state": "expired"}
