@@ -267,6 +267,13 @@ def test_a_new_cards_initiative_is_asked_once_on_a_small_phone_and_a_bad_answer_
     max_chooses({"bubble": False, "left": "b1", "second": "b2"})
     expect(zoe.locator(".rm-your-turn")).to_have_text("Your turn!")
     expect(zoe.locator(".rm-initiative-form")).to_have_count(0)
+    # A told initiative is corrected on the phone, but not while its card is in play: refused next to the control.
+    zoe.locator(".rm-correct").locator("xpath=ancestor::details").locator("summary").tap()
+    zoe.locator(".rm-correct select").select_option(label="30 (Rayman card)")
+    zoe.locator(".rm-correct").get_by_label("Initiative (top left of the card)").fill("31")
+    zoe.locator(".rm-correct").get_by_role("button", name="Correct").tap()
+    expect(zoe.locator(".rm-correct .field-error")).to_have_text(
+        "That card is in play this round: correct it once the round is over.")
     events = [entry["event"]["type"] for entry in public_log(server, code)["entries"] if entry["kind"] == "event"]
     assert events.count("initiatives_asked") == 1 and events.count("initiative_told") == 4
     assert zoe.evaluate("() => document.documentElement.scrollWidth") <= 360

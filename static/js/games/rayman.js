@@ -1017,7 +1017,29 @@ function myCardsPanel(game, me) {
       : t('Discarded at random (only you see this): %(cards)s', { cards: cardsOf(me, me.random_discards)
         .map((card) => `${card.initiative ?? "?"} (${cardName(card)})`).join(', ') }) }));
   }
+  if (!game.config.quick && RACE_PHASES.includes(game.phase)) parts.push(correctionForm(me));
   return el('section', { class: 'rm-panel rm-my-cards' }, ...parts);
+}
+
+// A card's initiative told wrong: put right here (the rules refuse it while the card is in play this round).
+function correctionForm(me) {
+  const known = cardsOf(me, me.cards.map((card) => card.id)).filter((card) => card.initiative !== null);
+  if (!known.length) return null;
+  if (!known.some((card) => card.id === kept['correct:card'])) kept['correct:card'] = known[0].id;
+  const select = el('select', { 'data-keep': 'correct:card', onchange: (event) => { kept['correct:card'] = event.target.value; } },
+    ...known.map((card) => el('option', { value: card.id, selected: card.id === kept['correct:card'],
+      text: `${card.initiative} (${cardName(card)})` })));
+  return folded('correct', t('Correct an initiative'), el('form', { class: 'rm-correct', novalidate: true, onsubmit: (event) => {
+    event.preventDefault();
+    const text = (kept['correct:value'] ?? '').toString().trim();
+    if (!/^-?\d+$/.test(text)) {
+      showErrorAt(event.submitter, t('Type the number printed at the top left of the card: 0 to 99.'));
+      return;
+    }
+    send({ type: 'correct_initiative', card: kept['correct:card'], initiative: Number(text) });
+  } }, el('label', { class: 'rm-number' }, t('Card'), select),
+  numberInput('correct:value', t('Initiative (top left of the card)'), 0, 99),
+  el('button', { type: 'submit', class: 'primary', text: t('Correct') })));
 }
 
 function summaryPanel(game) {
