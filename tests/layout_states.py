@@ -293,6 +293,14 @@ def amiiboxe_registration(url: str) -> Table:
     return table
 
 
+def amiiboxe_adding_without_reader(url: str) -> Table:
+    """Ana asked to add figures by tapping, but the server has no reader: her phone says so and
+    points to the search by name."""
+    table = amiiboxe_registration(url)
+    table.act("Ana", {"type": "figure.adding", "on": True})
+    return table
+
+
 def amiiboxe_started(url: str, options: dict) -> Table:
     table = Table.create(url, "amiiboxe", {"figures_per_player": 3, **options}, ("Ana", "Bo"))
     for name, figures in (("Ana", ANA_FIGURES), ("Bo", BO_FIGURES)):
@@ -313,6 +321,25 @@ def amiiboxe_placement(url: str) -> Table:
     """The board kept: home locations named, the host lays out the square and places the figures."""
     table = amiiboxe_started(url, {"board": "kept"})
     name_locations(table)
+    return table
+
+
+def amiiboxe_hold(url: str) -> Table:
+    """The board kept: Ana's first figure arrived on a card whose effect the companion does not know;
+    the game holds until the table has applied it (Ana's phone confirms)."""
+    table = amiiboxe_placement(url)
+    game = table.game()
+    for seat in game["setup"]["sides"]:
+        own = [f for f in game["figures"] if f["seat"] == seat["seat"]]
+        for figure, cell in zip(own, seat["cells"]):
+            table.act("host", {"type": "place", "figure": figure["id"], "cell": cell})
+    table.act("host", {"type": "first_player", "player": table.seats["Ana"]})
+    table.act("host", {"type": "begin"})
+    game = table.game("Ana")
+    move = next(action for action in game["legal"] if action["type"] == "move" and "swap_with" not in action
+                and action["cell"][0] == game["setup"]["sides"][0]["cells"][0][0] - 1)
+    unknown = next(card for card in game["cards"] if card not in game["effect_cards"])  # a home card
+    table.act("Ana", {**move, "card": unknown})
     return table
 
 

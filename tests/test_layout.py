@@ -139,7 +139,11 @@ SCREENS = [
     host("amiiboxe-registration", states.amiiboxe_registration, ".seats .figure-name", (".table-code",),
          in_game=False),
     phone("amiiboxe-registration", states.amiiboxe_registration, ".figure-area .figure-name", setup_gone=False),
+    # (the lobby's figure area is below the table's own panel, as in amiiboxe-registration)
+    phone("amiiboxe-adding-no-reader", states.amiiboxe_adding_without_reader, ".no-reader-note", setup_gone=False),
     host("amiiboxe-placement", states.amiiboxe_placement, ".ax-board", (".ax-setup h3",)),
+    host("amiiboxe-hold", states.amiiboxe_hold, ".ax-hold", (".ax-hold .ax-status",)),
+    phone("amiiboxe-hold", states.amiiboxe_hold, ".ax-hold", prompt=".ax-confirm"),
     phone("amiiboxe-placement", states.amiiboxe_placement, ".ax-setup", prompt=".ax-setup"),
     host("amiiboxe-turn", states.amiiboxe_turn, ".ax-status", (".ax-status",)),
     phone("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn", prompt=".ax-status"),
@@ -176,7 +180,9 @@ CASES = [(screen, size) for screen in SCREENS for size in SIZES] + [
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env=states.FAST)
+    # A reader is configured but not plugged in (absent): the phones show what to do without one.
+    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env={**states.FAST,
+                                                                          "COMPANION_READER": "usb:ffff:fffe"})
     store = Store(str(process.database))
     Catalog(store).import_document(states.CATALOGUE)  # the figures' names, as `flask catalog import` gives them
     store.close()

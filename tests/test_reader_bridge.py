@@ -40,9 +40,14 @@ def test_reader_state_reaches_every_host_screen_and_new_ones(app, client, socket
     bridge.on_status({"state": "connected", "model": "Sony RC-S380", "message": None, "said": None})
     assert events(host, "reader")[-1]["model"] == "Sony RC-S380"
     phone = socket_client(table["code"], table["seats"]["Ana"]["token"])
-    assert events(phone, "reader") == []  # phones are not told about the hardware
+    # A phone learns whether a reader is there (it asks for taps only then), without the details.
+    assert events(phone, "reader") == [{"state": "connected", "model": "Sony RC-S380"}]
+    bridge.on_status({"state": "absent", "model": None, "message": "reader disconnected; no reader found at usb"})
+    assert events(phone, "reader")[-1] == {"state": "absent", "model": None}
+    bridge.on_status({"state": "absent", "model": None, "message": "no reader found at usb"})
+    assert events(phone, "reader") == []  # a phone hears of a change of state only
     later = socket_client(table["code"], table["host_token"])
-    assert events(later, "reader")[-1]["state"] == "connected"
+    assert events(later, "reader")[-1]["state"] == "absent"
 
 
 def test_a_refused_tap_is_explained_on_the_host_screen_in_its_language(app, client, socket_client):

@@ -29,6 +29,7 @@ from companion.web.i18n import translate
 
 log = logging.getLogger(__name__)
 HOSTS_ROOM = "hosts"
+PHONES_ROOM = "phones"  # every seat's and spectator's screen: they learn whether a reader is there
 RESTART_DELAY = 2.0  # s before a reader process that ended by itself is started again
 
 # The reader process says each state and failed tap as a msgid with its parameters (hardware.reader.Said;
@@ -54,6 +55,12 @@ def said_texts(texts: Callable[[str, dict], dict[str, str]], said: Any) -> dict[
     params = {name: Msg(value) if name in msgids and isinstance(value, str) else value
               for name, value in said["params"].items()}
     return texts(said["msgid"], params)
+
+
+def phone_status(status: dict) -> dict:
+    """What a phone is told of the reader: whether it is there (and its model), so that it asks for
+    taps only when a figure can be tapped; the technical details stay on the host screen."""
+    return {"state": status.get("state", "off"), "model": status.get("model")}
 
 
 class ReaderBridge:
@@ -111,9 +118,12 @@ class ReaderBridge:
 
     # On the event loop -----------------------------------------------------
     def on_status(self, status: dict) -> None:
+        before = phone_status(self.status)
         self.status = {"state": status.get("state"), "model": status.get("model"),
                        "text": said_texts(self.texts, status.get("said"))}
         self.socketio.emit("reader", self.status, to=HOSTS_ROOM)
+        if phone_status(self.status) != before:
+            self.socketio.emit("reader", phone_status(self.status), to=PHONES_ROOM)
 
     def on_scan(self, scan) -> None:
         target = self.active_host()

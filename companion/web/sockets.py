@@ -23,7 +23,7 @@ from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables, wire
 from companion.web.i18n import translate
-from companion.web.reader_bridge import HOSTS_ROOM, reader_room
+from companion.web.reader_bridge import HOSTS_ROOM, PHONES_ROOM, phone_status, reader_room
 from companion.web.links import seat_cookie_name
 
 
@@ -232,6 +232,9 @@ class SocketHub:
             join_room(reader_room(principal.code))
             self._host_screens[sid] = (principal.code, str(get_locale()))
             emit("reader", self.reader_status())
+        else:  # a phone asks for taps only while a reader is there
+            join_room(PHONES_ROOM)
+            emit("reader", phone_status(self.reader_status()))
         if principal.role == "seat":
             join_room(seat_room(principal.code, principal.seat))
         else:

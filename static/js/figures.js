@@ -102,7 +102,7 @@ export function hostFigureTools(act) {
 }
 
 // The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.
-export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
+export function renderPhoneFigures(container, view, { act, claim, reader = { state: 'off' }, onClaimed }) {
   const { figures } = view.table;
   const me = view.you.seat;
   if (view.you.role !== 'seat') { container.replaceChildren(); return; }
@@ -113,6 +113,14 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
   const need = (view.table.requirements || []).find((item) => item.kind === 'figures' && item.seat === me);
   if (need) parts.push(el('p', { class: `figure-count${need.met ? ' met' : ''}`, 'aria-live': 'polite',
     text: t('%(have)s of %(need)s figures', { have: need.have, need: need.need }) }));
+  // The server's reader is plugged in, or the server has none of its own ('off': a reader may post its
+  // taps from another process, `python -m hardware.reader --server`). Absent or failing: no taps.
+  const readerHere = reader.state === 'connected' || reader.state === 'off';
+  if (!readerHere) {  // what to do instead, on the first screen
+    parts.push(el('p', { class: 'no-reader-note', role: 'status', text: adding
+      ? t('The NFC reader was disconnected: your figures are kept. Pick the others by name below, or tap them once it is back.')
+      : t('No NFC reader is connected: pick your figures by name below.') }));
+  }
   parts.push(mine.length
     // Naming is the host's (the catalogue is every table's): a phone only removes its figures.
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
@@ -125,11 +133,14 @@ export function renderPhoneFigures(container, view, { act, claim, onClaimed }) {
       if (answer.ok) onClaimed?.();
     } }));
   }
-  parts.push(el('button', { type: 'button', class: adding ? 'primary adding' : 'adding',
-    text: adding ? t('Done') : t('Add my figures'),
-    onclick: () => act({ type: 'figure.adding', on: !adding }) }));
-  if (adding) parts.push(el('p', { class: 'registering', text: t('Tap your figures on the reader now, then press Done.') }));
-  else if (figures.registering !== null) {
+  // Tapping is offered only while the reader is there; adding that began before it went away can be ended.
+  if (readerHere || adding) {
+    parts.push(el('button', { type: 'button', class: adding ? 'primary adding' : 'adding',
+      text: adding ? t('Done') : t('Add my figures'),
+      onclick: () => act({ type: 'figure.adding', on: !adding }) }));
+  }
+  if (readerHere && adding) parts.push(el('p', { class: 'registering', text: t('Tap your figures on the reader now, then press Done.') }));
+  else if (readerHere && figures.registering !== null) {
     parts.push(el('p', { class: 'muted', text: t('%(name)s: tap your figures on the reader', { name: seatName(view, figures.registering) }) }));
   }
   // Built once and moved into each new render, so a search in progress survives the views that arrive.

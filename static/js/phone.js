@@ -37,6 +37,8 @@ const hostToken = storedToken('host', code);
 // A phone that opened a seat's hand-off code (the host's QR code for an away seat).
 const handoff = new URLSearchParams(window.location.search).get('hand');
 let presence = { online: [], away_since: {} };
+// The server's NFC reader: whether figures can be tapped now (it may come and go during the lobby).
+let reader = { state: 'off' };
 let latest = null;
 let latestAct = null;
 // A phone that scanned the QR code of a figure waiting on the host screen.
@@ -227,6 +229,7 @@ function render(view, connection) {
       return answer;
     },
     claim,
+    reader,
     onClaimed: () => { claim = null; window.history.replaceState(null, '', window.location.pathname); },
   });
   // A game without a screen of its own (a game module loaded by configuration) shows the table alone.
@@ -284,6 +287,7 @@ function start(token) {
       render(view, connection);
     },
     onPresence: (online, now) => { presence = now; if (latest) render(latest, connection); },
+    on: { reader: (status) => { reader = status; if (latest) render(latest, connection); } },
     onStatus: showConnection,
     on: {
       reader: (status) => {

@@ -298,7 +298,7 @@ function boardPanel(game, act, isHost, mover = null) {
   if (!game.board) return null;
   const at = new Map(game.figures.filter((f) => f.at && f.status === 'in_play').map((f) => [f.at.join(','), f]));
   const grid = el('div', { class: 'ax-board', role: 'grid', 'aria-label': t('The board') });
-  grid.style.gridTemplateColumns = `repeat(${game.size}, 1fr)`;
+  grid.style.gridTemplateColumns = `repeat(${game.size}, minmax(0, 1fr))`;  // long card names wrap, never widen
   game.board.forEach((row, r) => row.forEach((card, c) => {
     const figure = at.get(`${r},${c}`);
     const cell = el('button', { type: 'button', class: `ax-cell${card.revealed ? ' revealed' : ''}${figure && figure.id === picked ? ' picked' : ''}`,
