@@ -102,7 +102,7 @@ export function hostFigureTools(act) {
 }
 
 // The phone's panel: my figures, add them by tapping or by picking, claim a waiting one.
-export function renderPhoneFigures(container, view, { act, claim, reader = { state: 'off' }, onClaimed }) {
+export function renderPhoneFigures(container, view, { act, claim, reader, onClaimed }) {
   const { figures } = view.table;
   const me = view.you.seat;
   if (view.you.role !== 'seat') { container.replaceChildren(); return; }
@@ -115,7 +115,8 @@ export function renderPhoneFigures(container, view, { act, claim, reader = { sta
     text: t('%(have)s of %(need)s figures', { have: need.have, need: need.need }) }));
   // The server's reader is plugged in, or the server has none of its own ('off': a reader may post its
   // taps from another process, `python -m hardware.reader --server`). Absent or failing: no taps.
-  const readerHere = reader.state === 'connected' || reader.state === 'off';
+  const readerState = reader?.state ?? 'off';
+  const readerHere = readerState === 'connected' || readerState === 'off';
   if (!readerHere) {  // what to do instead, on the first screen
     parts.push(el('p', { class: 'no-reader-note', role: 'status', text: adding
       ? t('The NFC reader was disconnected: your figures are kept. Pick the others by name below, or tap them once it is back.')

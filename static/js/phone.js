@@ -37,8 +37,6 @@ const hostToken = storedToken('host', code);
 // A phone that opened a seat's hand-off code (the host's QR code for an away seat).
 const handoff = new URLSearchParams(window.location.search).get('hand');
 let presence = { online: [], away_since: {} };
-// The server's NFC reader: whether figures can be tapped now (it may come and go during the lobby).
-let reader = { state: 'off' };
 let latest = null;
 let latestAct = null;
 // A phone that scanned the QR code of a figure waiting on the host screen.
@@ -177,7 +175,8 @@ function renderHostFigureTools(view, hostAct) {
   hostFigures.update(view, reader);
 }
 let latestHostAct = () => Promise.resolve({ ok: false });
-// The server's NFC reader, told to the phone that holds the host's rights (null: not told).
+// The server's NFC reader (null: not told yet): the host's rights get its details; every phone
+// learns whether it is there, so that it asks for taps only then (it may come and go in the lobby).
 let reader = null;
 
 // A round of random numbers waits on phones that do not answer: the host goes on without them.
@@ -287,12 +286,12 @@ function start(token) {
       render(view, connection);
     },
     onPresence: (online, now) => { presence = now; if (latest) render(latest, connection); },
-    on: { reader: (status) => { reader = status; if (latest) render(latest, connection); } },
     onStatus: showConnection,
     on: {
       reader: (status) => {
         reader = status;
         if (latest && latestAct && hosting(latest)) renderHostPanel(latest, latestAct, { withGame: false });
+        if (latest?.table.status === 'lobby') render(latest, connection);  // this phone's own figures
       },
     },
     onEnded: (reason, message) => {
