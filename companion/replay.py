@@ -33,7 +33,7 @@ from companion.games.base import IllegalAction
 
 CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added")
 MISSING = "the game's events here follow no action: the action that made them is missing from the log"
-ACTION_PAYLOAD = ("action", "options", "seats", "figure", "player")  # sealed in the public log until the seed is
+ACTION_PAYLOAD = ("action", "options", "seats", "figure", "player")  # sealed in the public log till the seed is out
 
 
 def action_entry(call: str, seat: Any = None, **payload: Any) -> dict:

@@ -57,7 +57,8 @@ def test_a_rayman_player_undoes_a_board_entry_and_undo_is_refused_past_another_s
 
         # A draw: the roller's entry before it and the roll itself stand.
         roller = table.game()["round"]["roller"] or ana  # with only the Boss's die, anyone rolls
-        table.act(roller, a_position(table, roller, unlike={"type": "position", **own(table.game(), roller)["position"]}))
+        where = own(table.game(), roller)["position"]
+        table.act(roller, a_position(table, roller, unlike={"type": "position", **where}))
         table.act(roller, ROLL)
         table.refused(roller, UNDO, 409, "That action drew at random (a die, a shuffle): it cannot be undone, "
                                          "the draw stands.")
@@ -67,7 +68,8 @@ def test_a_rayman_player_undoes_a_board_entry_and_undo_is_refused_past_another_s
         mine = own(table.game(ana), ana)
         table.act(ana, {"type": "choose", "left": mine["hand"][0], "second": mine["hand"][1]})
         table.act(ana, LOCK)
-        table.refused(ana, UNDO, 409, "That action cannot be undone: only bookkeeping (positions, counters, tokens) can.")
+        table.refused(ana, UNDO, 409, "That action cannot be undone: only bookkeeping (positions, counters, "
+                                      "tokens) can.")
 
         playing = table.log()
         actions = [e for e in playing["entries"] if e["kind"] == "action"]

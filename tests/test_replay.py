@@ -21,8 +21,9 @@ STEPS = 60  # enough to reach each game's draws; the log is closed where the wal
 
 
 def logged_walk(game_id: str, steps: int = STEPS, ended: dict | None = None, config: int = 0) -> dict:
-    """A random walk of the game's configuration (its first by default), as ``GET /api/tables/<code>/log`` serves it closed
-    (without the phones' entropy: the harness draws for the table). ``ended`` receives the walk."""
+    """A random walk of the game's configuration (its first by default), as ``GET /api/tables/<code>/log``
+    serves it closed (without the phones' entropy: the harness draws for the table). ``ended`` receives
+    the walk."""
     game, config = REGISTRY[game_id], CONFIGS[game_id][config]
     walk = start(game, config)
     options = game.normalize_options(copy.deepcopy(config.options))
@@ -83,7 +84,8 @@ def test_a_changed_action_a_dropped_draw_and_a_stale_undo_are_reported_at_their_
 
     # An undo naming the first roll, written after the second: the game had moved on.
     stale = copy.deepcopy(log)
-    after = next(k for k, entry in enumerate(stale["entries"]) if entry["i"] > rolls[1]["i"] and entry["kind"] == "event")
+    after = next(k for k, entry in enumerate(stale["entries"])
+                 if entry["i"] > rolls[1]["i"] and entry["kind"] == "event")
     undo = {"kind": "table", "type": "undone", "seat": rolls[0]["seat"], "entries": [rolls[0]["i"]],
             "by": "seat", "i": 10_000}
     stale["entries"].insert(after + 1, undo)

@@ -157,8 +157,9 @@ class Audit:
         draw = self.drawn(where, "random discard", f"seat {event.get('seat')}'s random discard")
         size = draw.get("size") if draw else None
         if type(size) is int and differs(event.get("count"), min(RANDOM_DISCARDS, size)):
+            leaving = min(RANDOM_DISCARDS, size)
             self.problem(where, f"seat {event.get('seat')} discards {event.get('count')} cards at random, "
-                                f"draw {number_of(draw)} shuffled a hand of {size}: {min(RANDOM_DISCARDS, size)} leave it")
+                                f"draw {number_of(draw)} shuffled a hand of {size}: {leaving} leave it")
 
     def unused(self, purposes=None) -> None:
         """Reports the draws of these purposes that no event used (by default: those of the action just
