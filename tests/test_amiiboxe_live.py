@@ -137,8 +137,12 @@ def test_a_kept_board_game_with_figures_tapped_on_the_udp_reader_ends_with_the_b
         return host.wait_for(lambda v: v["version"] >= version)["game"]
 
     def judged(winner: str) -> dict:
-        """Both players give the same winner, sealed: they agree, so it decides."""
+        """Both players give the same winner, sealed: they agree, so it decides. Until Bo answers,
+        Ana's answer is on her phone alone."""
         turn(ana, {"type": "judge", "winner": ids[winner]})
+        version = current_version(table)
+        for screen, own in ((ana, ids[winner]), (bo, None), (host, None)):
+            assert screen.wait_for(lambda v: v["version"] >= version)["game"]["fight"]["your_answer"] == own
         return turn(bo, {"type": "judge", "winner": ids[winner]})
 
     # 1. Ana taps Link and moves it onto the card it turns over: Enfers (an attack effect: nothing now).
