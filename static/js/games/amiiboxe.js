@@ -128,8 +128,10 @@ const can = (game, type) => (game.legal ?? []).some((action) => action.type === 
 const endTurnButton = (game, act) => (can(game, 'end_turn')
   ? button(t('End the turn'), () => act({ type: 'end_turn' }), 'ax-end') : null);
 
-// The card a figure on a free board stands on: named by its player, so that its effect is offered.
+// The card a figure on a free board stands on: named by its player, so that its effect is offered;
+// and the one it moves onto.
 let standingOn = '';
+let arrivingOn = '';
 
 function cardSelect(game, label, value, onchange) {
   return el('select', { 'aria-label': label, onchange: (event) => onchange(event.target.value) },
@@ -193,8 +195,15 @@ function turnPanel(game, me, act) {
     const boardKept = game.board !== null;
     const retire = legalOf(game, 'retire').some((action) => action.figure === mine.id);
     parts.push(el('div', { class: 'ax-actions' },
+      // Free board: the card it arrives on, when the player says it, brings its arrival effect (or the
+      // pause to apply one the companion does not know).
+      boardKept ? null : cardSelect(game, t('The card %(name)s arrives on', { name: figureName(mine) }),
+        arrivingOn, (value) => { arrivingOn = value; }),
       boardKept ? el('p', { class: 'muted', text: t('To move it, tap a free place it can reach on the board below.') })
-        : button(t('%(name)s moves (on the table)', { name: figureName(mine) }), () => act({ type: 'move', figure: mine.id })),
+        : button(t('%(name)s moves (on the table)', { name: figureName(mine) }), () => {
+          act({ type: 'move', figure: mine.id, ...(arrivingOn ? { card: arrivingOn } : {}) });
+          arrivingOn = '';
+        }),
       ...(boardKept ? swapButtons(game, mine) : [cardSelect(game, t('The card %(name)s stands on', { name: figureName(mine) }),
         standingOn, (value) => { standingOn = value; render(); })]),
       el('h4', { text: t('Attack an enemy:') }), ...attackButtons(game, mine, act),
