@@ -151,6 +151,23 @@ def overhead_table(outcomes: list[Outcome]) -> list[str]:
     return lines
 
 
+def growth_table(outcomes: list[Outcome]) -> list[str]:
+    """How each server's p99 and CPU per roll grow with the load (the growth curve: one
+    Companion process at 10, 100 and 300 tables; clusterN for N processes)."""
+    loads = list(dict.fromkeys(outcome.load for outcome in outcomes))
+    lines = ["| server | " + " | ".join(f"{load.label}: p99 ms, CPU ms/roll" for load in loads) + " |",
+             "|---|" + "---:|" * len(loads)]
+    by_key = {(outcome.load.key, outcome.kind): outcome for outcome in outcomes}
+    for kind in dict.fromkeys(outcome.kind for outcome in outcomes):
+        cells = []
+        for load in loads:
+            outcome = by_key.get((load.key, kind))
+            cells.append(f"{_num(outcome.latency(99))}, {_num(outcome.server_cpu_ms_per_roll, 2)}"
+                         if outcome else "—")
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def held_table(outcomes: list[Outcome]) -> list[str]:
     """Per server, the largest load it held: p99 < its target, no error and no view lost."""
     lines = ["| server | tables x phones held (p99 < 100 ms, 0 errors, 0 lost) | first load not held |",
@@ -245,6 +262,8 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
              "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load, same run):",
              "", *overhead_table(outcomes), "",
+             "Growth (each server's p99 and server CPU per accepted roll, by load):", "",
+             *growth_table(outcomes), "",
              "Held (the largest load measured that met p99 < 100 ms with no error and no view lost):", "",
              *held_table(outcomes), "",
              "Targets:", "", *target_lines(outcomes)]
