@@ -87,9 +87,15 @@ def deliver_without_decoding(socketio) -> None:
     server._send_eio_packet = count
 
 
+ROUNDS = iter(range(10**9))
+
+
 def roll_all(seated, rolls: int) -> None:
+    ids = next(ROUNDS)
     for number in range(rolls):
-        answer = seated[number % len(seated)].emit("act", {"type": "roll"}, callback=True)
+        # With an id, as a phone sends it (a retry is answered from the log, never rolled twice).
+        answer = seated[number % len(seated)].emit("act", {"type": "roll", "id": f"roll-{ids}-{number}"},
+                                                   callback=True)
         if not answer.get("ok"):
             raise RuntimeError(answer)
         if number % 50 == 0:
