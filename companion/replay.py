@@ -113,6 +113,7 @@ class Replay:
         self.calls = 0
         self.before: dict[int, Any] = {}  # action entry -> the state before it (for an undo)
         self.after: dict[int, str] = {}  # action entry -> the digest of the state after it
+        self.taken_back: set[int] = set()  # the action entries undone
 
     @property
     def active(self) -> bool:
@@ -217,9 +218,11 @@ class Replay:
         if not named:
             return self._stop(entry.get("i"), "an undo that names no action of the log")
         action = min(named)
-        if state_digest(self.state) != self.after[action]:
+        latest = max(i for i in self.before if i not in self.taken_back)  # the verify page checks this too
+        if action != latest or state_digest(self.state) != self.after[action]:
             return self._stop(entry.get("i"), f"an undo of entry {action}, but the game had moved on since")
         self.state = self.before[action]
+        self.taken_back.add(action)
         return []
 
     def final(self, entry: dict) -> list[tuple]:

@@ -159,6 +159,8 @@ class Walk {
     this.actions = false;
     this.action = null;
     this.replayStopped = false;
+    this.actionEntries = [];  // the numbers of the action entries so far
+    this.takenBack = new Set();  // those undone
   }
 
   problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
@@ -192,10 +194,13 @@ class Walk {
       this.actions = Boolean(entry.actions);
       this.replayStopped = false;
       this.started = false;
+      this.actionEntries = [];
+      this.takenBack = new Set();
       this.notes.push(this.actions
         ? { text: N_('the game is replayed from its actions by the command-line verifier (python -m companion.verify), not by this page'), params: {} }
         : { text: N_("entry %(i)s: this log does not record the game's actions (older format): the game is not replayed"), params: { i: entry.i } });
-    } else if (entry.type === 'joined') this.present.add(entry.seat);
+    } else if (entry.type === 'undone') this.undone(entry);
+    else if (entry.type === 'joined') this.present.add(entry.seat);
     else if (entry.type === 'removed' || entry.type === 'left') this.present.delete(entry.seat);
   }
 
@@ -321,12 +326,27 @@ class Walk {
       }
       this.endStep();
       this.lastSpent = null;
-      if (entry.kind === 'action') { this.action = entry; continue; }
+      if (entry.kind === 'action') { this.action = entry; this.actionEntries.push(entry.i); continue; }
       const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table', carry: 'carry' }[entry.kind];
       if (handler) this[handler](entry);
       else if (entry.kind === 'entropy') this.notes.push({ text: N_('entry %(i)s: a raw entropy entry (older format) feeds no draw'), params: { i: entry.i } });
     }
     this.endStep();
+  }
+
+  // An undo names the latest action not undone yet (companion/replay.py checks the state too).
+  undone(entry) {
+    if (!this.actions || !this.started || this.replayStopped) return;
+    const named = (Array.isArray(entry.entries) ? entry.entries : []).filter((i) => this.actionEntries.includes(i));
+    if (!named.length) {
+      this.problem(entry, N_('replay: an undo that names no action of the log'));
+    } else {
+      const action = Math.min(...named);
+      const latest = [...this.actionEntries].reverse().find((i) => !this.takenBack.has(i));
+      if (action === latest) { this.takenBack.add(action); return; }
+      this.problem(entry, N_('replay: an undo of entry %(action)s, but the game had moved on since'), { action });
+    }
+    this.replayStopped = true;
   }
 
   endStep() {
