@@ -503,4 +503,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``-m`` this file is ``__main__``, a second copy of the module: the games registered their
+    # checks with ``companion.verify`` (imported with the package), so that is the one to run.
+    from companion.verify import main as registered_main
+
+    sys.exit(registered_main())

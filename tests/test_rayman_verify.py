@@ -317,10 +317,19 @@ def test_an_older_log_without_actions_still_verifies_and_says_it_is_not_replayed
     assert "entry 0: this log does not record the game's actions (older format): the game is not replayed" in report.notes
 
 
-def test_the_cli_reports_a_tampered_action_and_exits_1(replay_tampered, tmp_path):
-    log, where = replay_tampered["answer changed"]
+def cli(log: dict, tmp_path) -> subprocess.CompletedProcess:
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log))
-    run = subprocess.run([sys.executable, "-m", "companion.verify", str(path)], capture_output=True, text=True,
-                         timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    return subprocess.run([sys.executable, "-m", "companion.verify", str(path)], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_the_cli_reports_a_tampered_action_and_a_tampered_die_and_exits_1(replay_tampered, tampered, tmp_path):
+    log, where = replay_tampered["answer changed"]
+    run = cli(log, tmp_path)
     assert run.returncode == 1 and f"entry {where}: replay: " in run.stdout, run.stdout + run.stderr
+    # Run as ``-m``, the CLI runs Rayman's own checks too (they were left out: "not checked against the draws").
+    log, where = tampered["served Boss die"]
+    run = cli(log, tmp_path)
+    assert run.returncode == 1 and f"entry {where}: the Boss die says " in run.stdout, run.stdout + run.stderr
+    assert "not checked" not in run.stdout
