@@ -243,7 +243,8 @@ def test_the_readers_taps_and_refusals_reach_the_host_phone_when_no_host_screen_
     bridge.on_scan(SimpleNamespace(uid="04a1b2c3d4e5f7", amiibo_id=BOWSER))  # nobody adds, joining closed
     errors = [m["args"][0]["tap_error"] for m in host_phone.get_received() if m["name"] == "reader"]
     assert errors and errors[-1].startswith("Nobody is adding figures")
-    assert [m for m in player.get_received() if m["name"] == "reader"] == []  # a player is not told
+    # A player learns only whether a reader is there (on connecting), never the taps and their refusals.
+    assert [m["args"][0] for m in player.get_received() if m["name"] == "reader"] == [{"state": "off", "model": None}]
 
 
 def test_guessing_tv_codes_is_stopped_by_the_per_address_limit(tmp_path):
