@@ -53,6 +53,7 @@ class RoundTrips:
         connection = store_postgres.Connection
         connection.execute = counted(connection.execute)
         connection.executemany = counted(connection.executemany)
+        connection.execute_together = counted(connection.execute_together)
         connection.commit = counted(connection.commit, per_call=1 + begin_apart)
 
 

@@ -203,6 +203,18 @@ class TableCache:
         with self._lock:
             self._entries.clear()
 
+    def actor_of(self, code: str, token_hash: str) -> str | None:
+        """Whom a token named at this table when it was last cached (a guess: the transaction
+        checks it again against the table as it is)."""
+        with self._lock:
+            entry = self._entries.get(code)
+            if entry is None:
+                return None
+            if entry["table"]["host_token_hash"] == token_hash:
+                return "host"
+            seat = next((s for s in entry["seats"] or () if s["token_hash"] == token_hash), None)
+        return f"seat:{seat['seat']}" if seat is not None else None
+
 
 def N_(message: str) -> str:  # marks a message for translation (the web shell translates it)
     return message
@@ -554,7 +566,7 @@ class Transaction:
         work = self._work.get(code)
         if work is not None:
             return work
-        row = self._db.execute(self._row_query(code), (code,)).fetchone()
+        row = self._fetch_row(code)
         if row is None:
             return None
         stamp = (row["version"], row["updated_at"])
@@ -564,6 +576,13 @@ class Transaction:
                     "next_log": None, "next_action": None}
         self._work[code] = work
         return work
+
+    def _fetch_row(self, code: str):
+        return self._db.execute(self._row_query(code), (code,)).fetchone()
+
+    def expect_action(self, code: str | None, token_hash: str, key: str) -> None:
+        """A hint before the table is read: an action with this id is coming, by this token.
+        PostgreSQL looks its id up in the same round trip as the table's row; here, nothing."""
 
     def finish(self) -> None:
         """Before the commit: a table whose seats, log, games or actions changed without its row
@@ -718,9 +737,10 @@ class Transaction:
         return [row["code"] for row in rows]
 
     # The private action log ----------------------------------------------
+    FIND_ACTION = "SELECT result FROM actions WHERE table_code = ? AND actor = ? AND action_key = ?"
+
     def find_action(self, code: str, actor: str, key: str) -> dict | None:
-        row = self._db.execute("SELECT result FROM actions WHERE table_code = ? AND actor = ? AND action_key = ?",
-                               (code, actor, key)).fetchone()
+        row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
         return json.loads(row["result"]) if row else None
 
     def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:

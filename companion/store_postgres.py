@@ -23,6 +23,7 @@ transactions concurrently; PostgreSQL groups their WAL flushes itself.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from contextlib import contextmanager
@@ -93,7 +94,7 @@ class Connection:
 
     def __init__(self, raw: psycopg.Connection, pipelines: bool = True):
         self.raw = raw
-        self._pipelines = pipelines
+        self.pipelines = pipelines
         self._deferred: list[tuple[str, Any, bool]] = []
 
     def execute(self, sql: str, params=()):
@@ -118,17 +119,25 @@ class Connection:
         if rows:
             self._deferred.append((translate(sql), rows, True))
 
+    def execute_together(self, first: tuple[str, tuple], second: tuple[str, tuple]):
+        """Two statements in one round trip, run in this order; their cursors."""
+        cursors = [self.raw.cursor(), self.raw.cursor()]
+        with self._batch(together=True):
+            for cursor, (sql, params) in zip(cursors, (first, second)):
+                cursor.execute(translate(sql), _params(params))
+        return cursors
+
     def commit(self) -> None:
         """Sends what was deferred and the COMMIT together; returns once the WAL is flushed."""
         with self._batch():
             self.raw.commit()
 
     @contextmanager
-    def _batch(self) -> Iterator[None]:
-        """What was deferred, then the caller's statement, in one round trip (a pipeline) when
-        there is more than that statement to send; its results are read when it ends."""
+    def _batch(self, together: bool = False) -> Iterator[None]:
+        """What was deferred, then the caller's statements, in one round trip (a pipeline) when
+        there is more than one statement to send; its results are read when it ends."""
         opening = self.raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-        if not self._pipelines or not (self._deferred or opening):
+        if not self.pipelines or not (self._deferred or opening or together):
             self._send_deferred()
             yield
             return
@@ -154,6 +163,30 @@ class PostgresTransaction(Transaction):
     def __init__(self, db: Connection, writing: bool, cache=None):
         super().__init__(db, cache)
         self._writing = writing
+        self._expected: tuple[str, str, str] | None = None  # (code, actor, key) of a coming action
+        self._found: dict[tuple[str, str, str], object] = {}  # its lookup, made with the row's lock
+
+    def expect_action(self, code: str | None, token_hash: str, key: str) -> None:
+        """The action's id is looked up in the same round trip as the table's row, right after
+        its lock (so a retry that another process applied is seen), for the actor the cached
+        table names; `find_action` answers from it when the actor is confirmed."""
+        actor = self._cache.actor_of(code, token_hash) if code and self._cache is not None else None
+        if actor is not None and self._writing and self._db.pipelines:
+            self._expected = (code, actor, key)
+
+    def _fetch_row(self, code: str):
+        expected, self._expected = self._expected, None
+        if expected is None or expected[0] != code:
+            return super()._fetch_row(code)
+        row, found = self._db.execute_together((self._row_query(code), (code,)), (self.FIND_ACTION, expected))
+        self._found[expected] = found.fetchone()
+        return row.fetchone()
+
+    def find_action(self, code: str, actor: str, key: str) -> dict | None:
+        if (code, actor, key) not in self._found:
+            return super().find_action(code, actor, key)
+        row = self._found.pop((code, actor, key))
+        return json.loads(row["result"]) if row else None
 
     def _row_query(self, code: str) -> str:
         return "SELECT * FROM tables WHERE code = ?" + (" FOR UPDATE" if self._writing else "")

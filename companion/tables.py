@@ -325,15 +325,18 @@ class Tables(NightActions):
 
     # The one path --------------------------------------------------------
     def act(self, raw_code: Any, token: Any, action: Any) -> dict:
-        return self._act(raw_code, action, lambda tx, table: self._principal(tx, table, token))
+        return self._act(raw_code, action, lambda tx, table: self._principal(tx, table, token), token)
 
     def act_as_host(self, code: str, action: Any) -> dict:
         """For the server's own NFC reader, which is part of the host's table box."""
         return self._act(code, action, lambda tx, table: Principal(table["code"], "host"))
 
-    def _act(self, raw_code: Any, action: Any, who: Callable[[Transaction, dict], Principal]) -> dict:
+    def _act(self, raw_code: Any, action: Any, who: Callable[[Transaction, dict], Principal],
+             token: Any = None) -> dict:
         key = self._check_payload(action)
         with self.store.transaction() as tx:
+            if key is not None and isinstance(token, str) and 0 < len(token) <= 200:
+                tx.expect_action(normalize_code(raw_code), hash_token(token), key)
             table = self._existing_table(tx, raw_code)
             principal = who(tx, table)
             if principal.role == "spectator":
