@@ -175,7 +175,7 @@ class TableCache:
     decoded row, seats, finished games and next log and action numbers from here instead
     of reading and decoding them again. Only committed content enters the cache."""
 
-    def __init__(self, size: int = 4096):
+    def __init__(self, size: int = 1024):  # a Rayman table's state is tens of KB: bounded memory
         self.size = size
         self._entries: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
