@@ -9,9 +9,7 @@ roll, the lock, the next race) have their checks apart.
 
 from __future__ import annotations
 
-import marshal
-
-from companion.games.base import HOST, N_, IllegalAction
+from companion.games.base import HOST, N_, IllegalAction, plain_copy
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
 from companion.games.rayman.cards import do_initiative
 from companion.games.rayman.choosing import (advance_choosing, advance_initiatives, advance_revealing, check_lock,
@@ -64,11 +62,6 @@ class NoDraws:
 
 
 NO_DRAWS = NoDraws()
-
-
-def plain_copy(state: dict) -> dict:
-    """A deep copy of JSON-like data, a dozen times faster than ``copy.deepcopy`` (checks run per candidate)."""
-    return marshal.loads(marshal.dumps(state))
 
 
 def require_racer(state: dict, seat) -> None:
