@@ -167,3 +167,29 @@ def test_scripts_write_a_labels_colon_through_the_catalogue():
     with open(po_path("js"), "rb") as handle:
         french = {message.id: message.string for message in read_po(handle, locale="fr")}
     assert french["%(label)s:"] == "%(label)s\u00a0:"
+
+
+def twice_given(lines: list[str]) -> list[str]:
+    """The msgids of entries with a second msgstr (a union merge of two branches' translations of one
+    entry leaves both, and the compiler silently keeps one of them)."""
+    found, msgid, seen_msgstr = [], None, False
+    for line in lines:
+        if line.startswith("msgid "):
+            msgid, seen_msgstr = line, False
+        elif line.startswith("msgstr"):
+            if seen_msgstr and not line.startswith("msgstr["):
+                found.append(msgid)
+            seen_msgstr = True
+    return found
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_no_french_entry_is_translated_twice(domain):
+    lines = po_path(domain).read_text(encoding="utf-8").splitlines()
+    assert sum(line.startswith("msgstr") for line in lines) > 100
+    assert twice_given(lines) == [], "keep one msgstr for each of these entries"
+
+
+def test_an_entry_translated_twice_is_found():
+    merged = ['msgid "Roll"', 'msgstr "Lancer"', 'msgstr "Lance"', "", 'msgid "Go"', 'msgstr ""', '"Vas-y"']
+    assert twice_given(merged) == ['msgid "Roll"']
