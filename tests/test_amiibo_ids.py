@@ -1,5 +1,5 @@
-"""Amiibo ids: decode and encode, checked on every figure of the shipped catalogue
-(and of the AmiiboAPI database in ../shared/data/ when it is there) and on malformed ids."""
+"""Amiibo ids: decode and encode, checked on every figure of the shipped catalogue (generated from
+the AmiiboAPI database by scripts/make_catalogue.py, so it holds the same figures) and on malformed ids."""
 
 from __future__ import annotations
 
@@ -15,13 +15,11 @@ from companion.amiibo.ids import (FIELD_BITS, AmiiboId, InvalidAmiiboId, decode,
                                   game_series_keys, normalize)
 from companion.amiibo.locale import translate_error
 from companion.amiibo.shipped import SHIPPED, as_amiiboapi, is_shipped_format
-from tests.server import ROOT
 
-# The repository's own data; the AmiiboAPI file beside a checkout only adds cases.
+# The repository's own data only: the tests read nothing beside the checkout.
 AMIIBOAPI = SHIPPED
-SHARED_AMIIBOAPI = ROOT.parent / "shared" / "data" / "amiiboapi" / "amiibo.json"
-SOURCES = [SHIPPED, *([SHARED_AMIIBOAPI] if SHARED_AMIIBOAPI.is_file() else [])]
-# Lookup entries the shared snapshot (2025-10-17) itself lacks, per table: none.
+SOURCES = [SHIPPED]
+# Lookup entries the catalogue (from the 2025-10-17 snapshot) lacks, per table: none.
 EXPECTED_MISSING: dict[str, set[str]] = {"game_series": set(), "characters": set(), "types": set(),
                                          "amiibo_series": set()}
 
