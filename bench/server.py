@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 
-from tests.server import ServerProcess
+from tests.server import ServerProcess, stop_process
 
 # What gunicorn loads for each kind of server; both run with our gunicorn.conf.py.
 APPS = {"companion": "app:app", "echo": "bench.echo_app:app"}
@@ -151,13 +151,7 @@ class BgioServer:
         raise RuntimeError(f"boardgame.io did not start: {self.log_tail()}")
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process)
 
     def processes(self) -> list[psutil.Process]:
         return [psutil.Process(self.process.pid)]

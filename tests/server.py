@@ -27,6 +27,17 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def stop_process(process: subprocess.Popen | None) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class ServerProcess:
     """``python app.py`` (or gunicorn with our config, serving ``app``) with its own
     database, bound to 127.0.0.1. ``name`` names its database and log in ``workdir``."""
@@ -79,9 +90,4 @@ class ServerProcess:
             self.process.wait()
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.process)

@@ -658,12 +658,8 @@ def amiiboxe_fight(t: Night) -> str:
 
 def amiiboxe_vote(t: Night) -> str:
     """Three players: the fighters disagree, so the third votes (a timed wait)."""
-    amiiboxe_begun(t)
-    figures = t.game()["figures"]
-    mario, bowser = (next(f["id"] for f in figures if f["amiibo_id"] == amiibo_id)
-                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
-    t.phones["Ana"].play({"type": "attack", "attacker": mario, "defender": bowser})
-    t.phones["Ana"].play({"type": "judge", "winner": mario})
+    amiiboxe_fight(t)
+    bowser = next(f["id"] for f in t.game()["figures"] if f["amiibo_id"] == BO_FIGURES[0])
     t.phones["Bo"].play({"type": "judge", "winner": bowser})
     assert t.game()["fight"]["exchange"] == "vote"
     return "Cy"
