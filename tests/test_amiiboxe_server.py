@@ -194,6 +194,16 @@ def pick_by_search(url: str, phone: Screen, query: str) -> str:
     return smash["id"]
 
 
+def pick_every_figure_and_start(url: str, created: dict, phones: dict, seat_of: dict, searches: dict) -> None:
+    """Each phone picks its figures by search, one after the other; then the host starts the game."""
+    for name, queries in searches.items():
+        for number, query in enumerate(queries, start=1):
+            pick_by_search(url, phones[name], query)
+            phones[name].wait_for(registered(number, seat_of[name]))
+    requests.post(f"{url}/api/tables/{created['code']}/actions", json={"type": "table.start"}, timeout=WAIT,
+                  headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+
+
 def phone_policy(view_game: dict, seat: int) -> dict | None:
     """A phone's choice from its own legal actions: answer for the attacker, retire a carrier,
     attack, else retire, else end the turn."""
@@ -223,12 +233,7 @@ def test_a_whole_three_player_game_without_a_reader_the_phones_pick_by_search(no
     phones = {name: Screen(url, code, seats[name]["token"]) for name in seats}
     seat_of = {name: seats[name]["seat"] for name in seats}
     try:
-        for name, queries in SEARCHES.items():
-            for number, query in enumerate(queries, start=1):
-                pick_by_search(url, phones[name], query)
-                phones[name].wait_for(registered(number, seat_of[name]))
-        requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
-                      headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+        pick_every_figure_and_start(url, created, phones, seat_of, SEARCHES)
         host.wait_for(lambda v: v["game"] is not None)
         assert host.latest["game"]["setup"]["size"] == 5  # 3 figures + 1, + 1 for three players
 
@@ -289,12 +294,8 @@ def test_a_phone_that_leaves_during_a_judged_fight_never_stalls_the_table(no_rea
     phones = {name: Screen(url, code, seats[name]["token"]) for name in seats}
     seat_of = {name: seats[name]["seat"] for name in seats}
     try:
-        for name, queries in (("Ana", ("mario", "link", "peach")), ("Bo", ("bowser", "kirby", "samus"))):
-            for number, query in enumerate(queries, start=1):
-                pick_by_search(url, phones[name], query)
-                phones[name].wait_for(registered(number, seat_of[name]))
-        requests.post(f"{url}/api/tables/{code}/actions", json={"type": "table.start"}, timeout=WAIT,
-                      headers={"Authorization": f"Bearer {created['host_token']}"}).raise_for_status()
+        pick_every_figure_and_start(url, created, phones, seat_of,
+                                    {"Ana": ("mario", "link", "peach"), "Bo": ("bowser", "kirby", "samus")})
         host.wait_for(lambda v: v["game"] is not None)
         host.play({"type": "first_player", "player": seat_of["Ana"]})
         host.play({"type": "begin"})
