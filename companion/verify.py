@@ -29,7 +29,8 @@ Exit status: 0 when everything checks out, 1 when something does not, 2 when
 the log cannot be verified (unreadable, or the seed is not revealed yet because
 the table is still open).
 
-A game plugs its own event rules in with `register_game_check` (see `GameCheck`).
+A game plugs its own event rules in with `register_game_check` (see `GameCheck`, in
+`companion.game_checks`).
 The verify page runs the same rules from ``static/js/fairness.js`` (its
 ``GAME_CHECKS``): add a game to both.
 """
@@ -40,60 +41,12 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Callable
 
 from companion import fairness
+from companion.game_checks import GAME_CHECKS, GameCheck, Step, register_game_check
 from companion.replay import Replay
 
 RECORD_FORMAT = "companion-phone-record/1"
-
-
-@dataclass
-class Step:
-    """What one accepted action wrote: its draws, then its game events (``kind: "event"``).
-
-    ``entries`` are the log entries of the events (with their ``i``); ``events`` the
-    events themselves. ``options`` are the options of the game being played."""
-
-    options: dict
-    draws: list[dict]
-    entries: list[dict]
-
-    @property
-    def events(self) -> list[dict]:
-        return [entry.get("event") or {} for entry in self.entries]
-
-
-@dataclass
-class GameCheck:
-    """How a game's events derive from its draws: the per-game hook of the verifier.
-
-    ``step(step) -> [(entry number, problem)]``: called for every action that drew or
-    produced events; it must report every event whose content should follow from
-    the draws and does not (a changed die value, a forged event without its draw,
-    a draw whose event was dropped). Return ``[]`` when everything agrees.
-
-    ``shown(item, events) -> (entry number or None, problem) or None``: a result a phone recorded as displayed
-    (``item``, in the shape that game's phone script records, see
-    ``static/js/fairness.js``) against every game event of the log (``events``:
-    ``[(entry number, event)]``); a problem names the difference.
-
-    ``reset()``: called when a new game starts at the table (per-game counters).
-
-    Register with ``register_game_check(game_id, factory)``: the factory makes a fresh
-    `GameCheck` for each verification (it may keep state across steps, such as the
-    expected roll number)."""
-
-    step: Callable[[Step], list[tuple[int, str]]]
-    shown: Callable[[dict, list[tuple[int, dict]]], tuple[int | None, str] | None] = lambda item, events: None
-    reset: Callable[[], None] = lambda: None
-
-
-GAME_CHECKS: dict[str, Callable[[], GameCheck]] = {}
-
-
-def register_game_check(game_id: str, factory: Callable[[], GameCheck]) -> None:
-    GAME_CHECKS[game_id] = factory
 
 
 def dice_check() -> GameCheck:
@@ -503,8 +456,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run as ``-m`` this file is ``__main__``, a second copy of the module: the games registered their
-    # checks with ``companion.verify`` (imported with the package), so that is the one to run.
-    from companion.verify import main as registered_main
-
-    sys.exit(registered_main())
+    sys.exit(main())

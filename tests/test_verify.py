@@ -144,6 +144,15 @@ def test_the_true_log_verifies_with_each_phones_record(played, tmp_path):
     assert cli(tmp_path, played["log"], played["ana"]).returncode == 0
 
 
+def test_the_documented_command_runs_without_a_warning(played, tmp_path, monkeypatch):
+    """``python -m companion.verify``: the package is imported first (its games register their checks); had it
+    imported the verifier too, Python would warn that the module runs as a second copy of itself."""
+    monkeypatch.setenv("PYTHONWARNINGS", "default")  # every warning shown, whatever the caller's filters
+    result = cli(tmp_path, played["log"])
+    assert result.returncode == 0 and result.stdout.startswith("OK"), result.stdout + result.stderr
+    assert result.stderr == ""
+
+
 def test_a_log_rebuilt_with_a_new_seed_and_commitment_is_caught_by_the_phones_record(played, tmp_path):
     forged = rebuilt_with_a_new_seed(played["log"])
     assert verify_log(forged).ok  # consistent in itself: only a phone knows which commitment it was shown

@@ -68,7 +68,7 @@ from companion.games.amiiboxe.setup import DISAGREEMENT
 from companion.games.amiiboxe.turns import pass_turn
 from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register
 from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules
-from companion.verify import GameCheck, register_game_check
+from companion.game_checks import GameCheck, register_game_check
 
 
 def guarded(check):

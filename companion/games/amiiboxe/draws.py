@@ -1,4 +1,4 @@
-"""The verifier's check of Amiiboxe's fights against their draws (`companion.verify.GameCheck`).
+"""The verifier's check of Amiiboxe's fights against their draws (`companion.game_checks.GameCheck`).
 
 A fight's die is drawn when the attack is made ("<attacker> attacks <defender>"), and
 again while the criterion it shows was already tried in that fight ("again for another

@@ -36,7 +36,7 @@ from companion.games.arkade.draws import DrawCheck
 from companion.games.arkade.flow import RULES, withdraw
 from companion.games.arkade.setup import check_options, setup
 from companion.games.base import N_, Game, Option, register
-from companion.verify import GameCheck, register_game_check
+from companion.game_checks import GameCheck, register_game_check
 
 legal_actions = RULES.legal_actions
 

@@ -16,7 +16,7 @@ from companion.games.chakart.board import parse_fen
 from companion.games.chakart.turn import MOVES, PHASES, decide, render, setup, waiting, withdraw
 from companion.games.chakart.draws import check as check_draws
 from companion.games.kernel import Rules
-from companion.verify import GameCheck, register_game_check
+from companion.game_checks import GameCheck, register_game_check
 
 
 def check_options(options: dict) -> None:

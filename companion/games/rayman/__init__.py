@@ -135,7 +135,7 @@ from __future__ import annotations
 import copy
 
 from companion.games.base import HOST, N_, Game, Option, register
-from companion.verify import register_game_check
+from companion.game_checks import register_game_check
 from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_BOSS_MOVE, MODES, ON_OFF,
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,

@@ -30,7 +30,7 @@ from collections import defaultdict, deque
 
 from companion.games.rayman.common import die_level
 from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, RANDOM_DISCARDS, commitment
-from companion.verify import GameCheck, Step
+from companion.game_checks import GameCheck, Step
 
 # The draws a later action uses (the draft's shuffle by the race's start, the first roller by round 2):
 # any other draw is used by the events of the action that made it. A table closed before then leaves
@@ -221,7 +221,7 @@ def audit(entries: list[dict]) -> list[str]:
 
 
 def draw_check() -> GameCheck:
-    """The verifier's hook (`companion.verify.GameCheck`): each step's draws then events go to one `Audit`,
+    """The verifier's hook (`companion.game_checks.GameCheck`): each step's draws then events go to one `Audit`,
     in log order, as the whole log would; a new game at the table starts a new one."""
     audits = [Audit()]
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from companion.games.base import N_, Game, IllegalAction, Option, register
 from companion.games.kernel import Rules
-from companion.verify import GameCheck, register_game_check
+from companion.game_checks import GameCheck, register_game_check
 from companion.games.universalis.turn import ANY_PHASE, MOVES, PHASES, decide, render, setup, waiting, withdraw
 
 def check_options(options: dict) -> None:
