@@ -76,15 +76,17 @@
   let textId = 0;
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
     const owner = text.parentElement;
-    if (!text.data.trim() || !owner || owner.closest(CONTROLS) || owner.closest('script, style, template, option')) continue;
+    if (!text.data.trim() || !owner || owner.closest('script, style, template, option')) continue;
     if (hiddenByStyle(owner)) continue;
     const range = document.createRange();
     range.selectNodeContents(text);
     const lines = [...range.getClientRects()].filter((r) => r.width > 0.5 && r.height > 0.5);
     if (!lines.length) continue;
-    textId += 1;
+    // The text on a control (a card's caption on its button) must be as readable as any other.
     const size = parseFloat(getComputedStyle(owner).fontSize);
     if (size < minText - 0.01) tooSmallText.push(`${describe(owner)} ${size.toFixed(1)}px`);
+    if (owner.closest(CONTROLS)) continue;  // for overlaps, the control's box stands for its text
+    textId += 1;
     for (const line of lines) atoms.push({ owner, rect: line, what: describe(owner), text: textId });
   }
 

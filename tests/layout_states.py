@@ -236,6 +236,22 @@ def rayman_question(url: str) -> Table:
     return table
 
 
+def rayman_choosing_extras(url: str) -> Table:
+    """Intermediate: Ana chooses among her eight cards and her two extra cards (the longest captions)."""
+    table = rayman_question(url)
+    for _ in range(MAX_ACTIONS):
+        game = table.game()
+        if game["phase"] == "choosing":
+            table.phone = "Ana"
+            return table
+        if game["question"] or game["phase"] == "round_start":  # the host answers and rolls
+            table.act("host", host_answer(game) if game["question"] else {"type": "roll"})
+            continue
+        picker = table.name_of(game["draft"]["order"][game["draft"]["turn"]])
+        table.act(picker, next(action for action in table.game(picker)["legal"] if action["type"] == "pick"))
+    raise AssertionError("Rayman should have got there")
+
+
 def unplaced_racers(table: Table) -> dict:
     """Players who keep no position on their phones: the host screen answers for the board."""
     return {name: Racer(seat, keeps_position=False) for name, seat in table.seats.items()}

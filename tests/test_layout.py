@@ -8,7 +8,7 @@ rendered page (tests/layout_check.js) each case asserts:
 * every visible control is at least 44 x 44 CSS px;
 * no two things overlap (controls, pictures, lines of text), nothing is cut (a box that clips
   its content, a list number outside its box);
-* text is at least 16 px; on the TV the host screen fits 1080 px without scrolling, its main
+* text is at least 16 px (on controls too); on the TV the host screen fits 1080 px without scrolling, its main
   text is at least 28 px, and it shows the lobby (big QR code, commitment) only before the
   game, the QR code small in a corner during it;
 * on the phone, the line that says what to do is on the first screen, and setup controls
@@ -129,6 +129,7 @@ SCREENS = [
     phone("rayman-initiatives", states.rayman_initiatives, ".rm-initiative-form", prompt=".rm-status"),
     host("rayman-choosing", states.rayman_choosing, ".rm-locks", (".rm-status",)),
     phone("rayman-choosing", states.rayman_choosing, ".rm-locks", prompt=".rm-status"),
+    phone("rayman-choosing-extras", states.rayman_choosing_extras, ".rm-card-button", prompt=".rm-status"),
     host("rayman-turns", states.rayman_turns, ".rm-order-item", (".rm-status",)),
     phone("rayman-turns", states.rayman_turns, ".rm-your-turn", prompt=".rm-your-turn"),
     host("rayman-question", states.rayman_question, ".rm-question-text", (".rm-question-text",)),
