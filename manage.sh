@@ -41,6 +41,13 @@ install_runtime() {
     cp "node_modules/@noble/hashes/$module.js" static/vendor/noble-hashes/
   done
   cp node_modules/@noble/hashes/LICENSE static/vendor/noble-hashes/
+  # CPython in WebAssembly: the verify page replays the game with the games' own Python rules. Only
+  # the interpreter and its standard library: the page loads no other package. The npm package ships
+  # no LICENSE file: its package.json names the licence (MPL-2.0), kept beside it with its README.
+  mkdir -p static/vendor/pyodide
+  for file in pyodide.mjs pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json README.md; do
+    cp "node_modules/pyodide/$file" static/vendor/pyodide/
+  done
   "$VENV/bin/pybabel" -q compile -d companion/translations
 }
 

@@ -32,7 +32,34 @@ from typing import Any
 from companion.games.base import IllegalAction
 
 CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added")
-MISSING = "the game's events here follow no action: the action that made them is missing from the log"
+
+
+class Said(str):
+    """A problem or note in English, as the CLI prints it, that keeps its message (an English msgid
+    with ``%(name)s`` fields) and the values of those fields: the verify page runs this module in the
+    browser and shows the message in the page's language (``said`` marks the messages for the
+    browser's catalogue, babel-js.cfg)."""
+
+    template: str
+    params: dict
+
+    def __new__(cls, template: str, params: dict, text: str | None = None):
+        said = super().__new__(cls, template % params if text is None else text)
+        said.template, said.params = template, params
+        return said
+
+    def prefixed(self, prefix: str) -> "Said":
+        """The same message, printed after ``prefix`` (the page shows it under its own heading)."""
+        return Said(self.template, self.params, prefix + self)
+
+
+def said(template: str, **params) -> Said:
+    """A message for the CLI and the verify page: the values are written as the CLI shows them."""
+    return Said(template, {name: value if isinstance(value, (int, str)) else repr(value)
+                           for name, value in params.items()})
+
+
+MISSING = said("the game's events here follow no action: the action that made them is missing from the log")
 ACTION_PAYLOAD = ("action", "options", "seats", "figure", "player")  # sealed in the public log till the seed is out
 
 
@@ -71,14 +98,16 @@ class LoggedDraws:
 
     def _next(self, kind: str, purpose: str, secret: bool, **params) -> Any:
         if self.used >= len(self.draws):
-            raise Diverged(self.where, f"the rules draw ({purpose!r}) but the log holds no draw for it here")
+            raise Diverged(self.where, said("the rules draw (%(purpose)s) but the log holds no draw for it here",
+                                            purpose=repr(purpose)))
         draw = self.draws[self.used]
         self.used += 1
         asked = {"type": kind, "purpose": purpose, "secret": secret, **params}
         logged = {key: draw.get(key) for key in asked}
         if logged != asked:
-            raise Diverged(self.where, f"entry {self.where}'s action, replayed, draws {asked!r}; the log has "
-                                       f"{logged!r} (entry {draw.get('i')})", draw.get("i"))
+            raise Diverged(self.where, said("entry %(action)s's action, replayed, draws %(asked)s; the log has "
+                                            "%(logged)s (entry %(draw)s)", action=self.where, asked=asked,
+                                            logged=logged, draw=draw.get("i")), draw.get("i"))
         return draw.get("result")
 
     def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
@@ -94,7 +123,7 @@ class LoggedDraws:
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
     def nonce(self, bits: int = 128) -> str:
-        raise Diverged(self.where, "the rules use a secret the seed cannot give: this call cannot be replayed")
+        raise Diverged(self.where, said("the rules use a secret the seed cannot give: this call cannot be replayed"))
 
     def left_over(self) -> list[dict]:
         return self.draws[self.used:]
@@ -135,16 +164,16 @@ class Replay:
             state, events, logged = self._run(action, rng, entries)
             if rng.left_over():
                 extra = rng.left_over()[0]
-                raise Diverged(extra.get("i"), f"the log holds a draw ({extra.get('purpose')!r}) the rules "
-                                               "do not make here")
+                raise Diverged(extra.get("i"), said("the log holds a draw (%(purpose)s) the rules do not make "
+                                                    "here", purpose=repr(extra.get("purpose"))))
             self._compare(events, logged, where)
         except Diverged as stop:
             found = self._stop(stop.where, stop.text)
             return found + ([(stop.also, found[0][1])] if stop.also not in (None, stop.where) else [])
         except IllegalAction as refusal:
-            return self._stop(where, f"the rules refuse this {self._name(action)}: {refusal}")
+            return self._stop(where, self._refused(action, str(refusal)))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-            return self._stop(where, f"this {self._name(action)} cannot be replayed ({error!r})")
+            return self._stop(where, self._failed(action, repr(error)))
         self.before[where] = self.state
         self.state = plain(state)
         self.started = True
@@ -152,37 +181,48 @@ class Replay:
         return []
 
     @staticmethod
-    def _name(action: dict) -> str:
+    def _kind(action: dict):
         payload = action.get("action")
-        kind = payload.get("type") if isinstance(payload, dict) else None
-        return f"action {kind!r} of seat {action.get('seat')!r}" if kind else f"{action.get('call')!r} call"
+        return payload.get("type") if isinstance(payload, dict) else None
+
+    def _refused(self, action: dict, refusal: str) -> Said:
+        if self._kind(action):  # the refusal is the rules' own English (the server translates it for phones)
+            return said("the rules refuse this action %(kind)s of seat %(seat)s: %(refusal)s",
+                        kind=repr(self._kind(action)), seat=repr(action.get("seat")), refusal=refusal)
+        return said("the rules refuse this %(call)s call: %(refusal)s", call=repr(action.get("call")), refusal=refusal)
+
+    def _failed(self, action: dict, error: str) -> Said:
+        if self._kind(action):
+            return said("this action %(kind)s of seat %(seat)s cannot be replayed (%(error)s)",
+                        kind=repr(self._kind(action)), seat=repr(action.get("seat")), error=error)
+        return said("this %(call)s call cannot be replayed (%(error)s)", call=repr(action.get("call")), error=error)
 
     def _run(self, action: dict, rng: LoggedDraws, entries: list[dict]) -> tuple[Any, list, list]:
         call, seat = action.get("call"), action.get("seat")
         logged = [e for e in entries if not e.get("figures")]  # not the table's own figure events
         if call not in CALLS:
-            raise Diverged(action.get("i"), f"an action entry with an unknown call {call!r}")
+            raise Diverged(action.get("i"), said("an action entry with an unknown call %(call)s", call=repr(call)))
         if call == "setup":
             if self.started:
-                raise Diverged(action.get("i"), "the game is set up a second time")
+                raise Diverged(action.get("i"), said("the game is set up a second time"))
             return self.game.setup(action["options"], action["seats"], rng), [], logged
         if not self.started:
-            raise Diverged(action.get("i"), "an action before the game was set up: its setup is missing")
+            raise Diverged(action.get("i"), said("an action before the game was set up: its setup is missing"))
         state = self.state
         if call == "apply":
             if not isinstance(action.get("action"), dict):
-                raise Diverged(action.get("i"), "an action entry without its action (sealed, or removed)")
+                raise Diverged(action.get("i"), said("an action entry without its action (sealed, or removed)"))
             return (*self.game.apply(state, seat, action["action"], rng), logged)
         if call == "timeout":
             if self.game.on_timeout is None:
-                raise Diverged(action.get("i"), "a deadline settled by a game that has no rule for it")
+                raise Diverged(action.get("i"), said("a deadline settled by a game that has no rule for it"))
             return (*self.game.on_timeout(state, seat, rng), logged)
         if call == "withdraw":
             return (*self.game.withdraw(state, seat, rng), logged)
         if call == "seat_added":
             return self.game.seat_added(state, action["player"]), [], logged
         if self.game.figure_tapped is None:
-            raise Diverged(action.get("i"), "a figure tapped in a game that does not use the reader")
+            raise Diverged(action.get("i"), said("a figure tapped in a game that does not use the reader"))
         return (*self.game.figure_tapped(state, action["figure"], rng), logged)
 
     @staticmethod
@@ -191,16 +231,19 @@ class Replay:
         replayed = plain(events)
         for mine, entry in zip(replayed, logged):
             if mine != entry.get("event"):
-                raise Diverged(where, f"entry {where}'s action, replayed, gives the event {mine!r} where the log "
-                                      f"has {entry.get('event')!r} (entry {entry.get('i')})", entry.get("i"))
+                raise Diverged(where, said("entry %(action)s's action, replayed, gives the event %(event)s where "
+                                           "the log has %(logged)s (entry %(entry)s)", action=where, event=mine,
+                                           logged=entry.get("event"), entry=entry.get("i")), entry.get("i"))
+        counts = {"action": where, "count": len(replayed), "logged": len(logged)}
         if len(replayed) > len(logged):
-            raise Diverged(where, f"entry {where}'s action, replayed, gives {len(replayed)} events; the log has "
-                                  f"{len(logged)}: its event {replayed[len(logged)]!r} was removed")
+            raise Diverged(where, said("entry %(action)s's action, replayed, gives %(count)s events; the log has "
+                                       "%(logged)s: its event %(event)s was removed", **counts,
+                                       event=replayed[len(logged)]))
         if len(replayed) < len(logged):
             extra = logged[len(replayed)]
-            raise Diverged(where, f"entry {where}'s action, replayed, gives {len(replayed)} events; the log has "
-                                  f"{len(logged)}: from entry {extra.get('i')} on, they follow no action (an action "
-                                  "is missing) or were added", extra.get("i"))
+            raise Diverged(where, said("entry %(action)s's action, replayed, gives %(count)s events; the log has "
+                                       "%(logged)s: from entry %(entry)s on, they follow no action (an action "
+                                       "is missing) or were added", **counts, entry=extra.get("i")), extra.get("i"))
 
     def orphan(self, draws: list[dict], entries: list[dict]) -> list[tuple]:
         """Draws or events of the game that no action entry precedes: the action that made them is missing.
@@ -216,11 +259,12 @@ class Replay:
             return []
         named = [i for i in entry.get("entries") or [] if i in self.before]
         if not named:
-            return self._stop(entry.get("i"), "an undo that names no action of the log")
+            return self._stop(entry.get("i"), said("an undo that names no action of the log"))
         action = min(named)
         latest = max(i for i in self.before if i not in self.taken_back)  # the verify page checks this too
         if action != latest or state_digest(self.state) != self.after[action]:
-            return self._stop(entry.get("i"), f"an undo of entry {action}, but the game had moved on since")
+            return self._stop(entry.get("i"), said("an undo of entry %(action)s, but the game had moved on since",
+                                                   action=action))
         self.state = self.before[action]
         self.taken_back.add(action)
         return []
@@ -230,10 +274,10 @@ class Replay:
         if not self.active or not self.started or "state" not in entry:
             return []
         if entry["state"] != state_digest(self.state):
-            return self._stop(entry.get("i"), "the replayed game does not end in the state the table ended "
-                                              "with: an action or an event of the log was changed")
+            return self._stop(entry.get("i"), said("the replayed game does not end in the state the table ended "
+                                                   "with: an action or an event of the log was changed"))
         return []
 
-    def _stop(self, where, text: str) -> list[tuple]:
+    def _stop(self, where, text: Said) -> list[tuple]:
         self.stopped = (where, text)
-        return [(where, f"replay: {text}")]
+        return [(where, text.prefixed("replay: "))]

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from companion import fairness
 from companion.game_checks import GAME_CHECKS, GameCheck, Step, register_game_check
-from companion.replay import Replay
+from companion.replay import Replay, said
 
 RECORD_FORMAT = "companion-phone-record/1"
 
@@ -109,9 +109,12 @@ class Report:
     verifiable: bool = True
     problems: list[tuple[int | None, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    # What the replay of the game found (`companion.replay`): this verifier's alone, the verify page
-    # does not run the games' rules; ``problems`` are the checks both make.
+    # What the replay of the game found (`companion.replay`), and what it says of itself (also in
+    # ``notes``): the verify page runs this module for them (`page_report`); ``problems`` are the
+    # checks its own script makes too.
     replay: list[tuple[int | None, str]] = field(default_factory=list)
+    replay_notes: list[str] = field(default_factory=list)
+    replayed: int = 0  # the calls of the games' rules replayed to the end without a difference
 
 
 class _Walk:
@@ -137,6 +140,8 @@ class _Walk:
         self.carried: dict[int, dict] = {}
         self.replay: Replay | None = None
         self.replay_problems: list[tuple[int | None, str]] = []
+        self.replay_notes: list[str] = []
+        self.replayed = 0
         self.action: dict | None = None  # the action entry whose draws and events come next
 
     def problem(self, entry: dict | None, text: str) -> None:
@@ -188,16 +193,22 @@ class _Walk:
         if entry.get("actions"):
             self.replay = Replay(self.game)
             if self.replay.game is None:
-                self.notes.append(f"this verifier does not know the rules of game {self.game!r}: it is not replayed")
+                self.replay_note(said("this verifier does not know the rules of game %(game)s: it is not replayed",
+                                      game=repr(self.game)))
         else:
             self.replay = None
-            self.notes.append(f"entry {entry.get('i')}: this log does not record the game's actions (older "
-                              "format): the game is not replayed")
+            self.replay_note(said("entry %(i)s: this log does not record the game's actions (older format): the "
+                                  "game is not replayed", i=entry.get("i")))
+
+    def replay_note(self, note: str) -> None:
+        self.notes.append(note)
+        self.replay_notes.append(note)
 
     def _replayed(self) -> None:
         if self.replay is not None and self.replay.stopped is None and self.replay.calls:
-            self.notes.append(f"the game was replayed from its {self.replay.calls} logged actions: the same events "
-                              "and the same final state")
+            self.replayed += self.replay.calls
+            self.replay_note(said("the game was replayed from its %(count)s logged actions: the same events and "
+                                  "the same final state", count=self.replay.calls))
 
     def commit(self, entry: dict) -> None:
         seat = entry.get("seat")
@@ -418,8 +429,28 @@ def verify_log(document: dict, record: dict | None = None) -> Report:
         where, text = (walk.problems or walk.replay_problems)[0]
         message = f"entry {where}: {text}" if where is not None else text
         return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes,
-                      replay=walk.replay_problems)
-    return Report(True, walk.draws, f"OK: commitment and {walk.draws} draws verified", notes=walk.notes)
+                      replay=walk.replay_problems, replay_notes=walk.replay_notes, replayed=walk.replayed)
+    return Report(True, walk.draws, f"OK: commitment and {walk.draws} draws verified", notes=walk.notes,
+                  replay_notes=walk.replay_notes, replayed=walk.replayed)
+
+
+def _for_page(text: str) -> dict:
+    """A message as the page's ``t()`` takes it: the English msgid and its fields (a problem
+    without a msgid shows in English, as the CLI prints it)."""
+    if hasattr(text, "template"):
+        return {"text": text.template, "params": text.params}
+    return {"text": text, "params": {}}
+
+
+def page_report(document: dict, record: dict | None = None) -> dict:
+    """`verify_log` for the verify page, which runs this module in the browser (Pyodide) from the
+    zip of `companion.rules_bundle`, after ``import companion.games``, which registers the games' checks:
+    JSON-ready, each message with its entry number ``i``."""
+    report = verify_log(document, record)
+    problems = lambda found: [{"i": where, **_for_page(text)} for where, text in found]  # noqa: E731
+    return {"ok": report.ok, "verifiable": report.verifiable, "message": report.message, "replayed": report.replayed,
+            "problems": problems(report.problems), "replay": problems(report.replay),
+            "replay_notes": [_for_page(note) for note in dict.fromkeys(report.replay_notes)]}
 
 
 def _read_json(path: str) -> dict:
@@ -435,9 +466,18 @@ def _read_json(path: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.verify", description=__doc__.splitlines()[0])
-    parser.add_argument("logfile", help="the JSON log of a table ('-' for standard input)")
+    parser.add_argument("logfile", nargs="?", help="the JSON log of a table ('-' for standard input)")
     parser.add_argument("--record", help="a phone's own record of the table (JSON), checked against the log")
+    parser.add_argument("--rules-hash", action="store_true",
+                        help="print the SHA-256 of the rules this verifier runs, as the verify page shows it")
     args = parser.parse_args(argv)
+    if args.rules_hash:
+        from companion.rules_bundle import rules_hash
+
+        print(rules_hash())
+        return 0
+    if args.logfile is None:
+        parser.error("the log file is missing")
     try:
         document = _read_json(args.logfile)
         record = _read_json(args.record) if args.record else None

@@ -31,7 +31,7 @@ TRANSLATIONS = ROOT / "companion" / "translations"
 LANGUAGES = ("fr",)
 DOMAINS = {
     "messages": ("babel.cfg", DEFAULT_KEYWORDS),
-    "js": ("babel-js.cfg", {"t": None, "N_": None}),
+    "js": ("babel-js.cfg", {"t": None, "N_": None, "said": None}),  # said: companion/replay.py
 }
 
 

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import functools
+import gzip
 import re
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from companion.games import REGISTRY
 from companion.games.base import N_
 from companion.games.rayman.components import label_groups
 from companion.option_texts import shown_value
+from companion.rules_bundle import bundle, rules_hash
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
+from companion.web.delivery import accepts_gzip
 from companion.web.links import join_url, public_base, qr_svg
+from companion.web.security import CONTENT_SECURITY_POLICY
 
 pages = Blueprint("pages", __name__)
 
@@ -180,7 +185,32 @@ def verify(code: str):
     if error:
         return error
     number = request.args.get("game", "")
-    return render_template("verify.html", code=table["code"], number=int(number) if number.isdigit() else None)
+    response = make_response(render_template("verify.html", code=table["code"],
+                                              number=int(number) if number.isdigit() else None))
+    # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
+    # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(
+        "script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+    return response
+
+
+@functools.cache
+def _gzipped_bundle() -> bytes:
+    return gzip.compress(bundle(), compresslevel=9, mtime=0)
+
+
+@pages.get("/verify/rules.zip")
+def rules_zip():
+    """The verifier and the games' rules the verify page replays a game with (`companion.rules_bundle`):
+    its ETag is its SHA-256, which ``python -m companion.verify --rules-hash`` prints."""
+    compressed = accepts_gzip()  # the zip is stored uncompressed, so that its hash is the same everywhere
+    response = Response(_gzipped_bundle() if compressed else bundle(), mimetype="application/zip")
+    if compressed:
+        response.headers["Content-Encoding"] = "gzip"
+    response.set_etag(rules_hash(), weak=compressed)
+    response.cache_control.no_cache = True  # revalidated: a new version of the server may bring new rules
+    response.cache_control.public = True
+    return response.make_conditional(request)
 
 
 @pages.get("/rankings")

@@ -154,8 +154,9 @@ class Walk {
     this.events = [];
     this.carried = new Map();
     this.commitment = log.commitment;
-    // The game's actions (companion/replay.py): the command-line verifier replays them with the game's rules;
-    // this page checks only that every draw and event follows an action, as the replay needs.
+    // The game's actions (companion/replay.py): the page replays them with the game's own Python rules
+    // (replay.js, which also says when a log has none); this script checks that every draw and event
+    // follows an action, which holds even where Python cannot run.
     this.actions = false;
     this.action = null;
     this.replayStopped = false;
@@ -196,9 +197,6 @@ class Walk {
       this.started = false;
       this.actionEntries = [];
       this.takenBack = new Set();
-      this.notes.push(this.actions
-        ? { text: N_('the game is replayed from its actions by the command-line verifier (python -m companion.verify), not by this page'), params: {} }
-        : { text: N_("entry %(i)s: this log does not record the game's actions (older format): the game is not replayed"), params: { i: entry.i } });
     } else if (entry.type === 'undone') this.undone(entry);
     else if (entry.type === 'joined') this.present.add(entry.seat);
     else if (entry.type === 'removed' || entry.type === 'left') this.present.delete(entry.seat);

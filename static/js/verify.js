@@ -1,8 +1,9 @@
 // The verify page: download the public log and check it here, against this phone's own record if it
 // kept one (companion/verify.py runs the same checks: python -m companion.verify LOG --record RECORD).
 import { verifyLog } from './fairness.js';
-import { t } from './i18n.js';
+import { N_, t } from './i18n.js';
 import { loadRecord } from './record.js';
+import { replayInPython } from './replay.js';
 import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
@@ -76,6 +77,62 @@ async function run() {
   else if (report.ok) verdict.textContent = t('Verified: the commitment and all %(count)s draws check out.', { count: report.checked });
   else verdict.textContent = t('Mismatch: %(message)s', { message: problemText(report.problems[0]) });
   verdict.dataset.result = report.pending ? 'pending' : (report.ok ? 'ok' : 'mismatch');
+  if (!report.pending) await replay(log, record, report);
+}
+
+const replaySection = root.querySelector('.replay');
+const replayState = replaySection.querySelector('.replay-state');
+const RAN = N_("Replayed with the game's own rules (Python, in this browser)");
+
+function listInto(list, texts) {
+  list.replaceChildren(...texts.map((text) => el('li', { text })));
+  list.hidden = !texts.length;
+}
+
+// A Python traceback ends with what went wrong: that line is enough on a phone.
+const lastLine = (text) => text.trim().split('\n').pop();
+
+// The page's own checks showed at once; the replay (seconds: Python loads first) shows beside them.
+// A problem of the Python checks the page's script did not find is listed too: nothing is hidden.
+async function replay(log, record, report) {
+  replayState.textContent = t('Replaying the game…');
+  replaySection.dataset.result = 'running';
+  let found;
+  try {
+    found = await replayInPython({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide,
+      log, record });
+  } catch (error) {
+    replayState.textContent = t('The game could not be replayed in this browser (%(error)s). The checks above still hold; the replay runs offline with: python -m companion.verify LOGFILE',
+      { error: lastLine(error?.message || String(error)) });
+    replaySection.dataset.result = 'failed';
+    return;
+  }
+  const seen = new Set(report.problems.map((problem) => problem.i));
+  const problemsFound = [...found.report.replay, ...found.report.problems.filter((problem) => !seen.has(problem.i))];
+  listInto(replaySection.querySelector('.replay-problems'), problemsFound.map(problemText));
+  listInto(replaySection.querySelector('.replay-notes'), found.report.replay_notes.map((note) => t(note.text, note.params)));
+  const hashLine = replaySection.querySelector('.rules-hash');
+  hashLine.textContent = t('SHA-256 of the rules it ran: %(hash)s (python -m companion.verify --rules-hash prints the same for the same rules)',
+    { hash: found.hash });
+  hashLine.dataset.hash = found.hash;
+  hashLine.hidden = false;
+  replaySection.dataset.milliseconds = String(found.milliseconds);
+  if (!problemsFound.length && !found.report.replayed) {  // an older log, or a game this verifier does not know
+    replayState.textContent = t('The game was not replayed: the notes say why.');
+    replaySection.dataset.result = 'skipped';
+    return;
+  }
+  if (!problemsFound.length) {
+    replayState.textContent = t('%(what)s: the same events and the same final state.', { what: t(RAN) });
+    replaySection.dataset.result = 'ok';
+    return;
+  }
+  replayState.textContent = t('%(what)s: mismatch.', { what: t(RAN) });
+  replaySection.dataset.result = 'mismatch';
+  if (report.ok) {  // the draws check out, the game does not: the page's verdict says so
+    verdict.textContent = t('Mismatch: %(message)s', { message: problemText(problemsFound[0]) });
+    verdict.dataset.result = 'mismatch';
+  }
 }
 
 run();

@@ -1,0 +1,98 @@
+"""The verifier and the games' rules as one zip: what the verify page's Python runs.
+
+The verify page replays a table's game in the browser with CPython compiled to WebAssembly
+(Pyodide), running these very files, not a translation of them. The server serves the zip at
+``GET /verify/rules.zip``; ``python -m companion.verify --rules-hash`` prints the SHA-256 of the zip
+a checkout builds, which the page shows for the zip it downloaded: equal hashes, the same rules.
+
+The files are found by following imports from `ROOTS`, never listed by hand: a module the rules
+start to import joins the zip, and nothing else does (no templates, no configuration, no database).
+The zip is byte for byte the same wherever it is built from the same files: names sorted, fixed
+timestamps and modes, and stored uncompressed (a deflated stream could differ between zlib builds;
+the server gzips the answer on the way out instead).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+import io
+import zipfile
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent.parent  # the folder that holds the companion package
+ROOTS = ("companion.verify", "companion.games")
+# The real companion/__init__.py builds the Flask app: the zip's package file is this one instead.
+PACKAGE_INIT = ('"""Companion\'s verifier and game rules, without the server (the zip the verify page '
+                'runs: companion/rules_bundle.py)."""\n')
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: the bundle carries no build time
+
+
+def module_path(name: str) -> Path | None:
+    """The file of a module of the companion package (its ``__init__.py`` for a package)."""
+    base = SOURCE.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_names(path: Path) -> set[str]:
+    """Every ``companion.…`` module a file imports, anywhere in it (imports inside functions too:
+    the replay imports the games' registry when it runs). ``from X import y`` counts ``X.y`` when
+    ``y`` is a module."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.split(".")[0] == "companion" and module_path(name)}
+
+
+@functools.cache
+def module_names() -> tuple[str, ...]:
+    """The modules the verifier needs, sorted: `ROOTS` and everything they import, with the packages
+    that hold them (``companion`` itself gets `PACKAGE_INIT`)."""
+    found: set[str] = set()
+    waiting = list(ROOTS)
+    while waiting:
+        name = waiting.pop()
+        if name in found or name == "companion":  # its own file is not the zip's (PACKAGE_INIT)
+            continue
+        found.add(name)
+        parts = name.split(".")
+        waiting.extend(".".join(parts[:end]) for end in range(2, len(parts)))  # the packages above it
+        waiting.extend(imported_names(module_path(name)))
+    return tuple(sorted(found | {"companion"}))
+
+
+def archive_name(name: str) -> str:
+    return str(module_path(name).relative_to(SOURCE))
+
+
+def _entry(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, ZIP_TIME)
+    info.create_system = 3  # Unix, wherever it is built
+    info.external_attr = 0o644 << 16
+    info.compress_type = zipfile.ZIP_STORED
+    return info
+
+
+@functools.cache
+def bundle() -> bytes:
+    """The zip, built once per process (the rules do not change while a server runs)."""
+    files = {archive_name(name): module_path(name).read_bytes() for name in module_names() if name != "companion"}
+    files["companion/__init__.py"] = PACKAGE_INIT.encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in sorted(files):
+            archive.writestr(_entry(name), files[name])
+    return buffer.getvalue()
+
+
+def rules_hash() -> str:
+    """The SHA-256 of `bundle`, in hex: what the verify page shows and the CLI prints."""
+    return hashlib.sha256(bundle()).hexdigest()

@@ -1,0 +1,112 @@
+"""The verify page replays the game with the game's own Python rules, in the browser (Pyodide, served
+by our server): a finished Rayman round and a Chakart game verify fully on the page, "replayed"; a
+log whose changed move is still consistent with its draws and events (the JS checks pass it) is
+reported by the page at the move's entry, in French on a French phone; the page's hash of the rules
+it ran is the CLI's ``--rules-hash``. One browser context for the module: Python loads once per page,
+and the files come from the browser's cache after the first page."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.screen import WAIT
+from tests.server import ROOT, ServerProcess
+from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
+from tests.test_chakart_draws import played  # noqa: F401  (a closed Chakart table, on this module's server)
+from tests.test_rayman_server import FAST
+from tests.test_rayman_verify import action_edited, served_coop_round
+
+REPLAYED = "Replayed with the game's own rules (Python, in this browser): the same events and the same final state."
+# Every file of the first load: the log and what the page and Python fetched, compressed or not.
+LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
+  .map((entry) => ({ name: entry.name, transfer: entry.transferSize }))"""
+# Python starting takes seconds on a small machine.
+REPLAY_WAIT = 120_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("verify-replay"), extra_env=FAST).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def rayman_log(server) -> dict:
+    return served_coop_round(server)
+
+
+@pytest.fixture(scope="module")
+def phones(browser, server):  # noqa: F811
+    """An English phone and a French one, each keeping its browser cache for the module."""
+    contexts = {language: browser.new_context(locale=locale, **PHONE)
+                for language, locale in (("en", "en-US"), ("fr", "fr-FR"))}
+    yield {language: Watched(context, server) for language, context in contexts.items()}
+    for context in contexts.values():
+        context.close()
+
+
+def replayed_page(phone: Watched, server: ServerProcess, code: str, result: str):
+    page = phone.new_page()
+    page.goto(f"{server.url}/t/{code}/verify")
+    expect(page.locator(f".replay[data-result={result}]")).to_be_visible(timeout=REPLAY_WAIT)
+    return page
+
+
+def cli_rules_hash() -> str:
+    run = subprocess.run([sys.executable, "-m", "companion.verify", "--rules-hash"], capture_output=True, text=True,
+                         timeout=60, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip()
+
+
+def test_a_finished_rayman_round_is_replayed_on_the_page_with_the_rules_the_cli_hashes(server, rayman_log, phones):
+    page = replayed_page(phones["en"], server, rayman_log["code"], "ok")
+    expect(page.locator(".verdict")).to_have_attribute("data-result", "ok")
+    expect(page.locator(".replay-state")).to_have_text(REPLAYED)
+    actions = sum(1 for entry in rayman_log["entries"] if entry["kind"] == "action")
+    expect(page.locator(".replay-notes")).to_contain_text(f"the game was replayed from its {actions} logged actions")
+    expect(page.locator(".replay-problems")).to_be_hidden()
+    shown = page.locator(".rules-hash").get_attribute("data-hash")
+    assert shown == cli_rules_hash()
+    expect(page.locator(".rules-hash")).to_contain_text(shown)
+    loaded = page.evaluate(LOADED)
+    print(f"first load of the verify page, Python included: {sum(entry['transfer'] for entry in loaded)} bytes "
+          f"in {len(loaded)} requests; Rayman ({actions} actions) replayed in "
+          f"{page.locator('.replay').get_attribute('data-milliseconds')} ms")
+    assert any("/static/vendor/pyodide/pyodide.asm.wasm" in entry["name"] for entry in loaded)
+    phones["en"].assert_clean()  # nothing but our server was asked: no package, no CDN
+
+
+def test_a_finished_chakart_game_is_replayed_on_the_page(server, played, phones):  # noqa: F811
+    page = replayed_page(phones["en"], server, played["code"], "ok")
+    expect(page.locator(".verdict")).to_have_attribute("data-result", "ok")
+    expect(page.locator(".replay-state")).to_have_text(REPLAYED)
+    print(f"Chakart replayed in {page.locator('.replay').get_attribute('data-milliseconds')} ms")
+    phones["en"].assert_clean()
+
+
+def test_a_changed_move_that_draws_and_events_still_agree_with_is_reported_by_the_page(server, rayman_log, phones):
+    """A board move one column further: no draw and no event tells it (the page's own checks pass the
+    log), the replay of the rules finds the game does not end as the table ended it. The page is
+    French, and so is what it says."""
+    edited, where = action_edited(rayman_log, "position", lambda action: action.update(column=action["column"] + 1), 1)
+    page = phones["fr"].new_page()
+    page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(json=edited))
+    page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+    script_only = page.evaluate("""async (log) => {
+        const { verifyLog } = await import('/static/js/fairness.js');
+        return verifyLog(log, null).ok;
+    }""", edited)
+    assert script_only  # the case the page missed before it replayed the game
+    expect(page.locator(".replay[data-result=mismatch]")).to_be_visible(timeout=REPLAY_WAIT)
+    problems = page.locator(".replay-problems li")
+    expect(problems.first).to_contain_text(f"Entrée {where}")
+    expect(page.locator(".verdict")).to_have_attribute("data-result", "mismatch")
+    expect(page.locator(".verdict")).to_contain_text(f"Entrée {where}")
+    expect(page.locator(".replay-state")).to_contain_text("Rejoué avec les propres règles du jeu")
+    phones["fr"].assert_clean()
