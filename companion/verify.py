@@ -5,7 +5,8 @@ is the JSON document served by ``GET /api/tables/<code>/log`` (``-`` reads
 standard input) and PHONE.json a phone's own record of the table (the verify
 page downloads it from the phone that kept it).
 
-What is checked, in log order (the verify page does exactly the same):
+What is checked, in log order (the verify page does exactly the same: 1-5 and 7 in its own script,
+6 by running this very module in the browser, see `page_report` and `companion.rules_bundle`):
 
 1. the revealed seed against the commitment published at creation;
 2. every phone's chain: each value it revealed (in a round or with an action)
@@ -31,8 +32,11 @@ the table is still open).
 
 A game plugs its own event rules in with `register_game_check` (see `GameCheck`, in
 `companion.game_checks`).
-The verify page runs the same rules from ``static/js/fairness.js`` (its
+The verify page's script runs the same rules from ``static/js/fairness.js`` (its
 ``GAME_CHECKS``): add a game to both.
+
+``--rules-hash`` prints the SHA-256 of the zip of this verifier and the games' rules that the
+verify page runs (`companion.rules_bundle`): the page shows the hash of the zip it ran.
 """
 
 from __future__ import annotations
@@ -447,9 +451,12 @@ def page_report(document: dict, record: dict | None = None) -> dict:
     zip of `companion.rules_bundle`, after ``import companion.games``, which registers the games' checks:
     JSON-ready, each message with its entry number ``i``."""
     report = verify_log(document, record)
-    problems = lambda found: [{"i": where, **_for_page(text)} for where, text in found]  # noqa: E731
+
+    def numbered(found: list[tuple[int | None, str]]) -> list[dict]:
+        return [{"i": where, **_for_page(text)} for where, text in found]
+
     return {"ok": report.ok, "verifiable": report.verifiable, "message": report.message, "replayed": report.replayed,
-            "problems": problems(report.problems), "replay": problems(report.replay),
+            "problems": numbered(report.problems), "replay": numbered(report.replay),
             "replay_notes": [_for_page(note) for note in dict.fromkeys(report.replay_notes)]}
 
 

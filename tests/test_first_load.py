@@ -1,5 +1,5 @@
 """A phone's first load of a table, measured by the browser's own resource
-timing in headless Chromium: compressed, only the game's own script, under
+timing in headless Chromium: compressed, only the game's own script (never the verify page's Python), under
 60 KB on the wire for a dice table; a reload downloads no body again.
 Unit checks of the delivery rules (gzip, versioned static URLs) come first."""
 
@@ -59,6 +59,7 @@ def test_a_dice_table_loads_under_60_kb_and_a_reload_downloads_no_body_again(ser
     first = page.evaluate(LOADED)
     names = [entry["name"] for entry in first]
     assert not [name for name in names if re.search(r"/games/(rayman|arkade|amiiboxe|chakart|universalis)\.js", name)]
+    assert not [name for name in names if "pyodide" in name or "rules.zip" in name]  # Python: the verify page's alone
     total = sum(entry["transfer"] for entry in first)
     print(f"first load of a dice table: {total} bytes on the wire in {len(first)} requests")
     assert total < BUDGET, sorted(first, key=lambda entry: -entry["transfer"])[:5]

@@ -185,9 +185,9 @@ def test_a_tampered_rayman_log_is_reported_at_its_entry(tampered, case):
 
 def test_the_page_gives_the_same_verdicts_and_entries_as_the_cli(logs, tampered, replay_tampered, server,
                                                                   open_context):  # noqa: F811
-    """The page does not replay the game (the CLI runs the games' rules): of the replay's findings it
-    gives the same for an action missing from the log and an undo of an action the game had moved past,
-    which the log's structure shows."""
+    """The page's own script does not replay the game (the page runs the CLI's Python for that,
+    tests/test_verify_page_replay.py): of the replay's findings it gives the same for an action missing
+    from the log and an undo of an action the game had moved past, which the log's structure shows."""
     structural = ("action removed", "stale undo")
     cases = {**{f"honest {name}": log for name, log in logs.items()},
              **{name: log for name, (log, _) in tampered.items()},

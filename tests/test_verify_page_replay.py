@@ -1,9 +1,10 @@
 """The verify page replays the game with the game's own Python rules, in the browser (Pyodide, served
 by our server): a finished Rayman round and a Chakart game verify fully on the page, "replayed"; a
 log whose changed move is still consistent with its draws and events (the JS checks pass it) is
-reported by the page at the move's entry, in French on a French phone; the page's hash of the rules
-it ran is the CLI's ``--rules-hash``. One browser context for the module: Python loads once per page,
-and the files come from the browser's cache after the first page."""
+reported by the page at the move's entry, in French on a French phone; a browser without WebAssembly
+keeps the page's own verdict and says the replay failed; the page's hash of the rules it ran is the
+CLI's ``--rules-hash``. Two phones (English, French) serve the whole module: Python loads once per page,
+its files from the browser's cache after the first page."""
 
 from __future__ import annotations
 
@@ -110,3 +111,19 @@ def test_a_changed_move_that_draws_and_events_still_agree_with_is_reported_by_th
     expect(page.locator(".verdict")).to_contain_text(f"Entrée {where}")
     expect(page.locator(".replay-state")).to_contain_text("Rejoué avec les propres règles du jeu")
     phones["fr"].assert_clean()
+
+
+def test_a_browser_without_webassembly_keeps_the_pages_own_verdict_and_says_the_replay_failed(
+        browser, server, rayman_log):  # noqa: F811
+    context = browser.new_context(locale="en-US", **PHONE)
+    try:
+        context.add_init_script("delete window.WebAssembly;")
+        page = context.new_page()
+        page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+        expect(page.locator(".replay[data-result=failed]")).to_be_visible()
+        expect(page.locator(".replay-state")).to_contain_text(
+            "The game could not be replayed in this browser (this browser does not run WebAssembly)")
+        expect(page.locator(".verdict")).to_have_attribute("data-result", "ok")
+        expect(page.locator(".rules-hash")).to_be_hidden()
+    finally:
+        context.close()

@@ -1,0 +1,95 @@
+"""The zip of rules the verify page runs (companion/rules_bundle.py): only the verifier and what it
+imports, found by import; enough on its own (run by a Python without Flask or any installed package,
+it replays a game as the page does); served gzipped or not, the same bytes, their SHA-256 the ETag
+and what ``python -m companion.verify --rules-hash`` prints. Bad input tried: the CLI without a log
+file (a clear error, status 2), an unchanged bundle asked again (304, no body)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import subprocess
+import sys
+import zipfile
+
+from companion import rules_bundle
+from tests.server import ROOT
+from tests.test_replay import logged_walk
+
+
+def names_in(zipped: bytes) -> list[str]:
+    return zipfile.ZipFile(io.BytesIO(zipped)).namelist()
+
+
+def test_the_bundle_holds_the_verifier_and_the_games_and_nothing_else(client):
+    served = client.get("/verify/rules.zip", headers={"Accept-Encoding": "identity"})
+    assert served.status_code == 200 and served.mimetype == "application/zip"
+    names = names_in(served.data)
+    assert {"companion/__init__.py", "companion/verify.py", "companion/replay.py", "companion/fairness.py",
+            "companion/text.py", "companion/games/__init__.py", "companion/games/rayman/flow.py",
+            "companion/games/chakart/turn.py"} <= set(names)
+    assert all(name.startswith("companion/") and name.endswith(".py") for name in names)
+    # Neither the server (Flask, the store, the web shell, the configuration) nor anything but code.
+    server_side = ("companion/web/", "companion/store", "companion/config.py", "companion/tables.py",
+                   "companion/night.py", "companion/amiibo/")
+    assert not [name for name in names if name.startswith(server_side)]
+    package = zipfile.ZipFile(io.BytesIO(served.data)).read("companion/__init__.py").decode()
+    assert "flask" not in package.lower() and "import" not in package
+    # Every file but the package's own is the checkout's, unchanged.
+    for name in names:
+        if name != "companion/__init__.py":
+            assert zipfile.ZipFile(io.BytesIO(served.data)).read(name) == (ROOT / name).read_bytes(), name
+
+
+def test_the_bundle_is_found_by_import_and_built_the_same_every_time():
+    modules = rules_bundle.module_names()
+    assert "companion.games.rayman.audit" in modules  # imported by the games, never named in the roots
+    assert "companion.games.rayman.components" not in modules  # the labels sheet: the verifier never imports it
+    rules_bundle.bundle.cache_clear()
+    again = rules_bundle.bundle()
+    assert again == rules_bundle.bundle() and hashlib.sha256(again).hexdigest() == rules_bundle.rules_hash()
+
+
+def test_the_bundle_is_served_gzipped_with_its_hash_as_etag_and_answered_304_when_unchanged(client):
+    plain = client.get("/verify/rules.zip", headers={"Accept-Encoding": "identity"})
+    zipped = client.get("/verify/rules.zip", headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.data) == plain.data
+    assert len(zipped.data) < len(plain.data) / 2
+    assert plain.headers["ETag"] == f'"{rules_bundle.rules_hash()}"' == f'"{hashlib.sha256(plain.data).hexdigest()}"'
+    assert "no-cache" in plain.headers["Cache-Control"]
+    again = client.get("/verify/rules.zip", headers={"Accept-Encoding": "gzip", "If-None-Match": zipped.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
+def test_the_cli_prints_the_hash_of_the_bundle_and_refuses_a_missing_log_file():
+    run = subprocess.run([sys.executable, "-m", "companion.verify", "--rules-hash"], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 0 and run.stdout.strip() == rules_bundle.rules_hash()
+    missing = subprocess.run([sys.executable, "-m", "companion.verify"], capture_output=True, text=True, timeout=60,
+                             cwd=ROOT)
+    assert missing.returncode == 2 and "the log file is missing" in missing.stderr
+
+
+def test_the_bundle_alone_replays_a_game_as_the_page_does(tmp_path):
+    """A Python without its site packages (so without Flask) and with only the zip to import from: the
+    page's own call, on a game's log, replays it; the same log edited is reported at its entry."""
+    log = logged_walk("chakart")
+    edited = json.loads(json.dumps(log))
+    action = next(entry for entry in edited["entries"] if entry["kind"] == "action" and entry["call"] == "apply")
+    action["seat"] = 1 - action["seat"]  # the other player moves: the rules refuse it, no draw or event tells
+    (tmp_path / "rules.zip").write_bytes(rules_bundle.bundle())
+    (tmp_path / "logs.json").write_text(json.dumps([log, edited]))
+    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); import companion.games; "
+              "from companion.verify import page_report; "
+              "print(json.dumps([page_report(log) for log in json.load(open('logs.json'))]))")
+    run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    honest, caught = json.loads(run.stdout)
+    assert honest["ok"] and honest["replayed"] > 0 and honest["replay"] == []
+    assert not caught["ok"] and caught["replay"][0]["i"] == action["i"]
+    # As the page translates it: the msgid and its fields, not the English sentence.
+    assert caught["replay"][0]["text"] == "the rules refuse this action %(kind)s of seat %(seat)s: %(refusal)s"
+    assert caught["replay"][0]["params"]["seat"] == str(action["seat"]) and caught["problems"] == []
