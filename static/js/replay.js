@@ -34,7 +34,7 @@ const RUN = `
 import json, sys
 if "/rules" not in sys.path:
     sys.path.insert(0, "/rules")
-import companion.games  # first, as the server does: the games register their checks with the verifier
+import companion.games  # the games register their checks (companion.game_checks) on import
 from companion.verify import page_report
 json.dumps(page_report(json.loads(log_json), json.loads(record_json)))
 `;
