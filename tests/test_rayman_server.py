@@ -584,6 +584,7 @@ def refusing(server):
             table.act(seat, {"type": "choose", "left": "b1", "second": "b2"})
             table.act(seat, LOCK)
         assert table.game()["phase"] == phase
+        table.act("host", RED_ONE)  # the host screen named a captive Ptizêtre's colour
         tables[phase] = table
     yield tables
     for table in tables.values():
@@ -592,6 +593,7 @@ def refusing(server):
 
 OVERSIZED = {"type": "lock", "commitment": "ab" * 32, "padding": "x" * 17_000}
 ANY_LOCK = {"type": "lock", "commitment": "ab" * 32}
+RED_ONE = {"type": "ptizetre_colour", "ptizetre": 1, "colour": "red"}
 UNKNOWN_TABLE = "ZZZZZ"  # well formed, and no table has it: a fifth letter is used only after code collisions
 BAD_INPUT = [  # (table, who, action, status, complaint); "idle": a seat whose turn it is not
     ("choosing", 2, {"type": "teleport"}, 400, "Unknown action: teleport."),
@@ -610,6 +612,17 @@ BAD_INPUT = [  # (table, who, action, status, complaint); "idle": a seat whose t
     ("choosing", "forged", LOCK, 401, "This token is not valid."),
     ("choosing", 2, OVERSIZED, 413, "too large (at most 16 KiB)."),
     ("choosing", UNKNOWN_TABLE, ANY_LOCK, 404, f"There is no table with the code {UNKNOWN_TABLE}."),
+    # Naming a captive Ptizêtre's colour: the host's, in any phase; a seat's request, even one claiming the
+    # host's rights, and every bad name are refused.
+    ("turns", 2, {**RED_ONE, "ptizetre": 2, "colour": "blue"}, 400, "Only the host can do that."),
+    ("turns", "idle", {**RED_ONE, "ptizetre": 2, "colour": "blue", "as_host": True}, 403, "Only the host can do that."),
+    ("choosing", "host", {**RED_ONE, "ptizetre": 2}, 400,
+     "Another Ptizêtre already has that colour: each colour names one token."),
+    ("choosing", "host", RED_ONE, 400, "That Ptizêtre already has that colour."),
+    ("turns", "host", {**RED_ONE, "colour": "teal"}, 400, "Unknown colour: pick one of the palette's colours."),
+    ("turns", "host", {**RED_ONE, "ptizetre": 5}, 400, "The captive Ptizêtres are numbered 1 to 4."),
+    ("turns", "host", {**RED_ONE, "ptizetre": "2"}, 400, "The action needs the field ptizetre (number)."),
+    ("turns", "host", {**RED_ONE, "colour": None}, 400, "The action needs the field colour (text)."),
 ]
 
 

@@ -197,3 +197,43 @@ replay starts from the same cards)."""
     setup = next(entry for entry in t.log(2)["entries"] if entry.get("call") == "setup")
     assert setup["options"]["memory"]["characters"] == {"Zoé": told}
     assert verify_log(t.log(2)).ok  # replayed from its log, the remembered cards included
+
+
+def test_the_host_phone_names_the_ptizetres_by_colour_and_the_table_keeps_them_for_the_evening(race):
+    """Solo, hosted from Zoé's phone: in the setup it names two captive tokens by their colours (the host's
+    game action, from a phone); every screen sees them, the freed token is the blue one; Play again starts with
+    the same colours, kept in the logged setup, and both games replay from their logs."""
+    t = race(1, mode="solo", boss_move=4)
+    zoe = t.phones["Zoé"]
+    t.host.play({"type": "table.give_host", "seat": t.seat("Zoé")})  # the TV hands its rights to the phone
+    zoe.wait_for(lambda v: v["table"]["host_seat"] == t.seat("Zoé"))
+    tv, t.host = t.host, zoe  # her phone is the host screen now (the TV's key no longer works)
+    tv.close()
+    for number, colour in ((1, "blue"), (2, "pink")):
+        zoe.play({"type": "ptizetre_colour", "ptizetre": number, "colour": colour, "as_host": True})
+    game = t.game(zoe, lambda g: len(g["ptizetre_colours"]) == 2)
+    assert game["ptizetre_colours"] == {"1": "blue", "2": "pink"} and game["phase"] == "round_start"
+    public = requests.get(f"{t.url}/api/tables/{t.code}", timeout=WAIT).json()["game"]
+    assert public["ptizetre_colours"] == game["ptizetre_colours"]
+    # Her own seat (without the host's flag) may not: it is the host's action.
+    refused = zoe.act({"type": "ptizetre_colour", "ptizetre": 3, "colour": "red"})
+    assert (refused["ok"], refused["status"], refused["error"]) == (False, 400, "Only the host can do that.")
+
+    zoe.play({"type": "roll"})  # the Boss's die
+    hand = t.mine("Zoé")["hand"]
+    t.choose_all({"Zoé": (hand[0], hand[1])})
+    t.game(zoe, lambda g: g["phase"] == "turns" and g["active"] == t.seat("Zoé"))
+    zoe.play({"type": "free", "ptizetre": 1})
+    zoe.play({"type": "hurt", "cause": "enemy"})  # solo, no heart: defeated
+    zoe.wait_for(lambda v: v["table"]["status"] == "over")
+    freed = [e for e in t.log()["entries"] if e["kind"] == "event" and e["event"]["type"] == "ptizetre_freed"]
+    assert [e["event"]["ptizetre"] for e in freed] == [1]
+    zoe.play({"type": "table.again"})
+    zoe.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "lobby")
+    zoe.play({"type": "table.start"})
+    game = t.game(zoe, lambda g: g["phase"] == "characters")
+    assert game["ptizetre_colours"] == {"1": "blue", "2": "pink"}  # nothing asked again
+    zoe.play({"type": "table.close"})
+    setup = next(entry for entry in t.log(2)["entries"] if entry.get("call") == "setup")
+    assert setup["options"]["memory"]["ptizetre_colours"] == {"1": "blue", "2": "pink"}
+    assert verify_log(t.log(1)).ok and verify_log(t.log(2)).ok

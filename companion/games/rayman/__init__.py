@@ -55,7 +55,9 @@ Actions (``type`` and fields; ``legal_actions(state, seat)`` lists them)
   ``initiative``); at a round's end ``free_move`` (``level`` or ``pass``);
   after the race ``distance`` (``spaces`` past the line).
 * Host (``seat == HOST``): ``answer`` (``question``: the asked key,
-  ``value``), ``roll`` (for the player who should), ``next_race``, ``initiative``.
+  ``value``), ``roll`` (for the player who should), ``next_race``, ``initiative``;
+  in any phase ``ptizetre_colour`` (``ptizetre``, ``colour``: a captive token named by its
+  colour, see ``ptizetres``).
 
 A view carries, besides the state a seat may see, ``legal`` (that viewer's
 legal actions, for the buttons of its screen; none for the public) and
@@ -115,7 +117,9 @@ Where the book is silent, we chose:
   the exchange variant they replace the previous ones; with it, each player
   keeps their ten cards and drops two of the twelve.
 * Ptizêtres are numbered 1 to 4 in the order they sit along the course (the
-  book gives each a colour but not which).
+  book gives each a colour but not which); the host may name each by the colour
+  on its token (``ptizetres.PALETTE``), and the table keeps those names for the
+  evening, like the cards' initiatives.
 * Whoever must roll (a random player in round 1, then the player farthest from
   the finish) taps ``roll`` on their phone; the host may roll for them. With
   only a Boss to roll for, any player may roll.
@@ -141,11 +145,11 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
                                               canonical_json, commitment)
 from companion.games.rayman.audit import draw_check
-from companion.games.rayman.cards import carry
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
 from companion.games.rayman.layout import pack, unpack
 from companion.games.rayman.options import check_options, resolve, seat_range
+from companion.games.rayman.ptizetres import carry
 from companion.games.rayman.setup import setup
 from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
 

@@ -21,6 +21,7 @@ from companion.games.rayman.layout import pack, unpack
 from companion.games.rayman.legal import candidate_actions
 from companion.games.rayman.positions import (check_forget_position, check_position, check_second_tile, check_step,
                                               do_forget_position, do_position, do_second_tile, do_step)
+from companion.games.rayman.ptizetres import do_ptizetre_colour
 from companion.games.rayman.questions import do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
 from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
@@ -123,7 +124,9 @@ MOVES = dict([
     move("distance", do_distance),
     move("answer", do_answer, by=HOST_ONLY),
     move("next_race", do_next_race, check=no_objection, by=HOST_ONLY),  # only between races (its phase)
+    move("ptizetre_colour", do_ptizetre_colour, by=HOST_ONLY),
 ])
+ANY_PHASE = ("ptizetre_colour",)  # naming a token's colour waits for nothing and holds nothing up
 
 BOARD_KEEPING = ("hurt", "position", "step", "forget_position", "second_tile", "correct_initiative")  # in a race
 TURN_MOVES = ("end_turn", "heart", "spend_heart", "slap", "free", "bonus", "use_bonus", "discard_bonus",
@@ -235,6 +238,6 @@ def decide(state: dict) -> dict | None:
     return {"winners": result["winners"], "reason": reason, "ranking": ranking}
 
 
-RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting)
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE)
 
 __all__ = ["RULES", "RACE_PHASES", "advance", "on_timeout", "remember"]

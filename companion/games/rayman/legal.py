@@ -11,6 +11,7 @@ from companion.games.rayman.common import active_seat, choosers, player_at, play
 from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES, HURT_CAUSES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_COLUMN, PTIZETRES_TO_FINISH,
                                               RACE_PHASES, START_COLUMN, commitment)
+from companion.games.rayman.ptizetres import colour_candidates
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller, needs_roll
 from companion.games.rayman.round_end import free_mover
@@ -27,7 +28,7 @@ def candidate_actions(state: dict, seat) -> list[dict]:
     if state["phase"] == "game_over":
         return []
     if seat == HOST:
-        return host_actions(state)
+        return host_actions(state) + colour_candidates(state)
     try:
         player = player_of(state, seat)
     except IllegalAction:

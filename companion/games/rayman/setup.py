@@ -10,6 +10,7 @@ from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DR
                                               START_COLUMN)
 from companion.games.rayman.layout import pack
 from companion.games.rayman.options import resolve, seat_range
+from companion.games.rayman.ptizetres import remembered_colours
 from companion.games.rayman.round import start_race
 from companion.text import unsafe_character
 
@@ -33,6 +34,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "draft": None,
         "youngest": None,
         "known": remembered(options.get("memory")),
+        "ptizetre_colours": remembered_colours(options.get("memory")),
         "tournament": {"races": [], "standings": [{"seat": seat["id"], "points": 0} for seat in seats]}
         if config["tournament"] else None,
         "result": None, "outcome": None,
