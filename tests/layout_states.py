@@ -173,9 +173,17 @@ RAYMAN_NAMES = ("Ana", "Ben")
 
 
 def rayman_started(url: str) -> Table:
+    """The host screen named two captive Ptizêtres by their colours (the phones show them), not the others."""
     table = Table.create(url, "rayman", {}, RAYMAN_NAMES)
     table.start()
+    name_two_ptizetres(table, "host")
     return table
+
+
+def name_two_ptizetres(table: Table, host: str) -> None:
+    for number, colour in ((1, "white"), (2, "purple")):
+        table.act(host, {"type": "ptizetre_colour", "ptizetre": number, "colour": colour,
+                         **({"as_host": True} if host != "host" else {})})
 
 
 def rayman_characters(url: str) -> Table:
@@ -466,6 +474,16 @@ def arkade_host_phone(url: str) -> Table:
     table.act("Zoé", {"type": "choose_role", "role": arkade.ALIEN})
     play_arkade(table, lambda game: game["active"] == arkade.DEFENDER)
     table.phone = "Zoé"
+    return table
+
+
+def rayman_host_phone(url: str) -> Table:
+    """Rayman's setup hosted from Ana's phone: her host controls name the captive Ptizêtres by colour."""
+    table = with_host_phone(Table.create(url, "rayman", {}, ()), "Ana")
+    ben = requests.post(f"{url}/api/tables/{table.code}/seats", json={"name": "Ben", "entropy": ENTROPY}, timeout=WAIT)
+    table.tokens["Ben"], table.seats["Ben"] = ben.json()["token"], ben.json()["seat"]
+    table.start()
+    name_two_ptizetres(table, "Ana")
     return table
 
 

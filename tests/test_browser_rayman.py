@@ -285,3 +285,53 @@ def post(server, code: str, token: str, action: dict) -> requests.Response:
 
 def public(server, code: str) -> dict:
     return requests.get(f"{server.url}/api/tables/{code}", timeout=10).json()
+
+
+def test_the_host_names_the_ptizetres_by_colour_in_one_tap_each_and_the_phones_show_them(server, open_context):
+    """The host screen (in French) names the first two captive tokens by their colours during the characters,
+    one tap each, and skips the others; Zoé's 360 px phone (in English) frees the blue one in her turn: her
+    buttons, the players' list and the history name them by colour, with their swatches. Max plays through the API."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "rayman", "options": {}}, timeout=10).json()
+    code = created["code"]
+    zoe_seat, max_seat = (requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                        timeout=10).json() for name in ("Zoé", "Max"))
+    assert post(server, code, created["host_token"], {"type": "table.start"}).status_code == 200
+    tv = open_context(viewport={"width": 1920, "height": 1080})  # the TV: the whole game on its screen
+    as_host(tv, code, created["host_token"])
+    host = tv.new_page()
+    host.goto(f"{server.url}/host/{code}?lang=fr")
+    panel = host.locator(".rm-colours")
+    expect(panel.locator(".rm-ptz-ask")).to_have_text("Ptizêtre n°1 : sa couleur ?")
+    panel.get_by_role("button", name="Bleu").click()
+    expect(panel.locator(".rm-ptz-ask")).to_have_text("Ptizêtre n°2 : sa couleur ?")
+    expect(panel.get_by_role("button", name="Bleu")).to_be_disabled()  # each colour names one token
+    panel.get_by_role("button", name="Rose").click()
+    expect(host.locator(".rm-history li").first).to_have_text("Ptizêtre captif n°2 : Ptizêtre rose.")
+    assert public(server, code)["game"]["ptizetre_colours"] == {"1": "blue", "2": "pink"}
+
+    zoe = phone_at_seat(open_context, server, code, zoe_seat["token"], ".rm-status")
+    zoe.get_by_role("button", name="Rayman", exact=True).tap()
+    max_plays = lambda action: post(server, code, max_seat["token"], action).raise_for_status()  # noqa: E731
+    max_plays({"type": "character", "name": "Globox"})
+    tap_card(zoe, "Left card", 0)
+    tap_card(zoe, "Second card", 0)
+    zoe.get_by_role("button", name="Lock in my choice").tap()
+    expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
+    choice, salt = {"bubble": False, "left": "b1", "second": "b2"}, "cd" * 16
+    max_plays({"type": "lock", "commitment": commitment(choice, salt)})
+    max_plays({"type": "reveal", "choice": choice, "salt": salt})
+    tell(zoe, "left card", 30)
+    tell(zoe, "second card", 12)
+    for card, value in (("b1", 8), ("b2", 2)):
+        max_plays({"type": "initiative", "seat": max_seat["seat"], "card": card, "initiative": value})
+
+    frees = zoe.get_by_role("group", name="Free a Ptizêtre").get_by_role("button")
+    expect(frees).to_have_text(["Blue Ptizêtre", "Pink Ptizêtre", "Captive Ptizêtre n°3", "Captive Ptizêtre n°4"])
+    assert frees.first.locator(".rm-ptz-swatch").evaluate("(node) => getComputedStyle(node).backgroundColor") \
+        == "rgb(28, 126, 214)"
+    frees.first.tap()
+    expect(zoe.locator(".rm-player.me .rm-freed")).to_have_text("Ptizêtres 1/3 (blue)")
+    expect(zoe.locator(".rm-history li").first).to_have_text("Rayman (Zoé) frees Blue Ptizêtre (1 freed).")
+    expect(zoe.locator(".rm-history li").first.locator(".rm-ptz-swatch")).to_have_count(1)
+    expect(host.locator(".rm-player .rm-freed").first).to_have_text("Ptizêtres 1/3 (bleu)")
+    assert zoe.evaluate("() => document.documentElement.scrollWidth") <= 360

@@ -163,6 +163,9 @@ SCREENS += [
     # A TV paired by the host's phone: the code it shows, and the page the phone opens by scanning it.
     Screen("display-pair", "/screen", ready=".pair-code:not(:empty)", who="tv-page", main=(".pair-code", ".pair-state")),
     Screen("pair", "/pair/{code}", states.tv_waiting_for_a_phone, ready=".pair-state"),
+    # Rayman's host controls, opened on the phone: the captive Ptizêtres named by their colours.
+    Screen("rayman-host-phone", "/t/{code}", states.rayman_host_phone, "host-phone", ".host-panel",
+           setup_gone=True, opened=".host-game > summary"),  # tapped open: the page scrolls to it
     Screen("arkade-host-phone", "/t/{code}", states.arkade_host_phone, "host-phone", ".host-panel",
            prompt=".host-panel .seat.away", setup_gone=True),  # waiting on an away seat: the host's tools for it
     host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),

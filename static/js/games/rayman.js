@@ -16,11 +16,12 @@ const BOSSES = { crapaud_blinde: 'Crapaud blindé', ptizetre_malefique: 'Ptizêt
   seabreather: 'Seabreather', grundermord: 'Grundermord' };
 const LAST_COLUMN = 43;
 const MAX_BONUS = 4;
+const SETUP_PHASES = ['characters', 'legendary', 'draft', 'exchange'];
 const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'initiatives', 'turns', 'round_end', 'finish'];
 const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
 const QUIET = new Set(['moved', 'position_forgotten', 'initiative_told', 'answered', 'choosing', 'round_started',
-  'reveal_now', 'revealed_by', 'free_move_passed',
+  'reveal_now', 'revealed_by', 'free_move_passed', 'ptizetre_named',
   'locked', 'turn_ended', 'standings']);
 const UNLISTED = new Set(['moved', 'position_forgotten', 'choosing']);
 // The end of a round, as the history tells it (from the last turn to the next round).
@@ -41,6 +42,7 @@ let ordering = { key: null, seats: [] };  // host: players named in order (last 
 let dropping = { key: null, cards: new Set() };  // tournament exchange: the cards to give back
 let localError = '';
 let rolledNow = new Set();  // dice rolled since the previous view: they roll on screen once
+let naming = null;  // host: the captive Ptizêtre being named by its colour (null: the first unnamed)
 
 // --- reading the view ------------------------------------------------------------------
 
@@ -65,7 +67,30 @@ const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 // Components by the names the table reads on them: the labels of /rayman/labels (the same words), and a
 // character's own cards by the character (the box prints no name on them: their initiative tells them apart).
 const extraName = (number) => t('Extra action card n°%(number)s', { number });
-const ptizetreName = (number) => t('Captive Ptizêtre n°%(number)s', { number });
+// A captive Ptizêtre by the colour the host named it with (companion/games/rayman/ptizetres.py), else its number.
+const PTIZETRE_COLOURS = {
+  red: { name: N_('red'), ptizetre: N_('Red Ptizêtre'), paint: '#e03131' },
+  orange: { name: N_('orange'), ptizetre: N_('Orange Ptizêtre'), paint: '#f76707' },
+  yellow: { name: N_('yellow'), ptizetre: N_('Yellow Ptizêtre'), paint: '#fcc419' },
+  green: { name: N_('green'), ptizetre: N_('Green Ptizêtre'), paint: '#2f9e44' },
+  blue: { name: N_('blue'), ptizetre: N_('Blue Ptizêtre'), paint: '#1c7ed6' },
+  purple: { name: N_('purple'), ptizetre: N_('Purple Ptizêtre'), paint: '#7048e8' },
+  pink: { name: N_('pink'), ptizetre: N_('Pink Ptizêtre'), paint: '#f783ac' },
+  white: { name: N_('white'), ptizetre: N_('White Ptizêtre'), paint: '#f8f9fa' },
+};
+const colourOf = (game, number) => PTIZETRE_COLOURS[(game.ptizetre_colours || {})[String(number)]] ?? null;
+function ptizetreName(game, number) {
+  const colour = colourOf(game, number);
+  return colour ? t(colour.ptizetre) : t('Captive Ptizêtre n°%(number)s', { number });
+}
+function paintSwatch(colour) {
+  const node = el('span', { class: 'rm-ptz-swatch', 'aria-hidden': 'true' });
+  node.style.background = colour.paint;
+  return node;
+}
+const ptizetreSwatch = (game, number) => (colourOf(game, number) ? paintSwatch(colourOf(game, number)) : null);
+// The Ptizêtre an event is about, drawn before its line in the history.
+const eventSwatch = (game, event) => (event.ptizetre ? ptizetreSwatch(game, event.ptizetre) : null);
 const bossCardName = (game, number) => t('%(boss)s: attack card n°%(number)s', { boss: BOSSES[game.boss?.name] ?? 'Boss', number });
 
 function cardName(card, character = lastView?.game && playerOf(lastView.game, lastView.game.you)?.character) {
@@ -247,7 +272,8 @@ function eventText(event, game) {
     case 'slapped': return event.slaps
       ? t('%(name)s slaps %(other)s (%(count)s slaps for the distance).', { name, other: nameOf(game, event.target), count: event.slaps })
       : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
-    case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(event.ptizetre), count: event.count });
+    case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(game, event.ptizetre), count: event.count });
+    case 'ptizetre_named': return t('Captive Ptizêtre n°%(number)s: %(ptizetre)s.', { number: event.ptizetre, ptizetre: t(PTIZETRE_COLOURS[event.colour]?.ptizetre ?? event.colour) });
     case 'bonus_gained': return event.fifth
       ? t('%(name)s gains a fifth bonus token: one must be used or discarded.', { name })
       : t('%(name)s gains a bonus token (%(count)s).', { name, count: event.count });
@@ -828,8 +854,8 @@ function tokenButtons(game, me) {
   if (tokens.length) groups.push(group(t('Tokens'), tokens));
   const frees = allOf(game, 'free');
   if (frees.length) {
-    groups.push(group(t('Free a Ptizêtre'), frees.map((action) =>
-      button(ptizetreName(action.ptizetre), () => send(action), 'rm-ptizetre'))));
+    groups.push(group(t('Free a Ptizêtre'), frees.map((action) => el('button', { type: 'button', class: 'rm-ptizetre',
+      onclick: () => send(action) }, ptizetreSwatch(game, action.ptizetre), ptizetreName(game, action.ptizetre)))));
   }
   const slaps = allOf(game, 'slap');
   if (slaps.length) {
@@ -952,9 +978,7 @@ function badges(game, player) {
   if (!game.round) return items;  // setting up: nothing to count yet
   badge(player.heart ? `♥ ${t('heart')}` : `♡ ${t('no heart')}`, player.heart ? 'heart' : 'off');
   badge(`${t('Bonus')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
-  const freed = player.ptizetres;
-  const which = freed.length ? ` (${freed.map((number) => `n°${number}`).join(', ')})` : '';
-  badge(`${t('Ptizêtres')} ${freed.length}/3${which}`, freed.length >= 3 ? 'ok' : '');
+  items.push(freedBadge(game, player.ptizetres));
   badge(t('hand %(hand)s · discard %(discard)s', { hand: player.hand_size, discard: player.discard_size }));
   if (player.position) badge(positionText(player.position), 'position');
   if (game.phase === 'choosing' && !player.crossed) {
@@ -966,6 +990,14 @@ function badges(game, player) {
   if (player.slapped) badge(t('already slapped'), 'off');
   if (player.crossed) badge(`🏁 ${t('finished')}${player.distance ? ` (+${player.distance})` : ''}`, 'ok');
   return items;
+}
+
+// The Ptizêtres a player freed: by colour (with its swatch) where the host named it, else by number.
+function freedBadge(game, freed) {
+  const which = freed.flatMap((number, index) => [index ? ', ' : ' (', ptizetreSwatch(game, number),
+    colourOf(game, number) ? t(colourOf(game, number).name) : `n°${number}`]);
+  return el('span', { class: `rm-badge rm-freed${freed.length >= 3 ? ' ok' : ''}` },  // one line of text inside
+    el('span', {}, `${t('Ptizêtres')} ${freed.length}/3`, ...which, freed.length ? ')' : null));
 }
 
 function playersPanel(game) {
@@ -1101,11 +1133,11 @@ function distancePanel(game, me) {
 }
 
 function historyPanel(game) {
-  const texts = (game.history || []).filter((event) => !UNLISTED.has(event.type))
-    .map((event) => eventText(event, game)).filter(Boolean).slice(-12).reverse();
-  if (!texts.length) return null;  // no heading over nothing before the first event
+  const lines = (game.history || []).filter((event) => !UNLISTED.has(event.type))
+    .map((event) => ({ event, text: eventText(event, game) })).filter((line) => line.text).slice(-12).reverse();
+  if (!lines.length) return null;  // no heading over nothing before the first event
   return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('What happened') }),
-    el('ul', {}, ...texts.map((text) => el('li', { text }))));
+    el('ul', {}, ...lines.map(({ event, text }) => el('li', {}, eventSwatch(game, event), text))));
 }
 
 function setupReminder(game) {
@@ -1123,6 +1155,41 @@ function setupReminder(game) {
   if (config.tournament) items.push(t('Tournament (the 4 boards)'));
   return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))),
     el('a', { href: '/rayman/labels', target: '_blank', rel: 'noopener', text: t('Numbered labels to print for the extra cards, the Boss cards and the Ptizêtres') }));
+}
+
+// --- the captive Ptizêtres' colours (the host, optional) ------------------------------------------------
+
+// Where the tokens are placed (the setup), the host screen offers to name each captive token by the colour
+// printed on it: the first one still unnamed is picked, so naming it is one tap on its colour. Skipped,
+// the Ptizêtres keep their numbers (the labels sheet); during the race the same panel waits folded.
+function colourPanel(game) {
+  const colours = game.ptizetre_colours || {};
+  const numbers = Array.from({ length: game.config.captives }, (_, index) => index + 1);
+  const current = numbers.includes(naming) ? naming : numbers.find((number) => !colours[number]) ?? null;
+  const tokens = el('div', { class: 'rm-choices rm-ptz-tokens', role: 'group', 'aria-label': t('Which Ptizêtre') },
+    ...numbers.map((number) => el('button', { type: 'button', class: number === current ? 'picked' : '',
+      'aria-pressed': String(number === current), onclick: () => { naming = number; render(); } },
+    ptizetreSwatch(game, number) ?? el('span', { class: 'rm-ptz-swatch unnamed', 'aria-hidden': 'true' }),
+    t('n°%(number)s', { number }))));
+  const parts = [el('p', { class: 'muted', text: t('Optional: every screen then names each token by its colour; skipped, it keeps its number.') }), tokens];
+  if (current === null) {
+    parts.push(el('p', { class: 'rm-done', text: t('Every Ptizêtre has its colour: tap one to change it.') }));
+  } else {
+    const taken = new Set(Object.entries(colours).filter(([number]) => Number(number) !== current).map(([, colour]) => colour));
+    parts.push(el('p', { class: 'rm-ptz-ask', text: t('Ptizêtre n°%(number)s: its colour?', { number: current }) }),
+      el('div', { class: 'rm-choices rm-palette', role: 'group', 'aria-label': t('Colours') },
+        ...Object.entries(PTIZETRE_COLOURS).map(([id, colour]) => el('button', { type: 'button',
+          class: colours[current] === id ? 'picked' : '', 'aria-pressed': String(colours[current] === id),
+          disabled: taken.has(id), onclick: async () => {
+            if (await send({ type: 'ptizetre_colour', ptizetre: current, colour: id })) {
+              naming = null;  // on to the next one still unnamed
+              render();
+            }
+          } }, paintSwatch(colour), t(colour.name)))));
+  }
+  const title = t("The captive Ptizêtres' colours");
+  if (SETUP_PHASES.includes(game.phase)) return el('section', { class: 'rm-panel rm-colours' }, el('h3', { text: title }), ...parts);
+  return folded('colours', title, ...parts);
 }
 
 // --- what to do now ------------------------------------------------------------------------------------
@@ -1225,6 +1292,8 @@ function render() {
     parts.push(revealPanel(game), game.phase === 'round_start' ? null : dice);
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
+  // Last: on the TV it takes a column of its own, beside what the table waits for.
+  if (isHost && context.act && game.phase !== 'game_over') parts.push(colourPanel(game));
   const classes = `rayman phase-${game.phase}${isHost ? ' host' : ''}${reducedMotion() ? ' calm' : ''}`;
   target.replaceChildren(el('div', { class: classes }, ...parts));
   if (focusKey) target.querySelector(`[data-keep="${CSS.escape(focusKey)}"]`)?.focus();
