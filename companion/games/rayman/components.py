@@ -4,12 +4,11 @@ labels to stick on them, so that the players read the number the phones show).""
 from __future__ import annotations
 
 from companion.games.base import N_
-from companion.games.rayman.constants import BOSS_DECK, BOSSES, EXTRA_CARDS
+from companion.games.rayman.constants import BOSS_DECK, BOSSES, CAPTIVES, EXTRA_CARDS
 
 # Proper names from the box: the same in every language.
 BOSS_NAMES = {"crapaud_blinde": "Crapaud blindé", "ptizetre_malefique": "Ptizêtre maléfique",
               "seabreather": "Seabreather", "grundermord": "Grundermord"}
-CAPTIVES = 4
 
 
 def label_groups() -> list[dict]:

@@ -87,6 +87,7 @@ MAX_BONUS = 4
 
 
 PTIZETRES_TO_FINISH = 3
+CAPTIVES = 4  # captive Ptizêtre tokens in the box (the option may place 3)
 
 
 BUBBLE_MODE_ADVANCE = 4
