@@ -3,6 +3,7 @@
 // served by our server from static/vendor/pyodide: the table may have no internet). Only the verify
 // page imports this module; Python loads only when it runs.
 import { bytesToHex, sha256 } from './hashes.js';
+import { requestBytes } from './ui.js';
 
 // Loading the interpreter takes seconds (13 MB on a first visit): past this, the page says it failed.
 const GIVE_UP_AFTER_MS = 120000;
@@ -16,9 +17,9 @@ function withinTime(promise, what) {
 }
 
 async function fetchRules(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: error ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  const { ok, body, error } = await requestBytes(url);
+  if (!ok) throw new Error(error);
+  return body;
 }
 
 async function startPython(moduleUrl) {

@@ -76,20 +76,33 @@ export function showRefusal(fallback, message) {
 // A JSON request whose failure is always a sentence a person understands, in the page's language:
 // the server's own message, or ours when the network or the server did not answer; never the
 // browser's transport text. Answers { ok, status, body, error }.
+const unreachable = () => t('The server does not answer: check the Wi-Fi, then try again.');
+const failedWith = (status) => t('The server could not answer (error %(status)s): try again in a moment.', { status });
+
 export async function requestJson(url, options = {}) {
   let response;
   try {
     response = await fetch(url, options);
   } catch {
-    return { ok: false, status: 0, body: {}, error: t('The server does not answer: check the Wi-Fi, then try again.') };
+    return { ok: false, status: 0, body: {}, error: unreachable() };
   }
   let body = {};
   try {
     body = await response.json();
   } catch { /* not JSON: a proxy's error page */ }
-  const error = response.ok ? '' : (typeof body.error === 'string' && body.error)
-    || t('The server could not answer (error %(status)s): try again in a moment.', { status: response.status });
+  const error = response.ok ? '' : (typeof body.error === 'string' && body.error) || failedWith(response.status);
   return { ok: response.ok, status: response.status, body, error };
+}
+
+// A file's bytes (the verify page's rules zip), its failures said as requestJson says them.
+export async function requestBytes(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return { ok: false, error: failedWith(response.status) };
+    return { ok: true, body: new Uint8Array(await response.arrayBuffer()) };
+  } catch {
+    return { ok: false, error: unreachable() };
+  }
 }
 
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
