@@ -6,6 +6,7 @@ import importlib
 
 import socketio.packet
 from flask import Flask
+from flask.sessions import SessionInterface
 from flask_socketio import SocketIO
 
 from companion.amiibo.catalog import Catalog
@@ -30,6 +31,19 @@ class TextPacket(socketio.packet.Packet):
     json = PacketJSON
 
 
+class NoSessions(SessionInterface):
+    """Companion keeps no Flask session: a screen is whoever its seat or host token says.
+    Flask still opens one for every request context, and Flask-SocketIO pushes one per
+    Socket.IO event: with a secret key set, that built a signer and parsed the cookies on
+    every roll. The session is Flask's null one (writing to it raises)."""
+
+    def open_session(self, app, request):
+        return self.make_null_session(app)
+
+    def save_session(self, app, session, response) -> None:
+        pass
+
+
 def _async_mode() -> str:
     """gevent when the process was monkey-patched (app.py, gunicorn's gevent
     worker); plain threads otherwise (tests with the Flask-SocketIO test client)."""
@@ -45,6 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
                 instance_path=str(ROOT / "instance"))
     app.config.update(from_environment())
     app.config.update(config or {})
+    app.session_interface = NoSessions()
     for module in app.config["GAME_MODULES"]:  # each registers its games on import
         importlib.import_module(module)
 

@@ -32,10 +32,13 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
+from companion import jsontext
 from companion.games.base import plain_copy
 
 SCHEMA_VERSION = 4
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+# WAL frames (pages) a checkpoint may leave for its last pass, on the event loop: a few actions' worth.
+CHECKPOINT_ON_LOOP = 64
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -143,7 +146,7 @@ JSON_COLUMNS = {"options", "state", "figures", "settings", "waits", "undo", "han
 
 
 def _encode(column: str, value: Any) -> Any:
-    return json.dumps(value, separators=(",", ":")) if column in JSON_COLUMNS else value
+    return jsontext.dumps(value) if column in JSON_COLUMNS else value
 
 
 def _decode_column(column: str, value: Any) -> Any:
@@ -173,23 +176,24 @@ class TableCache:
     stamp names one content of all of them. A transaction reads the table's row as before
     (under the row's lock on PostgreSQL) and, when the stamp is the cached one, takes the
     decoded row, seats, finished games and next log and action numbers from here instead
-    of reading and decoding them again. Only committed content enters the cache."""
+    of reading and decoding them again. Only committed content enters the cache, and an
+    entry belongs to one transaction at a time (`take`)."""
 
     def __init__(self, size: int = 1024):  # a Rayman table's state is tens of KB: bounded memory
         self.size = size
         self._entries: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, code: str, stamp: tuple) -> dict | None:
-        """A transaction's own copy of the entry, if it has this stamp."""
+    def take(self, code: str, stamp: tuple) -> dict | None:
+        """The entry, if it has this stamp, handed over to one transaction: it leaves the cache
+        (no copy of the state to make), and comes back only with that transaction's commit
+        (`put`). A transaction that fails drops it: the next one decodes the row again."""
         with self._lock:
             entry = self._entries.get(code)
             if entry is None or entry["stamp"] != stamp:
                 return None
-            self._entries.move_to_end(code)
-        return {**entry, "table": plain_copy(entry["table"]),
-                "seats": [dict(seat) for seat in entry["seats"]] if entry["seats"] is not None else None,
-                "games": plain_copy(entry["games"]) if entry["games"] is not None else None}
+            del self._entries[code]
+        return entry
 
     def put(self, entries: dict[str, dict]) -> None:
         with self._lock:
@@ -399,11 +403,23 @@ class Store:
             self.group_sync = GroupSync(path + "-wal", checkpoint=self._checkpoint_wal)
 
     def _checkpoint_wal(self) -> None:
-        """Copies the WAL into the database file, in a native thread. The store stays locked
-        meanwhile (its actions wait, the event loop does not), so that the checkpoint takes
-        every frame and the next write starts the WAL again from its beginning."""
+        """Copies the WAL into the database file. The bulk is copied in a native thread while
+        actions go on (a passive checkpoint blocks no writer), again while they wrote more than
+        a few pages meanwhile. What is left is copied on the event loop with the store locked,
+        so that the checkpoint takes every frame and the next write starts the WAL again from
+        its beginning. (Holding the store's lock across a whole checkpoint in a thread held
+        every action for the copy, its syncs and the loop's way back to the greenlet: 10 ms and
+        more per checkpoint under load, bench/ and issue 20.)"""
+        for _ in range(3):
+            _, frames, copied = self.group_sync.in_thread(self._checkpoint_once)
+            if frames - copied <= CHECKPOINT_ON_LOOP:
+                break
         with self._lock:
-            self.group_sync.in_thread(lambda: self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+            self._checkpoint_once()
+
+    def _checkpoint_once(self) -> tuple[int, int, int]:
+        """(busy, frames in the WAL, frames copied): SQLite's answer."""
+        return tuple(self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
 
     def _check_integrity(self) -> None:
         """``PRAGMA quick_check`` at start: a damaged file is refused before anything is written to it."""
@@ -570,7 +586,7 @@ class Transaction:
         if row is None:
             return None
         stamp = (row["version"], row["updated_at"])
-        work = self._cache.get(code, stamp) if self._cache is not None and not self._unknown_writes else None
+        work = self._cache.take(code, stamp) if self._cache is not None and not self._unknown_writes else None
         if work is None:
             work = {"stamp": stamp, "table": _decode_table(row), "seats": None, "games": None,
                     "next_log": None, "next_action": None}
@@ -686,7 +702,7 @@ class Transaction:
         now = time.time()
         self._write_many(
             "INSERT INTO log (table_code, idx, kind, data, at, game) VALUES (?, ?, ?, ?, ?, ?)",
-            [(code, first + offset, entry["kind"], json.dumps(entry, separators=(",", ":")), now, game)
+            [(code, first + offset, entry["kind"], jsontext.dumps(entry), now, game)
              for offset, entry in enumerate(entries)])
         if work is not None:
             work["next_log"] = first + len(entries)
@@ -751,6 +767,6 @@ class Transaction:
                                    (code,)).fetchone()[0]
         self._write("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (code, seq, actor, key, json.dumps(action), json.dumps(result), time.time()))
+                    (code, seq, actor, key, jsontext.dumps(action), jsontext.dumps(result), time.time()))
         if work is not None:
             work["next_action"] = seq + 1

@@ -14,8 +14,7 @@ from typing import Any
 import orjson
 from engineio import json as engineio_json
 
-# Dict keys that are not strings (a seat number) become strings, as the standard library does.
-OPTIONS = orjson.OPT_NON_STR_KEYS
+from companion import jsontext
 
 
 class Serialised(str):
@@ -25,12 +24,8 @@ class Serialised(str):
 
 
 def encode(value: Any) -> str:
-    """JSON text of ``value``; what orjson refuses (a number wider than 64 bits) takes the
-    standard library's slower path rather than failing the publish."""
-    try:
-        return orjson.dumps(value, option=OPTIONS).decode()
-    except TypeError:
-        return json.dumps(value, separators=(",", ":"))
+    """JSON text of ``value`` (`companion.jsontext.dumps`)."""
+    return jsontext.dumps(value)
 
 
 class PacketJSON:
