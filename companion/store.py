@@ -152,7 +152,7 @@ def _encode(column: str, value: Any) -> Any:
 def _decode_column(column: str, value: Any) -> Any:
     """A column's value as `Transaction.table` gives it, from what is stored."""
     if column in JSON_COLUMNS:
-        return json.loads(value) if value is not None else None
+        return jsontext.loads(value) if value is not None else None
     return bool(value) if column == "joining_open" else value
 
 

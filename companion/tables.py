@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness, figures, text, waits
+from companion import fairness, figures, jsontext, text, waits
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
@@ -374,7 +374,7 @@ class Tables(NightActions):
         if not isinstance(action, dict):
             raise TableError(400, N_("The action must be a JSON object."))
         try:
-            size = len(json.dumps(action, separators=(",", ":")).encode())
+            size = len(jsontext.dumps(action).encode())  # its UTF-8 bytes
         except (TypeError, ValueError):
             raise TableError(400, N_("The action must be a JSON object."))
         if size > MAX_ACTION_BYTES:
