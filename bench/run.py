@@ -21,12 +21,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # so that `python bench/run.py` finds the bench package
 
+from bench import spy  # noqa: E402
 from bench.report import Load, Outcome, markdown, merge_tallies  # noqa: E402
 from bench.server import BGIO, BgioServer, ClusterServer, GunicornServer, ResourceSampler, node_env  # noqa: E402
 
@@ -56,6 +58,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "results" / "last-run.md",
                         help="where the markdown goes (bench/results/last-run.md, not versioned)")
     parser.add_argument("--raw", type=Path, help="also write every run's merged tally (all latencies) as JSON")
+    parser.add_argument("--py-spy", type=Path, metavar="DIR",
+                        help="record each gunicorn worker with py-spy during the rolling window into DIR and print "
+                             "where its CPU went, per part of the roll's path (bench/spy.py; needs ptrace rights)")
     arguments = parser.parse_args(argv)
     if arguments.quick:
         arguments.duration, arguments.tables = 5, 10
@@ -173,9 +178,10 @@ class ClientProcess:
             self.process.wait()
 
 
-def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: argparse.Namespace) -> float:
+def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: argparse.Namespace,
+          at_start: Callable[[], Any] = lambda: None) -> float:
     """Starts every client at once; returns the server's CPU share (of one core)
-    over the rolling window."""
+    over the rolling window. ``at_start`` runs when the window opens (a profiler)."""
     screens = sum(len(json.loads(client.plan_path.read_text())["tables"]) for client in clients) * 8
     deadline = time.monotonic() + max(CONNECT_TIMEOUT, screens / 20)
     for client in clients:
@@ -184,6 +190,7 @@ def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: arg
     for client in clients:
         client.start_at(start)
     time.sleep(max(0.0, start - time.time()))
+    at_start()
     cpu_before = sampler.cpu_seconds()
     time.sleep(arguments.duration)
     return (sampler.cpu_seconds() - cpu_before) / arguments.duration
@@ -199,18 +206,46 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
             tables = seat_bgio_tables(server.api_url, load) if kind == "bgio" else seat_tables(server.url, load)
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
-            server_cpu = drive(clients, sampler, arguments)
+            spies: list = []
+            server_cpu = drive(clients, sampler, arguments, lambda: spies.extend(_start_spies(server, arguments)))
             results = [client.result(timeout=arguments.drain + 20) for client in clients]
     finally:
         for client in clients:
             client.kill()
         server.stop()
-    return Outcome(load=load, kind=kind, tally=merge_tallies(results),
-                   client_cpu_shares=[r["cpu_seconds"] / r["wall_seconds"] for r in results],
-                   server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
-                   peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
-                   server_log_sample=_log_sample(server),
-                   duration=arguments.duration)
+    outcome = Outcome(load=load, kind=kind, tally=merge_tallies(results),
+                      client_cpu_shares=[r["cpu_seconds"] / r["wall_seconds"] for r in results],
+                      server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
+                      peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
+                      server_log_sample=_log_sample(server),
+                      duration=arguments.duration)
+    _report_spies(spies, outcome, arguments)
+    return outcome
+
+
+def _start_spies(server, arguments: argparse.Namespace) -> list:
+    """py-spy on each gunicorn worker (Companion or the echo) for the rolling window."""
+    if not arguments.py_spy or not isinstance(server, GunicornServer):
+        return []
+    arguments.py_spy.mkdir(parents=True, exist_ok=True)
+    spies = []
+    for worker in server.processes()[1:]:
+        path = arguments.py_spy / f"{server.kind}-{worker.pid}.txt"
+        spies.append((spy.record(worker.pid, arguments.duration, path), path))
+    return spies
+
+
+def _report_spies(spies: list, outcome: Outcome, arguments: argparse.Namespace) -> None:
+    for process, path in spies:
+        _, problem = process.communicate(timeout=arguments.duration + 30)
+        if not path.exists():
+            print(f"py-spy recorded nothing: {problem.strip()[-300:]}", flush=True)
+            continue
+        text = (f"{outcome.load.label}, {outcome.kind} (worker's samples, CPU per roll "
+                f"{outcome.server_cpu_ms_per_roll or 0:.2f} ms):\n\n"
+                + spy.table(spy.breakdown(path.read_text()), outcome.server_cpu_ms_per_roll))
+        path.with_suffix(".md").write_text(text + "\n")
+        print(text, flush=True)
 
 
 def _log_sample(server, count: int = 3) -> list[str]:
