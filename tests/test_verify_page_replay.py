@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -66,7 +67,9 @@ def cli_rules_hash() -> str:
 
 
 def test_a_finished_rayman_round_is_replayed_on_the_page_with_the_rules_the_cli_hashes(server, rayman_log, phones):
+    started = time.monotonic()
     page = replayed_page(phones["en"], server, rayman_log["code"], "ok")
+    waited = time.monotonic() - started  # a figure for the report, never asserted
     expect(page.locator(".verdict")).to_have_attribute("data-result", "ok")
     expect(page.locator(".replay-state")).to_have_text(REPLAYED)
     actions = sum(1 for entry in rayman_log["entries"] if entry["kind"] == "action")
@@ -78,7 +81,8 @@ def test_a_finished_rayman_round_is_replayed_on_the_page_with_the_rules_the_cli_
     loaded = page.evaluate(LOADED)
     print(f"first load of the verify page, Python included: {sum(entry['transfer'] for entry in loaded)} bytes "
           f"in {len(loaded)} requests; Rayman ({actions} actions) replayed in "
-          f"{page.locator('.replay').get_attribute('data-milliseconds')} ms")
+          f"{page.locator('.replay').get_attribute('data-milliseconds')} ms; verdict shown {waited:.1f} s after "
+          "the page was asked for")
     assert any("/static/vendor/pyodide/pyodide.asm.wasm" in entry["name"] for entry in loaded)
     phones["en"].assert_clean()  # nothing but our server was asked: no package, no CDN
 
