@@ -7,13 +7,19 @@ from __future__ import annotations
 
 import gzip
 import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import requests
 from playwright.sync_api import expect
 
+from companion.web import delivery
 from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server  # noqa: F401
 
 BUDGET = 60 * 1024
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_text_answers_are_gzipped_for_browsers_that_accept_it(client):
@@ -42,6 +48,22 @@ def test_a_static_file_without_its_version_is_revalidated_and_answered_304(clien
 def test_a_wrong_version_is_not_cached_for_a_year(client):
     answer = client.get("/static/js/ui.js?v=000000000000")
     assert "max-age=31536000" not in answer.headers["Cache-Control"]
+
+
+def test_a_large_file_is_compressed_in_a_native_thread_under_gevent():
+    """The verify page's 8.6 MB WebAssembly, compressed on gevent's loop, froze every phone of the
+    server for as long: a large body goes to a native thread (and comes back whole)."""
+    script = """
+from gevent import monkey; monkey.patch_all()
+import gzip, threading
+from companion.web import delivery
+print(delivery.off_the_loop(threading.get_native_id) != threading.get_native_id())
+body = bytes(range(256)) * 4096
+print(gzip.decompress(delivery.gzipped(body)) == body)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["True", "True"]
+    assert delivery.off_the_loop(threading.get_native_id) == threading.get_native_id()  # no gevent here
 
 
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
