@@ -66,9 +66,12 @@ class Screen:
         self.connected = False
         self.disconnects = 0
         self.first_seen: dict[RollKey, float] = {}  # each roll's arrival as view.game.last
+        self.version_of: dict[RollKey, int] = {}  # the table version of the view that showed each roll
         self.in_history: set[RollKey] = set()  # rolls a later view listed in its history
+        self.versions: set[int] = set()  # every table version received: a hole is a view skipped
         self.rolls: list[Roll] = []
         self.client = socketio.Client(reconnection=False, websocket_extra_options=WEBSOCKET_OPTIONS)
+        self.last_view_at: float | None = None
         self.client.on("view", self.on_view)
         self.client.on("disconnect", self.on_disconnect)
 
@@ -83,15 +86,34 @@ class Screen:
         return None
 
     def on_view(self, view: dict) -> None:
-        arrived = time.perf_counter()  # first: parsing below must not count as latency
+        arrived = self.last_view_at = time.perf_counter()  # first: parsing below must not count as latency
         game = view.get("game") or {}
         last = game.get("last")
+        version = view.get("version")
+        if isinstance(version, int):
+            self.versions.add(version)
         if last:
-            self.first_seen.setdefault((last["seat"], last["number"]), arrived)
+            key = (last["seat"], last["number"])
+            self.first_seen.setdefault(key, arrived)
+            if isinstance(version, int):
+                self.version_of.setdefault(key, version)
         # Companion's view carries the last rolls: a roll whose own view was
         # overtaken by a newer one still reached the phone, just coalesced.
         for roll in game.get("history") or ():
             self.in_history.add((roll["seat"], roll["number"]))
+
+    def shows(self, key: RollKey, version: int | None) -> bool:
+        """Whether this screen's newest view includes the roll: it came as the roll's own view,
+        inside a later view's history, or a view of a later table version arrived (a view is
+        the whole table, so the screen shows the roll's outcome even if its own view never came)."""
+        return (key in self.first_seen or key in self.in_history
+                or (version is not None and bool(self.versions) and max(self.versions) >= version))
+
+    def skipped_versions(self) -> int:
+        """Table versions between the first and the newest view that never arrived."""
+        if not self.versions:
+            return 0
+        return max(self.versions) - min(self.versions) + 1 - len(self.versions)
 
     def on_disconnect(self, *reason) -> None:
         if self.connected:
@@ -131,13 +153,22 @@ class Table:
     def rolls(self) -> list[Roll]:
         return [roll for phone in self.phones for roll in phone.rolls]
 
+    def roll_versions(self) -> dict[RollKey, int]:
+        """Each roll's table version, as any screen of the table saw it."""
+        versions: dict[RollKey, int] = {}
+        for screen in self.screens:
+            versions.update(screen.version_of)
+        return versions
+
     def settled(self) -> bool:
-        """Every roll answered, and every accepted one seen by every connected screen."""
+        """Every roll of a connected phone answered, and every accepted one shown by every connected screen."""
         rolls = self.rolls()
-        if any(roll.response is None for roll in rolls):
+        if any(roll.response is None for phone in self.phones if phone.connected for roll in phone.rolls):
             return False
+        versions = self.roll_versions()
         keys = [roll.key for roll in rolls if roll.key]
-        return all(key in screen.first_seen for screen in self.screens if screen.connected for key in keys)
+        return all(screen.shows(key, versions.get(key)) for screen in self.screens if screen.connected
+                   for key in keys)
 
 
 @dataclass
@@ -149,11 +180,18 @@ class Tally:
     rolls_sent: int = 0
     rolls_accepted: int = 0
     refusals: dict[str, int] = field(default_factory=dict)  # error message -> count
-    unanswered: int = 0
+    unanswered: int = 0  # no answer within the drain
+    acks_late: int = 0  # of those, answered during the settle time
     views_expected: int = 0
     views_received: int = 0
-    views_coalesced: int = 0  # only seen in a later view's history
-    views_lost: int = 0
+    views_coalesced: int = 0  # only seen in a later view (its history, or a newer table version)
+    views_late: int = 0  # arrived after the drain, while the run waited to settle
+    views_to_dropped: int = 0  # owed to a screen whose connection dropped (a phone reconnecting gets the table)
+    views_lost: int = 0  # a screen still connected at the end never showed the roll, even after settling
+    versions_skipped: int = 0  # holes in the table versions a screen connected throughout received
+    # A few lost views, to tell why: (table, seat or None, the roll's version, the screen's newest
+    # version, seconds from the roll's ack to the screen's last view, to the end of the run).
+    lost_samples: list[tuple] = field(default_factory=list)
     disconnects: int = 0
     phone_latencies_ms: list[float] = field(default_factory=list)
     host_latencies_ms: list[float] = field(default_factory=list)
@@ -164,10 +202,12 @@ class Tally:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
 
-    def count_roll(self, roll: Roll, receivers: list[Screen], start: float) -> None:
+    def count_roll(self, roll: Roll, receivers: list[Screen], start: float, drain_end: float,
+                   versions: dict[RollKey, int]) -> None:
         self.rolls_sent += 1
-        if roll.response is None:
+        if roll.response is None or roll.acked > drain_end:  # not answered in time, as before the settle time
             self.unanswered += 1
+            self.acks_late += roll.response is not None
             return
         if roll.key is None:
             error = str(roll.response.get("error"))
@@ -175,25 +215,38 @@ class Tally:
             return
         self.rolls_accepted += 1
         self.ack_latencies_ms.append(_ms(roll.acked - roll.sent))
-        arrivals = (self._count_view(roll, screen) for screen in receivers)
+        arrivals = (self._count_view(roll, screen, drain_end, versions.get(roll.key)) for screen in receivers)
         latencies = [latency for latency in arrivals if latency is not None]
         if latencies:
             self.timeline.append((round(roll.sent - start, 3), max(latencies)))
 
-    def _count_view(self, roll: Roll, screen: Screen) -> float | None:
-        """Counts one expected view; returns its latency if it arrived."""
+    def _count_view(self, roll: Roll, screen: Screen, drain_end: float, version: int | None) -> float | None:
+        """Counts one expected view; returns its latency if it arrived before the drain ended."""
         self.views_expected += 1
         arrived = screen.first_seen.get(roll.key)
+        if arrived is not None and arrived > drain_end:
+            self.views_late += 1
+            return None
         if arrived is None:
-            if roll.key in screen.in_history:
+            if screen.shows(roll.key, version):
                 self.views_coalesced += 1
+            elif not screen.connected:
+                self.views_to_dropped += 1
             else:
                 self.views_lost += 1
+                self._sample_lost(roll, screen, version)
             return None
         self.views_received += 1
         latency = _ms(arrived - roll.sent)
         (self.host_latencies_ms if screen.seat is None else self.phone_latencies_ms).append(latency)
         return latency
+
+
+    def _sample_lost(self, roll: Roll, screen: Screen, version: int | None) -> None:
+        if len(self.lost_samples) < 10:
+            last = round(screen.last_view_at - roll.acked, 3) if screen.last_view_at else None
+            self.lost_samples.append((screen.code, screen.seat, version, max(screen.versions, default=None), last,
+                                      round(time.perf_counter() - roll.acked, 3)))
 
 
 def _ms(seconds: float) -> float:
@@ -228,21 +281,34 @@ def roll_on_schedule(phone: Screen, start: float, duration: float, period: float
             phone.roll()
 
 
-def run_load(tables: list[Table], start: float, duration: float, period: float, drain: float) -> None:
+def run_load(tables: list[Table], start: float, duration: float, period: float, drain: float,
+             settle: float) -> float:
+    """Rolls, then waits up to ``drain`` for the last acks and views (those count in the latencies),
+    then up to ``settle`` more for views still on their way (counted late, not lost); returns when
+    the drain ended."""
     rollers = [gevent.spawn(roll_on_schedule, phone, start, duration, period)
                for table in tables for phone in table.phones if phone.connected]
     gevent.joinall(rollers)
-    deadline = time.perf_counter() + drain
+    drain_end = _wait_settled(tables, drain)
+    _wait_settled(tables, settle)
+    return drain_end
+
+
+def _wait_settled(tables: list[Table], seconds: float) -> float:
+    deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline and not all(table.settled() for table in tables):
         gevent.sleep(0.05)
+    return min(time.perf_counter(), deadline)
 
 
-def tally_up(tables: list[Table], tally: Tally, start: float) -> Tally:
+def tally_up(tables: list[Table], tally: Tally, start: float, drain_end: float) -> Tally:
     for table in tables:
         receivers = [screen for screen in table.screens if screen.connected or screen.disconnects]
+        versions = table.roll_versions()
         for roll in table.rolls():
-            tally.count_roll(roll, receivers, start)
+            tally.count_roll(roll, receivers, start, drain_end, versions)
         tally.disconnects += sum(screen.disconnects for screen in table.screens)
+        tally.versions_skipped += sum(screen.skipped_versions() for screen in receivers if not screen.disconnects)
     return tally
 
 
@@ -275,9 +341,9 @@ def main(plan_path: str, result_path: str) -> None:
     gc.disable()
     gevent.sleep(max(0.0, start - time.perf_counter()))
     cpu_before, wall_before = cpu_seconds(), time.perf_counter()
-    run_load(tables, start, plan["duration"], plan["period"], plan["drain"])
+    drain_end = run_load(tables, start, plan["duration"], plan["period"], plan["drain"], plan.get("settle", 0))
     tally.cpu_seconds, tally.wall_seconds = cpu_seconds() - cpu_before, time.perf_counter() - wall_before
-    tally_up(tables, tally, start)
+    tally_up(tables, tally, start, drain_end)
     with open(result_path, "w") as file:
         json.dump(tally.__dict__, file)
     disconnect_all(tables)

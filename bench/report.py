@@ -63,7 +63,8 @@ class Outcome:
     def error_breakdown(self) -> str:
         tally = self.tally
         return (f"{len(tally['connect_errors'])} failed connections, {sum(tally['refusals'].values())} refused "
-                f"rolls, {tally['unanswered']} rolls never acknowledged, {tally['disconnects']} dropped "
+                f"rolls, {tally['unanswered']} rolls not acknowledged within the drain ({tally.get('acks_late', 0)} of them "
+                f"later), {tally['disconnects']} dropped "
                 f"connections, {self.server_log_problems} error lines in the server log")
 
 
@@ -117,15 +118,17 @@ def latency_table(outcomes: list[Outcome]) -> list[str]:
 
 
 def health_table(outcomes: list[Outcome]) -> list[str]:
-    lines = ["| load | server | screens | rolls accepted (/s) | errors | views lost | views coalesced "
-             "| server CPU (ms/roll) | peak RSS MB (worker) | client processes (CPU each) |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| load | server | screens | rolls accepted (/s) | errors | views lost | late | to dropped screens "
+             "| views coalesced | versions skipped | server CPU (ms/roll) | peak RSS MB (worker) "
+             "| client processes (CPU each) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for outcome in outcomes:
         tally = outcome.tally
         shares = ", ".join(f"{share:.0%}" for share in outcome.client_cpu_shares)
         lines.append(f"| {outcome.load.label} | {outcome.kind} | {tally['screens']} "
                      f"| {tally['rolls_accepted']} ({outcome.rolls_per_second:.0f}) | {outcome.errors} "
-                     f"| {tally['views_lost']} | {tally['views_coalesced']} "
+                     f"| {tally['views_lost']} | {tally.get('views_late', 0)} | {tally.get('views_to_dropped', 0)} "
+                     f"| {tally['views_coalesced']} | {tally.get('versions_skipped', 0)} "
                      f"| {outcome.server_cpu_share:.0%} ({_num(outcome.server_cpu_ms_per_roll, 2)}) "
                      f"| {outcome.peak_rss / MB:.0f} ({outcome.peak_worker_rss / MB:.0f}) "
                      f"| {len(outcome.client_cpu_shares)} ({shares}) |")
@@ -187,7 +190,8 @@ def held_table(outcomes: list[Outcome]) -> list[str]:
 def _held(outcome: Outcome) -> bool:
     p99 = outcome.latency(99)
     return (p99 is not None and p99 < outcome.load.p99_target_ms and outcome.errors == 0
-            and outcome.tally["views_lost"] == 0 and outcome.tally["rolls_accepted"] > 0)
+            and outcome.tally["views_lost"] == 0 and outcome.tally.get("views_late", 0) == 0
+            and outcome.tally["rolls_accepted"] > 0)
 
 
 def _pairs(outcomes: list[Outcome]):
@@ -237,6 +241,11 @@ def warnings(outcomes: list[Outcome]) -> list[str]:
             lines.append(f"- {outcome.load.label} / {outcome.kind}: errors: {outcome.error_breakdown()}.")
         for line in outcome.server_log_sample:
             lines.append(f"  - server log: `{line.strip()[:200]}`")
+        samples = outcome.tally.get("lost_samples") or []
+        if samples:
+            lines.append(f"- {outcome.load.label} / {outcome.kind}: lost views, first {len(samples)} (table, seat, "
+                         "roll's version, screen's newest version, s from the ack to its last view, to the end): "
+                         + "; ".join(str(tuple(sample)) for sample in samples[:10]))
         refusals = outcome.tally["refusals"]
         if refusals:
             lines.append(f"- {outcome.load.label} / {outcome.kind}: refused rolls: {refusals}")
@@ -256,9 +265,13 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "on every phone of the table (the host screen apart).", "",
              *latency_table(outcomes), "", *health_table(outcomes), "",
              "Errors: failed connections, refused or unacknowledged rolls, dropped connections, error lines "
-             "in the server log. Views lost: accepted rolls that a screen of their table (phones and host) "
-             "had not received when the run ended (the drain time after the last roll included); coalesced: "
-             "received only inside a later view's history. Latency percentiles are over the views received. "
+             "in the server log. Views lost: accepted rolls that a screen of their table (phones and host), "
+             "connected to the end, never showed: neither the roll's view nor any later one (a view is the whole "
+             "table) arrived, even after waiting up to the settle time; late: arrived after the drain, during the "
+             "settle time; to dropped screens: owed to a screen whose connection dropped (a phone that reconnects "
+             "gets its table's current view); coalesced: shown only by a later view (its history or a newer table "
+             "version); versions skipped: table versions a screen connected throughout never received between "
+             "its first and newest view. Latency percentiles are over the views received within the drain. "
              "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
              "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load, same run):",
              "", *overhead_table(outcomes), "",

@@ -47,6 +47,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--small-phones", type=int, default=8, help="phones of load (a)'s one table (8)")
     parser.add_argument("--client-processes", type=int, default=4, help="client processes at most (4)")
     parser.add_argument("--drain", type=float, default=10, help="seconds to wait for late acks and views (10)")
+    parser.add_argument("--settle", type=float, default=20,
+                        help="seconds more for views still missing after the drain: those that come are counted "
+                             "late, the others lost (20; only waited while a connected screen misses one)")
     parser.add_argument("--servers", default="companion,echo,bgio",
                         help="which servers, in order (companion,echo,bgio): companion (one process, SQLite), echo "
                              "(the bare Flask-SocketIO stack), bgio (boardgame.io's own server, installed from the npm "
@@ -140,7 +143,7 @@ class ClientProcess:
         self.result_path = workdir / f"result-{index}.json"
         self.result_path.unlink(missing_ok=True)
         plan = {"url": url, "tables": tables, "duration": arguments.duration, "period": arguments.period,
-                "drain": arguments.drain}
+                "drain": arguments.drain, "settle": arguments.settle}
         self.plan_path.write_text(json.dumps(plan))
         # boardgame.io is driven by its own client (Node), Companion and the echo by python-socketio.
         argv, env = [sys.executable, str(PHONES_SCRIPT)], None
@@ -208,7 +211,7 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
             spies: list = []
             server_cpu = drive(clients, sampler, arguments, lambda: spies.extend(_start_spies(server, arguments)))
-            results = [client.result(timeout=arguments.drain + 20) for client in clients]
+            results = [client.result(timeout=arguments.drain + arguments.settle + 20) for client in clients]
     finally:
         for client in clients:
             client.kill()
@@ -297,7 +300,9 @@ def summary_line(outcome: Outcome) -> str:
     p50, p99 = outcome.latency(50), outcome.latency(99)
     return (f"{outcome.load.label:<28} {outcome.kind:<9} p50 {p50 or 0:7.1f} ms  p99 {p99 or 0:7.1f} ms  "
             f"accepted {outcome.tally['rolls_accepted']:6d}  errors {outcome.errors}  "
-            f"lost {outcome.tally['views_lost']}  RSS {outcome.peak_rss / 2**20:.0f} MB")
+            f"lost {outcome.tally['views_lost']}  late {outcome.tally.get('views_late', 0)}  "
+            f"to dropped screens {outcome.tally.get('views_to_dropped', 0)}  "
+            f"versions skipped {outcome.tally.get('versions_skipped', 0)}  RSS {outcome.peak_rss / 2**20:.0f} MB")
 
 
 def main(argv: list[str]) -> int:
