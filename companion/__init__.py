@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Callable
 
 import socketio.packet
 from flask import Flask
@@ -128,6 +129,13 @@ def _message_queue(url: str | None) -> dict:
     from companion.web.wire import QueueJSON
 
     class BoundedRedisManager(RedisManager):
+        """Also tells when this process's subscription to the queue was made again (`on_resubscribed`):
+        Redis drops a subscriber that reads too slowly (client-output-buffer-limit pubsub) or that it
+        lost, and what was published until the process subscribed again never reaches it."""
+
+        on_resubscribed: Callable[[], None] = staticmethod(lambda: None)
+        _subscriptions = 0
+
         def set_server(self, server):
             super().set_server(server)
             self.json = QueueJSON  # keeps a view encoded once from one process to the next
@@ -136,7 +144,17 @@ def _message_queue(url: str | None) -> dict:
             super()._redis_connect()
             self.redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
                 self.redis_url, max_connections=64, timeout=30))
-            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=False)  # `_listen` counts them
+
+        def _listen(self):
+            channel = self.channel.encode("utf-8")
+            for message in self._redis_listen_with_retries():
+                if message["type"] == "subscribe":
+                    self._subscriptions += 1
+                    if self._subscriptions > 1:  # not the first: messages may have been missed
+                        self.server.start_background_task(self.on_resubscribed)
+                elif message["channel"] == channel and message["type"] == "message" and "data" in message:
+                    yield message["data"]
 
     return {"message_queue": url, "client_manager": BoundedRedisManager(url, channel="flask-socketio")}
 

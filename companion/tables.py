@@ -698,6 +698,13 @@ class Tables(NightActions):
         return self._envelope(table, seats, principal.seat if principal.role == "seat" else None,
                               principal.role, self.clock())
 
+    def current_views(self, code: str) -> dict:
+        """Every viewer's view of the table as it is now (what a publish after its last change sent)."""
+        with self.store.reading() as tx:
+            table = self._existing_table(tx, code)
+            seats = tx.seats(table["code"])
+        return self._views(table, seats)
+
     def _views(self, table: dict, seats: list[dict]) -> dict:
         """Every viewer's view: ``None`` for the public one, then one per seat.
 

@@ -8,6 +8,7 @@ import queue
 import threading
 
 import pytest
+import redis
 import requests
 import socketio
 
@@ -158,6 +159,38 @@ def test_two_processes_acting_on_one_table_at_once_apply_each_action_once_in_ord
     assert sorted(answer[0]["events"][0]["number"] for answer in answers.values()) == list(range(1, 2 * per_seat + 1))
     report = verify_log(log)
     assert report.ok and report.draws_checked == 2 * per_seat, report.message
+
+
+def test_a_process_cut_off_from_the_queue_sends_its_phones_the_table_they_missed_once_back(cluster):
+    """Redis drops a subscriber that reads too slowly (its output buffer limit) or that it lost:
+    what was published until the process subscribes again never reaches it. Here both processes'
+    subscriptions are cut, and kept from coming back, while Ana rolls on process 0: Bo, on process
+    1, missed that view, and must get the table as it is once process 1 is subscribed again."""
+    table = new_table(cluster.url)
+    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
+    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
+    queue_server = redis.Redis.from_url(cluster.queue)
+    try:
+        queue_server.execute_command("ACL", "SETUSER", "default", "-subscribe")
+        try:
+            assert queue_server.client_kill_filter(_type="pubsub") == 2
+            rolled = ana.roll("while-cut-off")  # acknowledged after its publish, which process 1 missed
+        finally:
+            queue_server.execute_command("ACL", "SETUSER", "default", "+subscribe")
+        roll_version = ana.rolls_seen(1)[rolled["number"]]
+        view = bo.views.get(timeout=WAIT)
+        while view["version"] < roll_version:
+            view = bo.views.get(timeout=WAIT)
+        last = view["game"]["last"]
+        assert view["version"] == roll_version and (last["seat"], last["number"]) == (rolled["seat"], rolled["number"])
+        assert ana.views.get(timeout=WAIT)["version"] == roll_version  # process 0 sent its screens the table too
+        # Both processes are subscribed again: a roll crosses as before.
+        again = bo.roll("after")
+        assert ana.rolls_seen(1) == {again["number"]: roll_version + 1}
+    finally:
+        queue_server.close()
+        ana.close()
+        bo.close()
 
 
 def test_a_process_killed_mid_burst_loses_no_acknowledged_roll_and_its_phones_come_back(cluster):

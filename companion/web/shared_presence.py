@@ -135,6 +135,11 @@ class SharedPresence:
         with self._lock:
             return self._by_sid.get(sid, (None, None))
 
+    def local_tables(self) -> set[str]:
+        """The tables with a screen connected to this process."""
+        with self._lock:
+            return {principal.code for principal, _ in self._by_sid.values()}
+
     def online(self, code: str) -> list[int]:
         return sorted(self._held(code))
 

@@ -128,6 +128,7 @@ class SocketHub:
 
             self.presence = SharedPresence(queue)
             socketio.start_background_task(self.presence.run_heartbeat, socketio.sleep)
+            socketio.server.manager.on_resubscribed = self.resend_views
         else:
             self.presence = Presence()
         # A view encoded once goes out as it is, in this process or through the Redis queue
@@ -142,13 +143,27 @@ class SocketHub:
         return next(reversed(self._host_screens.values()), None)
 
     # Outgoing ------------------------------------------------------------
-    def publish(self, code: str, views: dict, partial: bool = False, revoked: list | tuple = ()) -> None:
+    def resend_views(self) -> None:
+        """Each table with a screen on this process gets its current views again, from this process
+        only: called when its subscription to the queue between processes was made again, since
+        whatever the other processes published meanwhile never came (a view is the whole table,
+        so the newest one makes up for every one missed)."""
+        with self.app.app_context():
+            for code in self.presence.local_tables():
+                try:
+                    self.publish(code, tables().current_views(code), local=True)
+                except (TableError, StorageError):  # a table removed meanwhile: nothing to show
+                    continue
+
+    def publish(self, code: str, views: dict, partial: bool = False, revoked: list | tuple = (),
+                local: bool = False) -> None:
         """After a commit: every seat its own view, the host its own, spectators the public one.
 
         Each view is encoded once, with the presence every view carries; views that
         encode the same (all of them, in a game without secrets) go out as one message
         to all their rooms, and the encoded text is sent as it is. "you" stays out of
-        these: each screen learnt who it is from its connect view.
+        these: each screen learnt who it is from its connect view. ``local``: to this
+        process's screens only (`resend_views`).
         """
         seats = [seat for seat in views if isinstance(seat, int)]
         if not partial:
@@ -159,7 +174,8 @@ class SocketHub:
             body = wire.encode({**{name: value for name, value in view.items() if name != "you"}, **presence})
             groups.setdefault(body, []).append(view_room(code, seat))
         for body, rooms in groups.items():
-            self.socketio.emit("view", wire.Serialised(body) if self._send_encoded else json.loads(body), to=rooms)
+            self.socketio.emit("view", wire.Serialised(body) if self._send_encoded else json.loads(body), to=rooms,
+                               ignore_queue=local)
         self._revoke(code, revoked)
         if not partial:  # a partial publish names only its actor: the other seats are still there
             self._evict_removed(code, views, holders)
