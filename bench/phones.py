@@ -167,8 +167,11 @@ class Table:
             return False
         versions = self.roll_versions()
         keys = [roll.key for roll in rolls if roll.key]
+        # A view overtaken by a newer one (published by another process) may still be on its way:
+        # a hole in a screen's versions is waited for too, so that one left at the end was dropped.
         return all(screen.shows(key, versions.get(key)) for screen in self.screens if screen.connected
-                   for key in keys)
+                   for key in keys) and not any(screen.skipped_versions() for screen in self.screens
+                                                if screen.connected and not screen.disconnects)
 
 
 @dataclass
@@ -188,7 +191,7 @@ class Tally:
     views_late: int = 0  # arrived after the drain, while the run waited to settle
     views_to_dropped: int = 0  # owed to a screen whose connection dropped (a phone reconnecting gets the table)
     views_lost: int = 0  # a screen still connected at the end never showed the roll, even after settling
-    versions_skipped: int = 0  # holes in the table versions a screen connected throughout received
+    versions_skipped: int = 0  # holes left after the settle time in the versions a screen connected throughout got
     # A few lost views, to tell why: (table, seat or None, the roll's version, the screen's newest
     # version, seconds from the roll's ack to the screen's last view, to the end of the run).
     lost_samples: list[tuple] = field(default_factory=list)
