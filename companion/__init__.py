@@ -131,10 +131,45 @@ def _message_queue(url: str | None) -> dict:
     class BoundedRedisManager(RedisManager):
         """Also tells when this process's subscription to the queue was made again (`on_resubscribed`):
         Redis drops a subscriber that reads too slowly (client-output-buffer-limit pubsub) or that it
-        lost, and what was published until the process subscribed again never reaches it."""
+        lost, and what was published until the process subscribed again never reaches it. And a view
+        python-socketio could not publish (it gives up after two tries) is published again later."""
 
         on_resubscribed: Callable[[], None] = staticmethod(lambda: None)
         _subscriptions = 0
+        _retrying = False
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._unsent: dict = {}  # (namespace, rooms) -> the newest view not published to them
+
+        def _publish(self, data):
+            sent = super()._publish(data)
+            if data.get("method") != "emit" or data.get("event") != "view":
+                return sent
+            # Only the newest view of its rooms matters: it is the whole table, and phones
+            # drop a view older than one they have.
+            room = data.get("room")
+            key = (data.get("namespace"), tuple(room) if isinstance(room, list) else room)
+            if sent is not None:
+                self._unsent.pop(key, None)
+            else:
+                self._unsent[key] = data
+                if not self._retrying:
+                    self._retrying = True
+                    self.server.start_background_task(self._publish_unsent)
+            return sent
+
+        def _publish_unsent(self):
+            delay = 0.5
+            while self._unsent:
+                self.server.sleep(delay)
+                delay = min(2 * delay, 30)
+                for key, message in list(self._unsent.items()):
+                    if RedisManager._publish(self, message) is None:
+                        break  # still failing: all of them later
+                    if self._unsent.get(key) is message:
+                        del self._unsent[key]
+            self._retrying = False
 
         def set_server(self, server):
             super().set_server(server)

@@ -61,6 +61,13 @@ class Phone:
                 seen.setdefault(last["number"], view["version"])
         return seen
 
+    def first_view_from(self, version: int) -> dict:
+        """The first view of this table version or a newer one (older ones may come first)."""
+        view = self.views.get(timeout=WAIT)
+        while view["version"] < version:
+            view = self.views.get(timeout=WAIT)
+        return view
+
     def close(self):
         hang_up(self.client)
         self.client.disconnect()
@@ -178,11 +185,7 @@ def test_a_process_cut_off_from_the_queue_sends_its_phones_the_table_they_missed
         finally:
             queue_server.execute_command("ACL", "SETUSER", "default", "+subscribe")
         roll_version = ana.rolls_seen(1)[rolled["number"]]
-        view = bo.views.get(timeout=WAIT)
-        while view["version"] < roll_version:
-            view = bo.views.get(timeout=WAIT)
-        last = view["game"]["last"]
-        assert view["version"] == roll_version and (last["seat"], last["number"]) == (rolled["seat"], rolled["number"])
+        assert_shows(bo.first_view_from(roll_version), roll_version, rolled)
         assert ana.views.get(timeout=WAIT)["version"] == roll_version  # process 0 sent its screens the table too
         # Both processes are subscribed again: a roll crosses as before.
         again = bo.roll("after")
@@ -191,6 +194,32 @@ def test_a_process_cut_off_from_the_queue_sends_its_phones_the_table_they_missed
         queue_server.close()
         ana.close()
         bo.close()
+
+
+def test_a_view_that_could_not_be_published_is_published_again_later(cluster):
+    """Redis refuses PUBLISH (as when unreachable) while Ana rolls on process 0: python-socketio
+    gives up after two tries, and Bo, on process 1, gets the view once Redis takes it again."""
+    table = new_table(cluster.url)
+    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
+    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
+    queue_server = redis.Redis.from_url(cluster.queue)
+    try:
+        queue_server.execute_command("ACL", "SETUSER", "default", "-publish")
+        try:
+            rolled = ana.roll("unpublished")
+        finally:
+            queue_server.execute_command("ACL", "SETUSER", "default", "+publish")
+        roll_version = ana.rolls_seen(1)[rolled["number"]]
+        assert_shows(bo.first_view_from(roll_version), roll_version, rolled)
+    finally:
+        queue_server.close()
+        ana.close()
+        bo.close()
+
+
+def assert_shows(view: dict, version: int, rolled: dict) -> None:
+    last = view["game"]["last"]
+    assert view["version"] == version and (last["seat"], last["number"]) == (rolled["seat"], rolled["number"])
 
 
 def test_a_process_killed_mid_burst_loses_no_acknowledged_roll_and_its_phones_come_back(cluster):
