@@ -4,6 +4,7 @@ temporary directory (scripts/cluster.py, the cluster `./manage.sh serve --proces
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 
@@ -168,53 +169,47 @@ def test_two_processes_acting_on_one_table_at_once_apply_each_action_once_in_ord
     assert report.ok and report.draws_checked == 2 * per_seat, report.message
 
 
+@contextlib.contextmanager
+def phones_on_two_processes_while_redis_refuses(cluster: Cluster, command: str):
+    """Ana on process 0, Bo on process 1, and a roll of Ana's made while Redis refuses ``command``
+    to the processes (`ACL SETUSER`); yields the two phones, Ana's roll and its table version."""
+    table = new_table(cluster.url)
+    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
+    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
+    queue_server = redis.Redis.from_url(cluster.queue)
+    try:
+        queue_server.execute_command("ACL", "SETUSER", "default", f"-{command}")
+        try:
+            if command == "subscribe":  # cut the subscriptions that are there; none can come back
+                assert queue_server.client_kill_filter(_type="pubsub") == 2
+            rolled = ana.roll(f"while-{command}-refused")  # acknowledged after its publish
+        finally:
+            queue_server.execute_command("ACL", "SETUSER", "default", f"+{command}")
+        yield ana, bo, rolled, ana.rolls_seen(1)[rolled["number"]]
+    finally:
+        queue_server.close()
+        ana.close()
+        bo.close()
+
+
 def test_a_process_cut_off_from_the_queue_sends_its_phones_the_table_they_missed_once_back(cluster):
     """Redis drops a subscriber that reads too slowly (its output buffer limit) or that it lost:
     what was published until the process subscribes again never reaches it. Here both processes'
     subscriptions are cut, and kept from coming back, while Ana rolls on process 0: Bo, on process
     1, missed that view, and must get the table as it is once process 1 is subscribed again."""
-    table = new_table(cluster.url)
-    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
-    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
-    queue_server = redis.Redis.from_url(cluster.queue)
-    try:
-        queue_server.execute_command("ACL", "SETUSER", "default", "-subscribe")
-        try:
-            assert queue_server.client_kill_filter(_type="pubsub") == 2
-            rolled = ana.roll("while-cut-off")  # acknowledged after its publish, which process 1 missed
-        finally:
-            queue_server.execute_command("ACL", "SETUSER", "default", "+subscribe")
-        roll_version = ana.rolls_seen(1)[rolled["number"]]
-        assert_shows(bo.first_view_from(roll_version), roll_version, rolled)
-        assert ana.views.get(timeout=WAIT)["version"] == roll_version  # process 0 sent its screens the table too
+    with phones_on_two_processes_while_redis_refuses(cluster, "subscribe") as (ana, bo, rolled, version):
+        assert_shows(bo.first_view_from(version), version, rolled)
+        assert ana.views.get(timeout=WAIT)["version"] == version  # process 0 sent its screens the table too
         # Both processes are subscribed again: a roll crosses as before.
         again = bo.roll("after")
-        assert ana.rolls_seen(1) == {again["number"]: roll_version + 1}
-    finally:
-        queue_server.close()
-        ana.close()
-        bo.close()
+        assert ana.rolls_seen(1) == {again["number"]: version + 1}
 
 
 def test_a_view_that_could_not_be_published_is_published_again_later(cluster):
     """Redis refuses PUBLISH (as when unreachable) while Ana rolls on process 0: python-socketio
     gives up after two tries, and Bo, on process 1, gets the view once Redis takes it again."""
-    table = new_table(cluster.url)
-    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
-    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
-    queue_server = redis.Redis.from_url(cluster.queue)
-    try:
-        queue_server.execute_command("ACL", "SETUSER", "default", "-publish")
-        try:
-            rolled = ana.roll("unpublished")
-        finally:
-            queue_server.execute_command("ACL", "SETUSER", "default", "+publish")
-        roll_version = ana.rolls_seen(1)[rolled["number"]]
-        assert_shows(bo.first_view_from(roll_version), roll_version, rolled)
-    finally:
-        queue_server.close()
-        ana.close()
-        bo.close()
+    with phones_on_two_processes_while_redis_refuses(cluster, "publish") as (_, bo, rolled, version):
+        assert_shows(bo.first_view_from(version), version, rolled)
 
 
 def assert_shows(view: dict, version: int, rolled: dict) -> None:
