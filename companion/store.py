@@ -39,6 +39,8 @@ SCHEMA_VERSION = 4
 SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 # WAL frames (pages) a checkpoint may leave for its last pass, on the event loop: a few actions' worth.
 CHECKPOINT_ON_LOOP = 64
+# Beyond this (64 MB of 4 KB pages), the WAL is made to start over even if the actions must wait.
+WAL_FRAMES_AT_MOST = 16384
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -405,17 +407,23 @@ class Store:
     def _checkpoint_wal(self) -> None:
         """Copies the WAL into the database file. The bulk is copied in a native thread while
         actions go on (a passive checkpoint blocks no writer), again while they wrote more than
-        a few pages meanwhile. What is left is copied on the event loop with the store locked,
-        so that the checkpoint takes every frame and the next write starts the WAL again from
-        its beginning. (Holding the store's lock across a whole checkpoint in a thread held
-        every action for the copy, its syncs and the loop's way back to the greenlet: 10 ms and
-        more per checkpoint under load, bench/ and issue 20.)"""
+        a few pages meanwhile. What is left, a few pages, is copied on the event loop with the
+        store locked, so that the checkpoint takes every frame and the next write starts the WAL
+        again from its beginning. When writes kept ahead of the copy (an overloaded server),
+        the WAL is left to grow until the next checkpoint, unless it is already large: then the
+        rest is copied in the thread with the store locked, as every checkpoint used to be.
+        (That held every action for the copy, its syncs and the loop's way back to the greenlet:
+        2-50 ms per checkpoint at 20-50 tables, seconds when overloaded; bench/, issue 20.)"""
+        frames = copied = 0
         for _ in range(3):
             _, frames, copied = self.group_sync.in_thread(self._checkpoint_once)
             if frames - copied <= CHECKPOINT_ON_LOOP:
-                break
-        with self._lock:
-            self._checkpoint_once()
+                with self._lock:
+                    self._checkpoint_once()
+                return
+        if frames > WAL_FRAMES_AT_MOST:
+            with self._lock:
+                self.group_sync.in_thread(self._checkpoint_once)
 
     def _checkpoint_once(self) -> tuple[int, int, int]:
         """(busy, frames in the WAL, frames copied): SQLite's answer."""
