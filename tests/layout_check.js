@@ -1,6 +1,6 @@
 // Measures the rendered page for tests/test_layout.py: what sticks out sideways, controls too small
 // to hit, boxes that overlap, text that is cut or too small. Returns plain data; the test decides.
-({ minText, mainSelectors, mainText, tv }) => {
+({ minText, mainSelectors, mainText, tv, bigHost }) => {
   const viewportWidth = document.documentElement.clientWidth;
   const CONTROLS = 'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button]';
   const SCROLLING = new Set(['hidden', 'clip', 'auto', 'scroll']);
@@ -125,10 +125,31 @@
     }
   }
 
-  // A game wider than its area (columns of a TV layout that ran out of room).
-  for (const area of tv ? document.querySelectorAll('.game-area') : []) {
-    if (!hiddenByStyle(area) && area.scrollWidth > area.clientWidth + 1) {
-      cut.push(`${describe(area)} needs ${area.scrollWidth}px of ${area.clientWidth}px`);
+  // A host screen on a laptop or a TV: nothing of the game under another panel (the seats, the QR
+  // code), nothing past its area's edges (a column of a TV layout that ran out of room lands under
+  // the next panel). Not on a phone, where the panels stack and Chakart's board bleeds to the edges.
+  const covered = [];
+  const gameArea = bigHost && document.querySelector('.host-grid .game-area');
+  if (gameArea && !hiddenByStyle(gameArea)) {
+    const stage = gameArea.closest('.panel');
+    const bounds = gameArea.getBoundingClientRect();
+    const panels = [...document.querySelectorAll('.host-grid > .panel')]
+      .filter((panel) => panel !== stage && !hiddenByStyle(panel))
+      .map((panel) => ({ panel, rect: panel.getBoundingClientRect() }));
+    for (const atom of atoms) {
+      if (!stage.contains(atom.owner)) continue;
+      const rect = intersect(atom.rect, clipOf(atom.owner));
+      if (area(rect) <= 0) continue;
+      if (gameArea.contains(atom.owner) && (rect.right > bounds.right + 1 || rect.left < bounds.left - 1)) {
+        covered.push(`${atom.what} spans ${Math.round(rect.left)}–${Math.round(rect.right)}px, out of the game's `
+          + `${Math.round(bounds.left)}–${Math.round(bounds.right)}px`);
+      }
+      for (const { panel, rect: under } of panels) {
+        if (area(intersect(rect, under)) > 0) covered.push(`${atom.what} lies under ${describe(panel).slice(0, 40)}`);
+      }
+    }
+    if (gameArea.scrollWidth > gameArea.clientWidth + 1) {
+      covered.push(`${describe(gameArea).slice(0, 40)} needs ${gameArea.scrollWidth}px of ${gameArea.clientWidth}px`);
     }
   }
 
@@ -178,7 +199,7 @@
     }
   }
   return {
-    scrolled,
+    scrolled, covered: [...new Set(covered)],
     small, sideways, cut, overlaps: [...new Set(overlaps)], tooSmallText: [...new Set(tooSmallText)], main,
     height: document.documentElement.scrollHeight, viewportHeight: window.innerHeight,
   };

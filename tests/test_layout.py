@@ -1,6 +1,8 @@
-"""Every page and every reachable state of every game, measured in Chromium at two sizes.
+"""Every page and every reachable state of every game, measured in Chromium at two sizes, and each
+host screen at a third.
 
-A phone (360 x 640, touch) and a TV (1920 x 1080) open each page against the real server;
+A phone (360 x 640, touch) and a TV (1920 x 1080) open each page against the real server, and
+a laptop (1366 x 768, in French) each host screen;
 the tables are brought to each state through the JSON API (tests/layout_states.py). From the
 rendered page (tests/layout_check.js) each case asserts:
 
@@ -9,8 +11,10 @@ rendered page (tests/layout_check.js) each case asserts:
 * no two things overlap (controls, pictures, lines of text), nothing is cut (a box that clips
   its content, a list number outside its box);
 * text is at least 16 px (on controls too); on the TV the host screen fits 1080 px without scrolling, its main
-  text is at least 28 px, and it shows the lobby (big QR code, commitment) only before the
-  game, the QR code small in a corner during it;
+  text is at least 28 px; on the TV and the laptop it shows the lobby (big QR code, commitment) only
+  before the game, the QR code small in a corner during it;
+* on a host screen, nothing of the game lies outside its area or under another panel (the seats,
+  the QR code): a TV layout's column that ran out of room once slid under the seats on a laptop;
 * on the phone, the line that says what to do is on the first screen, and setup controls
   (Remove, Add my figures, the catalogue search) are gone once the game is on.
 
@@ -40,9 +44,11 @@ CHECK = (Path(__file__).parent / "layout_check.js").read_text()
 SIZES = {
     "phone": {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
     "tv": {"viewport": {"width": 1920, "height": 1080}},
+    # A laptop's own screen as the host screen: the page may scroll down, but nothing is hidden.
+    "laptop": {"viewport": {"width": 1366, "height": 768}},
 }
-# French is longer than English: the phones see every game state in French too.
-LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR"}
+# French is longer than English: the phones, and the host screens on a laptop, see every state in French.
+LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR", "laptop-fr": "fr-FR"}
 MIN_TEXT, TV_MAIN_TEXT, QR_IN_LOBBY, QR_IN_GAME = 16, 28, 300, 240
 # Registering figures (Remove, Add my figures, the catalogue search): the lobby's, not the game's.
 SETUP_CONTROLS = ".figure-area button, .figure-area input, .figure-area summary, .pick-figure"
@@ -177,7 +183,8 @@ SCREENS += [
     host("universalis-preparation", states.universalis_preparation, ".universalis-game", (".uv-prompt",)),
     phone("universalis-preparation", states.universalis_preparation, ".universalis-game", prompt=".uv-prompt"),
 ]
-CASES = [(screen, size) for screen in SCREENS for size in SIZES] + [
+CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
+    (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
     (screen, "phone-fr") for screen in SCREENS
     if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
 
@@ -249,12 +256,14 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
     tv_host = size == "tv" and screen.who in ("host", "display", "tv-page")
+    big_host = size.split("-")[0] in ("tv", "laptop") and screen.who in ("host", "display")
     viewport = SIZES[size.split("-")[0]]["viewport"]
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
-                                  "mainText": TV_MAIN_TEXT, "tv": tv_host})
+                                  "mainText": TV_MAIN_TEXT, "tv": tv_host, "bigHost": big_host})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
-    problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "tooSmallText", "main", "scrolled")
+    problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
+                                            "scrolled")
                 if found[key]}
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
@@ -271,8 +280,8 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
             "(nodes) => nodes.map((node) => parseFloat(getComputedStyle(node).fontSize))")
         if any(size < TV_MAIN_TEXT for size in away):
             problems["away seats"] = away
-    if tv_host and screen.in_game is not None:
-        problems.update(lobby_or_game(page, screen.in_game))
+    if big_host and screen.in_game is not None:
+        problems.update(lobby_or_game(page, screen.in_game, viewport))
     if screen.who == "host" and screen.in_game is False and size == "tv":
         # The seats' phones never connected: away in the lobby, a seat is removed, never handed on.
         expect(page.locator(".seats li.away").first).to_be_attached()
@@ -297,11 +306,10 @@ BARE_HEADINGS = """() => [...document.querySelectorAll('.game-area h2, .game-are
 }).map((heading) => heading.textContent)"""
 
 
-def lobby_or_game(page: Page, in_game: bool) -> dict:
+def lobby_or_game(page: Page, in_game: bool, viewport: dict) -> dict:
     """The host screen's QR code: big with the commitment in the lobby; small in a corner in a game."""
     qr = page.locator("img.qr").first.bounding_box()
     commitment = page.locator(".join-panel .commitment").filter(visible=True).count()
-    viewport = SIZES["tv"]["viewport"]
     if not in_game:
         return {} if qr and qr["width"] >= QR_IN_LOBBY and commitment else {
             "lobby": f"the QR code is {qr} and the commitment {'shown' if commitment else 'hidden'}"}
