@@ -2,7 +2,7 @@
 host screen at a third.
 
 A phone (360 x 640, touch) and a TV (1920 x 1080) open each page against the real server, and
-a laptop (1366 x 768, in French) each host screen;
+a laptop (1366 x 768, in French) and the TV in French each host screen;
 the tables are brought to each state through the JSON API (tests/layout_states.py). From the
 rendered page (tests/layout_check.js) each case asserts:
 
@@ -47,8 +47,9 @@ SIZES = {
     # A laptop's own screen as the host screen: the page may scroll down, but nothing is hidden.
     "laptop": {"viewport": {"width": 1366, "height": 768}},
 }
-# French is longer than English: the phones, and the host screens on a laptop, see every state in French.
-LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR", "laptop-fr": "fr-FR"}
+# French is longer than English: the phones, and the host screens on a laptop and on the TV, see every
+# state in French.
+LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR", "laptop-fr": "fr-FR", "tv-fr": "fr-FR"}
 MIN_TEXT, TV_MAIN_TEXT, QR_IN_LOBBY, QR_IN_GAME = 16, 28, 300, 240
 # Registering figures (Remove, Add my figures, the catalogue search): the lobby's, not the game's.
 SETUP_CONTROLS = ".figure-area button, .figure-area input, .figure-area summary, .pick-figure"
@@ -185,6 +186,7 @@ SCREENS += [
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
+    (screen, "tv-fr") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "phone-fr") for screen in SCREENS
     if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
 
@@ -255,7 +257,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     page = pages[size]
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
-    tv_host = size == "tv" and screen.who in ("host", "display", "tv-page")
+    tv_host = size.split("-")[0] == "tv" and screen.who in ("host", "display", "tv-page")
     big_host = size.split("-")[0] in ("tv", "laptop") and screen.who in ("host", "display")
     viewport = SIZES[size.split("-")[0]]["viewport"]
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
