@@ -20,7 +20,9 @@ from tests.server import ROOT, ServerProcess
 from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
 from tests.test_chakart_draws import played  # noqa: F401  (a closed Chakart table, on this module's server)
 from tests.test_rayman_server import FAST
+from tests.random_play import CONFIGS
 from tests.test_rayman_verify import action_edited, served_coop_round
+from tests.test_replay import logged_walk
 
 REPLAYED = "Replayed with the game's own rules (Python, in this browser): the same events and the same final state."
 # Every file of the first load: the log and what the page and Python fetched, compressed or not.
@@ -131,3 +133,16 @@ def test_a_browser_without_webassembly_keeps_the_pages_own_verdict_and_says_the_
         expect(page.locator(".rules-hash")).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_a_random_game_of_every_game_replays_on_the_page(server, rayman_log, phones, game_id):
+    """The page runs each game's own rules, not only Rayman's and Chakart's: a random walk of each game,
+    logged as the table logs it (`tests.test_replay`), served in place of a table's log."""
+    log = logged_walk(game_id)
+    page = phones["en"].new_page()
+    page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(json=log))
+    page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+    expect(page.locator(".replay[data-result=ok]")).to_be_visible(timeout=REPLAY_WAIT)
+    expect(page.locator(".replay-state")).to_have_text(REPLAYED)
+    page.close()
