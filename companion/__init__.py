@@ -17,6 +17,7 @@ from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
 from companion.config import ROOT, from_environment
 from companion.displays import Displays
+from companion.event_loop import gevent_is_running
 from companion.expiry import run_sweeper
 from companion.store import open_store
 from companion.services import CompanionServices
@@ -48,11 +49,7 @@ class NoSessions(SessionInterface):
 def _async_mode() -> str:
     """gevent when the process was monkey-patched (app.py, gunicorn's gevent
     worker); plain threads otherwise (tests with the Flask-SocketIO test client)."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return "threading"
-    return "gevent" if monkey.is_module_patched("socket") else "threading"
+    return "gevent" if gevent_is_running() else "threading"
 
 
 def create_app(config: dict | None = None) -> Flask:

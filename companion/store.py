@@ -33,6 +33,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from companion import jsontext
+from companion.event_loop import gevent_is_running
 from companion.games.base import plain_copy
 
 SCHEMA_VERSION = 4
@@ -273,14 +274,6 @@ def _is_storage_failure(error: BaseException) -> bool:
         error, (sqlite3.IntegrityError, sqlite3.ProgrammingError))
 
 
-def _gevent_is_running() -> bool:
-    try:
-        from gevent import monkey
-    except ImportError:
-        return False
-    return monkey.is_module_patched("socket")
-
-
 class GroupSync:
     """Makes commits durable in batches: one fsync of the WAL file for all the
     transactions that committed while the previous fsync was running.
@@ -387,7 +380,7 @@ class Store:
         try:
             self._check_integrity()
             self._db.execute("PRAGMA journal_mode=WAL")
-            group = sync == "FULL" and path != ":memory:" and _gevent_is_running()
+            group = sync == "FULL" and path != ":memory:" and gevent_is_running()
             self._db.execute(f"PRAGMA synchronous={'NORMAL' if group else sync}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()

@@ -15,7 +15,7 @@ from pathlib import Path
 import requests
 from playwright.sync_api import expect
 
-from companion.web import delivery
+from companion.event_loop import off_the_loop
 from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server  # noqa: F401
 
 BUDGET = 60 * 1024
@@ -56,14 +56,15 @@ def test_a_large_file_is_compressed_in_a_native_thread_under_gevent():
     script = """
 from gevent import monkey; monkey.patch_all()
 import gzip, threading
+from companion.event_loop import off_the_loop
 from companion.web import delivery
-print(delivery.off_the_loop(threading.get_native_id) != threading.get_native_id())
+print(off_the_loop(threading.get_native_id) != threading.get_native_id())
 body = bytes(range(256)) * 4096
 print(gzip.decompress(delivery.gzipped(body)) == body)
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["True", "True"]
-    assert delivery.off_the_loop(threading.get_native_id) == threading.get_native_id()  # no gevent here
+    assert off_the_loop(threading.get_native_id) == threading.get_native_id()  # no gevent here
 
 
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from flask import Flask, Response, request
 
+from companion.event_loop import off_the_loop
+
 # WebAssembly too: the verify page's Python (8.6 MB) travels as 2.8 MB, compressed once per process.
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
                 "image/svg+xml", "text/plain", "application/wasm")
@@ -29,20 +31,6 @@ YEAR = 365 * 24 * 3600
 # Compressing a body this large takes long enough (the 8.6 MB WebAssembly file: 0.6 s here, seconds on a
 # Raspberry Pi) to freeze every phone of the server if it ran on gevent's event loop.
 LARGE_BODY = 256 * 1024
-
-
-def off_the_loop(function, *args):
-    """Run ``function`` in a native thread under gevent, so the event loop serves the phones meanwhile
-    (zlib lets go of the GIL while it compresses); directly otherwise (one thread per request)."""
-    try:
-        from gevent import monkey
-    except ImportError:
-        return function(*args)
-    if not monkey.is_module_patched("socket"):
-        return function(*args)
-    import gevent
-
-    return gevent.get_hub().threadpool.apply(function, args)
 
 
 def _gzip(body: bytes) -> bytes:

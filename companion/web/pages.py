@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import gzip
 import re
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
@@ -17,7 +16,7 @@ from companion.rules_bundle import bundle, rules_hash
 from companion.tables import TableError, normalize_code
 from companion.web import tables
 from companion.web.i18n import translate
-from companion.web.delivery import accepts_gzip
+from companion.web.delivery import accepts_gzip, gzipped
 from companion.web.links import join_url, public_base, qr_svg
 from companion.web.security import CONTENT_SECURITY_POLICY
 
@@ -196,7 +195,7 @@ def verify(code: str):
 
 @functools.cache
 def _gzipped_bundle() -> bytes:
-    return gzip.compress(bundle(), compresslevel=9, mtime=0)
+    return gzipped(bundle())
 
 
 @pages.get("/verify/rules.zip")
