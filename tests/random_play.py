@@ -261,8 +261,11 @@ def strings_in(tree: Any) -> set[str]:
 
 
 def check_views(walk: Walk) -> None:
-    """Every view is JSON and holds no string that only another seat or the table's secret holds."""
+    """Every view is JSON, holds no string that only another seat or the table's secret holds,
+    and leaves the state as it was: a view shares the state's data (`kernel.strip_secrets`)."""
+    before = copy.deepcopy(walk.state)
     views = {viewer: walk.game.view(walk.state, viewer) for viewer in walk.viewers}
+    assert walk.state == before, "a view changed the state it shows"
     for viewer, seen in views.items():
         assert round_trips(seen), f"the view of {viewer} is not JSON"
     public = strings_in(views[None])

@@ -97,12 +97,15 @@ class Phase:
 
 
 def strip_secrets(state: dict, seat: Any) -> dict:
-    """A deep copy of ``state`` holding only what ``seat`` may see: no
-    ``secret``, and in ``private`` only the seat's own entry."""
-    visible = plain_copy({key: value for key, value in state.items() if key not in ("secret", "private")})
+    """``state`` holding only what ``seat`` may see: no ``secret``, and in ``private`` only the
+    seat's own entry. Its values are the state's own, not copies (a view is built for every
+    screen after every action; a deep copy per screen was the largest part of it): a game's
+    render reads them and never changes them, which the random play checks for every game
+    (tests/random_play.py, ``check_views``)."""
+    visible = {key: value for key, value in state.items() if key not in ("secret", "private")}
     own = (state.get("private") or {}).get(str(seat)) if type(seat) is int else None
     if own is not None:
-        visible["private"] = {str(seat): plain_copy(own)}
+        visible["private"] = {str(seat): own}
     return visible
 
 
@@ -117,7 +120,9 @@ class Rules:
 
     moves: dict[str, Move]
     phases: dict[str, Phase]
-    render: Callable[[dict, Any], dict]  # (state stripped for the viewer, viewer) -> the game's view
+    # (state stripped for the viewer, viewer) -> the game's view; the stripped state shares the state's
+    # data: a render that edits what it got in place copies it first (Rayman's, Arkade's).
+    render: Callable[[dict, Any], dict]
     decide: Callable[[dict], dict | None] = lambda state: None
     # Whom the game waits on, when the phases' default (their actors) is not enough.
     wait_on: Callable[[dict], list[dict]] | None = None

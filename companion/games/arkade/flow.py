@@ -21,7 +21,7 @@ from companion.games.arkade.common import action_time, actor_of, other, role_of,
 from companion.games.arkade.constants import ALIEN, DEFENDER, ROLES
 from companion.games.arkade.setup import assign_roles
 from companion.games.arkade.throwing import reactor_cell_due
-from companion.games.base import HOST, N_, IllegalAction, require_fields
+from companion.games.base import HOST, N_, IllegalAction, plain_copy, require_fields
 from companion.games.kernel import ANYONE, Move, Phase, Rules
 
 # The pending question each answering move answers.
@@ -178,7 +178,7 @@ PHASES = {
 def render(visible: dict, seat) -> dict:
     """Everything but the identity of face-down tiles (in the secret, which nobody sees, not even
     their owner), with what the screens compute from it."""
-    shown = copy.deepcopy(visible)
+    shown = plain_copy(visible)  # edited below; the kernel shares the state's data (strip_secrets)
     shown["role"] = next((role for role, owner in visible["roles"].items()
                           if type(seat) is int and owner == seat), None)
     shown["saucers_on_board"] = sum(visible["saucers"]["on_board"].values())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST
+from companion.games.base import HOST, plain_copy
 from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, positions_known
 from companion.games.rayman.layout import PRIVATE, unpack
@@ -16,7 +16,9 @@ def render(state: dict, seat) -> dict:
 
     The kernel adds the keys every game shares: ``phase``, ``legal`` (this viewer's legal
     actions, for its buttons), ``waiting`` and ``outcome``."""
-    shown = unpack(state)  # the kernel's private copy, stripped for this viewer: its own cards only
+    # Stripped for this viewer by the kernel (its own cards only) but shared with the state: the
+    # view below is edited in place, so it works on its own copy.
+    shown = unpack(plain_copy(state))
     shown.update({  # what the screens would otherwise recompute from the rules
         "you": seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None,
         "question": question(state), "active": active_seat(state),
