@@ -42,6 +42,12 @@ SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 CHECKPOINT_ON_LOOP = 64
 # Beyond this (64 MB of 4 KB pages), the WAL is made to start over even if the actions must wait.
 WAL_FRAMES_AT_MOST = 16384
+# The group commit's fsync runs on the event loop while the disk is fast (`GroupSync`); one that
+# held the loop longer than STALL_AT_MOST, or a moving average over SLOW_FSYNC, sends the next ones
+# to a thread for THREADED_FOR seconds. A fast disk's takes 0.2-0.4 ms, an SD card's can take tens.
+SLOW_FSYNC = 0.002
+STALL_AT_MOST = 0.02
+THREADED_FOR = 30.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -275,8 +281,17 @@ def _is_storage_failure(error: BaseException) -> bool:
 
 
 class GroupSync:
-    """Makes commits durable in batches: one fsync of the WAL file for all the
-    transactions that committed while the previous fsync was running.
+    """Makes commits durable in batches: one fsync of the WAL file for all the transactions
+    that committed since the last one.
+
+    While the disk answers fast (0.2-0.4 ms on an SSD), the fsync runs on the event loop
+    itself, once per turn of the loop, after every greenlet that turn ran; the greenlets that
+    wait for it resume at once, from the same callback. In a thread, each batch cost two trips
+    through the loop, the thread's hand-off and the GIL's: 14-16 % of the CPU per roll at 25
+    and 50 tables (docs/benchmarks.md, issue 20). An fsync slower than ``STALL_AT_MOST`` (an SD
+    card, a busy disk) would hold every screen of the server for as long: the next ones run in
+    a native thread for ``THREADED_FOR`` seconds, then they are tried on the loop again; so do fsyncs
+    slower than ``SLOW_FSYNC`` on average (a single one of a few ms, on a busy machine, does not).
 
     It also checkpoints the WAL into the database file (``checkpoint``, in a native thread,
     after every ``checkpoint_after`` transactions: about SQLite's 1000 pages for a roll):
@@ -284,16 +299,20 @@ class GroupSync:
     WAL and the database file there, which stalled every screen of the server for as long."""
 
     def __init__(self, wal_path: str, checkpoint: Callable[[], None] | None = None,
-                 checkpoint_after: int = 250):
+                 checkpoint_after: int = 250, clock: Callable[[], float] = time.perf_counter):
         import gevent
-        from gevent.event import Event
+        from gevent.hub import Waiter, get_hub
 
-        self._spawn, self._new_event = gevent.spawn, Event
-        self._threadpool = gevent.get_hub().threadpool
+        self._spawn, self._new_waiter = gevent.spawn, Waiter
+        self._hub = get_hub()
+        self._threadpool = self._hub.threadpool
+        self._clock = clock
         self._fd = os.open(wal_path, os.O_RDONLY)
         self._waiting: list = []
-        self._flushing = False
+        self._flushing = False  # a flush is scheduled or running: new waiters join the next one
         self.fsyncs = 0
+        self.threaded_until: float | None = None  # the clock's time until which fsyncs run in a thread
+        self._typical = 0.0  # a moving average of the fsyncs on the loop, in seconds
         self._checkpoint = checkpoint
         self._checkpoint_after = checkpoint_after
         self._since_checkpoint = 0  # transactions made durable since the last checkpoint began
@@ -302,31 +321,55 @@ class GroupSync:
 
     def wait_durable(self) -> None:
         """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
-        waiter = [self._new_event(), None]  # the event, then the fsync's error if it failed
+        waiter = self._new_waiter()
         self._waiting.append(waiter)
         if not self._flushing:
             self._flushing = True
-            self._spawn(self._flush)
-        waiter[0].wait()
-        if waiter[1] is not None:
-            raise StorageError(DISK_FAILED) from waiter[1]
+            self._hub.loop.run_callback(self._flush)
+        failure = waiter.get()
+        if failure is not None:
+            raise StorageError(DISK_FAILED) from failure
 
     def _flush(self) -> None:
+        """In the hub, after the greenlets of this turn of the loop: one fsync for their commits."""
+        batch, self._waiting = self._waiting, []
+        if self.threaded_until is not None and self._clock() < self.threaded_until:
+            self._threadpool.spawn(self._timed_fsync).rawlink(lambda result: self._synced(
+                batch, *(result.value if result.successful() else (0.0, result.exception))))
+        else:
+            self.threaded_until = None
+            self._synced(batch, *self._timed_fsync(), on_loop=True)
+
+    def _choose_where(self, took: float) -> None:
+        """After an fsync on the loop: one that held the loop too long, or a disk slow on average
+        (a blip of a few ms on a busy machine is not), sends the next ones to a thread for a while."""
+        self._typical += (took - self._typical) / 8
+        if took > STALL_AT_MOST or self._typical > SLOW_FSYNC:
+            self.threaded_until, self._typical = self._clock() + THREADED_FOR, 0.0
+            print(f"Slow disk: an fsync took {took * 1000:.1f} ms; commits are synced in a thread for the next "
+                  f"{THREADED_FOR:.0f} s.", file=sys.stderr, flush=True)
+
+    def _timed_fsync(self) -> tuple[float, BaseException | None]:
+        """How long the fsync took, and its error if it failed (the waiters must hear of it)."""
+        start = self._clock()
         try:
-            while self._waiting:
-                batch, self._waiting = self._waiting, []
-                failure = None
-                try:
-                    self._threadpool.apply(os.fsync, (self._fd,))
-                except OSError as error:  # the waiters must hear of it, not wait forever
-                    failure = error
-                self.fsyncs += 1
-                self._since_checkpoint += len(batch)
-                for waiter in batch:
-                    waiter[1] = failure
-                    waiter[0].set()
-                self._checkpoint_when_due()
-        finally:
+            os.fsync(self._fd)
+        except Exception as error:  # OSError from the disk; anything else must not leave them waiting either
+            return self._clock() - start, error
+        return self._clock() - start, None
+
+    def _synced(self, batch: list, took: float, failure: BaseException | None, on_loop: bool = False) -> None:
+        """In the hub: the batch is durable (or failed); each waiter resumes from here."""
+        self.fsyncs += 1
+        if on_loop:
+            self._choose_where(took)
+        self._since_checkpoint += len(batch)
+        for waiter in batch:
+            waiter.switch(failure)
+        self._checkpoint_when_due()
+        if self._waiting:  # committed meanwhile (a resumed waiter may have committed again)
+            self._hub.loop.run_callback(self._flush)
+        else:
             self._flushing = False
 
     def _checkpoint_when_due(self) -> None:

@@ -4,6 +4,7 @@ take the ``store`` fixture run on SQLite and on a real PostgreSQL (companion/sto
 from __future__ import annotations
 
 import itertools
+import json
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,7 @@ import threading
 
 import pytest
 
-from companion.store import Store, open_store
+from companion.store import DISK_FAILED, Store, open_store
 from companion.tables import TableError, Tables
 from tests.helpers import ENTROPY
 from scripts.cluster import Cluster
@@ -204,6 +205,83 @@ def test_group_commit_makes_every_transaction_durable_with_fewer_fsyncs(tmp_path
     reopened = Store(str(tmp_path / "db.sqlite3"))
     with reopened.reading() as tx:
         assert sum(entry["kind"] == "test" for entry in tx.log(code)) == 200
+
+
+SYNC_MODES_SCRIPT = textwrap.dedent("""
+    from gevent import monkey; monkey.patch_all()
+    import json, os, sys, threading, gevent
+    from companion import store as store_module
+    from companion.store import Store, StorageError
+    from companion.tables import Tables
+    from gevent.monkey import get_original
+    native_ident = get_original("_thread", "get_ident")  # threading's own names greenlets once patched
+    main, now, real_fsync = native_ident(), [0.0], os.fsync
+    disk = {"takes": 0.0, "fails": False}
+    where = []
+    def fsync(fd):  # the disk as this test plays it: how long an fsync takes (on the store's clock), and if it fails
+        where.append("loop" if native_ident() == main else "thread")
+        now[0] += disk["takes"]
+        if disk["fails"]:
+            raise OSError(5, "Input/output error")
+        real_fsync(fd)
+    os.fsync = fsync
+    store = Store(sys.argv[1])
+    store.group_sync._clock = lambda: now[0]
+    code = Tables(store).create("dice", {})["code"]
+    def write(i):
+        try:
+            with store.transaction() as tx:
+                tx.append_log(code, [{"kind": "test", "i": i}])
+            return "ok"
+        except StorageError as error:
+            return str(error)
+    def burst(first, count=20):
+        del where[:]
+        jobs = [gevent.spawn(write, first + i) for i in range(count)]
+        gevent.joinall(jobs, raise_error=True)
+        return {"answers": sorted(set(job.value for job in jobs)), "fsyncs": list(where)}
+    report = {"fast": burst(0)}
+    disk["takes"] = 0.004  # a blip: over SLOW_FSYNC once, not on average
+    report["blip"] = burst(20, 1)
+    disk["takes"] = 0.05  # over STALL_AT_MOST
+    report["slow"] = burst(21, 1)
+    disk["takes"] = 0.0
+    report["after slow"] = burst(22)
+    disk["fails"] = True
+    report["failing in thread"] = burst(42, 5)
+    now[0] += store_module.THREADED_FOR + 1
+    report["failing on loop"] = burst(47, 5)
+    disk["fails"] = False
+    report["later"] = burst(52)
+    disk["takes"] = 0.004  # slow on average: several in a row
+    report["slow on average"] = [burst(72 + i, 1)["fsyncs"][0] for i in range(10)]
+    disk["takes"] = 0.0
+    with store.reading() as tx:
+        report["rows"] = sorted(e["i"] for e in tx.log(code) if e["kind"] == "test")
+    print(json.dumps(report))
+""")
+
+
+def test_fsync_runs_on_the_loop_while_the_disk_is_fast_and_in_a_thread_for_a_while_after_a_slow_one(tmp_path):
+    """The group commit's fsync, on a disk this test plays (os.fsync wrapped, the store's clock
+    scripted): one fsync on the event loop for a burst of commits; after a slow one, the next ones
+    in a native thread (not after a single blip of a few ms, but after several); after THREADED_FOR,
+    on the loop again. A failing fsync, in either place,
+    answers each waiting commit with the disk's error (none waits forever), and the store goes on."""
+    result = subprocess.run([sys.executable, "-c", SYNC_MODES_SCRIPT, str(tmp_path / "db.sqlite3")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["fast"]["answers"] == ["ok"]
+    assert set(report["fast"]["fsyncs"]) == {"loop"} and len(report["fast"]["fsyncs"]) < 20
+    assert report["blip"]["fsyncs"] == report["slow"]["fsyncs"] == ["loop"]
+    assert report["after slow"]["answers"] == ["ok"] and set(report["after slow"]["fsyncs"]) == {"thread"}
+    for failing, place in (("failing in thread", "thread"), ("failing on loop", "loop")):
+        assert report[failing]["answers"] == [DISK_FAILED], failing
+        assert set(report[failing]["fsyncs"]) == {place}, failing
+    assert report["later"]["answers"] == ["ok"] and set(report["later"]["fsyncs"]) == {"loop"}
+    assert report["slow on average"][0] == "loop" and report["slow on average"][-1] == "thread"
+    assert report["rows"] == list(range(82))  # each commit is in the file, the ones told of a failure too
 
 
 CHECKPOINT_SCRIPT = textwrap.dedent("""
