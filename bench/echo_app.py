@@ -24,7 +24,7 @@ app = Flask(__name__)
 # The settings Companion passes to SocketIO (companion/__init__.py); the
 # gunicorn gevent worker has monkey-patched the process, hence "gevent".
 socketio = SocketIO(app, async_mode="gevent", max_http_buffer_size=1_000_000,
-                    ping_interval=10, ping_timeout=10)
+                    ping_interval=10, ping_timeout=10, async_handlers=False)
 
 _lock = threading.Lock()
 _rolls: dict[str, int] = {}  # table code -> rolls so far
