@@ -766,7 +766,7 @@ class Transaction:
         """The whole log of a table, or the part of one of its games."""
         query = "SELECT idx, data, at FROM log WHERE table_code = ?" + ("" if game is None else " AND game = ?")
         rows = self._db.execute(query + " ORDER BY idx", (code,) if game is None else (code, game))
-        return [{"i": row["idx"], **json.loads(row["data"]), "at": row["at"]} for row in rows]
+        return [{"i": row["idx"], **jsontext.loads(row["data"]), "at": row["at"]} for row in rows]
 
     # Finished games --------------------------------------------------------
     def insert_game(self, code: str, record: dict) -> None:
@@ -785,7 +785,7 @@ class Transaction:
         if work is not None and work["games"] is not None:
             return plain_copy(work["games"])
         rows = self._db.execute("SELECT * FROM games WHERE table_code = ? ORDER BY number", (code,))
-        games = [{**dict(row), "outcome": json.loads(row["outcome"]) if row["outcome"] else None} for row in rows]
+        games = [{**dict(row), "outcome": jsontext.loads(row["outcome"]) if row["outcome"] else None} for row in rows]
         if work is not None:
             work["games"] = plain_copy(games)
         return games
@@ -801,7 +801,7 @@ class Transaction:
 
     def find_action(self, code: str, actor: str, key: str) -> dict | None:
         row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
-        return json.loads(row["result"]) if row else None
+        return jsontext.loads(row["result"]) if row else None
 
     def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
         work = self._changing(code)

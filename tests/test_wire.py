@@ -37,3 +37,14 @@ def test_an_encoded_view_crosses_the_queue_between_processes_still_encoded():
 def test_a_queue_message_without_an_encoded_payload_is_left_as_it_was():
     message = {"method": "emit", "event": "presence", "data": [{"online": [1]}], "host_id": "x"}
     assert QueueJSON.loads(QueueJSON.dumps(message)) == message
+
+
+def test_a_queue_message_with_a_number_wider_than_64_bits_arrives_exact_as_text_or_bytes():
+    """Redis hands the message over as bytes; a number orjson would read as a float, and NaN,
+    which it refuses, come back as they were sent."""
+    message = {"method": "emit", "data": ["presence", {"big": 2**70, "small": -(2**63) - 1, "nan": float("nan")}]}
+    for sent in (QueueJSON.dumps(message), QueueJSON.dumps(message).encode()):
+        payload = QueueJSON.loads(sent)["data"][1]
+        assert payload["big"] == 2**70 and type(payload["big"]) is int
+        assert payload["small"] == -(2**63) - 1 and type(payload["small"]) is int
+        assert payload["nan"] != payload["nan"]  # NaN, read rather than refused

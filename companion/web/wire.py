@@ -8,10 +8,8 @@ through one encoder once, whatever the number of screens that receive it.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import orjson
 from engineio import json as engineio_json
 
 from companion import jsontext
@@ -57,10 +55,8 @@ class QueueJSON:
 
     @staticmethod
     def loads(text: str | bytes) -> Any:
-        try:
-            message = orjson.loads(text)
-        except orjson.JSONDecodeError:  # NaN, which the standard library writes
-            message = json.loads(text)
+        # As the store reads: a number wider than 64 bits comes back exact, NaN is read too.
+        message = jsontext.loads(text.decode() if isinstance(text, bytes) else text)
         if isinstance(message, dict) and message.pop("serialised", False):
             message["data"][-1] = Serialised(message["data"][-1])
         return message
