@@ -44,12 +44,16 @@ CHECK = (Path(__file__).parent / "layout_check.js").read_text()
 SIZES = {
     "phone": {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
     "tv": {"viewport": {"width": 1920, "height": 1080}},
+    # The same TV in a browser that shows its tab strip and address bar: 143 px less of height.
+    "tvbars": {"viewport": {"width": 1920, "height": 937}},
     # A laptop's own screen as the host screen: the page may scroll down, but nothing is hidden.
     "laptop": {"viewport": {"width": 1366, "height": 768}},
 }
 # French is longer than English: the phones, and the host screens on a laptop and on the TV, see every
 # state in French.
-LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR", "laptop-fr": "fr-FR", "tv-fr": "fr-FR"}
+LOCALES = {"phone": "en-US", "tv": "en-US", "phone-fr": "fr-FR", "laptop-fr": "fr-FR", "tv-fr": "fr-FR",
+           "tvbars": "en-US"}
+TV_SIZES = ("tv", "tvbars")
 MIN_TEXT, TV_MAIN_TEXT, QR_IN_LOBBY, QR_IN_GAME = 16, 28, 300, 240
 # Registering figures (Remove, Add my figures, the catalogue search): the lobby's, not the game's.
 SETUP_CONTROLS = ".figure-area button, .figure-area input, .figure-area summary, .pick-figure"
@@ -187,6 +191,7 @@ SCREENS += [
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
     (screen, "tv-fr") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
+    (screen, "tvbars") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "phone-fr") for screen in SCREENS
     if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
 
@@ -271,11 +276,13 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     page = pages[size]
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
-    tv_host = size.split("-")[0] == "tv" and screen.who in ("host", "display", "tv-page")
-    big_host = size.split("-")[0] in ("tv", "laptop") and screen.who in ("host", "display")
+    tv_host = size.split("-")[0] in TV_SIZES and screen.who in ("host", "display", "tv-page")
+    big_host = size.split("-")[0] in (*TV_SIZES, "laptop") and screen.who in ("host", "display")
     viewport = SIZES[size.split("-")[0]]["viewport"]
+    # The whole page fits the TV's height: with less of it (toolbars), everything is smaller in proportion.
+    main_text = TV_MAIN_TEXT * min(1, viewport["height"] / 1080)
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
-                                  "mainText": TV_MAIN_TEXT, "tv": tv_host, "bigHost": big_host})
+                                  "mainText": main_text, "tv": tv_host, "bigHost": big_host})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
     problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
@@ -294,7 +301,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     if tv_host:  # an away seat is plain from across the room
         away = page.locator(".seat.away .presence").evaluate_all(
             "(nodes) => nodes.map((node) => parseFloat(getComputedStyle(node).fontSize))")
-        if any(size < TV_MAIN_TEXT for size in away):
+        if any(size < main_text for size in away):
             problems["away seats"] = away
     if big_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game, viewport))
