@@ -44,10 +44,12 @@ CHECKPOINT_ON_LOOP = 64
 WAL_FRAMES_AT_MOST = 16384
 # The group commit's fsync runs on the event loop while the disk is fast (`GroupSync`); one that
 # held the loop longer than STALL_AT_MOST, or a moving average over SLOW_FSYNC, sends the next ones
-# to a thread for THREADED_FOR seconds. A fast disk's takes 0.2-0.4 ms, an SD card's can take tens.
+# to a thread for THREADED_FOR seconds, twice as long each time the disk is still slow when they come
+# back (up to THREADED_FOR_AT_MOST). A fast disk's takes 0.2-0.4 ms, an SD card's can take tens.
 SLOW_FSYNC = 0.002
 STALL_AT_MOST = 0.02
 THREADED_FOR = 30.0
+THREADED_FOR_AT_MOST = 600.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -290,7 +292,9 @@ class GroupSync:
     through the loop, the thread's hand-off and the GIL's: 14-16 % of the CPU per roll at 25
     and 50 tables (docs/benchmarks.md, issue 20). An fsync slower than ``STALL_AT_MOST`` (an SD
     card, a busy disk) would hold every screen of the server for as long: the next ones run in
-    a native thread for ``THREADED_FOR`` seconds, then they are tried on the loop again; so do fsyncs
+    a native thread for ``THREADED_FOR`` seconds (twice as long each time the disk is still slow
+    when they come back, so that a slow SD card holds the loop once in minutes, not every 30 s),
+    then they are tried on the loop again; so do fsyncs
     slower than ``SLOW_FSYNC`` on average (a single one of a few ms, on a busy machine, does not).
 
     It also checkpoints the WAL into the database file (``checkpoint``, in a native thread,
@@ -313,6 +317,7 @@ class GroupSync:
         self.fsyncs = 0
         self.threaded_until: float | None = None  # the clock's time until which fsyncs run in a thread
         self._typical = 0.0  # a moving average of the fsyncs on the loop, in seconds
+        self._threaded_for = THREADED_FOR  # the next stay in the thread: doubled while the disk stays slow
         self._checkpoint = checkpoint
         self._checkpoint_after = checkpoint_after
         self._since_checkpoint = 0  # transactions made durable since the last checkpoint began
@@ -345,9 +350,12 @@ class GroupSync:
         (a blip of a few ms on a busy machine is not), sends the next ones to a thread for a while."""
         self._typical += (took - self._typical) / 8
         if took > STALL_AT_MOST or self._typical > SLOW_FSYNC:
-            self.threaded_until, self._typical = self._clock() + THREADED_FOR, 0.0
+            self.threaded_until, self._typical = self._clock() + self._threaded_for, 0.0
             print(f"Slow disk: an fsync took {took * 1000:.1f} ms; commits are synced in a thread for the next "
-                  f"{THREADED_FOR:.0f} s.", file=sys.stderr, flush=True)
+                  f"{self._threaded_for:.0f} s.", file=sys.stderr, flush=True)
+            self._threaded_for = min(2 * self._threaded_for, THREADED_FOR_AT_MOST)
+        elif took <= SLOW_FSYNC:  # a fast disk again: a later slow spell starts from the shortest stay
+            self._threaded_for = THREADED_FOR
 
     def _timed_fsync(self) -> tuple[float, BaseException | None]:
         """How long the fsync took, and its error if it failed (the waiters must hear of it)."""

@@ -255,7 +255,14 @@ SYNC_MODES_SCRIPT = textwrap.dedent("""
     report["later"] = burst(52)
     disk["takes"] = 0.004  # slow on average: several in a row
     report["slow on average"] = [burst(72 + i, 1)["fsyncs"][0] for i in range(10)]
+    disk["takes"] = 0.05  # still slow when they come back: the next stay in the thread is twice as long
+    now[0] += store_module.THREADED_FOR + 1
+    report["still slow"] = burst(82, 1)
     disk["takes"] = 0.0
+    now[0] += store_module.THREADED_FOR + 1
+    report["longer stay"] = burst(83, 1)
+    now[0] += store_module.THREADED_FOR
+    report["back"] = burst(84, 1)
     with store.reading() as tx:
         report["rows"] = sorted(e["i"] for e in tx.log(code) if e["kind"] == "test")
     print(json.dumps(report))
@@ -266,7 +273,7 @@ def test_fsync_runs_on_the_loop_while_the_disk_is_fast_and_in_a_thread_for_a_whi
     """The group commit's fsync, on a disk this test plays (os.fsync wrapped, the store's clock
     scripted): one fsync on the event loop for a burst of commits; after a slow one, the next ones
     in a native thread (not after a single blip of a few ms, but after several); after THREADED_FOR,
-    on the loop again. A failing fsync, in either place,
+    on the loop again, and twice as long in the thread if the disk is still slow then. A failing fsync, in either place,
     answers each waiting commit with the disk's error (none waits forever), and the store goes on."""
     result = subprocess.run([sys.executable, "-c", SYNC_MODES_SCRIPT, str(tmp_path / "db.sqlite3")], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
@@ -281,7 +288,9 @@ def test_fsync_runs_on_the_loop_while_the_disk_is_fast_and_in_a_thread_for_a_whi
         assert set(report[failing]["fsyncs"]) == {place}, failing
     assert report["later"]["answers"] == ["ok"] and set(report["later"]["fsyncs"]) == {"loop"}
     assert report["slow on average"][0] == "loop" and report["slow on average"][-1] == "thread"
-    assert report["rows"] == list(range(82))  # each commit is in the file, the ones told of a failure too
+    assert (report["still slow"]["fsyncs"], report["longer stay"]["fsyncs"], report["back"]["fsyncs"]) == (
+        ["loop"], ["thread"], ["loop"])
+    assert report["rows"] == list(range(85))  # each commit is in the file, the ones told of a failure too
 
 
 CHECKPOINT_SCRIPT = textwrap.dedent("""
