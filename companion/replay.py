@@ -29,7 +29,7 @@ import hashlib
 import json
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, Msg
 
 CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added")
 
@@ -57,6 +57,15 @@ def said(template: str, **params) -> Said:
     """A message for the CLI and the verify page: the values are written as the CLI shows them."""
     return Said(template, {name: value if isinstance(value, (int, str)) else repr(value)
                            for name, value in params.items()})
+
+
+def refusal_said(refusal: IllegalAction) -> Said:
+    """The rules' refusal (an English msgid from the games' catalogue, the server's) as a message of its
+    own, quoted inside the replay's: the CLI prints its English, the verify page translates it and its
+    fields that are msgids themselves (`Msg`)."""
+    params = {name: Said(value, {}) if isinstance(value, Msg) else value if isinstance(value, (int, str)) else str(value)
+              for name, value in refusal.params.items()}
+    return Said(refusal.message, params, str(refusal))
 
 
 MISSING = said("the game's events here follow no action: the action that made them is missing from the log")
@@ -171,7 +180,7 @@ class Replay:
             found = self._stop(stop.where, stop.text)
             return found + ([(stop.also, found[0][1])] if stop.also not in (None, stop.where) else [])
         except IllegalAction as refusal:
-            return self._stop(where, self._refused(action, str(refusal)))
+            return self._stop(where, self._refused(action, refusal_said(refusal)))
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
             return self._stop(where, self._failed(action, repr(error)))
         self.before[where] = self.state
@@ -185,8 +194,8 @@ class Replay:
         payload = action.get("action")
         return payload.get("type") if isinstance(payload, dict) else None
 
-    def _refused(self, action: dict, refusal: str) -> Said:
-        if self._kind(action):  # the refusal is the rules' own English (the server translates it for phones)
+    def _refused(self, action: dict, refusal: Said) -> Said:
+        if self._kind(action):  # the refusal is a message of its own: the page shows it in its language too
             return said("the rules refuse this action %(kind)s of seat %(seat)s: %(refusal)s",
                         kind=repr(self._kind(action)), seat=repr(action.get("seat")), refusal=refusal)
         return said("the rules refuse this %(call)s call: %(refusal)s", call=repr(action.get("call")), refusal=refusal)

@@ -441,8 +441,10 @@ def verify_log(document: dict, record: dict | None = None) -> Report:
 def _for_page(text: str) -> dict:
     """A message as the page's ``t()`` takes it: the English msgid and its fields (a problem
     without a msgid shows in English, as the CLI prints it)."""
-    if hasattr(text, "template"):
-        return {"text": text.template, "params": text.params}
+    if hasattr(text, "template"):  # a field that is a message itself (the rules' refusal) is translated too
+        return {"text": text.template,
+                "params": {name: _for_page(value) if hasattr(value, "template") else value
+                           for name, value in text.params.items()}}
     return {"text": text, "params": {}}
 
 

@@ -14,7 +14,7 @@ from companion import fairness
 from companion.games import REGISTRY
 from companion.games.rayman import SETUP_PHASES
 from companion.replay import action_entry, state_digest
-from companion.verify import verify_log
+from companion.verify import page_report, verify_log
 from tests.random_play import CONFIGS, SEED, act, choices, pick, start
 
 STEPS = 60  # enough to reach each game's draws; the log is closed where the walk stops
@@ -114,3 +114,15 @@ def test_a_deadline_and_a_withdrawal_replay_as_the_table_logs_them():
     report = verify_log(log)
     assert report.ok and report.replay == [], (report.problems + report.replay)[:3]
     assert [e["call"] for e in log["entries"] if e["kind"] == "action"][-2:] == ["timeout", "withdraw"]
+
+
+def test_a_refusal_of_the_rules_is_quoted_as_a_message_of_its_own_for_the_page():
+    """The CLI prints the refusal's English; the verify page gets its msgid and fields, which it shows in
+    its own language (tests/test_verify_page_replay.py shows it in French)."""
+    log = logged_walk("dice")
+    where = next(entry["i"] for entry in log["entries"] if entry.get("call") == "apply")
+    log["entries"][where]["action"]["type"] = "no-such-action"
+    report = verify_log(log)
+    assert any("Unknown action: no-such-action." in text for _, text in report.replay)
+    quoted = [problem["params"]["refusal"] for problem in page_report(log)["replay"] if "refusal" in problem["params"]]
+    assert quoted == [{"text": "Unknown action: %(action)s.", "params": {"action": "no-such-action"}}]

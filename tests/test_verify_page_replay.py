@@ -119,6 +119,22 @@ def test_a_changed_move_that_draws_and_events_still_agree_with_is_reported_by_th
     phones["fr"].assert_clean()
 
 
+def test_a_move_the_rules_refuse_is_reported_with_their_refusal_in_the_pages_language(server, rayman_log, phones):
+    """A board move to a column past the board: the replay quotes the rules' refusal, which comes from
+    the games' catalogue (the server's), in French on a French page, not in the rules' English."""
+    edited, where = action_edited(rayman_log, "position", lambda action: action.update(column=999), 1)
+    page = phones["fr"].new_page()
+    page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(json=edited))
+    page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+    expect(page.locator(".replay[data-result=mismatch]")).to_be_visible(timeout=REPLAY_WAIT)
+    problem = page.locator(".replay-problems li").first
+    expect(problem).to_contain_text(f"Entrée {where}")
+    expect(problem).to_contain_text("les règles refusent cette action")
+    expect(problem).to_contain_text("Une position est une colonne de 0 à")
+    expect(problem).not_to_contain_text("A position is")
+    phones["fr"].assert_clean()
+
+
 def test_a_browser_without_webassembly_keeps_the_pages_own_verdict_and_says_the_replay_failed(
         browser, server, rayman_log):  # noqa: F811
     context = browser.new_context(locale="en-US", **PHONE)

@@ -46,23 +46,38 @@ def translated_param(value):
     return value
 
 
+def _translated(language: str, domain: str) -> list:
+    """The translated messages of a domain's .po in one language (read from the .po itself, so that it
+    needs no compile step; English has none: the key is the text)."""
+    path = TRANSLATIONS / language / "LC_MESSAGES" / f"{domain}.po"
+    if not path.is_file():
+        return []
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    return [message for message in catalog
+            if message.id and message.string and not message.fuzzy and isinstance(message.id, str)]
+
+
 @lru_cache(maxsize=None)
 def browser_catalogue(language: str) -> dict[str, str]:
     """The browser's strings in one language, keyed by their English text: the Babel domain "js"
-    (extracted from static/js, see scripts/translations.py). Read from the .po itself, so that
-    it needs no compile step; English needs nothing (the key is the text)."""
-    path = TRANSLATIONS / language / "LC_MESSAGES" / "js.po"
-    if not path.is_file():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=language)
-    return {message.id: message.string for message in catalog
-            if message.id and message.string and not message.fuzzy and isinstance(message.id, str)}
+    (extracted from static/js, see scripts/translations.py)."""
+    return {message.id: message.string for message in _translated(language, "js")}
 
 
-def browser_strings() -> dict[str, str]:
+@lru_cache(maxsize=None)
+def rules_catalogue(language: str) -> dict[str, str]:
+    """The games' own messages in one language (their refusals, from the server's catalogue): the
+    verify page replays the rules in the browser and quotes a refusal in the page's language. Only
+    that page carries them (a table's page stays small)."""
+    return {message.id: message.string for message in _translated(language, "messages")
+            if any(path.startswith("companion/games/") for path, _ in message.locations)}
+
+
+def browser_strings(with_rules: bool = False) -> dict[str, str]:
     """The catalogue of the page's language, for the page's JSON data block (static/js/i18n.js)."""
-    return browser_catalogue(current_language())
+    language = current_language()
+    return {**rules_catalogue(language), **browser_catalogue(language)} if with_rules else browser_catalogue(language)
 
 
 def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:

@@ -184,7 +184,8 @@ def verify(code: str):
     if error:
         return error
     number = request.args.get("game", "")
-    response = make_response(render_template("verify.html", code=table["code"],
+    # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
+    response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
                                               number=int(number) if number.isdigit() else None))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.

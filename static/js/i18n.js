@@ -2,10 +2,15 @@
 // the English text, come as a JSON data block (the Content-Security-Policy forbids inline scripts).
 const strings = JSON.parse(document.getElementById('i18n')?.textContent || '{}');
 
-// The message in the page's language, its %(name)s fields filled from params.
+// The message in the page's language, its %(name)s fields filled from params; a field that is a
+// message itself ({text, params}: the rules' refusal quoted by the verify page) is translated too.
 export function t(message, params = {}) {
   const template = strings[message] || message || '';
-  return template.replace(/%\((\w+)\)s/g, (_, name) => String(params[name] ?? ''));
+  return template.replace(/%\((\w+)\)s/g, (_, name) => {
+    const value = params[name];
+    return value && typeof value === 'object' && typeof value.text === 'string'
+      ? t(value.text, value.params || {}) : String(value ?? '');
+  });
 }
 
 // Marks a message for extraction where it is picked before t() is called (tables, alternatives):
