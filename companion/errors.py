@@ -16,5 +16,14 @@ class TableError(Exception):
         self.params = params
 
 
+def N_(message: str) -> str:  # marks a msgid (companion.games.base's would import the games here)
+    return message
+
+
+# A bug on the server's side (not a refusal): the action changed nothing, and what failed is in the server's log.
+SERVER_FAILED = N_("The server failed to do this (an error on its side, written in its log): nothing changed. "
+                   "Try again; if it fails again, tell the host.")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()

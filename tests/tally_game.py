@@ -39,6 +39,8 @@ def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
     kind = action.get("type")
     if outcome(state) is not None:
         raise IllegalAction("The game is over.")
+    if kind == "crash":  # a bug in a game's rules, for the tests of what the shell answers to one
+        raise RuntimeError("a bug in the rules")
     if kind == "confirm":
         claim = state["claim"]
         if claim is None or seat != claim["judge"] or not isinstance(action.get("accept"), bool):

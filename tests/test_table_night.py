@@ -401,3 +401,20 @@ def test_a_seat_with_the_host_rights_takes_the_games_host_actions(table):
     t.phones["Zoé"].play(correction)
     game = t.phones["Max"].wait_for_game(lambda g: g["nuggets"] == 5)["game"]
     assert game["history"][-1]["type"] == "corrected"
+
+
+def test_a_bug_in_the_rules_answers_the_action_with_an_error_and_changes_nothing(table, server):
+    """An exception no rule expected (Tally's "crash"), over Socket.IO and over HTTP: the actor is told the
+    server failed and nothing changed, the table's version and log stay as they were, and the phone's
+    connection, which reads its events one after another, stays up: its next action is played."""
+    t = table()
+    version, entries = t.host.wait_for(lambda view: view)["version"], len(t.log()["entries"])
+    answer = t.phones["Ana"].act({"type": "crash"})
+    assert (answer["ok"], answer["status"]) == (False, 500)
+    assert answer["error"].startswith("The server failed to do this") and "nothing changed" in answer["error"]
+    over_http = t.http(t.seats["Ana"]["token"], {"type": "crash"})
+    assert over_http.status_code == 500 and over_http.json()["error"] == answer["error"]
+    assert len(t.log()["entries"]) == entries
+    assert t.phones["Ana"].play({"type": "mark"})["ok"]
+    assert t.host.wait_for(lambda view: view["version"] > version)["version"] == version + 1
+    assert "a bug in the rules" in server.log_tail(chars=100_000)

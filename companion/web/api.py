@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
+from companion.errors import SERVER_FAILED
 from companion.tables import TableError
 from companion.web import tables
 from companion.web.i18n import translate
@@ -40,6 +41,7 @@ def http_error(error: HTTPException):
         404: N_("There is nothing at this address."),
         405: N_("This method is not allowed here."),
         413: N_("The request is too large (at most 16 KiB)."),
+        500: SERVER_FAILED,  # an exception no handler expected (Flask has logged it)
     }
     message = messages.get(error.code, N_("The request is malformed."))
     return failure(TableError(error.code or 400, message))

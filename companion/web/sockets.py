@@ -19,6 +19,7 @@ from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
 from companion.games.base import N_
+from companion.errors import SERVER_FAILED
 from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables, wire
@@ -278,3 +279,6 @@ class SocketHub:
             if getattr(error, "retry_after", None):
                 answer["retry_after"] = error.retry_after
             return answer
+        except Exception:  # a bug: the phone hears of it, and its connection (which reads its events) stays up
+            self.app.logger.exception("the action %r at table %s failed", action, principal.code)
+            return {"ok": False, "error": translate(TableError(500, SERVER_FAILED)), "status": 500}
