@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from companion.games.base import N_
+
 
 class TableError(Exception):
     """A refusal with an HTTP status and a translatable English message."""
@@ -14,10 +16,6 @@ class TableError(Exception):
         self.status = status
         self.message = message
         self.params = params
-
-
-def N_(message: str) -> str:  # marks a msgid (companion.games.base's would import the games here)
-    return message
 
 
 # A bug on the server's side (not a refusal): the action changed nothing, and what failed is in the server's log.

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from companion import jsontext
-from companion.event_loop import gevent_is_running
+from companion.event_loop import gevent_is_running, off_the_loop
 from companion.games.base import plain_copy
 
 SCHEMA_VERSION = 4
@@ -292,10 +292,10 @@ class GroupSync:
     through the loop, the thread's hand-off and the GIL's: 14-16 % of the CPU per roll at 25
     and 50 tables (docs/benchmarks.md, issue 20). An fsync slower than ``STALL_AT_MOST`` (an SD
     card, a busy disk) would hold every screen of the server for as long: the next ones run in
-    a native thread for ``THREADED_FOR`` seconds (twice as long each time the disk is still slow
-    when they come back, so that a slow SD card holds the loop once in minutes, not every 30 s),
-    then they are tried on the loop again; so do fsyncs
+    a native thread for ``THREADED_FOR`` seconds, then are tried on the loop again; so do fsyncs
     slower than ``SLOW_FSYNC`` on average (a single one of a few ms, on a busy machine, does not).
+    Each time the disk is still slow when they come back, their next stay in the thread is twice
+    as long: a slow SD card holds the loop once in minutes, not every 30 s.
 
     It also checkpoints the WAL into the database file (``checkpoint``, in a native thread,
     after every ``checkpoint_after`` transactions: about SQLite's 1000 pages for a roll):
@@ -395,9 +395,6 @@ class GroupSync:
         finally:
             self._checkpointing = False
 
-    def in_thread(self, function: Callable[[], Any]) -> Any:
-        return self._threadpool.apply(function)
-
     def close(self) -> None:
         os.close(self._fd)
 
@@ -460,14 +457,14 @@ class Store:
         2-50 ms per checkpoint at 20-50 tables, seconds when overloaded; bench/, issue 20.)"""
         frames = copied = 0
         for _ in range(3):
-            _, frames, copied = self.group_sync.in_thread(self._checkpoint_once)
+            _, frames, copied = off_the_loop(self._checkpoint_once)
             if frames - copied <= CHECKPOINT_ON_LOOP:
                 with self._lock:
                     self._checkpoint_once()
                 return
         if frames > WAL_FRAMES_AT_MOST:
             with self._lock:
-                self.group_sync.in_thread(self._checkpoint_once)
+                off_the_loop(self._checkpoint_once)
 
     def _checkpoint_once(self) -> tuple[int, int, int]:
         """(busy, frames in the WAL, frames copied): SQLite's answer."""

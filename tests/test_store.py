@@ -209,7 +209,7 @@ def test_group_commit_makes_every_transaction_durable_with_fewer_fsyncs(tmp_path
 
 SYNC_MODES_SCRIPT = textwrap.dedent("""
     from gevent import monkey; monkey.patch_all()
-    import json, os, sys, threading, gevent
+    import json, os, sys, gevent
     from companion import store as store_module
     from companion.store import Store, StorageError
     from companion.tables import Tables

@@ -11,10 +11,10 @@ from typing import Any
 from flask import Blueprint, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from companion.errors import SERVER_FAILED
 from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
-from companion.errors import SERVER_FAILED
 from companion.tables import TableError
 from companion.web import tables
 from companion.web.i18n import translate

@@ -18,8 +18,8 @@ from flask import Flask, has_request_context, request
 from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
-from companion.games.base import N_
 from companion.errors import SERVER_FAILED
+from companion.games.base import N_
 from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
 from companion.web import tables, wire
