@@ -24,15 +24,24 @@ apt_install() {
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-install_runtime() {
-  if command -v apt-get >/dev/null; then
-    apt_install libusb-1.0-0
-    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
-    command -v npm >/dev/null || apt_install npm
-  fi
-  [ -x "$PY" ] || python3 -m venv "$VENV"
-  "$PY" -m pip install -q --disable-pip-version-check -r requirements.txt
+# Each install step runs only when what it installs from changed: a stamp beside the result keeps
+# the SHA-256 of its inputs (running `npm ci` or pip on every test run cost most of a minute).
+stamp_of() { cat "$@" | sha256sum | cut -d' ' -f1; }
+pip_install() {
+  local stamp="$VENV/.stamp-$(basename "$1")" sum; sum=$(stamp_of "$@")
+  [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] && return 0
+  "$PY" -m pip install -q --disable-pip-version-check -r "$1"
+  echo "$sum" > "$stamp"
+}
+npm_install() {
+  local stamp=node_modules/.stamp-package-lock sum; sum=$(stamp_of package-lock.json manage.sh)
+  [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] && [ -d static/vendor ] && return 0
   npm ci --no-audit --no-fund --loglevel=error
+  copy_vendor
+  echo "$sum" > "$stamp"
+}
+
+copy_vendor() {
   mkdir -p static/vendor
   cp node_modules/socket.io-client/dist/socket.io.esm.min.js static/vendor/
   # The audited SHA-256 and HMAC the browser verifies draws with: ES modules, copied as they ship.
@@ -48,7 +57,19 @@ install_runtime() {
   for file in pyodide.mjs pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json README.md; do
     cp "node_modules/pyodide/$file" static/vendor/pyodide/
   done
-  "$VENV/bin/pybabel" -q compile -d companion/translations
+}
+
+install_runtime() {
+  if command -v apt-get >/dev/null; then
+    apt_install libusb-1.0-0
+    python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+    command -v npm >/dev/null || apt_install npm
+  fi
+  [ -x "$PY" ] || python3 -m venv "$VENV"
+  pip_install requirements.txt
+  npm_install
+  # The compiled translations: only the stale ones (the app and the tests compile them too).
+  "$PY" -c 'from companion.catalogues import compile_catalogues; compile_catalogues()'
 }
 
 # Several processes on one machine (scripts/cluster.py): the database, the message queue, the proxy.
@@ -60,7 +81,7 @@ install_test() {
   install_runtime
   install_cluster
   if command -v apt-get >/dev/null; then apt_install chromium zbar-tools fonts-noto-color-emoji; fi
-  "$PY" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+  pip_install requirements-dev.txt
 }
 
 case "${1:-}" in

@@ -8,7 +8,13 @@ import uuid
 import pytest
 
 from companion import create_app
+from companion.catalogues import compile_catalogues
 from tests.server import TEST_LIMITS, ServerProcess
+
+
+def pytest_sessionstart(session):
+    """A fresh clone needs no compile step before its tests: stale .mo files are made here."""
+    compile_catalogues()
 
 
 @pytest.fixture
@@ -84,3 +90,30 @@ def live_server(tmp_path):
     server = ServerProcess(tmp_path).start()
     yield server
     server.stop()
+
+
+# --- Test kinds -------------------------------------------------------------------------------
+# Every test is marked by what it starts, read from its fixtures (and, for the few tests that
+# start a server process in their own body, from the module's names): `pure` needs nothing but
+# the code (the games' rules, the catalogue, the verifier), `app` builds the Flask app in the
+# test's process, `server` starts the real server process, `browser` drives Chromium. The fast
+# loop is `.venv/bin/python -m pytest -m pure`.
+KIND_OF_FIXTURE = {"browser": "browser", "live_server": "server", "server": "server",
+                   "app": "app", "client": "app", "tables": "app", "socket_client": "app"}
+KIND_OF_MODULE_NAME = {"sync_playwright": "browser", "ServerProcess": "server", "Cluster": "server",
+                       "create_app": "app"}
+KINDS = ("browser", "server", "app")  # heaviest first: a test is of the heaviest kind it needs
+
+
+def kind_of(item) -> str:
+    needed = {KIND_OF_FIXTURE[name] for name in getattr(item, "fixturenames", ()) if name in KIND_OF_FIXTURE}
+    module = vars(item.module) if getattr(item, "module", None) else {}
+    needed |= {kind for name, kind in KIND_OF_MODULE_NAME.items() if name in module}
+    if "postgresql" in getattr(getattr(item, "callspec", None), "params", {}).values():
+        needed.add("server")  # the store's tests run a second time on a real PostgreSQL server
+    return next((kind for kind in KINDS if kind in needed), "pure")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        item.add_marker(kind_of(item))

@@ -1,6 +1,6 @@
 """Translation outside a request: the catalogue's labels and the CLI's messages
-come from the same French catalogue as the web shell (compiled ``.mo`` files;
-without them, English)."""
+come from the same French catalogue as the web shell (compiled ``.mo`` files,
+made from the ``.po`` when missing: `companion.catalogues`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from babel.support import NullTranslations, Translations
+
+from companion.catalogues import compile_catalogues
 
 LANGUAGES = ("en", "fr")
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -46,6 +48,7 @@ def environment_language(environ: Mapping[str, str] | None = None) -> str:
 def _translations(lang: str) -> NullTranslations:
     if lang == "en":
         return NullTranslations()
+    compile_catalogues()
     return Translations.load(str(TRANSLATIONS), [lang], domain="messages")
 
 

@@ -13,6 +13,7 @@ from babel.support import Translations
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
+from companion.catalogues import compile_catalogues
 from companion.games.base import Msg, MsgList
 
 LANG_COOKIE = "lang"
@@ -108,6 +109,7 @@ def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
 
 
 def init_app(app: Flask) -> None:
+    compile_catalogues()
     Babel(app, locale_selector=select_locale,
           default_translation_directories=str(app.root_path + "/translations"))
     app.jinja_env.globals.update(browser_strings=browser_strings, current_locale=lambda: str(get_locale()))
