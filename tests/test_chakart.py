@@ -82,10 +82,14 @@ def test_book_after_1_d4_nf6_2_bb4_the_bomb_goes_on_a_free_square_orthogonally_n
 BXE4 = "rn1b2qk/pbppwppp/1w2p3/1p1Rm3/3PdnPr/4P1d1/PPP1mP1P/NNB1KRQB"
 
 
+# « Une pièce arrivant sur une banane (resp. bombe) est redirigée aléatoirement d'une case dans une direction
+# orthogonale (resp. diagonale), si possible. Une pièce adverse pourrait être capturée de cette façon. »
+# The caption (« f6 et f8 possibles aussi ») leaves out d8, where a black bishop stands: the table option
+# redirect = free reads it so; the default follows the sentence, and d8 may be drawn too.
 @pytest.mark.parametrize("draw, lands", [(0, "d6"), (1, "f6"), (2, "f8")])
 def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(draw, lands):
     rng = ScriptedRng(("bomb on e7 sends the piece", draw), fallback=TableRng("ab" * 32, EMPTY_POOL, 0))
-    state, events = GAME.apply(game(BXE4), WHITE, {"type": "move", "from": "h1", "to": "e4"}, rng)
+    state, events = GAME.apply(game(BXE4, redirect="free"), WHITE, {"type": "move", "from": "h1", "to": "e4"}, rng)
     assert [(s["kind"], s.get("square") or s.get("from")) for s in events[0]["steps"][:6]] == [
         ("move", "h1"), ("item", "e4"), ("redirect", "e4"), ("item", "e5"), ("mushroom", "e5"), ("item", "e7")]
     banana, jump, bomb = steps(events, "redirect")[0], steps(events, "mushroom")[0], steps(events, "redirect")[1]
@@ -95,10 +99,26 @@ def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(dr
     assert state["pieces"][lands] == "B"
 
 
-def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square():
-    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("bomb on e7 sends the piece", 0))
+@pytest.mark.parametrize("redirect, script", [
+    ("free", [("bomb on e7 sends the piece", 0)]),
+    ("capture", [("banana on e4 sends the piece", 0), ("bomb on e7 sends the piece", 0)]),
+])
+def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square(redirect, script):
+    state, events = act(game(BXE4, redirect=redirect), {"type": "move", "from": "h1", "to": "e4"}, *script)
     assert steps(events, "drop")[-1] == {"kind": "drop", "item": "bomb", "eligible": ["c6"], "square": "c6"}
     assert fen(state) == "rn1b2qk/pbpp1ppp/1wwBp3/1p1R4/3P1nPr/4P1d1/PPP1mP1P/NNB1KRQ1"
+
+
+def test_book_bxe4_by_the_sentence_the_banana_may_send_the_bishop_onto_f4_and_the_bomb_onto_d8():
+    # « Une pièce adverse pourrait être capturée de cette façon. »
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 1),
+                        ("Wario drops a bomb", 0))
+    assert steps(events, "redirect")[0]["eligible"] == ["e5", "f4"]
+    assert state["pieces"]["f4"] == "B" and state["captured"]["b"] == ["n"]
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 0),
+                        ("bomb on e7 sends the piece", 1), ("Wario drops a bomb", 0))
+    assert steps(events, "redirect")[1]["eligible"] == ["d6", "d8", "f6", "f8"]
+    assert state["pieces"]["d8"] == "B" and state["captured"]["b"] == ["b"]
 
 
 WALUIGI = "erk2rq1/1m2e1m1/mppmne1m/p1BpppPp/mm1P1QbP/1Nmnw1dm/e1mP2d1/1BwR1RKN b"
@@ -177,7 +197,7 @@ def test_donkey_drops_a_banana_on_a_random_free_diagonal_square_of_its_arrival()
 
 
 def test_wario_drops_no_bomb_when_no_orthogonal_square_is_free():
-    state, events = act(game("4k3/8/8/8/8/1P6/P1P5/BP2K3"), {"type": "move", "from": "a1", "to": "b2"})
+    state, events = act(game("4k3/8/8/8/8/1P6/P1P5/BN2K3"), {"type": "move", "from": "a1", "to": "b2"})
     assert steps(events, "drop") == [{"kind": "drop", "item": "bomb", "eligible": [], "square": None}]
     assert state["items"] == {}
 
@@ -377,13 +397,33 @@ def test_a_malformed_position_is_refused_when_the_table_is_created(text, complai
         GAME.normalize_options({"position": [text]})
 
 
-def test_a_random_start_mirrors_a_shuffled_back_rank_with_bishops_on_both_colours():
-    state = GAME.setup(GAME.normalize_options({"start": "random", "colours": "first"}), SEATS,
+def back_ranks(state):
+    return ("".join(state["pieces"][f"{f}1"] for f in "abcdefgh"), "".join(state["pieces"][f"{f}8"] for f in "abcdefgh"))
+
+
+def bishops_on_both_colours(rank: str) -> bool:
+    files = [i for i, piece in enumerate(rank.lower()) if piece == "b"]
+    return len(files) == 2 and files[0] % 2 != files[1] % 2
+
+
+def test_a_random_start_shuffles_each_side_on_its_own_as_the_books_first_diagram():
+    # The first diagram: « qbbrrnnk » (before 1...Nf6) against « QBNNBKRR »: each side shuffled on its own.
+    seen = set()
+    for seed in ("cd", "ce", "cf", "d0"):
+        state = GAME.setup(GAME.normalize_options({"start": "random", "colours": "first"}), SEATS,
+                           TableRng(seed * 32, EMPTY_POOL, 0))
+        white, black = back_ranks(state)
+        assert sorted(white) == sorted("RNBQKBNR") and sorted(black) == sorted("rnbqkbnr")
+        assert bishops_on_both_colours(white) and bishops_on_both_colours(black)
+        seen.add(white.lower() == black)
+    assert False in seen  # the two sides differ (a mirrored start would always be equal)
+
+
+def test_a_mirrored_random_start_gives_both_sides_the_same_back_rank():
+    state = GAME.setup(GAME.normalize_options({"start": "mirrored", "colours": "first"}), SEATS,
                        TableRng("cd" * 32, EMPTY_POOL, 0))
-    back = [state["pieces"][f"{f}1"] for f in "abcdefgh"]
-    assert sorted(back) == sorted("RNBQKBNR") and [p.lower() for p in back] == [state["pieces"][f"{f}8"] for f in "abcdefgh"]
-    bishops = [i for i, p in enumerate(back) if p == "B"]
-    assert bishops[0] % 2 != bishops[1] % 2
+    white, black = back_ranks(state)
+    assert sorted(white) == sorted("RNBQKBNR") and white.lower() == black and bishops_on_both_colours(white)
 
 
 # Turns and bad input ------------------------------------------------------------------------------------

@@ -97,10 +97,27 @@ def parse_fen(text: str) -> tuple[dict, dict]:
                 raise IllegalAction(N_("Unknown letter in the position: %(letter)s."), letter=char[:1])
         if file != 8:
             raise IllegalAction(N_("Each rank of the position must have 8 squares."))
-    for colour, king in (("w", "K"), ("b", "k")):
-        if king not in pieces.values():
-            raise IllegalAction(N_("Each side needs at least one king (Peach)."))
+    check_material(pieces)
     return pieces, items
+
+
+MAX_PIECES = 32  # a chess set: Luigi and Waluigi change sides, never the count
+MAX_KINGS = 9  # one, and eight pawns promoted to kings (« Si des pions se sont promus en roi »)
+
+
+def check_material(pieces: dict) -> None:
+    """What a real chess set can show: a king each, not too many, no pawn on its first or last rank."""
+    for king in ("K", "k"):
+        count = sum(1 for piece in pieces.values() if piece == king)
+        if count == 0:
+            raise IllegalAction(N_("Each side needs at least one king (Peach)."))
+        if count > MAX_KINGS:
+            raise IllegalAction(N_("A side has at most %(count)s kings: one, and eight promoted pawns."),
+                                count=MAX_KINGS)
+    if len(pieces) > MAX_PIECES:
+        raise IllegalAction(N_("A position has at most %(count)s pieces."), count=MAX_PIECES)
+    if any(kind(piece) == "p" and coords(where)[1] in (0, 7) for where, piece in pieces.items()):
+        raise IllegalAction(N_("A pawn cannot stand on the first or last rank."))
 
 
 def side_to_move(text: str) -> str:
