@@ -391,10 +391,22 @@ def test_positions_in_the_books_notation_are_read_and_written_back(text):
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP", "8 ranks"),
     ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "Unknown letter"),
     ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "8 squares"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR", "8 squares"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ?BNR", "Unknown letter"),
+    ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "at least one king"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR", "at least one king"),
+    ("kkkkkkkk/kk6/8/8/8/8/8/K7", "at most 9 kings"),
+    ("k7/8/8/8/8/KK6/8/KKKKKKKK", "at most 9 kings"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", "Unknown letter"),
+    ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR", "at most 32 pieces"),
+    ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR", "first or last rank"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp", "first or last rank"),
 ])
 def test_a_malformed_position_is_refused_when_the_table_is_created(text, complaint):
     with pytest.raises(IllegalAction, match=complaint):
         GAME.normalize_options({"position": [text]})
+    with pytest.raises(IllegalAction, match=complaint):
+        parse_fen(text)
 
 
 def back_ranks(state):
@@ -426,6 +438,133 @@ def test_a_mirrored_random_start_gives_both_sides_the_same_back_rank():
     assert sorted(white) == sorted("RNBQKBNR") and white.lower() == black and bishops_on_both_colours(white)
 
 
+# The six places the referee differed from the book --------------------------------------------------
+def material(state) -> int:
+    """Every piece: on the board, captured, or hidden by its owner (the stealth queen)."""
+    hidden = sum(1 for data in state["private"].values() if "stealth" in data)
+    return len(state["pieces"]) + len(state["captured"]["w"]) + len(state["captured"]["b"]) + hidden
+
+
+def test_a_stealth_move_onto_the_hidden_queens_square_is_a_capture():
+    # « choisissez la case vide lorsque la dame se déplace vers une case vide »: a square that holds the
+    # other side's hidden queen is not empty; as in the author's code, the move there captures her.
+    state = done(act(game("3qk3/8/8/8/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "d4"})[0])
+    assert material(state) == 4
+    state, events = act(state, {"type": "stealth", "from": "d8", "to": "d4"})
+    assert steps(events, "capture") == [{"kind": "capture", "square": "d4", "piece": "Q", "by": "q", "hidden": True}]
+    assert state["pieces"]["d4"] == "q" and state["captured"]["w"] == ["Q"] and state["queen_hidden"] == []
+    assert state["powers"]["b"]["stealth"] is True  # no stealth move took place: the power stays
+    state = done(state)
+    assert state["pieces"]["d4"] == "q" and material(state) == 4  # nobody overwritten when the turn ends
+
+
+def test_daisy_on_a_promotion_promotes_the_pawn_then_gives_the_extra_move():
+    # « Daisy (*D) permet de rejouer un coup avec la même pièce », and a pawn on the last rank is promoted
+    # « as usual »: first the promotion, then the second move with the new piece.
+    state, _ = act(game("k3e3/4P3/8/8/8/8/8/4K3"), {"type": "move", "from": "e7", "to": "e8"}, egg("daisy"))
+    assert state["pending"] == {"kind": "promote", "square": "e8", "then": "again"} and state["phase"] == "choice"
+    refused(state, {"type": "move", "from": "e8", "to": "e7"}, "First make the choice")
+    state, _ = act(state, {"type": "promote", "piece": "q"})
+    assert state["pieces"]["e8"] == "Q" and state["pending"] == {"kind": "again", "square": "e8"}
+    state = move(state, "e8", "b8")
+    assert state["pieces"]["b8"] == "Q" and state["phase"] == "board"
+
+
+def test_bowser_holds_the_piece_not_the_square_when_king_boo_swaps_it_away():
+    # « Bowser (*M) immobilise la pièce […]. Celle-ci ne pourra pas jouer au tour suivant. »
+    state = done(egg_move("bowser", fen="4k3/8/8/3r3e/8/3e4/8/3QK3")[0])
+    assert state["immobile"] == {"d3": {"colour": "w", "since": 0}}
+    state, _ = act(state, {"type": "move", "from": "d5", "to": "h5"}, egg("kingboo"), ("Donkey drops a banana", 0))
+    state = done(act(state, {"type": "swap", "with": "d3"})[0])
+    assert state["pieces"]["h5"] == "Q" and state["pieces"]["d3"] == "r" and "h5" in state["immobile"]
+    refused(state, {"type": "move", "from": "h5", "to": "h6"}, "Bowser holds")
+    assert not any(a.get("from") == "h5" for a in GAME.legal_actions(state, WHITE))
+    state = done(move(state, "e1", "e2"))
+    state = done(move(state, "e8", "f8"))
+    assert {"type": "move", "from": "h5", "to": "h6"} in GAME.legal_actions(state, WHITE)
+
+
+@pytest.mark.parametrize("redirect, eligible", [("capture", ["c4", "d3", "d5", "e4"]), ("free", ["c4", "d3", "d5"])])
+def test_a_banana_may_send_a_piece_onto_an_enemy_who_is_captured_unless_the_table_reads_the_caption(
+        redirect, eligible):
+    # « Une pièce adverse pourrait être capturée de cette façon. » The white knight on c2 is never a target.
+    state, events = act(game("4k3/8/8/8/3dn3/8/2N5/3QK3", redirect=redirect), {"type": "move", "from": "d1", "to": "d4"},
+                        ("banana on d4 sends the piece", len(eligible) - 1))
+    assert steps(events, "redirect")[0]["eligible"] == eligible
+    if redirect == "capture":
+        assert state["pieces"]["e4"] == "Q" and state["captured"]["b"] == ["n"]
+    else:
+        assert state["pieces"]["d5"] == "Q" and state["pieces"]["e4"] == "n"
+
+
+def test_the_returning_hidden_queens_changes_are_the_exact_difference_of_the_two_boards():
+    # « l'adversaire saura que votre dame a bougé mais pas où »: Black's rook drops its banana on her square.
+    state = done(act(game("4k3/8/8/7r/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "d4"})[0])
+    state, _ = act(state, {"type": "move", "from": "h5", "to": "e5"}, ("Donkey drops a banana next to e5", 0))
+    assert {"square": "d4", "before": None, "after": "d"} in state["report"]["changes"]
+    state, events = act(state, {"type": "board_done"})
+    revealed = state["report"]["revealed"]
+    assert revealed["changes"] == [{"square": "d4", "before": "d", "after": "Q"}]
+    assert state["pieces"]["d4"] == "Q" and "d4" not in state["items"]
+    assert events[-1] == {"type": "stealth_revealed", "colour": "w", "square": "d4", "removed_item": "d"}
+
+
+# Where the book is silent: the referee's choices, each listed in the screen's rules summary -------------
+@pytest.mark.parametrize("leftovers", ["left", "none"])
+def test_the_item_of_a_piece_that_koopa_sends_back_or_chomp_eats_follows_the_table_option(leftovers):
+    # Silent: the book does not say whether such a piece still leaves its item (the author's site: it does not).
+    state, _ = act(game("4k3/8/8/8/8/2e5/8/1N2K3", leftovers=leftovers), {"type": "move", "from": "b1", "to": "c3"},
+                   egg("koopa"))
+    assert state["pieces"]["b1"] == "N" and state["items"] == ({"b2": "e"} if leftovers == "left" else {})
+    state, _ = act(game("4k3/8/8/8/4e3/8/4P3/4K3", leftovers=leftovers), {"type": "move", "from": "e2", "to": "e4"},
+                   egg("chomp"))
+    assert "e4" not in state["pieces"] and state["items"] == ({"e3": "m"} if leftovers == "left" else {})
+
+
+@pytest.mark.parametrize("no_move", ["pass", "lose"])
+def test_a_player_without_any_move_passes_or_loses_as_the_table_chose(no_move):
+    # Silent: the book never says what happens when nothing can move (the author's site: that player loses).
+    # White's only piece, Peach, is held by Bowser: no move, and a held piece throws no shell either.
+    state = game("7k/8/8/8/8/8/8/K7 b", no_move=no_move)
+    state["immobile"] = {"a1": {"colour": "w", "since": 0}}
+    state = done(move(state, "h8", "h7"))
+    if no_move == "pass":
+        assert GAME.outcome(state) is None and GAME.legal_actions(state, WHITE) == [{"type": "pass"}]
+        state = act(state, {"type": "pass"})[0]
+        assert state["turn"] == "b" and state["passes"] == 1
+    else:
+        assert GAME.outcome(state)["winners"] == [BLACK]
+
+
+def test_a_pawns_two_square_step_passes_over_an_egg_or_a_mushroom_but_not_a_banana_or_a_bomb():
+    # Silent: as a slider, a pawn passes over the items that lie flat, and stops at those that go off.
+    for item, two in (("e", True), ("m", True), ("d", False), ("w", False)):
+        legal = GAME.legal_actions(game(f"4k3/8/8/8/8/4{item}3/4P3/4K3"), WHITE)
+        assert ({"type": "move", "from": "e2", "to": "e4"} in legal) is two, item
+
+
+def test_peachs_shell_flies_over_every_item_to_the_first_piece():
+    # Silent: « lancer une carapace sur un ennemi à portée de dame »: items do not stop it.
+    state = game("4k3/8/8/4w3/4d3/4m3/4e3/4K3")
+    assert {"type": "shell", "from": "e1", "to": "e8"} in GAME.legal_actions(state, WHITE)
+
+
+def test_king_boo_never_swaps_the_hidden_queen_and_luigi_never_turns_her():
+    # Silent: her square looks empty to everyone but her owner, so no effect may touch her.
+    state = done(act(game("4k3/4e3/8/8/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "a4"})[0])
+    boo, _ = act(state, {"type": "move", "from": "e8", "to": "e7"}, egg("kingboo"))
+    assert [a["with"] for a in GAME.legal_actions(boo, BLACK) if a["type"] == "swap"] == ["e1"]
+    luigi, events = act(state, {"type": "move", "from": "e8", "to": "e7"}, egg("luigi"))
+    assert steps(events, "egg")[0]["applies"] is False and material(luigi) == 3
+
+
+def test_daisys_second_move_sets_off_no_egg():
+    # Silent: the author's code gives eggs no effect on the second move.
+    state, _ = egg_move("daisy", fen="4k3/8/8/3e4/8/3e4/8/3QK3")
+    state, events = act(state, {"type": "move", "from": "d3", "to": "d5"})
+    assert steps(events, "egg_spent") == [{"kind": "egg_spent", "square": "d5"}] and state["pending"] is None
+
+
 # Turns and bad input ------------------------------------------------------------------------------------
 def test_the_mover_confirms_board_done_before_the_other_player_moves():
     state = move(game(), "e2", "e4")
@@ -438,15 +577,86 @@ def test_the_mover_confirms_board_done_before_the_other_player_moves():
 
 @pytest.mark.parametrize("action, complaint", [
     ({"type": "move", "from": "e2", "to": "e5"}, "cannot go"),
-    ({"type": "move", "from": "e7", "to": "e5"}, "no piece of yours"),
-    ({"type": "move", "from": "z9", "to": "e4"}, "two squares"),
+    ({"type": "move", "from": "e7", "to": "e5"}, "no piece of yours"),  # a piece of the other side
+    ({"type": "move", "from": "z9", "to": "e4"}, "two squares"),  # off the board
+    ({"type": "move", "from": "e2", "to": "e9"}, "two squares"),
+    ({"type": "move", "from": ["e2"], "to": None}, "two squares"),
+    ({"type": "move"}, "two squares"),
     ({"type": "stealth", "from": "d1", "to": "d3"}, "empty square within her reach"),
+    ({"type": "stealth", "from": "d8", "to": "d5"}, "queen's (Mario's)"),  # the other side's queen
+    ({"type": "stealth", "from": "d1", "to": "i4"}, "empty square within her reach"),
+    ({"type": "stealth", "from": 7, "to": "d4"}, "queen's (Mario's)"),
     ({"type": "shell", "from": "e1", "to": "e8"}, "queen's reach"),
+    ({"type": "shell", "from": "e8", "to": "e1"}, "thrown by a king"),  # the other side's king
+    ({"type": "shell", "from": "e1", "to": "e0"}, "queen's reach"),
     ({"type": "promote", "piece": "q"}, "Not now"),
+    ({"type": "swap", "with": "d8"}, "Not now"),
+    ({"type": "revive", "piece": "Q", "to": "e4"}, "Not now"),
+    ({"type": "decline"}, "Not now"),
+    ({"type": "board_done"}, "Not now"),
+    ({"type": "pass"}, "You have a move"),
     ({"type": "castle"}, "Unknown action"),
+    ({"type": None}, "Unknown action"),
 ])
 def test_bad_moves_are_refused_and_change_nothing(action, complaint):
     refused(game(), action, complaint)
+
+
+def test_an_action_for_the_other_side_is_refused_and_changes_nothing():
+    refused(game(), {"type": "move", "from": "e7", "to": "e5"}, "Not your turn", seat=BLACK)
+    refused(game(), {"type": "move", "from": "e2", "to": "e4"}, "Not your turn", seat=BLACK)
+    refused(game(), {"type": "stealth", "from": "d1", "to": "d3"}, "Not your turn", seat=3)
+
+
+@pytest.mark.parametrize("action, complaint", [
+    ({"type": "swap", "with": "h8"}, "King Boo swaps"),  # an empty square: nothing to swap with
+    ({"type": "swap", "with": "a5"}, "King Boo swaps"),  # an item, not a piece
+    ({"type": "swap", "with": "d3"}, "King Boo swaps"),  # the piece itself
+    ({"type": "swap", "with": "k9"}, "King Boo swaps"),
+    ({"type": "revive", "piece": "N", "to": "e4"}, "no such choice"),
+    ({"type": "promote", "piece": "q"}, "no such choice"),
+    ({"type": "move", "from": "e1", "to": "e2"}, "First make the choice"),
+])
+def test_bad_choices_after_king_boo_are_refused_and_change_nothing(action, complaint):
+    state, _ = egg_move("kingboo", fen="4k3/8/8/m2r4/8/3e4/8/3QK3")
+    refused(state, action, complaint)
+
+
+@pytest.mark.parametrize("action, complaint", [
+    ({"type": "revive", "piece": "N", "to": "d5"}, "Put it on a square without a piece"),  # a piece stands there
+    ({"type": "revive", "piece": "N", "to": "d9"}, "Put it on a square without a piece"),  # off the board
+    ({"type": "revive", "piece": "P", "to": "a8"}, "Put it on a square without a piece"),  # a pawn on its last rank
+    ({"type": "revive", "piece": "P", "to": "a1"}, "Put it on a square without a piece"),  # or its first
+    ({"type": "revive", "piece": "n", "to": "a4"}, "brings back one of your captured pieces"),  # the other side's
+    ({"type": "revive", "piece": "Q", "to": "a4"}, "brings back one of your captured pieces"),  # not captured
+    ({"type": "revive", "piece": ["N"], "to": "a4"}, "brings back one of your captured pieces"),
+    ({"type": "swap", "with": "d5"}, "no such choice"),
+])
+def test_bad_choices_after_toadette_are_refused_and_change_nothing(action, complaint):
+    state = game()
+    state = game("4k3/8/8/3r4/8/3e4/8/3QK3")
+    state["captured"] = {"w": ["N", "P"], "b": ["n"]}
+    state, _ = act(state, {"type": "move", "from": "d1", "to": "d3"}, egg("toadette"))
+    refused(state, action, complaint)
+
+
+@pytest.mark.parametrize("piece", ["p", "P", "x", "Q", None, ["q"]])
+def test_a_promotion_to_anything_but_q_r_b_n_or_k_is_refused(piece):
+    state = move(game("k7/4P3/8/8/8/8/8/K7"), "e7", "e8")
+    refused(state, {"type": "promote", "piece": piece}, "Promote to a queen")
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "move", "from": "a8", "to": "b8"}, {"type": "stealth", "from": "b1", "to": "b2"},
+    {"type": "shell", "from": "a8", "to": "a1"}, {"type": "board_done"}, {"type": "pass"}, {"type": "decline"},
+    {"type": "promote", "piece": "q"},
+])
+def test_every_action_after_the_game_ended_is_refused_and_changes_nothing(action):
+    state = move(game("k7/8/8/8/8/8/8/Kq6 b"), "b1", "a1")
+    assert GAME.outcome(state)["winners"] == [BLACK]
+    for seat in (WHITE, BLACK):
+        refused(state, action, "The game is over", seat=seat)
+        assert GAME.legal_actions(state, seat) == []
 
 
 def test_a_player_who_leaves_loses_by_forfeit():

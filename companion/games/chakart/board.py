@@ -86,11 +86,11 @@ def parse_fen(text: str) -> tuple[dict, dict]:
     for row, rank_text in enumerate(ranks):
         file = 0
         for char in rank_text:
-            if char.isdigit():
+            if char in "12345678":
                 file += int(char)
             elif char.lower() in PIECES or char in ITEMS:
                 if file > 7:
-                    break
+                    raise IllegalAction(N_("Each rank of the position must have 8 squares."))
                 (pieces if char.lower() in PIECES else items)[square(file, 7 - row)] = char
                 file += 1
             else:
