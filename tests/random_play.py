@@ -84,6 +84,9 @@ def chakart_invariants(state: dict) -> None:
               if "stealth" in (data := (state.get("private") or {}).get(str(seat), {}))}
     assert not set(hidden.values()) & set(state["pieces"]), "a hidden queen shares a square with a piece"
     assert sorted(state["queen_hidden"]) == sorted(hidden)
+    for where, held in state["immobile"].items():  # Bowser holds a piece, wherever it goes
+        assert where in state["pieces"], f"Bowser holds {where}, where no piece stands"
+        assert ("w" if state["pieces"][where].isupper() else "b") == held["colour"], f"Bowser's hold on {where}"
 
 
 def rayman_invariants(state: dict) -> None:

@@ -40,10 +40,26 @@ def on_board(file: int, rank: int) -> bool:
 
 
 def shifted(name: str, step: tuple[int, int]) -> str | None:
-    file, rank = coords(name)
-    if on_board(file + step[0], rank + step[1]):
-        return square(file + step[0], rank + step[1])
-    return None
+    try:
+        return SHIFTS[name, step]
+    except KeyError:  # a step of no piece's own (an item's direction after a double step: (0, ±2))
+        file, rank = coords(name)
+        return square(file + step[0], rank + step[1]) if on_board(file + step[0], rank + step[1]) else None
+
+
+def _shifts() -> dict:
+    """Every square one step of a piece away from every square (the phones ask for every legal move at
+    each view: a table lookup, not string arithmetic)."""
+    table = {}
+    for file in range(8):
+        for rank in range(8):
+            for step in KING_STEPS + KNIGHT_STEPS + ((0, 2), (0, -2)):
+                target = (file + step[0], rank + step[1])
+                table[square(file, rank), step] = square(*target) if on_board(*target) else None
+    return table
+
+
+SHIFTS = _shifts()
 
 
 def is_square(value) -> bool:

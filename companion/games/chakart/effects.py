@@ -257,6 +257,8 @@ def change_side(path: Path, colour: str, name: str) -> None:
     chosen = draw_square(path, eligible, f"{name}: which {'white' if colour == 'w' else 'black'} piece changes side")
     turned = path.pieces[chosen]
     path.pieces[chosen] = turned.lower() if turned.isupper() else turned.upper()
+    if chosen in path.state["immobile"]:  # Bowser's hold stays with the piece, now of the other side
+        path.state["immobile"][chosen]["colour"] = colour_of(path.pieces[chosen])
     path.record({"kind": "turncoat", "square": chosen, "piece": turned, "now": path.pieces[chosen],
                  "eligible": eligible})
 
