@@ -162,6 +162,10 @@ CONFIGS: dict[str, list[Config]] = {
                     max_steps=40, ends=False)],
     "chakart": [Config("standard", {}, seats=2, max_steps=4000, invariants=chakart_invariants),
                 Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2, max_steps=4000,
+                       invariants=chakart_invariants),
+                # every other option's other value: the caption's redirect, the author's site elsewhere
+                Config("mirrored-caption", {"start": "mirrored", "redirect": "free", "leftovers": "none",
+                                            "no_move": "lose"}, seats=2, max_steps=4000,
                        invariants=chakart_invariants)],
     "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
                            invariants=universalis_invariants),
