@@ -543,10 +543,14 @@ def test_a_pawns_two_square_step_passes_over_an_egg_or_a_mushroom_but_not_a_bana
         assert ({"type": "move", "from": "e2", "to": "e4"} in legal) is two, item
 
 
-def test_peachs_shell_flies_over_every_item_to_the_first_piece():
-    # Silent: « lancer une carapace sur un ennemi à portée de dame »: items do not stop it.
-    state = game("4k3/8/8/4w3/4d3/4m3/4e3/4K3")
+def test_peachs_shell_flies_as_far_as_a_queen_moves_over_eggs_and_mushrooms_not_past_a_banana_or_bomb():
+    # « lancer une carapace sur un ennemi à portée de dame »: a queen passes eggs and mushrooms and stops
+    # on a banana or a bomb (the author's code stops the shell there too).
+    state = game("4k3/8/8/8/8/4m3/4e3/4K3")
     assert {"type": "shell", "from": "e1", "to": "e8"} in GAME.legal_actions(state, WHITE)
+    for item in "dw":
+        state = game(f"4k3/8/8/4{item}3/8/4m3/4e3/4K3")
+        assert not any(a["type"] == "shell" for a in GAME.legal_actions(state, WHITE)), item
 
 
 def test_king_boo_never_swaps_the_hidden_queen_and_luigi_never_turns_her():

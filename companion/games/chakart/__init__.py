@@ -4,7 +4,7 @@ The players move on a physical chess set with item tokens and say each move
 on the phone; the companion holds the position (`board.py`), resolves every
 item and egg with the table's verifiable randomness (`effects.py`), and tells
 both players what to change on the board until the mover confirms
-(`turn.py`, which also lists what the book leaves open and what we chose).
+(`turn.py`). Where the book is silent, `silent.py` lists what we chose.
 Pieces: Toad (pawn), Yoshi (knight), Donkey (rook), Wario (bishop), Mario
 (queen), Peach (king).
 """

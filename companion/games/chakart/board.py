@@ -214,15 +214,9 @@ def targets_of(pieces: dict, items: dict, start: str) -> list[str]:
 
 
 def shell_targets(pieces: dict, items: dict, start: str, colour: str) -> list[str]:
-    """Peach's shell: the first piece along each queen line, if it is an enemy (items are passed over)."""
-    targets = []
-    for step in KING_STEPS:
-        current = shifted(start, step)
-        while current is not None and current not in pieces:
-            current = shifted(current, step)
-        if current is not None and colour_of(pieces[current]) != colour:
-            targets.append(current)
-    return targets
+    """Peach's shell « sur un ennemi à portée de dame »: the enemies a queen standing on Peach's square
+    could take (over eggs and mushrooms, not past a banana or a bomb, as in the author's code)."""
+    return [target for target in slides(pieces, items, start, KING_STEPS, colour) if target in pieces]
 
 
 def stealth_targets(pieces: dict, items: dict, start: str, colour: str) -> list[str]:

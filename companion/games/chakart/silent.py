@@ -38,7 +38,7 @@ SILENT_CHOICES = (
     Choice("stealth_hidden"),  # hidden during one turn of the opponent, then back where she went
     Choice("stealth_found"),  # an enemy arriving on her square captures her (a stealth move there too)
     Choice("stealth_items"),  # an item dropped on her square goes when she comes back; effects pass her by
-    Choice("shell"),  # the first piece along a queen line, if an enemy; items do not stop it
+    Choice("shell"),  # as far as a queen moves (past eggs and mushrooms, not bananas or bombs); enemies only
     Choice("promotion"),  # q, r, b, n or k, chosen once the whole move has resolved
     Choice("no_move", option="no_move"),  # pass (a draw when neither can move), or lose (author's site)
     Choice("fifty_moves"),  # a draw after 50 moves each without a capture, a pawn move or an item

@@ -6,34 +6,9 @@ the mover confirms « board done »; then the other player moves.
 
 Phases: ``move`` → (``choice`` while a choice is pending) → ``board`` → ``move``.
 
-What the book leaves open, and what we chose:
-
-* Who plays White is drawn by the table (option ``colours``: or the first seat).
-* A banana or bomb sends the piece only to a square without a piece (the
-  book's Bxe4 example), a mushroom moves a king, pawn or knight only onto a
-  square without a piece; a slider's mushroom jump may capture (« Si
-  l'adversaire s'y trouve, il est capturé »).
-* Eggs: the effect is drawn among the eight; one that cannot apply does
-  nothing (« certains bonus pourraient ne pas être applicables »). Option
-  ``eggs = applicable`` draws among those that can apply, as the author's site.
-  The bonuses that ask the mover something (King Boo, Toadette, Daisy) may be
-  declined. Luigi and Waluigi never turn a king, nor a pawn onto its new
-  side's last rank. King Boo never puts a pawn on the first or last rank. A
-  revived piece (Toadette) set on a banana or bomb is sent on at random; on an
-  egg or a mushroom it just takes it. Daisy's second move sets off no egg.
-* Bowser: the piece cannot move during its owner's next turn.
-* Mario's stealth move goes to an empty square; the queen stays hidden during
-  the opponent's next turn (her owner takes her off the board), then comes
-  back where she went. A piece of the opponent that arrives on her square
-  captures her; an item dropped there is removed when she comes back. Luigi
-  never picks her while she is hidden.
-* Peach's shell hits the first piece along a queen line if it is an enemy
-  (items do not stop it).
-* Promotion to queen, rook, bishop, knight or king, chosen after the move
-  has resolved (effects may carry a pawn to the last rank).
-* The game ends when a side has no king left. It is drawn after 50 moves by
-  each side without a capture, a pawn move or an item used, or when both
-  players in turn have no move at all (a player without a move passes).
+Where the book is silent or reads two ways, the choices the referee makes are
+listed in `silent.py` (and shown to the players in the screen's fold « Rules of
+this table »); the table options change six of them.
 """
 
 from __future__ import annotations

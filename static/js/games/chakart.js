@@ -56,7 +56,7 @@ const SILENT = [
   { id: 'stealth_hidden', text: N_('The queen’s stealth move goes to a square without a piece or an item; she stays hidden during one turn of the opponent (her owner takes her off the board), then comes back where she went.') },
   { id: 'stealth_found', text: N_('An enemy piece that arrives on the hidden queen’s square captures her, by a move, an item or Toadette; a stealth move onto the other hidden queen is a capture, and the power stays unused.') },
   { id: 'stealth_items', text: N_('An item dropped on the hidden queen’s square is taken away when she comes back; King Boo, Luigi and the shell pass her by.') },
-  { id: 'shell', text: N_('Peach’s shell hits the first piece along a queen’s line if it is an enemy; items do not stop it.') },
+  { id: 'shell', text: N_('Peach’s shell reaches as far as a queen would move: over eggs and mushrooms, not past a banana or a bomb; it hits an enemy only.') },
   { id: 'promotion', text: N_('A pawn on the last rank becomes a queen, rook, bishop, knight or king, chosen once the whole move has resolved (an item may carry it there).') },
   { id: 'no_move', option: 'no_move', text: {
     pass: N_('A player who has no move at all passes; the game is drawn when neither player can move.'),
