@@ -122,7 +122,7 @@ MAX_KINGS = 9  # one, and eight pawns promoted to kings (« Si des pions se sont
 
 
 def check_material(pieces: dict) -> None:
-    """What a real chess set can show: a king each, not too many, no pawn on its first or last rank."""
+    """What a real chess set can show: a king each, not too many kings nor pieces."""
     for king in ("K", "k"):
         count = sum(1 for piece in pieces.values() if piece == king)
         if count == 0:
@@ -132,8 +132,6 @@ def check_material(pieces: dict) -> None:
                                 count=MAX_KINGS)
     if len(pieces) > MAX_PIECES:
         raise IllegalAction(N_("A position has at most %(count)s pieces."), count=MAX_PIECES)
-    if any(kind(piece) == "p" and coords(where)[1] in (0, 7) for where, piece in pieces.items()):
-        raise IllegalAction(N_("A pawn cannot stand on the first or last rank."))
 
 
 def side_to_move(text: str) -> str:
