@@ -25,7 +25,7 @@ from tests.random_play import chakart_invariants
 
 GAME = get_game("chakart")
 SEATS = [{"id": 1, "name": "Ana", "figures": []}, {"id": 2, "name": "Bo", "figures": []}]
-GAMES = 28  # every effect below met at least twice (about 14 s on the 2-core machine)
+GAMES = 32  # every effect below met at least twice (about 15 s on the 2-core machine)
 MAX_ACTIONS = 2500
 # Pawns one step from a last rank of eggs: promotions on an egg (Daisy's among them) in a few moves.
 EGG_RALLY = "eeeeeeee/PPPPPPPP/8/3k4/8/4K3/pppppppp/eeeeeeee"
@@ -40,6 +40,7 @@ OPTION_MIX = (
     {"start": "random", "no_move": "lose", "redirect": "free"},
     {"position": [EGG_RALLY]},
     {"position": [QUEENS], "no_move": "lose"},
+    {"position": [QUEENS], "redirect": "free", "leftovers": "none"},
     {"position": [EGG_FIELD], "eggs": "applicable"},
 )
 # What the games together must reach (the book's items and effects, and how a pawn is promoted).
