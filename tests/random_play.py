@@ -84,6 +84,9 @@ def chakart_invariants(state: dict) -> None:
               if "stealth" in (data := (state.get("private") or {}).get(str(seat), {}))}
     assert not set(hidden.values()) & set(state["pieces"]), "a hidden queen shares a square with a piece"
     assert sorted(state["queen_hidden"]) == sorted(hidden)
+    for where, held in state["immobile"].items():  # Bowser holds a piece, wherever it goes
+        assert where in state["pieces"], f"Bowser holds {where}, where no piece stands"
+        assert ("w" if state["pieces"][where].isupper() else "b") == held["colour"], f"Bowser's hold on {where}"
 
 
 def rayman_invariants(state: dict) -> None:
@@ -159,6 +162,10 @@ CONFIGS: dict[str, list[Config]] = {
                     max_steps=40, ends=False)],
     "chakart": [Config("standard", {}, seats=2, max_steps=4000, invariants=chakart_invariants),
                 Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2, max_steps=4000,
+                       invariants=chakart_invariants),
+                # every other option's other value: the caption's redirect, the author's site elsewhere
+                Config("mirrored-caption", {"start": "mirrored", "redirect": "free", "leftovers": "none",
+                                            "no_move": "lose"}, seats=2, max_steps=4000,
                        invariants=chakart_invariants)],
     "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
                            invariants=universalis_invariants),

@@ -59,3 +59,40 @@ def test_two_moves_by_tapping_the_board(server, open_context):
     expect(square(white, "f6")).to_have_attribute("aria-label", "f6, black Yoshi (knight)")
     ARTIFACTS.mkdir(exist_ok=True)
     white.screenshot(path=str(ARTIFACTS / "chakart-white-360.png"))
+
+
+def act_via_api(server, code: str, token: str, action: dict) -> None:
+    answer = requests.post(f"{server.url}/api/tables/{code}/actions", json=action, headers=bearer(token), timeout=10)
+    assert answer.status_code == 200, answer.text
+
+
+def test_the_hidden_queen_comes_back_with_the_exact_change_and_the_rules_fold_reads_in_french(server, open_context):
+    # Black's knight leaves its egg on d5 (« le premier case intermédiaire »), where White's queen hides.
+    created = requests.post(f"{server.url}/api/tables", json={"game": "chakart", "options": {
+        "colours": "first", "position": ["4k3/8/8/2n5/8/8/8/3QK3"], "redirect": "free", "no_move": "lose"}},
+        timeout=10).json()
+    code = created["code"]
+    white_token, black_token = seat_via_api(server, code, "Ana"), seat_via_api(server, code, "Bo")
+    act_via_api(server, code, created["host_token"], {"type": "table.start"})
+    act_via_api(server, code, white_token, {"type": "stealth", "from": "d1", "to": "d5"})
+    act_via_api(server, code, white_token, {"type": "board_done"})
+    act_via_api(server, code, black_token, {"type": "move", "from": "c5", "to": "e4"})
+    act_via_api(server, code, black_token, {"type": "board_done"})
+
+    white = open_phone(open_context, server, code, white_token)
+    expect(white.locator(".ck-report h3").first).to_have_text("The hidden queen comes back on d5")
+    expect(white.locator(".ck-revealed li")).to_have_text(["On d5, replace the egg with the white Mario (queen)."])
+    expect(square(white, "d5")).to_have_attribute("aria-label", "d5, white Mario (queen)")
+
+    black = open_phone(open_context, server, code, black_token)
+    black.goto(f"{server.url}/t/{code}?lang=fr")
+    rules = black.locator(".ck-rules")
+    expect(rules.locator("summary")).to_have_text("Règles de cette table")
+    rules.locator("summary").tap()
+    expect(rules.locator("li")).to_have_count(22)
+    expect(rules.locator('li[data-choice="slides"] em')).to_have_text("(le livret ne dit rien)")
+    expect(rules.locator('li[data-choice="redirect"]')).to_contain_text("n’envoie une pièce que sur une case sans pièce")
+    expect(rules.locator('li[data-choice="no_move"]')).to_contain_text("perd (comme sur le site de l’auteur)")
+    expect(rules.locator('li[data-choice="no_move"] em')).to_have_text("(le livret ne dit rien ; une option de la table)")
+    assert black.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    black.screenshot(path=str(ARTIFACTS / "chakart-rules-fr-360.png"), full_page=True)

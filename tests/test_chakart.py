@@ -82,10 +82,14 @@ def test_book_after_1_d4_nf6_2_bb4_the_bomb_goes_on_a_free_square_orthogonally_n
 BXE4 = "rn1b2qk/pbppwppp/1w2p3/1p1Rm3/3PdnPr/4P1d1/PPP1mP1P/NNB1KRQB"
 
 
+# « Une pièce arrivant sur une banane (resp. bombe) est redirigée aléatoirement d'une case dans une direction
+# orthogonale (resp. diagonale), si possible. Une pièce adverse pourrait être capturée de cette façon. »
+# The caption (« f6 et f8 possibles aussi ») leaves out d8, where a black bishop stands: the table option
+# redirect = free reads it so; the default follows the sentence, and d8 may be drawn too.
 @pytest.mark.parametrize("draw, lands", [(0, "d6"), (1, "f6"), (2, "f8")])
 def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(draw, lands):
     rng = ScriptedRng(("bomb on e7 sends the piece", draw), fallback=TableRng("ab" * 32, EMPTY_POOL, 0))
-    state, events = GAME.apply(game(BXE4), WHITE, {"type": "move", "from": "h1", "to": "e4"}, rng)
+    state, events = GAME.apply(game(BXE4, redirect="free"), WHITE, {"type": "move", "from": "h1", "to": "e4"}, rng)
     assert [(s["kind"], s.get("square") or s.get("from")) for s in events[0]["steps"][:6]] == [
         ("move", "h1"), ("item", "e4"), ("redirect", "e4"), ("item", "e5"), ("mushroom", "e5"), ("item", "e7")]
     banana, jump, bomb = steps(events, "redirect")[0], steps(events, "mushroom")[0], steps(events, "redirect")[1]
@@ -95,10 +99,26 @@ def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(dr
     assert state["pieces"][lands] == "B"
 
 
-def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square():
-    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("bomb on e7 sends the piece", 0))
+@pytest.mark.parametrize("redirect, script", [
+    ("free", [("bomb on e7 sends the piece", 0)]),
+    ("capture", [("banana on e4 sends the piece", 0), ("bomb on e7 sends the piece", 0)]),
+])
+def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square(redirect, script):
+    state, events = act(game(BXE4, redirect=redirect), {"type": "move", "from": "h1", "to": "e4"}, *script)
     assert steps(events, "drop")[-1] == {"kind": "drop", "item": "bomb", "eligible": ["c6"], "square": "c6"}
     assert fen(state) == "rn1b2qk/pbpp1ppp/1wwBp3/1p1R4/3P1nPr/4P1d1/PPP1mP1P/NNB1KRQ1"
+
+
+def test_book_bxe4_by_the_sentence_the_banana_may_send_the_bishop_onto_f4_and_the_bomb_onto_d8():
+    # « Une pièce adverse pourrait être capturée de cette façon. »
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 1),
+                        ("Wario drops a bomb", 0))
+    assert steps(events, "redirect")[0]["eligible"] == ["e5", "f4"]
+    assert state["pieces"]["f4"] == "B" and state["captured"]["b"] == ["n"]
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 0),
+                        ("bomb on e7 sends the piece", 1), ("Wario drops a bomb", 0))
+    assert steps(events, "redirect")[1]["eligible"] == ["d6", "d8", "f6", "f8"]
+    assert state["pieces"]["d8"] == "B" and state["captured"]["b"] == ["b"]
 
 
 WALUIGI = "erk2rq1/1m2e1m1/mppmne1m/p1BpppPp/mm1P1QbP/1Nmnw1dm/e1mP2d1/1BwR1RKN b"
@@ -371,19 +391,180 @@ def test_positions_in_the_books_notation_are_read_and_written_back(text):
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP", "8 ranks"),
     ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "Unknown letter"),
     ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "8 squares"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR", "8 squares"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ?BNR", "Unknown letter"),
+    ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "at least one king"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR", "at least one king"),
+    ("kkkkkkkk/kk6/8/8/8/8/8/K7", "at most 9 kings"),
+    ("k7/8/8/8/8/KK6/8/KKKKKKKK", "at most 9 kings"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR", "Unknown letter"),
+    ("rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR", "at most 32 pieces"),
 ])
 def test_a_malformed_position_is_refused_when_the_table_is_created(text, complaint):
     with pytest.raises(IllegalAction, match=complaint):
         GAME.normalize_options({"position": [text]})
+    with pytest.raises(IllegalAction, match=complaint):
+        parse_fen(text)
 
 
-def test_a_random_start_mirrors_a_shuffled_back_rank_with_bishops_on_both_colours():
-    state = GAME.setup(GAME.normalize_options({"start": "random", "colours": "first"}), SEATS,
+def back_ranks(state):
+    return ("".join(state["pieces"][f"{f}1"] for f in "abcdefgh"), "".join(state["pieces"][f"{f}8"] for f in "abcdefgh"))
+
+
+def bishops_on_both_colours(rank: str) -> bool:
+    files = [i for i, piece in enumerate(rank.lower()) if piece == "b"]
+    return len(files) == 2 and files[0] % 2 != files[1] % 2
+
+
+def test_a_random_start_shuffles_each_side_on_its_own_as_the_books_first_diagram():
+    # The first diagram: « qbbrrnnk » (before 1...Nf6) against « QBNNBKRR »: each side shuffled on its own.
+    seen = set()
+    for seed in ("cd", "ce", "cf", "d0"):
+        state = GAME.setup(GAME.normalize_options({"start": "random", "colours": "first"}), SEATS,
+                           TableRng(seed * 32, EMPTY_POOL, 0))
+        white, black = back_ranks(state)
+        assert sorted(white) == sorted("RNBQKBNR") and sorted(black) == sorted("rnbqkbnr")
+        assert bishops_on_both_colours(white) and bishops_on_both_colours(black)
+        seen.add(white.lower() == black)
+    assert False in seen  # the two sides differ (a mirrored start would always be equal)
+
+
+def test_a_mirrored_random_start_gives_both_sides_the_same_back_rank():
+    state = GAME.setup(GAME.normalize_options({"start": "mirrored", "colours": "first"}), SEATS,
                        TableRng("cd" * 32, EMPTY_POOL, 0))
-    back = [state["pieces"][f"{f}1"] for f in "abcdefgh"]
-    assert sorted(back) == sorted("RNBQKBNR") and [p.lower() for p in back] == [state["pieces"][f"{f}8"] for f in "abcdefgh"]
-    bishops = [i for i, p in enumerate(back) if p == "B"]
-    assert bishops[0] % 2 != bishops[1] % 2
+    white, black = back_ranks(state)
+    assert sorted(white) == sorted("RNBQKBNR") and white.lower() == black and bishops_on_both_colours(white)
+
+
+# The six places the referee differed from the book --------------------------------------------------
+def material(state) -> int:
+    """Every piece: on the board, captured, or hidden by its owner (the stealth queen)."""
+    hidden = sum(1 for data in state["private"].values() if "stealth" in data)
+    return len(state["pieces"]) + len(state["captured"]["w"]) + len(state["captured"]["b"]) + hidden
+
+
+def test_a_stealth_move_onto_the_hidden_queens_square_is_a_capture():
+    # « choisissez la case vide lorsque la dame se déplace vers une case vide »: a square that holds the
+    # other side's hidden queen is not empty; as in the author's code, the move there captures her.
+    state = done(act(game("3qk3/8/8/8/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "d4"})[0])
+    assert material(state) == 4
+    state, events = act(state, {"type": "stealth", "from": "d8", "to": "d4"})
+    assert steps(events, "capture") == [{"kind": "capture", "square": "d4", "piece": "Q", "by": "q", "hidden": True}]
+    assert state["pieces"]["d4"] == "q" and state["captured"]["w"] == ["Q"] and state["queen_hidden"] == []
+    assert state["powers"]["b"]["stealth"] is True  # no stealth move took place: the power stays
+    state = done(state)
+    assert state["pieces"]["d4"] == "q" and material(state) == 4  # nobody overwritten when the turn ends
+
+
+def test_daisy_on_a_promotion_promotes_the_pawn_then_gives_the_extra_move():
+    # « Daisy (*D) permet de rejouer un coup avec la même pièce », and a pawn on the last rank is promoted
+    # « as usual »: first the promotion, then the second move with the new piece.
+    state, _ = act(game("k3e3/4P3/8/8/8/8/8/4K3"), {"type": "move", "from": "e7", "to": "e8"}, egg("daisy"))
+    assert state["pending"] == {"kind": "promote", "square": "e8", "then": "again"} and state["phase"] == "choice"
+    refused(state, {"type": "move", "from": "e8", "to": "e7"}, "First make the choice")
+    state, _ = act(state, {"type": "promote", "piece": "q"})
+    assert state["pieces"]["e8"] == "Q" and state["pending"] == {"kind": "again", "square": "e8"}
+    state = move(state, "e8", "b8")
+    assert state["pieces"]["b8"] == "Q" and state["phase"] == "board"
+
+
+def test_bowser_holds_the_piece_not_the_square_when_king_boo_swaps_it_away():
+    # « Bowser (*M) immobilise la pièce […]. Celle-ci ne pourra pas jouer au tour suivant. »
+    state = done(egg_move("bowser", fen="4k3/8/8/3r3e/8/3e4/8/3QK3")[0])
+    assert state["immobile"] == {"d3": {"colour": "w", "since": 0}}
+    state, _ = act(state, {"type": "move", "from": "d5", "to": "h5"}, egg("kingboo"), ("Donkey drops a banana", 0))
+    state = done(act(state, {"type": "swap", "with": "d3"})[0])
+    assert state["pieces"]["h5"] == "Q" and state["pieces"]["d3"] == "r" and "h5" in state["immobile"]
+    refused(state, {"type": "move", "from": "h5", "to": "h6"}, "Bowser holds")
+    assert not any(a.get("from") == "h5" for a in GAME.legal_actions(state, WHITE))
+    state = done(move(state, "e1", "e2"))
+    state = done(move(state, "e8", "f8"))
+    assert {"type": "move", "from": "h5", "to": "h6"} in GAME.legal_actions(state, WHITE)
+
+
+@pytest.mark.parametrize("redirect, eligible", [("capture", ["c4", "d3", "d5", "e4"]), ("free", ["c4", "d3", "d5"])])
+def test_a_banana_may_send_a_piece_onto_an_enemy_who_is_captured_unless_the_table_reads_the_caption(
+        redirect, eligible):
+    # « Une pièce adverse pourrait être capturée de cette façon. » The white knight on c2 is never a target.
+    state, events = act(game("4k3/8/8/8/3dn3/8/2N5/3QK3", redirect=redirect), {"type": "move", "from": "d1", "to": "d4"},
+                        ("banana on d4 sends the piece", len(eligible) - 1))
+    assert steps(events, "redirect")[0]["eligible"] == eligible
+    if redirect == "capture":
+        assert state["pieces"]["e4"] == "Q" and state["captured"]["b"] == ["n"]
+    else:
+        assert state["pieces"]["d5"] == "Q" and state["pieces"]["e4"] == "n"
+
+
+def test_the_returning_hidden_queens_changes_are_the_exact_difference_of_the_two_boards():
+    # « l'adversaire saura que votre dame a bougé mais pas où »: Black's rook drops its banana on her square.
+    state = done(act(game("4k3/8/8/7r/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "d4"})[0])
+    state, _ = act(state, {"type": "move", "from": "h5", "to": "e5"}, ("Donkey drops a banana next to e5", 0))
+    assert {"square": "d4", "before": None, "after": "d"} in state["report"]["changes"]
+    state, events = act(state, {"type": "board_done"})
+    revealed = state["report"]["revealed"]
+    assert revealed["changes"] == [{"square": "d4", "before": "d", "after": "Q"}]
+    assert state["pieces"]["d4"] == "Q" and "d4" not in state["items"]
+    assert events[-1] == {"type": "stealth_revealed", "colour": "w", "square": "d4", "removed_item": "d"}
+
+
+# Where the book is silent: the referee's choices, each listed in the screen's rules summary -------------
+@pytest.mark.parametrize("leftovers", ["left", "none"])
+def test_the_item_of_a_piece_that_koopa_sends_back_or_chomp_eats_follows_the_table_option(leftovers):
+    # Silent: the book does not say whether such a piece still leaves its item (the author's site: it does not).
+    state, _ = act(game("4k3/8/8/8/8/2e5/8/1N2K3", leftovers=leftovers), {"type": "move", "from": "b1", "to": "c3"},
+                   egg("koopa"))
+    assert state["pieces"]["b1"] == "N" and state["items"] == ({"b2": "e"} if leftovers == "left" else {})
+    state, _ = act(game("4k3/8/8/8/4e3/8/4P3/4K3", leftovers=leftovers), {"type": "move", "from": "e2", "to": "e4"},
+                   egg("chomp"))
+    assert "e4" not in state["pieces"] and state["items"] == ({"e3": "m"} if leftovers == "left" else {})
+
+
+@pytest.mark.parametrize("no_move", ["pass", "lose"])
+def test_a_player_without_any_move_passes_or_loses_as_the_table_chose(no_move):
+    # Silent: the book never says what happens when nothing can move (the author's site: that player loses).
+    # White's only piece, Peach, is held by Bowser: no move, and a held piece throws no shell either.
+    state = game("7k/8/8/8/8/8/8/K7 b", no_move=no_move)
+    state["immobile"] = {"a1": {"colour": "w", "since": 0}}
+    state = done(move(state, "h8", "h7"))
+    if no_move == "pass":
+        assert GAME.outcome(state) is None and GAME.legal_actions(state, WHITE) == [{"type": "pass"}]
+        state = act(state, {"type": "pass"})[0]
+        assert state["turn"] == "b" and state["passes"] == 1
+    else:
+        assert GAME.outcome(state)["winners"] == [BLACK]
+
+
+def test_a_pawns_two_square_step_passes_over_an_egg_or_a_mushroom_but_not_a_banana_or_a_bomb():
+    # Silent: as a slider, a pawn passes over the items that lie flat, and stops at those that go off.
+    for item, two in (("e", True), ("m", True), ("d", False), ("w", False)):
+        legal = GAME.legal_actions(game(f"4k3/8/8/8/8/4{item}3/4P3/4K3"), WHITE)
+        assert ({"type": "move", "from": "e2", "to": "e4"} in legal) is two, item
+
+
+def test_peachs_shell_flies_as_far_as_a_queen_moves_over_eggs_and_mushrooms_not_past_a_banana_or_bomb():
+    # « lancer une carapace sur un ennemi à portée de dame »: a queen passes eggs and mushrooms and stops
+    # on a banana or a bomb (the author's code stops the shell there too).
+    state = game("4k3/8/8/8/8/4m3/4e3/4K3")
+    assert {"type": "shell", "from": "e1", "to": "e8"} in GAME.legal_actions(state, WHITE)
+    for item in "dw":
+        state = game(f"4k3/8/8/4{item}3/8/4m3/4e3/4K3")
+        assert not any(a["type"] == "shell" for a in GAME.legal_actions(state, WHITE)), item
+
+
+def test_king_boo_never_swaps_the_hidden_queen_and_luigi_never_turns_her():
+    # Silent: her square looks empty to everyone but her owner, so no effect may touch her.
+    state = done(act(game("4k3/4e3/8/8/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "a4"})[0])
+    boo, _ = act(state, {"type": "move", "from": "e8", "to": "e7"}, egg("kingboo"))
+    assert [a["with"] for a in GAME.legal_actions(boo, BLACK) if a["type"] == "swap"] == ["e1"]
+    luigi, events = act(state, {"type": "move", "from": "e8", "to": "e7"}, egg("luigi"))
+    assert steps(events, "egg")[0]["applies"] is False and material(luigi) == 3
+
+
+def test_daisys_second_move_sets_off_no_egg():
+    # Silent: the author's code gives eggs no effect on the second move.
+    state, _ = egg_move("daisy", fen="4k3/8/8/3e4/8/3e4/8/3QK3")
+    state, events = act(state, {"type": "move", "from": "d3", "to": "d5"})
+    assert steps(events, "egg_spent") == [{"kind": "egg_spent", "square": "d5"}] and state["pending"] is None
 
 
 # Turns and bad input ------------------------------------------------------------------------------------
@@ -398,15 +579,86 @@ def test_the_mover_confirms_board_done_before_the_other_player_moves():
 
 @pytest.mark.parametrize("action, complaint", [
     ({"type": "move", "from": "e2", "to": "e5"}, "cannot go"),
-    ({"type": "move", "from": "e7", "to": "e5"}, "no piece of yours"),
-    ({"type": "move", "from": "z9", "to": "e4"}, "two squares"),
+    ({"type": "move", "from": "e7", "to": "e5"}, "no piece of yours"),  # a piece of the other side
+    ({"type": "move", "from": "z9", "to": "e4"}, "two squares"),  # off the board
+    ({"type": "move", "from": "e2", "to": "e9"}, "two squares"),
+    ({"type": "move", "from": ["e2"], "to": None}, "two squares"),
+    ({"type": "move"}, "two squares"),
     ({"type": "stealth", "from": "d1", "to": "d3"}, "empty square within her reach"),
+    ({"type": "stealth", "from": "d8", "to": "d5"}, "queen's (Mario's)"),  # the other side's queen
+    ({"type": "stealth", "from": "d1", "to": "i4"}, "empty square within her reach"),
+    ({"type": "stealth", "from": 7, "to": "d4"}, "queen's (Mario's)"),
     ({"type": "shell", "from": "e1", "to": "e8"}, "queen's reach"),
+    ({"type": "shell", "from": "e8", "to": "e1"}, "thrown by a king"),  # the other side's king
+    ({"type": "shell", "from": "e1", "to": "e0"}, "queen's reach"),
     ({"type": "promote", "piece": "q"}, "Not now"),
+    ({"type": "swap", "with": "d8"}, "Not now"),
+    ({"type": "revive", "piece": "Q", "to": "e4"}, "Not now"),
+    ({"type": "decline"}, "Not now"),
+    ({"type": "board_done"}, "Not now"),
+    ({"type": "pass"}, "You have a move"),
     ({"type": "castle"}, "Unknown action"),
+    ({"type": None}, "Unknown action"),
 ])
 def test_bad_moves_are_refused_and_change_nothing(action, complaint):
     refused(game(), action, complaint)
+
+
+def test_an_action_for_the_other_side_is_refused_and_changes_nothing():
+    refused(game(), {"type": "move", "from": "e7", "to": "e5"}, "Not your turn", seat=BLACK)
+    refused(game(), {"type": "move", "from": "e2", "to": "e4"}, "Not your turn", seat=BLACK)
+    refused(game(), {"type": "stealth", "from": "d1", "to": "d3"}, "Not your turn", seat=3)
+
+
+@pytest.mark.parametrize("action, complaint", [
+    ({"type": "swap", "with": "h8"}, "King Boo swaps"),  # an empty square: nothing to swap with
+    ({"type": "swap", "with": "a5"}, "King Boo swaps"),  # an item, not a piece
+    ({"type": "swap", "with": "d3"}, "King Boo swaps"),  # the piece itself
+    ({"type": "swap", "with": "k9"}, "King Boo swaps"),
+    ({"type": "revive", "piece": "N", "to": "e4"}, "no such choice"),
+    ({"type": "promote", "piece": "q"}, "no such choice"),
+    ({"type": "move", "from": "e1", "to": "e2"}, "First make the choice"),
+])
+def test_bad_choices_after_king_boo_are_refused_and_change_nothing(action, complaint):
+    state, _ = egg_move("kingboo", fen="4k3/8/8/m2r4/8/3e4/8/3QK3")
+    refused(state, action, complaint)
+
+
+@pytest.mark.parametrize("action, complaint", [
+    ({"type": "revive", "piece": "N", "to": "d5"}, "Put it on a square without a piece"),  # a piece stands there
+    ({"type": "revive", "piece": "N", "to": "d9"}, "Put it on a square without a piece"),  # off the board
+    ({"type": "revive", "piece": "P", "to": "a8"}, "Put it on a square without a piece"),  # a pawn on its last rank
+    ({"type": "revive", "piece": "P", "to": "a1"}, "Put it on a square without a piece"),  # or its first
+    ({"type": "revive", "piece": "n", "to": "a4"}, "brings back one of your captured pieces"),  # the other side's
+    ({"type": "revive", "piece": "Q", "to": "a4"}, "brings back one of your captured pieces"),  # not captured
+    ({"type": "revive", "piece": ["N"], "to": "a4"}, "brings back one of your captured pieces"),
+    ({"type": "swap", "with": "d5"}, "no such choice"),
+])
+def test_bad_choices_after_toadette_are_refused_and_change_nothing(action, complaint):
+    state = game()
+    state = game("4k3/8/8/3r4/8/3e4/8/3QK3")
+    state["captured"] = {"w": ["N", "P"], "b": ["n"]}
+    state, _ = act(state, {"type": "move", "from": "d1", "to": "d3"}, egg("toadette"))
+    refused(state, action, complaint)
+
+
+@pytest.mark.parametrize("piece", ["p", "P", "x", "Q", None, ["q"]])
+def test_a_promotion_to_anything_but_q_r_b_n_or_k_is_refused(piece):
+    state = move(game("k7/4P3/8/8/8/8/8/K7"), "e7", "e8")
+    refused(state, {"type": "promote", "piece": piece}, "Promote to a queen")
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "move", "from": "a8", "to": "b8"}, {"type": "stealth", "from": "b1", "to": "b2"},
+    {"type": "shell", "from": "a8", "to": "a1"}, {"type": "board_done"}, {"type": "pass"}, {"type": "decline"},
+    {"type": "promote", "piece": "q"},
+])
+def test_every_action_after_the_game_ended_is_refused_and_changes_nothing(action):
+    state = move(game("k7/8/8/8/8/8/8/Kq6 b"), "b1", "a1")
+    assert GAME.outcome(state)["winners"] == [BLACK]
+    for seat in (WHITE, BLACK):
+        refused(state, action, "The game is over", seat=seat)
+        assert GAME.legal_actions(state, seat) == []
 
 
 def test_a_player_who_leaves_loses_by_forfeit():
@@ -419,5 +671,5 @@ def test_a_player_who_leaves_loses_by_forfeit():
 def test_random_legal_games_end_with_a_captured_king_or_a_draw(picks, config):
     walk = play(GAME, config, picks)
     assert GAME.outcome(walk.state)["reason"] in (
-        "every king of the other side was captured",
+        "every king of the other side was captured", "the player to move had no move at all",
         "a draw: nothing happened for 50 moves, or nobody could move")

@@ -4,7 +4,7 @@ The players move on a physical chess set with item tokens and say each move
 on the phone; the companion holds the position (`board.py`), resolves every
 item and egg with the table's verifiable randomness (`effects.py`), and tells
 both players what to change on the board until the mover confirms
-(`turn.py`, which also lists what the book leaves open and what we chose).
+(`turn.py`). Where the book is silent, `silent.py` lists what we chose.
 Pieces: Toad (pawn), Yoshi (knight), Donkey (rook), Wario (bishop), Mario
 (queen), Peach (king).
 """
@@ -30,13 +30,24 @@ GAME = register(Game(
     min_seats=2,
     max_seats=2,
     options=(
-        Option("start", N_("Start position"), "choice", "standard", choices=("standard", "random"),
-               choice_labels=(N_("standard chess"), N_("random back rank (the same for both sides)"))),
+        Option("start", N_("Start position"), "choice", "standard", choices=("standard", "random", "mirrored"),
+               choice_labels=(N_("standard chess"), N_("random back ranks, each side its own (the book)"),
+                              N_("random back rank, the same for both sides"))),
         Option("position", N_("Or a position in the book's notation (FEN with items)"), "list", [], max_items=1,
                max_length=100),
         Option("eggs", N_("Egg effects"), "choice", "book", choices=("book", "applicable"),
                choice_labels=(N_("drawn among all eight; one that cannot apply does nothing (the book)"),
                               N_("drawn among those that can apply"))),
+        Option("redirect", N_("A banana or bomb that sends a piece next to an enemy"), "choice", "capture",
+               choices=("capture", "free"),
+               choice_labels=(N_("may send it onto the enemy, who is captured (the book's text)"),
+                              N_("sends it only to a square without a piece (the Bxe4 diagram's caption)"))),
+        Option("leftovers", N_("The item of a piece that Koopa sends back or Chomp eats"), "choice", "left",
+               choices=("left", "none"),
+               choice_labels=(N_("is left as after any move"), N_("is not left (the author's site)"))),
+        Option("no_move", N_("A player who has no move at all"), "choice", "pass", choices=("pass", "lose"),
+               choice_labels=(N_("passes; a draw when neither player can move"),
+                              N_("loses the game (the author's site)"))),
         Option("colours", N_("Who plays White"), "choice", "random", choices=("random", "first"),
                choice_labels=(N_("drawn at random"), N_("the first seat"))),
     ),

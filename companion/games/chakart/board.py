@@ -40,10 +40,26 @@ def on_board(file: int, rank: int) -> bool:
 
 
 def shifted(name: str, step: tuple[int, int]) -> str | None:
-    file, rank = coords(name)
-    if on_board(file + step[0], rank + step[1]):
-        return square(file + step[0], rank + step[1])
-    return None
+    try:
+        return SHIFTS[name, step]
+    except KeyError:  # a step of no piece's own (an item's direction after a double step: (0, ±2))
+        file, rank = coords(name)
+        return square(file + step[0], rank + step[1]) if on_board(file + step[0], rank + step[1]) else None
+
+
+def _shifts() -> dict:
+    """Every square one step of a piece away from every square (the phones ask for every legal move at
+    each view: a table lookup, not string arithmetic)."""
+    table = {}
+    for file in range(8):
+        for rank in range(8):
+            for step in KING_STEPS + KNIGHT_STEPS + ((0, 2), (0, -2)):
+                target = (file + step[0], rank + step[1])
+                table[square(file, rank), step] = square(*target) if on_board(*target) else None
+    return table
+
+
+SHIFTS = _shifts()
 
 
 def is_square(value) -> bool:
@@ -86,21 +102,36 @@ def parse_fen(text: str) -> tuple[dict, dict]:
     for row, rank_text in enumerate(ranks):
         file = 0
         for char in rank_text:
-            if char.isdigit():
+            if char in "12345678":
                 file += int(char)
             elif char.lower() in PIECES or char in ITEMS:
                 if file > 7:
-                    break
+                    raise IllegalAction(N_("Each rank of the position must have 8 squares."))
                 (pieces if char.lower() in PIECES else items)[square(file, 7 - row)] = char
                 file += 1
             else:
                 raise IllegalAction(N_("Unknown letter in the position: %(letter)s."), letter=char[:1])
         if file != 8:
             raise IllegalAction(N_("Each rank of the position must have 8 squares."))
-    for colour, king in (("w", "K"), ("b", "k")):
-        if king not in pieces.values():
-            raise IllegalAction(N_("Each side needs at least one king (Peach)."))
+    check_material(pieces)
     return pieces, items
+
+
+MAX_PIECES = 32  # a chess set: Luigi and Waluigi change sides, never the count
+MAX_KINGS = 9  # one, and eight pawns promoted to kings (« Si des pions se sont promus en roi »)
+
+
+def check_material(pieces: dict) -> None:
+    """What a real chess set can show: a king each, not too many kings nor pieces."""
+    for king in ("K", "k"):
+        count = sum(1 for piece in pieces.values() if piece == king)
+        if count == 0:
+            raise IllegalAction(N_("Each side needs at least one king (Peach)."))
+        if count > MAX_KINGS:
+            raise IllegalAction(N_("A side has at most %(count)s kings: one, and eight promoted pawns."),
+                                count=MAX_KINGS)
+    if len(pieces) > MAX_PIECES:
+        raise IllegalAction(N_("A position has at most %(count)s pieces."), count=MAX_PIECES)
 
 
 def side_to_move(text: str) -> str:
@@ -181,15 +212,9 @@ def targets_of(pieces: dict, items: dict, start: str) -> list[str]:
 
 
 def shell_targets(pieces: dict, items: dict, start: str, colour: str) -> list[str]:
-    """Peach's shell: the first piece along each queen line, if it is an enemy (items are passed over)."""
-    targets = []
-    for step in KING_STEPS:
-        current = shifted(start, step)
-        while current is not None and current not in pieces:
-            current = shifted(current, step)
-        if current is not None and colour_of(pieces[current]) != colour:
-            targets.append(current)
-    return targets
+    """Peach's shell « sur un ennemi à portée de dame »: the enemies a queen standing on Peach's square
+    could take (over eggs and mushrooms, not past a banana or a bomb, as in the author's code)."""
+    return [target for target in slides(pieces, items, start, KING_STEPS, colour) if target in pieces]
 
 
 def stealth_targets(pieces: dict, items: dict, start: str, colour: str) -> list[str]:

@@ -4,8 +4,11 @@
 2. While it stands on an item it has not used on this path, the item acts
    (« un objet donné ne peut être utilisé qu'une fois sur le chemin »):
    * banana / bomb: the piece is sent one square orthogonally / diagonally, at
-     random among the squares without a piece (the book's Bxe4 example gives
-     d6, f6 and f8 from e7, not d8 where a bishop stands); none: it stays;
+     random among the squares without a piece of its own side; an enemy there
+     is captured (« Une pièce adverse pourrait être capturée de cette façon »,
+     as the author's code does). The table option ``redirect = free`` reads the
+     Bxe4 caption instead (d6, f6 and f8 from e7, not d8 where a bishop
+     stands): only squares without any piece. None: it stays;
    * mushroom: a king or a pawn goes one square further in its direction (two
      after a pawn's double step), a knight makes the same jump again, onto a
      square without a piece; a rook, bishop or queen jumps over an adjacent
@@ -58,6 +61,7 @@ class Path:
         if where in self.pieces and colour_of(self.pieces[where]) != self.colour:
             taken = self.pieces.pop(where)
             self.state["captured"][colour_of(taken)].append(taken)
+            self.state["immobile"].pop(where, None)  # Bowser held that piece: it is gone
             self.record({"kind": "capture", "square": where, "piece": taken, "by": by})
         elif self.hidden == where:
             queen = "Q" if other(self.colour) == "w" else "q"
@@ -92,8 +96,20 @@ def resolve(state: dict, start: str, end: str, rng, again: bool = False) -> Path
     path.place(piece, end)
     direction = step_between(start, end)
     where = chain(path, piece, end, direction, start, eggs=not again)
-    drops(path, piece, start, end, where)
+    if leaves_its_item(path):
+        drops(path, piece, start, end, where)
     return path
+
+
+def leaves_its_item(path: Path) -> bool:
+    """A piece leaves its item, unless Koopa or Chomp took it and the table plays as the author's site."""
+    if path.state["options"].get("leftovers", "left") == "left":
+        return True
+    taken = any(step["kind"] == "egg" and step["applies"] and step["effect"] in ("koopa", "chomp")
+                for step in path.steps)
+    if taken:
+        path.record({"kind": "no_drop"})
+    return not taken
 
 
 def chain(path: Path, piece: str, where: str, direction: tuple[int, int], start: str, eggs: bool = True) -> str:
@@ -125,7 +141,7 @@ def move_piece(path: Path, piece: str, source: str, target: str) -> str:
 
 
 def redirect(path: Path, piece: str, where: str, steps) -> str | None:
-    eligible = sorted(square for square in adjacent(where, steps) if square not in path.pieces)
+    eligible = sorted(square for square in adjacent(where, steps) if may_be_sent_to(path, square))
     item = "banana" if steps is ROOK_STEPS else "bomb"
     if not eligible:
         path.record({"kind": "redirect", "item": item, "from": where, "eligible": [], "to": None})
@@ -133,6 +149,14 @@ def redirect(path: Path, piece: str, where: str, steps) -> str | None:
     target = draw_square(path, eligible, f"{item} on {where} sends the piece")
     path.record({"kind": "redirect", "item": item, "from": where, "eligible": eligible, "to": target})
     return move_piece(path, piece, where, target)
+
+
+def may_be_sent_to(path: Path, square: str) -> bool:
+    """A banana or a bomb sends a piece onto an enemy (captured) unless the table reads the caption."""
+    if square not in path.pieces:
+        return True
+    captures = path.state["options"].get("redirect", "capture") == "capture"
+    return captures and colour_of(path.pieces[square]) != path.colour
 
 
 def mushroom(path: Path, piece: str, where: str, direction: tuple[int, int]) -> str | None:
@@ -203,6 +227,7 @@ def toadette(path: Path, piece: str, where: str, start: str) -> str:
 
 def chomp(path: Path, piece: str, where: str, start: str) -> str:
     eaten = path.pieces.pop(where)
+    path.state["immobile"].pop(where, None)
     path.state["captured"][path.colour].append(eaten)
     path.record({"kind": "eaten", "square": where, "piece": eaten})
     return where
@@ -232,6 +257,8 @@ def change_side(path: Path, colour: str, name: str) -> None:
     chosen = draw_square(path, eligible, f"{name}: which {'white' if colour == 'w' else 'black'} piece changes side")
     turned = path.pieces[chosen]
     path.pieces[chosen] = turned.lower() if turned.isupper() else turned.upper()
+    if chosen in path.state["immobile"]:  # Bowser's hold stays with the piece, now of the other side
+        path.state["immobile"][chosen]["colour"] = colour_of(path.pieces[chosen])
     path.record({"kind": "turncoat", "square": chosen, "piece": turned, "now": path.pieces[chosen],
                  "eligible": eligible})
 

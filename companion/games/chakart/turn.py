@@ -6,34 +6,9 @@ the mover confirms « board done »; then the other player moves.
 
 Phases: ``move`` → (``choice`` while a choice is pending) → ``board`` → ``move``.
 
-What the book leaves open, and what we chose:
-
-* Who plays White is drawn by the table (option ``colours``: or the first seat).
-* A banana or bomb sends the piece only to a square without a piece (the
-  book's Bxe4 example), a mushroom moves a king, pawn or knight only onto a
-  square without a piece; a slider's mushroom jump may capture (« Si
-  l'adversaire s'y trouve, il est capturé »).
-* Eggs: the effect is drawn among the eight; one that cannot apply does
-  nothing (« certains bonus pourraient ne pas être applicables »). Option
-  ``eggs = applicable`` draws among those that can apply, as the author's site.
-  The bonuses that ask the mover something (King Boo, Toadette, Daisy) may be
-  declined. Luigi and Waluigi never turn a king, nor a pawn onto its new
-  side's last rank. King Boo never puts a pawn on the first or last rank. A
-  revived piece (Toadette) set on a banana or bomb is sent on at random; on an
-  egg or a mushroom it just takes it. Daisy's second move sets off no egg.
-* Bowser: the piece cannot move during its owner's next turn.
-* Mario's stealth move goes to an empty square; the queen stays hidden during
-  the opponent's next turn (her owner takes her off the board), then comes
-  back where she went. A piece of the opponent that arrives on her square
-  captures her; an item dropped there is removed when she comes back. Luigi
-  never picks her while she is hidden.
-* Peach's shell hits the first piece along a queen line if it is an enemy
-  (items do not stop it).
-* Promotion to queen, rook, bishop, knight or king, chosen after the move
-  has resolved (effects may carry a pawn to the last rank).
-* The game ends when a side has no king left. It is drawn after 50 moves by
-  each side without a capture, a pawn move or an item used, or when both
-  players in turn have no move at all (a player without a move passes).
+Where the book is silent or reads two ways, the choices the referee makes are
+listed in `silent.py` (and shown to the players in the screen's fold « Rules of
+this table »); the table options change six of them.
 """
 
 from __future__ import annotations
@@ -43,7 +18,7 @@ import copy
 from companion.games.base import N_, IllegalAction
 from companion.games.chakart import board
 from companion.games.chakart.board import colour_of, coords, is_square, kind, last_rank, other
-from companion.games.chakart.effects import Path, chain, resolve, swap_targets
+from companion.games.chakart.effects import Path, chain, hidden_queen, resolve, swap_targets
 from companion.games.kernel import Move, Phase
 
 QUIET_PLIES_FOR_A_DRAW = 100
@@ -60,8 +35,8 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
     if options["position"]:
         pieces, items = board.parse_fen(options["position"][0])
         turn = board.side_to_move(options["position"][0])
-    elif options["start"] == "random":
-        pieces, items = random_start(rng), {}
+    elif options["start"] in ("random", "mirrored"):
+        pieces, items = random_start(rng, mirrored=options["start"] == "mirrored"), {}
     else:
         pieces, items = board.parse_fen(board.STANDARD)
     return {"phase": "move", "outcome": None, "options": options, "seats": {"w": white, "b": black},
@@ -72,22 +47,29 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
             "queen_hidden": [], "private": {}}
 
 
-def random_start(rng) -> dict:
-    """A random back rank, the same for both sides: bishops on squares of both colours, the rest shuffled."""
-    files = list(range(8))
-    light = rng.randint(0, 3, "random start: the light-squared bishop") * 2 + 1
-    dark = rng.randint(0, 3, "random start: the dark-squared bishop") * 2
-    rest = [f for f in files if f not in (light, dark)]
-    order = rng.permutation(6, "random start: the other pieces")
+def random_start(rng, mirrored: bool) -> dict:
+    """Random back ranks: each side shuffled on its own, as the book's first diagram (« qbbrrnnk » against
+    « QBNNBKRR »), or one shuffle mirrored for both sides (table option ``start = mirrored``)."""
+    white = random_back_rank(rng, "White's " if not mirrored else "the ")
+    black = white if mirrored else random_back_rank(rng, "Black's ")
+    pieces = {}
+    for file in range(8):
+        pieces[board.square(file, 0)], pieces[board.square(file, 7)] = white[file].upper(), black[file]
+        pieces[board.square(file, 1)], pieces[board.square(file, 6)] = "P", "p"
+    return pieces
+
+
+def random_back_rank(rng, whose: str) -> list[str]:
+    """Bishops on squares of both colours (files of both parities), the six others shuffled."""
+    light = rng.randint(0, 3, f"random start: {whose}light-squared bishop") * 2 + 1
+    dark = rng.randint(0, 3, f"random start: {whose}dark-squared bishop") * 2
+    rest = [f for f in range(8) if f not in (light, dark)]
+    order = rng.permutation(6, f"random start: {whose}other pieces")
     row = [""] * 8
     row[light], row[dark] = "b", "b"
     for piece, index in zip("rnqkrn", order):
         row[rest[index]] = piece
-    pieces = {}
-    for file in files:
-        pieces[board.square(file, 0)], pieces[board.square(file, 7)] = row[file].upper(), row[file]
-        pieces[board.square(file, 1)], pieces[board.square(file, 6)] = "P", "p"
-    return pieces
+    return row
 
 
 # Whose move, and what it may be ---------------------------------------------------------
@@ -160,7 +142,13 @@ def check_stealth(state: dict, seat: int, action: dict) -> None:
 
 
 def stealth(state: dict, seat: int, action: dict, rng) -> list[dict]:
-    """The queen leaves the public board; only her owner's phone knows where she went."""
+    """The queen leaves the public board; only her owner's phone knows where she went.
+
+    The stealth move goes to « une case vide »: a square that holds the other side's hidden queen is
+    not empty. As in the author's code, the move there is an ordinary one that captures her (so no
+    piece ever vanishes), and the stealth power, not used, stays."""
+    if action["to"] == hidden_queen(state, other(state["turn"])):
+        return play_move(state, seat, {"from": action["from"], "to": action["to"]}, rng)
     before = snapshot(state)
     state["powers"][state["turn"]]["stealth"] = False
     state["queen_hidden"] = sorted(set(state["queen_hidden"]) | {state["turn"]})
@@ -211,10 +199,20 @@ def swap(state: dict, seat: int, action: dict, rng) -> list[dict]:
     before = snapshot(state)
     here, there = state["pending"]["square"], action["with"]
     state["pieces"][here], state["pieces"][there] = state["pieces"][there], state["pieces"][here]
+    swap_holds(state["immobile"], here, there)
     state["pending"] = None
     path = Path(state, state["turn"], rng)
     path.record({"kind": "swap", "square": here, "with": there})
     return finish_resolution(state, path, before, {"type": "swapped", "square": here, "with": there})
+
+
+def swap_holds(immobile: dict, here: str, there: str) -> None:
+    """Bowser holds « la pièce », not the square: the hold goes where King Boo sends the piece."""
+    held_here, held_there = immobile.pop(here, None), immobile.pop(there, None)
+    if held_here:
+        immobile[there] = held_here
+    if held_there:
+        immobile[here] = held_there
 
 
 def revive_squares(state: dict, piece: str) -> list[str]:
@@ -254,9 +252,9 @@ def check_promotion(state: dict, action: dict) -> None:
 
 def promote(state: dict, seat: int, action: dict, rng) -> list[dict]:
     before = snapshot(state)
-    where = state["pending"]["square"]
+    where, then = state["pending"]["square"], state["pending"].get("then")
     state["pieces"][where] = action["piece"].upper() if state["turn"] == "w" else action["piece"]
-    state["pending"] = None
+    state["pending"] = {"kind": then, "square": where} if then else None
     path = Path(state, state["turn"], rng)
     path.record({"kind": "promotion", "square": where, "piece": state["pieces"][where]})
     return finish_resolution(state, path, before, {"type": "promoted", "square": where, "piece": action["piece"]})
@@ -288,10 +286,7 @@ def snapshot(state: dict) -> dict:
 
 def finish_resolution(state: dict, path: Path, before: dict, event: dict) -> list[dict]:
     """Records what happened and what to change on the board; asks the next choice if any."""
-    state["pending"] = state["pending"] or path.pending or promotion_due(state, path)
-    if path.pending and path.pending["kind"] == "again" and not piece_can_move(state, path.pending["square"]):
-        state["pending"] = None  # Daisy, but the piece has no move: nothing happens
-        path.record({"kind": "no_move_again"})
+    state["pending"] = next_choice(state, path)
     progress = any(step["kind"] in ("capture", "item", "eaten") for step in path.steps) or any(
         step["kind"] == "move" and kind(step["piece"]) == "p" for step in path.steps)
     state["quiet"] = 0 if progress else state["quiet"]
@@ -308,7 +303,21 @@ def finish_resolution(state: dict, path: Path, before: dict, event: dict) -> lis
     return [{**event, "colour": state["turn"], "steps": path.steps}]
 
 
-def promotion_due(state: dict, path: Path) -> dict | None:
+def next_choice(state: dict, path: Path) -> dict | None:
+    """What the mover chooses next: an egg's bonus, a promotion, or both in the book's order (a pawn
+    that reaches the last rank on Daisy's egg is promoted, then plays again)."""
+    pending = state["pending"] or path.pending
+    promotion = promotion_due(state)
+    if pending and pending["kind"] == "again":
+        if promotion and promotion["square"] == pending["square"]:
+            return {**promotion, "then": "again"}
+        if not piece_can_move(state, pending["square"]):
+            path.record({"kind": "no_move_again"})  # Daisy, but the piece has no move: nothing happens
+            return promotion
+    return pending or promotion
+
+
+def promotion_due(state: dict) -> dict | None:
     for where, piece in state["pieces"].items():
         if kind(piece) == "p" and colour_of(piece) == state["turn"] and coords(where)[1] == last_rank(state["turn"]):
             return {"kind": "promote", "square": where}
@@ -356,9 +365,12 @@ def reveal_hidden_queen(state: dict, colour: str) -> list[dict]:
     if where is None:
         return []
     state["queen_hidden"] = [hidden for hidden in state["queen_hidden"] if hidden != colour]
+    before = snapshot(state)
     removed = state["items"].pop(where, None)
     state["pieces"][where] = queen
-    state["report"] = {**(state["report"] or {}), "revealed": {"square": where, "piece": queen, "item": removed}}
+    # What the board needs now is the difference between the board as the players left it and this one.
+    revealed = {"square": where, "piece": queen, "item": removed, "changes": changes(before, snapshot(state))}
+    state["report"] = {**(state["report"] or {}), "revealed": revealed}
     return [{"type": "stealth_revealed", "colour": colour, "square": where, "removed_item": removed}]
 
 
@@ -370,6 +382,11 @@ def check_pass(state: dict, seat: int, action: dict) -> None:
     check_own_turn(state, seat)
     if moves_of(state) or powers_available(state):
         raise IllegalAction(N_("You have a move: a player passes only when nothing can move."))
+
+
+def stuck(state: dict) -> bool:
+    """The player to move has nothing to do: no move, no shell (the book is silent on this case)."""
+    return state["phase"] == "move" and not state["pending"] and not moves_of(state) and not powers_available(state)
 
 
 def powers_available(state: dict) -> bool:
@@ -402,6 +419,10 @@ def decide(state: dict) -> dict | None:
             winner = seats[other(colour)]
             return {"winners": [winner], "reason": N_("every king of the other side was captured"),
                     "ranking": [[winner], [seats[colour]]]}
+    if state["options"].get("no_move", "pass") == "lose" and stuck(state):
+        winner, loser = seats[other(state["turn"])], seats[state["turn"]]
+        return {"winners": [winner], "reason": N_("the player to move had no move at all"),
+                "ranking": [[winner], [loser]]}
     if state.get("forfeit"):
         loser = state["forfeit"]
         winner = next(seat for seat in seats.values() if seat != loser)

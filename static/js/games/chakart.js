@@ -23,6 +23,47 @@ const EGGS = {
   waluigi: N_('Waluigi: one of your pieces changes side'),
 };
 
+// Where the book is silent or reads two ways: the referee's choices, shown in the fold "Rules of this
+// table" (companion/games/chakart/silent.py lists the same ids). A choice that a table option changes
+// has one text per value of that option.
+const SILENT = [
+  { id: 'colours', option: 'colours', text: {
+    random: N_('Who plays White is drawn at random.'),
+    first: N_('The first player to sit plays White.') } },
+  { id: 'start', option: 'start', twoWays: true, text: {
+    standard: N_('The game starts from the standard chess position.'),
+    random: N_('Random start: each side’s back rank is shuffled on its own, bishops on squares of both colours (as in the book’s first diagram).'),
+    mirrored: N_('Random start: one shuffled back rank for both sides, bishops on squares of both colours.') } },
+  { id: 'slides', text: N_('Rooks, bishops, queens and kings pass over eggs and mushrooms (they lie flat) and stop on a banana or a bomb, which goes off.') },
+  { id: 'pawn_step', text: N_('A pawn’s two-square step passes over an egg or a mushroom, not over a banana or a bomb.') },
+  { id: 'redirect', option: 'redirect', twoWays: true, text: {
+    capture: N_('A banana or a bomb may send a piece onto an enemy, who is captured (the book’s sentence; its Bxe4 caption leaves that square out).'),
+    free: N_('A banana or a bomb sends a piece only to a square without a piece (the book’s Bxe4 caption; its sentence allows a capture).') } },
+  { id: 'redirect_own', text: N_('A banana or a bomb never sends a piece onto one of its own side; with no square left, the piece stays.') },
+  { id: 'mushroom_step', text: N_('On a mushroom, a king, pawn or knight goes on only to a square without a piece (it captures nothing this way); a pawn that took diagonally goes on diagonally.') },
+  { id: 'eggs', option: 'eggs', twoWays: true, text: {
+    book: N_('An egg’s effect is drawn among all eight; one that cannot apply does nothing.'),
+    applicable: N_('An egg’s effect is drawn among those that can apply.') } },
+  { id: 'decline', text: N_('A bonus that asks you something (King Boo, Toadette, Daisy) may be declined.') },
+  { id: 'kingboo', text: N_('King Boo swaps your piece with any other piece of either side, but never puts a pawn on the first or last rank.') },
+  { id: 'toadette', text: N_('Toadette brings back one of your own captured pieces, on a square without a piece (a pawn not on the first or last rank); on an egg or a mushroom it just takes it.') },
+  { id: 'daisy', text: N_('Daisy’s second move sets off no egg, and leaves its item as any move does.') },
+  { id: 'bowser', text: N_('Bowser holds the piece through its owner’s next turn, wherever it goes; a held Peach throws no shell.') },
+  { id: 'turncoats', text: N_('Luigi and Waluigi never turn a king, nor a pawn onto its new side’s last rank; Waluigi may turn the piece that just moved.') },
+  { id: 'leftovers', option: 'leftovers', text: {
+    left: N_('A piece that Koopa sends back or Chomp eats still leaves its item.'),
+    none: N_('A piece that Koopa sends back or Chomp eats leaves no item (as on the author’s site).') } },
+  { id: 'stealth_hidden', text: N_('The queen’s stealth move goes to a square without a piece or an item; she stays hidden during one turn of the opponent (her owner takes her off the board), then comes back where she went.') },
+  { id: 'stealth_found', text: N_('An enemy piece that arrives on the hidden queen’s square captures her, by a move, an item or Toadette; a stealth move onto the other hidden queen is a capture, and the power stays unused.') },
+  { id: 'stealth_items', text: N_('An item dropped on the hidden queen’s square is taken away when she comes back; King Boo, Luigi and the shell pass her by.') },
+  { id: 'shell', text: N_('Peach’s shell reaches as far as a queen would move: over eggs and mushrooms, not past a banana or a bomb; it hits an enemy only.') },
+  { id: 'promotion', text: N_('A pawn on the last rank becomes a queen, rook, bishop, knight or king, chosen once the whole move has resolved (an item may carry it there).') },
+  { id: 'no_move', option: 'no_move', text: {
+    pass: N_('A player who has no move at all passes; the game is drawn when neither player can move.'),
+    lose: N_('A player who has no move at all loses (as on the author’s site).') } },
+  { id: 'fifty_moves', text: N_('The game is drawn after 50 moves by each side without a capture, a pawn move or an item used.') },
+];
+
 let selected = null;  // the square of the piece the player tapped
 let reviving = null;  // Toadette: the captured piece picked, waiting for its square
 
@@ -65,6 +106,7 @@ function stepText(step) {
     case 'promotion': return t('Promotion: the %(piece)s on %(square)s.', { piece: pieceName(step.piece), square: step.square });
     case 'declined': return t('The bonus is declined.');
     case 'no_move_again': return t('Daisy, but the piece has no move: nothing happens.');
+    case 'no_drop': return t('Taken by the egg, the piece leaves no item.');
     default: return step.kind;
   }
 }
@@ -106,7 +148,8 @@ function prompt(game, me) {
       swap: t('King Boo: tap the piece to swap yours with.'),
       revive: t('Toadette: pick a captured piece, then tap its square.'),
       again: t('Daisy: move the same piece again.'),
-      promote: t('Promotion: choose the new piece.'),
+      promote: game.pending.then ? t('Promotion first: choose the new piece, then Daisy lets it move again.')
+        : t('Promotion: choose the new piece.'),
     }[game.pending.kind];
   }
   return mine ? t('Your move: tap a piece, then where it goes.') : t('%(name)s is moving.', { name: mover });
@@ -215,6 +258,7 @@ export function renderChakart(container, view, options = {}) {
         el('strong', { text: nameOfColour(game, item.colour) }), ' ', item.steps.map(stepText).join(' '))))));
   }
   parts.push(el('p', { class: 'ck-fen' }, el('span', { text: t('Position (FEN):') }), ' ', el('code', { text: game.my_fen || game.fen })));
+  parts.push(rulesSummary(view.table?.options || {}));
   container.replaceChildren(el('div', { class: 'chakart-game' }, ...parts));
 }
 
@@ -250,14 +294,35 @@ function report(game, me) {
   const mine = me === game.report.colour;
   const parts = [el('h3', { text: t('What happened') }),
     el('ol', { class: 'ck-steps' }, ...game.report.steps.map((step) => el('li', { text: stepText(step) })))];
-  if (game.report.revealed) {
-    parts.push(el('p', { class: 'notice', text: t('The hidden queen comes back on %(square)s: put her there.', { square: game.report.revealed.square }) }));
-  }
   const changes = game.report.changes;
+  const revealed = game.report.revealed;
   if (changes.length) {
-    // The changes first: they are what the players act on; the story of the move follows.
-    parts.unshift(el('h3', { text: mine ? t('Change the board') : t('Changes on the board') }),
+    // The changes first: they are what the players act on; the story of the move follows. Once the
+    // hidden queen is back, the move's changes are done: what the board needs now is hers.
+    const heading = revealed ? t('Changes of that move (done)') : (mine ? t('Change the board') : t('Changes on the board'));
+    parts.unshift(el('h3', { text: heading }),
       el('ul', { class: 'ck-changes' }, ...changes.map((change) => el('li', { text: changeText(change) }))));
   }
+  if (revealed) {
+    parts.unshift(el('h3', { text: t('The hidden queen comes back on %(square)s', { square: revealed.square }) }),
+      el('ul', { class: 'ck-changes ck-revealed' }, ...(revealed.changes || []).map((change) => el('li', { text: changeText(change) }))));
+  }
   return el('section', { class: 'ck-report' }, ...parts);
+}
+
+// The fold any player can open during the game: every choice the referee makes where the book is silent
+// or reads two ways, as this table plays it.
+export function rulesSummary(options) {
+  const items = SILENT.map((choice) => {
+    const value = choice.option ? options[choice.option] : null;
+    const text = typeof choice.text === 'string' ? choice.text
+      : (choice.text[value] ?? Object.values(choice.text)[0]);
+    const mark = choice.twoWays ? t('the book reads two ways') : t('the book is silent');
+    const note = choice.option ? t('%(mark)s; a table option', { mark }) : mark;
+    return el('li', { 'data-choice': choice.id },
+      el('span', { text: t(text) }), ' ', el('em', { class: 'ck-silent', text: `(${note})` }));
+  });
+  return el('details', { class: 'ck-fold ck-rules' }, el('summary', { text: t('Rules of this table') }),
+    el('p', { text: t('Where the book says nothing, or can be read two ways, the referee plays so:') }),
+    el('ul', {}, ...items));
 }
