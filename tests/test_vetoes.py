@@ -18,6 +18,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.helpers import bearer
+from tests.phones import ChainPhone, answer_rounds
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import PHONE, Watched, browser, create_table, public_log, take_seat  # noqa: F401
 from tests.test_verify_page_replay import REPLAY_WAIT
@@ -33,7 +34,7 @@ def vetoing(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("vetoes")
     vetoes = workdir / "vetoes.txt"
     vetoes.touch()
-    server = ServerProcess(workdir, extra_env={**FAST, "COMPANION_GAME_MODULES": "tests.veto_operator",
+    server = ServerProcess(workdir, extra_env={**FAST, "COMPANION_GAME_MODULES": "tests.tally_game,tests.veto_operator",
                                                "COMPANION_TEST_VETO_LOG": str(vetoes)}).start()
     yield server, vetoes
     server.stop()
@@ -95,6 +96,53 @@ def test_a_server_that_refuses_every_six_is_caught_by_the_phones_count_and_both_
         # The server's own log says which values a fault cost (here: every veto, which claims to be one).
         assert server.log_tail(200_000).count("the phone counts it as unspent") == vetoed
         phone.assert_clean(expected_bad_status=())
+    finally:
+        phone.context.close()
+
+
+# The phone's own protocol (record.js), over HTTP with the seat's token: the answer and what it showed.
+SEND = """async ([code, action]) => {
+  const { PhoneChain, loadRecord } = await import('/static/js/record.js');
+  const chain = new PhoneChain(loadRecord(code));
+  const token = localStorage.getItem(`companion.seat.${code}`);
+  const act = async (carried) => {
+    const answer = await fetch(`/api/tables/${code}/actions`, { method: 'POST', body: JSON.stringify(carried),
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` } });
+    return { ...(await answer.json()), status: answer.status };
+  };
+  const next = chain.next();
+  const answer = await chain.send(act, action);
+  chain.settle(answer);
+  return { status: answer.status, shown: chain.record.sent.filter((item) => item.type === action.type).length,
+    next: chain.next() === next };
+}"""
+ROUND_ANSWERED = "(code) => JSON.parse(localStorage.getItem(`companion.record.${code}`)).sent.some((s) => s.type === 'entropy.reveal' && s.answer?.ok)"
+
+
+def test_an_action_the_rules_refuse_shows_no_value_and_counts_for_nothing(vetoing, browser):  # noqa: F811
+    """Tally: Bo's phone rolls on Ana's turn. The rules refuse it before the server asks for a value
+    (428 only to an action they accept), so the phone showed nothing and counts nothing."""
+    server, _ = vetoing
+    created = requests.post(f"{server.url}/api/tables", json={"game": "tally", "options": {"target": 5}}, timeout=20)
+    assert created.status_code == 201, created.text
+    table = created.json()
+    code = table["code"]
+    ana = ChainPhone(server.url, code, "Ana")
+    phone = Watched(browser.new_context(locale="en-US", **PHONE), server)
+    try:
+        page = phone.new_page()
+        page.goto(f"{server.url}/t/{code}")
+        take_seat(page, "Bo")
+        answer_rounds(ana)
+        page.wait_for_function(ROUND_ANSWERED, arg=code)
+        started = requests.post(f"{server.url}/api/tables/{code}/actions", headers=bearer(table["host_token"]),
+                                json={"type": "table.start"}, timeout=20)
+        assert started.status_code == 200, started.text
+        answer_rounds(ana)
+        refused = page.evaluate(SEND, [code, {"type": "roll"}])
+        assert refused == {"status": 400, "shown": 0, "next": True}  # "It is Ana's turn": no value shown
+        expect(page.locator(".fairness-mark")).to_have_attribute("data-unspent", "0")
+        assert phone.page_errors == [] and phone.bad_status == [f"400 {server.url}/api/tables/{code}/actions"]
     finally:
         phone.context.close()
 
