@@ -24,11 +24,12 @@ SERVER_FAILED = N_("The server failed to do this (an error on its side, written 
                    "Try again; if it fails again, tell the host.")
 
 
-def fault_answer(error_text: str, status: int) -> dict:
+def fault_answer(error_text: str, status: int | None = None) -> dict:
     """The answer to an action that failed on the server's side (a bug, a full disk), not refused:
     ``fault`` lets a phone tell one from the other (it still counts a value it showed and the server
-    did not spend: a fault is what a veto would claim to be, docs/fairness.md)."""
-    return {"ok": False, "error": error_text, "status": status, "fault": True}
+    did not spend: a fault is what a veto would claim to be, docs/fairness.md). Over Socket.IO the
+    answer carries the ``status`` HTTP gives in its status line."""
+    return {"ok": False, "error": error_text, **({"status": status} if status else {}), "fault": True}
 
 
 def log_unspent_value(logger: logging.Logger, code: Any, seat: Any, action: Any) -> None:

@@ -46,7 +46,7 @@ def http_error(error: HTTPException):
     message = messages.get(error.code, N_("The request is malformed."))
     if error.code == 500:  # the server's fault, not a refusal: a phone that showed a value counts it unspent
         log_unspent_value(current_app.logger, (request.view_args or {}).get("code"), None, request.get_json(silent=True))
-        return jsonify(fault_answer(translate(TableError(500, message)), 500)), 500
+        return jsonify(fault_answer(translate(TableError(500, message)))), 500
     return failure(TableError(error.code or 400, message))
 
 

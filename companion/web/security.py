@@ -139,7 +139,7 @@ def install_security(app: Flask) -> None:
         message = gettext(error.message, **error.params)
         if request.path.startswith("/api/"):
             log_unspent_value(app.logger, (request.view_args or {}).get("code"), None, request.get_json(silent=True))
-            return jsonify(fault_answer(message, error.status)), error.status
+            return jsonify(fault_answer(message)), error.status
         return render_template("error.html", message=message), error.status
 
     @app.after_request
