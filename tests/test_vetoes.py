@@ -59,6 +59,7 @@ def test_a_server_that_refuses_every_six_is_caught_by_the_phones_count_and_both_
             page.locator("button.die").tap()
             page.wait_for_function(ANSWERED, arg=[code, taps])
         vetoed = len(vetoes.read_text().splitlines())
+        print(f"{taps} taps, {vetoed} refused by the operator (a 6 each), {taps - vetoed} rolls logged")  # a figure
         # The phone says it at once, beside the table's fairness mark, with what it means.
         expect(mark).to_have_attribute("data-unspent", str(vetoed))
         expect(mark.locator(".unspent-why")).to_contain_text(
