@@ -23,12 +23,16 @@ What is checked, in log order (the verify page does exactly the same: 1-5 and 7 
 7. with a phone's record: the commitment the phone was shown, its anchor and
    every value it revealed are in the log, and every result it displayed is the
    log's (a log rebuilt with another seed, without the phones' entropy, or with
-   edited events is caught here even if it is consistent in itself).
+   edited events is caught here even if it is consistent in itself);
+8. with a phone's record: every value the phone showed the server is in the log. One that is not
+   was seen and not spent: the server refused the action it came with (or failed, or says so), and
+   a result it did not want could hide behind it (a veto). Each is reported with its action.
 
 Every difference is reported with the number of the log entry (``i``).
 Exit status: 0 when everything checks out, 1 when something does not, 2 when
 the log cannot be verified (unreadable, or the seed is not revealed yet because
-the table is still open).
+the table is still open), 3 when the log checks out but the server saw values of
+the phone that it did not spend (8: possible vetoes, each listed).
 
 A game plugs its own event rules in with `register_game_check` (see `GameCheck`, in
 `companion.game_checks`).
@@ -37,11 +41,15 @@ The verify page's script runs the same rules from ``static/js/fairness.js`` (its
 
 ``--rules-hash`` prints the SHA-256 of the zip of this verifier and the games' rules that the
 verify page runs (`companion.rules_bundle`): the page shows the hash of the zip it ran.
+
+``--server URL`` compares what a server serves (its pages, scripts, styles and rules zip) with this
+checkout's own files (`companion.served`): the verify page runs the server's code, this does not.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -119,6 +127,8 @@ class Report:
     replay: list[tuple[int | None, str]] = field(default_factory=list)
     replay_notes: list[str] = field(default_factory=list)
     replayed: int = 0  # the calls of the games' rules replayed to the end without a difference
+    # The values a phone's record says it showed the server and the log does not hold (check 8).
+    unspent: list[tuple[int | None, str]] = field(default_factory=list)
 
 
 class _Walk:
@@ -147,6 +157,7 @@ class _Walk:
         self.replay_notes: list[str] = []
         self.replayed = 0
         self.action: dict | None = None  # the action entry whose draws and events come next
+        self.unspent: list[tuple[int | None, str]] = []
 
     def problem(self, entry: dict | None, text: str) -> None:
         self.problems.append((entry.get("i") if entry else None, text))
@@ -400,6 +411,20 @@ class _Walk:
             found = self.check.shown(item, self.events) if self.check else None
             if found:
                 self.problems.append(found)
+        self._unspent(seat, chain, [item for item in record.get("sent") or []
+                                    if isinstance(item, dict) and this_game(item)])
+
+    def _unspent(self, seat, chain: list[str], sent: list[dict]) -> None:
+        """Check 8: each value the phone showed the server (and heard back about) that the log lacks."""
+        for item in sent:
+            k, answer = item.get("k"), item.get("answer")
+            if not isinstance(answer, dict):
+                continue  # sent, and no answer yet: the phone does not know what became of it
+            if not isinstance(k, int) or not 0 < k < len(chain):
+                self.problem(None, f"the phone's record lists a value number {k!r} it cannot have sent")
+                continue
+            if chain[k] not in self.values.get(seat, ()):
+                self.unspent.append((None, unspent_said(k, item.get("type"), answer)))
 
     def _record_anchor(self, record: dict) -> str | None:
         secret, length = record.get("secret"), record.get("length", fairness.CHAIN_LENGTH)
@@ -410,6 +435,21 @@ class _Walk:
         if record.get("anchor") != anchor:
             self.problem(None, "the phone's record is inconsistent: its anchor is not its secret's")
         return anchor
+
+
+def unspent_said(k: int, action, answer: dict):
+    """What became of a value shown and not spent, as the phone heard it (the verify page: fairness.js)."""
+    status = answer.get("status")
+    params = {"k": k, "action": str(action), "status": "?" if status is None else str(status),
+              "error": str(answer.get("error") or "")}
+    if answer.get("ok"):
+        return said("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: "
+                    "the server accepted the action without using it", **params)
+    if answer.get("fault"):
+        return said("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: "
+                    "the server said it failed on its side (%(status)s: %(error)s)", **params)
+    return said("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: "
+                "the server refused the action (%(status)s: %(error)s)", **params)
 
 
 def verify_log(document: dict, record: dict | None = None) -> Report:
@@ -433,9 +473,14 @@ def verify_log(document: dict, record: dict | None = None) -> Report:
         where, text = (walk.problems or walk.replay_problems)[0]
         message = f"entry {where}: {text}" if where is not None else text
         return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes,
-                      replay=walk.replay_problems, replay_notes=walk.replay_notes, replayed=walk.replayed)
-    return Report(True, walk.draws, f"OK: commitment and {walk.draws} draws verified", notes=walk.notes,
-                  replay_notes=walk.replay_notes, replayed=walk.replayed)
+                      replay=walk.replay_problems, replay_notes=walk.replay_notes, replayed=walk.replayed,
+                      unspent=walk.unspent)
+    message = f"OK: commitment and {walk.draws} draws verified"
+    if walk.unspent:  # nothing in the log is wrong, but the server kept quiet about what it refused
+        message += (f"; but the server saw {len(walk.unspent)} of your phone's random values and did not spend "
+                    "them: each may hide a result it refused (a veto)")
+    return Report(True, walk.draws, message, notes=walk.notes, replay_notes=walk.replay_notes,
+                  replayed=walk.replayed, unspent=walk.unspent)
 
 
 def _for_page(text: str) -> dict:
@@ -459,6 +504,7 @@ def page_report(document: dict, record: dict | None = None) -> dict:
 
     return {"ok": report.ok, "verifiable": report.verifiable, "message": report.message, "replayed": report.replayed,
             "problems": numbered(report.problems), "replay": numbered(report.replay),
+            "unspent": numbered(report.unspent),
             "replay_notes": [_for_page(note) for note in dict.fromkeys(report.replay_notes)]}
 
 
@@ -479,12 +525,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", help="a phone's own record of the table (JSON), checked against the log")
     parser.add_argument("--rules-hash", action="store_true",
                         help="print the SHA-256 of the rules this verifier runs, as the verify page shows it")
+    parser.add_argument("--server", metavar="URL",
+                        help="compare the pages, scripts, styles and rules zip a server serves with this checkout's")
+    parser.add_argument("--table", metavar="CODE", help="with --server: the table whose pages are compared too")
     args = parser.parse_args(argv)
     if args.rules_hash:
         from companion.rules_bundle import rules_hash
 
         print(rules_hash())
         return 0
+    if args.server:
+        # Imported by name: the rules zip follows this module's imports, and the page never runs this.
+        return importlib.import_module("companion.served").main(args.server, args.table)
     if args.logfile is None:
         parser.error("the log file is missing")
     try:
@@ -497,11 +549,15 @@ def main(argv: list[str] | None = None) -> int:
     print(report.message)
     for where, text in (report.problems + report.replay)[1:]:
         print(f"entry {where}: {text}" if where is not None else text)
+    for _, text in report.unspent:
+        print(f"not spent: {text}")
     for note in dict.fromkeys(report.notes):  # once each
         print(f"note: {note}")
     if not report.verifiable:
         return 2
-    return 0 if report.ok else 1
+    if not report.ok:
+        return 1
+    return 3 if report.unspent else 0
 
 
 if __name__ == "__main__":

@@ -99,9 +99,9 @@ def test_a_full_disk_answers_at_once_with_a_503_and_loses_nothing_acknowledged(t
 
         small_disk.fill()
         answer = phone.act({"type": "roll", "id": "on-a-full-disk"})
-        assert answer == {"ok": False, "status": 503, "error": DISK_FAILED}
+        assert answer == {"ok": False, "status": 503, "error": DISK_FAILED, "fault": True}  # not a refusal
         over_http = roll(server.url, code, token, lang="fr")
-        assert over_http.status_code == 503 and over_http.json() == {"ok": False, "error": DISK_FAILED_FR}
+        assert over_http.status_code == 503 and over_http.json() == {"ok": False, "error": DISK_FAILED_FR, "fault": True}
         joined = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Bo", "entropy": ENTROPY}, timeout=10)
         assert joined.status_code == 503
 
@@ -165,9 +165,9 @@ def test_a_database_damaged_while_running_stops_taking_actions_with_what_to_do(t
         fill_and_damage(server.database)
 
         answer = roll(server.url, code, token)
-        assert answer.status_code == 503 and answer.json() == {"ok": False, "error": DATABASE_DAMAGED}
+        assert answer.status_code == 503 and answer.json() == {"ok": False, "error": DATABASE_DAMAGED, "fault": True}
         # From then on nothing is read or written, on every path, with the same message.
-        assert phone.act({"type": "roll"}) == {"ok": False, "status": 503, "error": DATABASE_DAMAGED}
+        assert phone.act({"type": "roll"}) == {"ok": False, "status": 503, "error": DATABASE_DAMAGED, "fault": True}
         created = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10)
         assert created.status_code == 503 and created.json()["error"] == DATABASE_DAMAGED
         closing = requests.post(f"{server.url}/api/tables/{code}/close", headers=bearer(host_token), timeout=10)

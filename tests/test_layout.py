@@ -107,7 +107,7 @@ SCREENS = [
     Screen("phone-join-form", "/t/{code}", fresh_dice_nobody_seated, ready=".join-form input[name=name]"),
     Screen("rankings", "/rankings", ready="select[name=criterion] option"),
     Screen("card", "/t/{code}/card", fresh_dice_nobody_seated, ready=".card .table-code"),
-    Screen("verify", "/t/{code}/verify", closed_dice, ready=".verdict[data-result=ok]"),
+    Screen("verify", "/t/{code}/verify", closed_dice, ready=".verdict[data-result=replaying], .verdict[data-result=ok]"),
     Screen("closed", "/t/{code}", closed_dice, ready=".lead", status=410),
     Screen("unknown-table", "/t/ZZZZ", ready="h1", status=404),
     host("closed-dice", closed_dice, ".seed code", (".table-code",), in_game=None),

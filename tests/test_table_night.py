@@ -410,10 +410,11 @@ def test_a_bug_in_the_rules_answers_the_action_with_an_error_and_changes_nothing
     t = table()
     version, entries = t.host.wait_for(lambda view: view)["version"], len(t.log()["entries"])
     answer = t.phones["Ana"].act({"type": "crash"})
-    assert (answer["ok"], answer["status"]) == (False, 500)
+    assert (answer["ok"], answer["status"], answer["fault"]) == (False, 500, True)  # a fault, not a refusal
     assert answer["error"].startswith("The server failed to do this") and "nothing changed" in answer["error"]
     over_http = t.http(t.seats["Ana"]["token"], {"type": "crash"})
     assert over_http.status_code == 500 and over_http.json()["error"] == answer["error"]
+    assert over_http.json()["fault"] is True
     assert len(t.log()["entries"]) == entries
     assert t.phones["Ana"].play({"type": "mark"})["ok"]
     assert t.host.wait_for(lambda view: view["version"] > version)["version"] == version + 1

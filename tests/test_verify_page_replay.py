@@ -2,7 +2,8 @@
 by our server): a finished Rayman round and a Chakart game verify fully on the page, "replayed"; a
 log whose changed move is still consistent with its draws and events (the JS checks pass it) is
 reported by the page at the move's entry, in French on a French phone; a browser without WebAssembly
-keeps the page's own verdict and says the replay failed; the page's hash of the rules it ran is the
+says the replay failed and that the log is not verified, as does a page whose rules zip is withheld or
+whose Python is broken; the page's hash of the rules it ran is the
 CLI's ``--rules-hash``. Two phones (English, French) serve the whole module: Python loads once per page,
 its files from the browser's cache after the first page."""
 
@@ -135,7 +136,7 @@ def test_a_move_the_rules_refuse_is_reported_with_their_refusal_in_the_pages_lan
     phones["fr"].assert_clean()
 
 
-def test_a_browser_without_webassembly_keeps_the_pages_own_verdict_and_says_the_replay_failed(
+def test_a_browser_without_webassembly_says_the_rules_were_not_replayed_not_verified(
         browser, server, rayman_log):  # noqa: F811
     context = browser.new_context(locale="en-US", **PHONE)
     try:
@@ -145,8 +146,39 @@ def test_a_browser_without_webassembly_keeps_the_pages_own_verdict_and_says_the_
         expect(page.locator(".replay[data-result=failed]")).to_be_visible()
         expect(page.locator(".replay-state")).to_contain_text(
             "The game could not be replayed in this browser (this browser does not run WebAssembly)")
-        expect(page.locator(".verdict")).to_have_attribute("data-result", "ok")
+        expect(page.locator(".verdict")).to_have_attribute("data-result", "unverified")
+        expect(page.locator(".verdict")).to_have_text(NOT_REPLAYED["en"])
         expect(page.locator(".rules-hash")).to_be_hidden()
+    finally:
+        context.close()
+
+
+NOT_REPLAYED = {"en": "Draws and commitments checked; the game's rules could not be replayed: not verified.",
+                "fr": "Tirages et engagements vérifiés\u00a0; les règles du jeu n’ont pas pu être rejouées\u00a0: "
+                      "non vérifié."}
+# What an operator who serves the page can do to the replay: withhold the rules, or break the Python.
+SABOTAGE = {"the rules zip withheld": ("**/verify/rules.zip*", lambda route: route.abort()),
+            "Python broken": ("**/vendor/pyodide/pyodide.mjs*", lambda route: route.fulfill(
+                content_type="text/javascript",
+                body="export async function loadPyodide() { throw new Error('Python is broken here'); }"))}
+
+
+@pytest.mark.parametrize(("sabotage", "language"), [("the rules zip withheld", "en"), ("Python broken", "fr")])
+def test_a_changed_move_with_the_replay_sabotaged_is_never_verified(browser, server, rayman_log, sabotage,
+                                                                      language):  # noqa: F811
+    """The attack: a board move one column further (the page's own checks pass it) and the replay made
+    to fail. The page used to say "Verified"; it now says what it checked and that this is no verification."""
+    edited, _ = action_edited(rayman_log, "position", lambda action: action.update(column=action["column"] + 1), 1)
+    context = browser.new_context(locale={"en": "en-US", "fr": "fr-FR"}[language], **PHONE)
+    try:
+        page = context.new_page()
+        page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(json=edited))
+        page.route(*SABOTAGE[sabotage])
+        page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+        expect(page.locator(".replay[data-result=failed]")).to_be_visible(timeout=REPLAY_WAIT)
+        verdict = page.locator(".verdict")
+        expect(verdict).to_have_attribute("data-result", "unverified")
+        expect(verdict).to_have_text(NOT_REPLAYED[language])
     finally:
         context.close()
 

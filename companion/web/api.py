@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from companion.errors import SERVER_FAILED
+from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
@@ -44,6 +44,9 @@ def http_error(error: HTTPException):
         500: SERVER_FAILED,  # an exception no handler expected (Flask has logged it)
     }
     message = messages.get(error.code, N_("The request is malformed."))
+    if error.code == 500:  # the server's fault, not a refusal: a phone that showed a value counts it unspent
+        log_unspent_value(current_app.logger, (request.view_args or {}).get("code"), None, request.get_json(silent=True))
+        return jsonify(fault_answer(translate(TableError(500, message)))), 500
     return failure(TableError(error.code or 400, message))
 
 

@@ -89,7 +89,10 @@ def openapi_document() -> dict:
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "a seat token or the host token"}},
             "schemas": {"Error": {"type": "object", "required": ["ok", "error"], "properties": {
-                "ok": {"const": False}, "error": {"type": "string"}}},
+                "ok": {"const": False}, "error": {"type": "string"},
+                "fault": {"const": True, "description": "the server failed on its side (500, or its storage: "
+                                                        "503), not a refusal; a 'reveal' sent with the action "
+                                                        "was not spent (docs/fairness.md: vetoes)"}}},
                 "Figure": FIGURE,
                 "View": {"type": "object", "properties": {
                     "version": {"type": "integer"}, "table": {"type": "object"},

@@ -12,6 +12,7 @@ from flask import Flask, g, has_request_context, jsonify, render_template, reque
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 
+from companion.errors import fault_answer, log_unspent_value
 from companion.games.base import N_
 from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, rules_from
 from companion.store import StorageError
@@ -137,7 +138,8 @@ def install_security(app: Flask) -> None:
     def storage_failed(error: StorageError):
         message = gettext(error.message, **error.params)
         if request.path.startswith("/api/"):
-            return jsonify({"ok": False, "error": message}), error.status
+            log_unspent_value(app.logger, (request.view_args or {}).get("code"), None, request.get_json(silent=True))
+            return jsonify(fault_answer(message)), error.status
         return render_template("error.html", message=message), error.status
 
     @app.after_request

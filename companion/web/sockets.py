@@ -18,7 +18,7 @@ from flask import Flask, has_request_context, request
 from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
-from companion.errors import SERVER_FAILED
+from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games.base import N_
 from companion.store import StorageError
 from companion.tables import Principal, TableError, normalize_code
@@ -274,11 +274,15 @@ class SocketHub:
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
         try:
             return tables().act(principal.code, token if principal.role != "spectator" else None, action)
-        except (TableError, StorageError) as error:  # a full disk answers at once too
+        except StorageError as error:  # a full disk answers at once too, as the server's fault
+            log_unspent_value(self.app.logger, principal.code, principal.seat, action)
+            return fault_answer(translate(error), error.status)
+        except TableError as error:  # a refusal
             answer = {"ok": False, "error": translate(error), "status": error.status}
             if getattr(error, "retry_after", None):
                 answer["retry_after"] = error.retry_after
             return answer
         except Exception:  # a bug: the phone hears of it, and its connection (which reads its events) stays up
             self.app.logger.exception("the action %r at table %s failed", action, principal.code)
-            return {"ok": False, "error": translate(TableError(500, SERVER_FAILED)), "status": 500}
+            log_unspent_value(self.app.logger, principal.code, principal.seat, action)
+            return fault_answer(translate(TableError(500, SERVER_FAILED)), 500)

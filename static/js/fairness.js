@@ -162,6 +162,7 @@ class Walk {
     this.replayStopped = false;
     this.actionEntries = [];  // the numbers of the action entries so far
     this.takenBack = new Set();  // those undone
+    this.unspent = [];  // the values a phone's record showed the server and the log lacks
   }
 
   problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
@@ -404,12 +405,33 @@ class Walk {
       const found = this.check ? this.check.shown(item, this.events) : null;
       if (found) this.problem(found.i === undefined ? null : { i: found.i }, found.text, found.params);
     }
+    this.unspentOf(record.seat, values, (record.sent || []).filter((item) => item && typeof item === 'object' && forThisGame(item)));
+  }
+
+  // companion/verify.py's check 8: each value the phone showed the server (and heard back about) that
+  // the log lacks was seen and not spent, a possible veto, reported with the action it came with.
+  unspentOf(seat, values, sent) {
+    for (const item of sent) {
+      const { k, answer } = item;
+      if (!answer || typeof answer !== 'object') continue;  // no answer yet: the phone does not know
+      if (!Number.isInteger(k) || k <= 0 || k >= values.length) {
+        this.problem(null, N_("the phone's record lists a value number %(k)s it cannot have sent"), { k: str(k) });
+        continue;
+      }
+      if (this.values.get(seat)?.has(values[k])) continue;
+      const params = { k, action: String(item.type), status: String(answer.status ?? '?'), error: String(answer.error || '') };
+      let text = N_("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: the server refused the action (%(status)s: %(error)s)");
+      if (answer.ok) text = N_("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: the server accepted the action without using it");
+      else if (answer.fault) text = N_("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: the server said it failed on its side (%(status)s: %(error)s)");
+      this.unspent.push({ i: null, text, params });
+    }
   }
 }
 
-// Every check of companion/verify.py: {ok, pending, checked, problems: [{i, text, params}], notes, rows}.
+// Every check of companion/verify.py: {ok, pending, checked, problems: [{i, text, params}], notes, rows,
+// unspent: [{i, text, params}] (check 8: possible vetoes, which leave ok as it is)}.
 export function verifyLog(log, record = null) {
-  if (!log.seed) return { ok: false, pending: true, checked: 0, problems: [], notes: [], rows: [] };
+  if (!log.seed) return { ok: false, pending: true, checked: 0, problems: [], notes: [], rows: [], unspent: [] };
   const walk = new Walk(log);
   try {
     if (!isHash(log.seed) || commitmentOf(log.seed) !== log.commitment) {
@@ -424,5 +446,6 @@ export function verifyLog(log, record = null) {
   } catch (error) {
     walk.problem(null, N_('the log is malformed (%(error)s)'), { error: error.message });
   }
-  return { ok: !walk.problems.length, pending: false, checked: walk.draws, problems: walk.problems, notes: walk.notes, rows: walk.rows };
+  return { ok: !walk.problems.length, pending: false, checked: walk.draws, problems: walk.problems, notes: walk.notes,
+    rows: walk.rows, unspent: walk.unspent };
 }

@@ -21,6 +21,7 @@ const notice = seatView.querySelector('.notice');
 const announcer = seatView.querySelector('.announce');
 const figureArea = seatView.querySelector('.figure-area');
 const drawsWait = seatView.querySelector('.draws-wait');
+const fairnessMark = seatView.querySelector('.fairness-mark');
 // This phone's hash chain and its own record of the table (none: a seat joined on another screen).
 // record.js and its SHA-256 load only when a phone joins or has a record: the join page stays light.
 const records = () => import('./record.js');
@@ -81,7 +82,8 @@ function send(connection, action) {
   const sent = queue.then(async () => {
     if (!phoneChain) return connection.act(action);
     const answer = await phoneChain.send((carried) => connection.act(carried), action);
-    phoneChain.settle();
+    phoneChain.settle(answer);
+    if (latest) renderFairnessMark(latest);  // a refusal brings no new view
     return answer;
   });
   queue = sent.catch(() => null);
@@ -207,9 +209,28 @@ pairForm.addEventListener('submit', async (event) => {
   pairForm.append(el('p', { class: 'paired', role: 'status', text: t('The TV shows the table now.') }));
 });
 
+// The table's fairness mark (the commitment to its seed) and, beside it, how many of this phone's random
+// numbers the server saw and did not use: none at an honest server, each a possible veto otherwise.
+function renderFairnessMark(view) {
+  const shown = Boolean(phoneChain && view.you.role === 'seat' && view.table.commitment);
+  fairnessMark.hidden = !shown;
+  if (!shown) return;
+  const unspent = phoneChain.unspent().length;
+  fairnessMark.dataset.unspent = String(unspent);
+  fairnessMark.classList.toggle('warning', unspent > 0);
+  fairnessMark.replaceChildren(
+    el('span', { class: 'commitment-mark', title: view.table.commitment,
+      text: t('Fair draws, committed: %(commitment)s', { commitment: view.table.commitment.slice(0, 8) }) }),
+    ' · ',
+    el('span', { class: 'unspent-count',
+      text: t('random numbers the server saw and did not use: %(count)s', { count: unspent }) }),
+    unspent ? el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) }) : null);
+}
+
 function render(view, connection) {
   latest = view;
   if (phoneChain && view.you.role === 'seat') phoneChain.observe(view, (action) => send(connection, action));
+  renderFairnessMark(view);
   const inPool = !phoneChain || phoneChain.inPool(view);
   drawsWait.hidden = inPool || view.you.role !== 'seat';
   drawsWait.textContent = inPool ? '' : t("Waiting for the other phones' random numbers…");

@@ -1,7 +1,8 @@
 // A phone's own part in the table's randomness (docs/fairness.md): its hash chain, whose secret never
 // leaves the phone until the phone sends each value, and its own record of the table (the commitment
-// it was shown, its secret, every value the server spent, every result it displayed), kept in local
-// storage for the verify page to check the server's log against.
+// it was shown, its secret, every value it showed the server and what became of it, every value the
+// server spent, every result it displayed), kept in local storage for the verify page to check the
+// server's log against.
 import { randomHex } from './connection.js';
 import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './chain.js';
 import { requestJson } from './ui.js';
@@ -29,19 +30,30 @@ export async function newRecord(code) {
   const secret = randomHex(32);
   const values = chain(secret, CHAIN_LENGTH);
   const record = { format: RECORD_FORMAT, code, seat: null, commitment: view.table?.commitment ?? null, secret,
-    anchor: values[0], length: CHAIN_LENGTH, k: 0, revealed: [], shown: [] };
+    anchor: values[0], length: CHAIN_LENGTH, k: 0, revealed: [], shown: [], sent: [] };
   Object.defineProperty(record, 'values', { value: values, enumerable: false });
   return record;
+}
+
+// The values this phone showed the server that it did not spend: each one may hide a result the server
+// refused (a veto). A value still waiting for its answer is not counted yet; one the server spent later
+// (its answer was lost, the view came) is not counted at all.
+export function unspentValues(record) {
+  const spent = new Set((record.revealed || []).map((item) => (typeof item === 'object' ? item.k : item)));
+  return (record.sent || []).filter((item) => item.answer && !spent.has(item.k));
 }
 
 export class PhoneChain {
   constructor(record) {
     this.record = record;
+    this.record.sent = record.sent || [];
     this.values = record.values || chain(record.secret, record.length);
     this.revealing = null;
-    this.drawingTypes = new Set();  // the types of action that drew at this table
-    this.sent = null;
+    this.game = null;  // the commitment of the game this phone sees
+    this.sending = null;  // the record's entry of the value the action in flight carries
   }
+
+  unspent() { return unspentValues(this.record); }
 
   mine(view) {
     return view.you?.seat === this.record.seat ? view.table.entropy?.seats?.[String(this.record.seat)] : null;
@@ -59,6 +71,7 @@ export class PhoneChain {
     const mine = this.mine(view);
     if (!mine) return;
     const { record } = this;
+    this.game = view.table.commitment;
     if (mine.k > record.k && mine.k < this.values.length && this.values[mine.k] === mine.head) {
       record.revealed.push({ k: mine.k, game: view.table.commitment });
       record.k = mine.k;
@@ -78,8 +91,28 @@ export class PhoneChain {
         && this.revealing !== round.number && mine.k === record.k && this.next() < this.values.length) {
       this.revealing = round.number;
       const value = this.values[this.next()];
-      act({ type: 'entropy.reveal', value }).then((answer) => { if (!answer.ok) this.burn(value); });
+      const sent = this.noteSent(value, 'entropy.reveal');
+      act({ type: 'entropy.reveal', value }).then((answer) => {
+        this.noteAnswer(sent, answer);
+        if (!answer.ok) this.burn(value);
+      });
     }
+  }
+
+  // Every value shown to the server is kept with the action it came with; its answer comes later.
+  noteSent(value, type) {
+    const sent = { k: this.values.indexOf(value), type, game: this.game, at: new Date().toISOString() };
+    this.record.sent.push(sent);
+    saveRecord(this.record);
+    return sent;
+  }
+
+  // What the server answered: a refusal (its status and message), or a fault it owns up to (`fault`:
+  // the server failed on its side, companion/errors.py). Either way a value not spent stays shown.
+  noteAnswer(sent, answer) {
+    sent.answer = answer.ok ? { ok: true }
+      : { ok: false, status: answer.status ?? null, error: answer.error ?? '', fault: Boolean(answer.fault) };
+    saveRecord(this.record);
   }
 
   // The next value to send: after the last one the server spent, past any a refused action showed it
@@ -95,27 +128,24 @@ export class PhoneChain {
   }
 
   // An action that draws carries the phone's next value: its draws depend on it, and nobody knew it
-  // before. The server asks for it (428) when an action draws; the phone then sends it up front with
-  // that type of action. A value sent and not spent is never sent again (the server saw it).
+  // before. The action goes first without it: the rules refuse it then (not your turn) without any value
+  // shown, and the server asks for the value (428) only when the action is accepted and draws. A value
+  // sent and not spent is never sent again (the server saw it) and stays in the record as unspent.
   async send(act, action) {
     const drawing = !ACTIONS_WITHOUT_DRAWS.test(action.type) && this.next() < this.values.length;
-    let answer = await act(drawing && this.drawingTypes.has(action.type) ? this.withValue(action) : action);
-    if (drawing && !answer.ok && answer.status === 428) {
-      this.drawingTypes.add(action.type);
-      answer = await act(this.withValue(action));
-    }
-    return answer;
-  }
-
-  withValue(action) {
+    const answer = await act(action);
+    if (!drawing || answer.ok || answer.status !== 428) return answer;
     const value = this.values[this.next()];
-    this.sent = value;
-    return { ...action, reveal: value };
+    this.sending = this.noteSent(value, action.type);
+    return act({ ...action, reveal: value });
   }
 
   // After each answer (the view that shows a value spent comes before it).
-  settle() {
-    if (this.sent && this.values.indexOf(this.sent) > this.record.k) this.burn(this.sent);
-    this.sent = null;
+  settle(answer) {
+    const sent = this.sending;
+    this.sending = null;
+    if (!sent) return;
+    this.noteAnswer(sent, answer || { ok: false });
+    if (sent.k > this.record.k) this.burn(this.values[sent.k]);
   }
 }

@@ -34,6 +34,7 @@ const problems = root.querySelector('.problems');
 const notes = root.querySelector('.notes');
 const recordLine = root.querySelector('.record-state');
 const recordLink = root.querySelector('.record-download');
+const unspentList = root.querySelector('.unspent');
 
 function problemText(problem) {
   const text = t(problem.text, problem.params || {});
@@ -73,11 +74,39 @@ async function run() {
   if (record) {
     recordLink.href = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: 'application/json' }));
   }
-  if (report.pending) verdict.textContent = t('The seed is revealed when the table closes; draws can be verified then.');
-  else if (report.ok) verdict.textContent = t('Verified: the commitment and all %(count)s draws check out.', { count: report.checked });
-  else verdict.textContent = t('Mismatch: %(message)s', { message: problemText(report.problems[0]) });
-  verdict.dataset.result = report.pending ? 'pending' : (report.ok ? 'ok' : 'mismatch');
-  if (!report.pending) await replay(log, record, report);
+  // Each value this phone showed the server and the log does not hold: a possible veto, with its action.
+  listInto(unspentList, report.unspent.map(problemText));
+  verdict.dataset.unspent = String(report.unspent.length);
+  if (report.pending) {
+    say('pending', t('The seed is revealed when the table closes; draws can be verified then.'));
+    return;
+  }
+  if (!report.ok) say('mismatch', t('Mismatch: %(message)s', { message: problemText(report.problems[0]) }));
+  else say('replaying', t("Draws and commitments checked; the game's rules are being replayed…"));
+  conclude(report, await replay(log, record, report));
+}
+
+function say(result, text) {
+  verdict.textContent = text;
+  verdict.dataset.result = result;
+}
+
+// The verdict names what was checked: "Verified" only once the draws, the commitments and the game's
+// rules (the replay) all checked out. A replay that could not run, or did not run, is no verification.
+function conclude(report, replayed) {
+  if (!report.ok) return;  // the page's own checks found a mismatch: it stays the verdict
+  if (replayed.result === 'mismatch') {
+    say('mismatch', t('Mismatch: %(message)s', { message: problemText(replayed.problem) }));
+  } else if (replayed.result === 'failed') {
+    say('unverified', t("Draws and commitments checked; the game's rules could not be replayed: not verified."));
+  } else if (replayed.result === 'skipped') {
+    say('unverified', t('Draws and commitments checked; the game was not replayed (the notes say why): not verified.'));
+  } else if (report.unspent.length) {
+    say('unspent', t("Draws, commitments and the game's rules check out, but the server saw %(count)s of this phone's random numbers and did not use them: each may hide a result it refused (listed below).",
+      { count: report.unspent.length }));
+  } else {
+    say('ok', t("Verified: the commitment, all %(count)s draws and the game's rules check out.", { count: report.checked }));
+  }
 }
 
 const replaySection = root.querySelector('.replay');
@@ -102,10 +131,10 @@ async function replay(log, record, report) {
     found = await replayInPython({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide,
       log, record });
   } catch (error) {
-    replayState.textContent = t('The game could not be replayed in this browser (%(error)s). The checks above still hold; the replay runs offline with: python -m companion.verify LOGFILE',
+    replayState.textContent = t('The game could not be replayed in this browser (%(error)s). The replay runs offline with: python -m companion.verify LOGFILE',
       { error: lastLine(error?.message || String(error)) });
     replaySection.dataset.result = 'failed';
-    return;
+    return { result: 'failed' };
   }
   const seen = new Set(report.problems.map((problem) => problem.i));
   const problemsFound = [...found.report.replay, ...found.report.problems.filter((problem) => !seen.has(problem.i))];
@@ -120,19 +149,16 @@ async function replay(log, record, report) {
   if (!problemsFound.length && !found.report.replayed) {  // an older log, or a game this verifier does not know
     replayState.textContent = t('The game was not replayed: the notes say why.');
     replaySection.dataset.result = 'skipped';
-    return;
+    return { result: 'skipped' };
   }
   if (!problemsFound.length) {
     replayState.textContent = t('%(what)s: the same events and the same final state.', { what: t(RAN) });
     replaySection.dataset.result = 'ok';
-    return;
+    return { result: 'ok' };
   }
   replayState.textContent = t('%(what)s: mismatch.', { what: t(RAN) });
   replaySection.dataset.result = 'mismatch';
-  if (report.ok) {  // the draws check out, the game does not: the page's verdict says so
-    verdict.textContent = t('Mismatch: %(message)s', { message: problemText(problemsFound[0]) });
-    verdict.dataset.result = 'mismatch';
-  }
+  return { result: 'mismatch', problem: problemsFound[0] };
 }
 
 run();
