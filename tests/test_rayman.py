@@ -171,6 +171,9 @@ def answer_round_end(state, answers=None):
     while state["phase"] == "round_end":
         shown = view(state, None)
         asked = shown["question"]
+        if asked is None and shown["free_mover"] is None:  # nothing hit those the table waits for
+            state = act(state, shown["waiting"][0]["seat"], {"type": "no_hit"})
+            continue
         if asked is None:  # the last player's phone records the free move (``answers["free_move"]``: level)
             mover = shown["free_mover"]
             level = answers.get("free_move", {}).get(mover)

@@ -35,12 +35,15 @@ def active(state):
 
 
 def end_round(state):
-    """Ends every turn, the last players pass their free move: the state and the events of the round's end."""
+    """Ends every turn, the last players pass their free move, nothing else hit anybody: the state and the
+    events of the round's end."""
     events = []
     while state["phase"] == "turns":
         state, events = act_events(state, active(state), {"type": "end_turn"})
-    while view(state, None)["free_mover"] is not None:
-        state, more = act_events(state, view(state, None)["free_mover"], {"type": "free_move", "pass": True})
+    while state["phase"] == "round_end" and view(state, None)["waiting"]:
+        mover, seat = view(state, None)["free_mover"], view(state, None)["waiting"][0]["seat"]
+        action = {"type": "free_move", "pass": True} if mover is not None else {"type": "no_hit"}
+        state, more = act_events(state, seat, action)
         events = events + more
     return state, events
 
@@ -154,8 +157,8 @@ def test_the_books_projectile_examples(options, die, level, card, line):
     assert view(state, 2)["round"]["card_line"] == line  # a "CE ROUND-CI" line is shown all round long
     state, events = end_round(choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")}))
     assert {"type": "projectile_moved", "id": 1, "column": 13, "level": level} in events  # 8 spaces back
-    effects = of_type(events, "projectile_card_effect")
-    assert effects == ([{"type": "projectile_card_effect", "card": card, "line": line}] if card else [])
+    # the Missile's line 2 reads « CE ROUND-CI »: announced at the roll, not at the round's end
+    assert of_type(events, "projectile_card_effect") == []
 
 
 def test_after_the_first_round_the_player_farthest_from_the_finish_rolls():
@@ -212,13 +215,13 @@ def test_an_immune_player_stops_a_projectile_unharmed():
 def test_without_positions_the_player_hit_by_a_projectile_says_so_on_their_phone():
     state = with_projectiles(turns(2, difficulty="intermediate"), [(21, 3, 21)])
     state = act(act(state, 2, {"type": "end_turn"}), 1, {"type": "end_turn"})
-    assert view(state, HOST)["question"] is None and state["round"]["number"] == 2  # the host is not asked
-    assert state["projectiles"][0]["column"] == 13  # moved: nobody on its path reported yet
+    assert view(state, HOST)["question"] is None and state["phase"] == "round_end"  # the host is not asked
+    assert state["projectiles"][0]["column"] == 21  # it waits for the players who keep no position
     hit = {"type": "hurt", "cause": "projectile", "projectile": 10}
     assert hit in legal_actions(state, 1)
     state, events = act_events(state, 1, hit)
     assert of_type(events, "projectile_hit")[0]["seat"] == 1 and of_type(events, "damaged")[0]["seat"] == 1
-    assert state["projectiles"] == []
+    assert state["projectiles"] == [] and state["round"]["number"] == 2  # nothing left to move
 
 
 def test_a_player_reports_a_projectile_met_during_the_turn():

@@ -24,7 +24,7 @@ from companion.games.rayman.positions import (check_forget_position, check_posit
 from companion.games.rayman.ptizetres import do_ptizetre_colour
 from companion.games.rayman.questions import do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
-from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
+from companion.games.rayman.round_end import advance_round_end, do_free_move, do_no_hit, round_end_waits_on
 from companion.games.rayman.setup import (advance_draft, advance_setup, do_character,
                                           do_correct_initiative, do_exchange, do_pick, do_pick_legendary)
 from companion.games.rayman.turns import (advance_turns, check_hurt, do_answer_offer, do_bonus, do_crossed,
@@ -117,6 +117,7 @@ MOVES = dict([
     move("answer_offer", do_answer_offer, proxy=True, label=N_("Answer the offer of bonus tokens")),
     move("use_legendary", do_use_legendary), move("crossed", do_crossed),
     move("free_move", do_free_move, proxy=True, label=N_("Make the free move")),
+    move("no_hit", do_no_hit, proxy=True, label=N_("Say that nothing hit them")),
     move("position", do_position, check=check_position), move("step", do_step, check=check_step),
     move("forget_position", do_forget_position, check=check_forget_position),
     move("second_tile", do_second_tile, check=check_second_tile),
@@ -149,7 +150,7 @@ PHASES = {
     "revealing": phase(("reveal", "repick") + BOARD_KEEPING, "revealing"),
     "initiatives": phase(("initiative",) + BOARD_KEEPING, "initiatives"),
     "turns": phase(TURN_MOVES + BOARD_KEEPING, "turns"),
-    "round_end": phase(("answer", "crossed", "free_move", "discard_bonus") + BOARD_KEEPING, "round_end"),
+    "round_end": phase(("answer", "crossed", "free_move", "no_hit", "discard_bonus") + BOARD_KEEPING, "round_end"),
     "finish": phase(("distance", "answer", "position", "step", "forget_position"), "finish"),
     "race_over": phase(("next_race",), "race_over"),
     "game_over": phase((), "game_over"),
@@ -193,8 +194,7 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
         offer = state["round"].get("offer")
         return [(active_seat(state), False)] + ([(offer["to"], True)] if offer else [])
     if phase_name == "round_end":
-        mover = free_mover(state)
-        return [(mover, False)] if mover is not None else []
+        return [(seat, False) for seat in round_end_waits_on(state)]
     if phase_name == "finish":
         return [(p["seat"], False) for p in players if p["crossed"] and distance_of(p) is None]
     return []

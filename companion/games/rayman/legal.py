@@ -14,7 +14,7 @@ from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES
 from companion.games.rayman.ptizetres import colour_candidates
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller, needs_roll
-from companion.games.rayman.round_end import free_mover
+from companion.games.rayman.round_end import free_mover, landed_unsure, unsure_of_projectiles
 from companion.games.rayman.setup import cards_to_give_back
 from companion.games.rayman.turns import check_exchange, within_reach
 
@@ -222,6 +222,8 @@ def round_end_actions(state: dict, player: dict) -> list[dict]:
         actions += [{"type": "free_move", "level": level} for level in range(1, LEVELS + 1)
                     if player_at(state, column, level) is None]
         actions.append({"type": "free_move", "pass": True})
+    if player["seat"] in unsure_of_projectiles(state) or player["seat"] in landed_unsure(state):
+        actions.append({"type": "no_hit"})
     return actions
 
 

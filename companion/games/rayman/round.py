@@ -8,7 +8,7 @@ from companion.games.rayman.choosing import enter_choosing
 from companion.games.rayman.common import (die_level, name_of, player_at, player_of, positions_known, racers,
                                            require_phase, rule)
 from companion.games.rayman.constants import (BOSS_DECK, MAX_BOSS_MOVE, RANDOM_DISCARDS, SPAWN_COLUMNS,
-                                              START_COLUMN)
+                                              START_COLUMN, lasts_the_round)
 
 
 def start_race(state: dict, rng, events: list[dict]) -> None:
@@ -129,9 +129,14 @@ def roll_projectile(state: dict, roller, rng) -> list[dict]:
     round_["spawn"] = {"level": die_level(die), "done": False}
     if state["config"]["projectile_card"]:
         round_["card_line"] = die  # the die sits on this line of the card until the end of the round
-    return [{"type": "projectile_roll", "seat": roller, "die": die, "level": die_level(die),
-             "card": state["config"]["projectile"] if state["config"]["projectile_card"] else None,
-             "line": round_["card_line"]}]
+    card = state["config"]["projectile"] if state["config"]["projectile_card"] else None
+    events = [{"type": "projectile_roll", "seat": roller, "die": die, "level": die_level(die), "card": card,
+               "line": round_["card_line"]}]
+    if card and lasts_the_round(card, die):
+        # « Certaines cartes peuvent inclure des effets continus qui restent actifs tout au long du round.
+        # Ces effets seront identifiés avec la note : « CE ROUND-CI ». »: applied now, for the whole round
+        events.append({"type": "projectile_card_effect", "card": card, "line": die, "this_round": True})
+    return events
 
 
 def roll_boss(state: dict, rng) -> list[dict]:

@@ -6,7 +6,7 @@ from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import end_coop, move_to, take_hit
 from companion.games.rayman.common import (name_of, player_at, player_of, positions_known, racers, require_own_seat,
                                            require_phase, rule)
-from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END
+from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END, lasts_the_round
 from companion.games.rayman.finish import enter_finish
 from companion.games.rayman.round import new_round, random_discards
 
@@ -30,8 +30,29 @@ def projectiles_to_move(state: dict) -> list[dict]:
     return [on_board[number] for number in waiting if number in on_board]
 
 
+def unsure_of_projectiles(state: dict) -> list:
+    """The racers who keep no position and have not said yet whether this round's moving projectiles
+    reach them: the projectiles wait for them (see ``end_projectiles``)."""
+    round_ = state["round"]
+    if state["phase"] != "round_end" or END_STEPS[round_["end"]["step"]] is not end_projectiles:
+        return []
+    if not projectiles_to_move(state):
+        return []
+    told = round_["end"]["told"]
+    return [player["seat"] for player in racers(state) if player["position"] is None and player["seat"] not in told]
+
+
 def end_projectiles(state: dict, rng, events: list[dict]) -> bool:
+    """Every projectile moves once each player who keeps no position said whether it reached them.
+
+    « Si un Projectile actif croise le chemin d'un joueur, le joueur perd son Jeton Cœur, s'il en a
+    un, ou subit un dégât. Dans les deux cas, le Jeton Projectile est retiré du plateau. » Only the
+    table sees a figure whose position is not kept: moving a projectile before its player spoke would
+    take it past them (or off the board, where the hit can no longer be reported), or hit a player
+    behind them whose position is kept."""
     end = state["round"]["end"]
+    if unsure_of_projectiles(state):
+        return False
     while True:
         waiting = projectiles_to_move(state)
         end["projectiles"] = [projectile["id"] for projectile in waiting]
@@ -85,8 +106,10 @@ def move_projectile(state: dict, projectile: dict, victim, events: list[dict]) -
 
 
 def end_projectile_card(state: dict, rng, events: list[dict]) -> bool:
+    """« Après avoir déplacé tous les Projectiles, à la fin du round, appliquez l'effet indiqué à ce numéro de
+    la carte »; a line that reads « CE ROUND-CI » was announced at the roll (``round.roll_projectile``)."""
     line = state["round"]["card_line"]
-    if line is not None:
+    if line is not None and not lasts_the_round(state["config"]["projectile"], line):
         events.append({"type": "projectile_card_effect", "card": state["config"]["projectile"], "line": line})
     return True
 
@@ -204,7 +227,54 @@ def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("%(name)s is on that space: choose another level."), name=name_of(state, taken))
     events = [{"type": "free_moved", "seat": seat}]
     move_to(state, player, column, level, events)
+    if state["race"]["final_round"] and not player["crossed"]:
+        state["round"]["end"]["landed"].append(seat)  # the ranking waits for what they landed on
     return events
+
+
+def end_landings(state: dict, rng, events: list[dict]) -> bool:
+    """The final round's ranking waits for each free mover whose position is kept to say whether they
+    landed on an enemy (``hurt``) or not (``no_hit``).
+
+    « S'il contient un Ennemi, le joueur peut toujours s'y déplacer, mais perdra son Jeton Cœur ou
+    subira un dégât »: damage moves them back, which can change the ranking. In another round the
+    hit is reported during the next one."""
+    return not state["round"]["end"]["landed"]
+
+
+def landed_unsure(state: dict) -> list:
+    """The free movers of the final round the ranking waits for (see ``end_landings``)."""
+    round_ = state["round"]
+    if state["phase"] != "round_end" or END_STEPS[round_["end"]["step"]] is not end_landings:
+        return []
+    return list(round_["end"]["landed"])
+
+
+def do_no_hit(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The player says nothing hit them: no projectile of the round's end reached them (they keep no
+    position), or the final round's free move landed on no enemy."""
+    require_phase(state, "round_end")
+    require_own_seat(state, seat)
+    end = state["round"]["end"]
+    if seat in unsure_of_projectiles(state):
+        end["told"].append(seat)
+    elif seat in landed_unsure(state):
+        end["landed"].remove(seat)
+    else:
+        raise IllegalAction(N_("Nothing waits for you to say whether you were hit."))
+    return [{"type": "no_hit", "seat": seat}]
+
+
+def hit_told(state: dict, seat) -> None:
+    """A hit a free mover of the final round reports answers what the ranking waits for."""
+    if seat in landed_unsure(state):
+        state["round"]["end"]["landed"].remove(seat)
+
+
+def round_end_waits_on(state: dict) -> list:
+    """The seats the round's end waits for, in the order they act."""
+    mover = free_mover(state)
+    return ([mover] if mover is not None else []) + unsure_of_projectiles(state) + landed_unsure(state)
 
 
 def end_cleanup(state: dict, rng, events: list[dict]) -> bool:
@@ -226,7 +296,7 @@ def end_cleanup(state: dict, rng, events: list[dict]) -> bool:
     return True
 
 
-END_STEPS = (end_projectiles, end_projectile_card, end_boss, end_free_move, end_cleanup)
+END_STEPS = (end_projectiles, end_projectile_card, end_boss, end_free_move, end_landings, end_cleanup)
 
 
 def round_end_question(state: dict):

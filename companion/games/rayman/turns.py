@@ -29,7 +29,7 @@ def advance_turns(state: dict, rng, events: list[dict]) -> bool:
     if round_["turn"] < len(round_["order"]):
         return False
     state["phase"] = "round_end"
-    round_["end"] = {"step": 0, "projectiles": None, "boss_moved": False}
+    round_["end"] = {"step": 0, "projectiles": None, "boss_moved": False, "told": [], "landed": []}
     return True
 
 
@@ -117,6 +117,9 @@ def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
         state["projectiles"].remove(projectile)
         events.append({"type": "projectile_hit", "id": projectile["id"], "seat": seat})
     take_hit(state, player, cause, events)
+    end = state["round"]["end"] if state["phase"] == "round_end" else None
+    if end and seat in end["landed"]:
+        end["landed"].remove(seat)  # what the final round's ranking waited for (``round_end.end_landings``)
     return events
 
 
