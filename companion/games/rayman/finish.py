@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from companion.games.base import IllegalAction, N_, require_fields
-from companion.games.rayman.common import positions_known, racers, require_own_seat, require_phase
+from companion.games.rayman.common import player_of, positions_known, racers, require_own_seat, require_phase
 from companion.games.rayman.constants import BOARDS, LAST_COLUMN, MAX_COLUMN, OTHER_PLACE_POINTS, PLACE_POINTS
 from companion.games.rayman.setup import enter_setup_after, new_boss, new_race, reset_for_race
 
@@ -100,7 +100,7 @@ def points_list(points: dict) -> list[dict]:
     return [{"seat": seat, "points": value} for seat, value in points.items()]
 
 
-def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_distance(state: dict, seat, action: dict) -> None:
     """How many spaces past the finish line a player got (when they keep no position)."""
     require_phase(state, "finish")
     player = require_own_seat(state, seat)
@@ -109,12 +109,20 @@ def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
     require_fields(action, spaces=int)
     if not 1 <= action["spaces"] <= MAX_COLUMN - LAST_COLUMN:
         raise IllegalAction(N_("A distance is a whole number from 1 to %(high)s."), high=MAX_COLUMN - LAST_COLUMN)
-    player["distance"] = action["spaces"]
+
+
+def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_distance(state, seat, action)
+    player_of(state, seat)["distance"] = action["spaces"]
     return [{"type": "distance", "seat": seat, "spaces": action["spaces"]}]
 
 
-def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_next_race(state: dict, seat, action: dict) -> None:
     require_phase(state, "race_over")
+
+
+def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_next_race(state, seat, action)
     number = state["race"]["number"] + 1
     config = state["config"]
     state["race"] = new_race(config, number)

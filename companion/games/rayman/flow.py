@@ -1,33 +1,38 @@
 """Rayman on the kernel: its moves, its phases, whom it waits on and its outcome.
 
 Each move's ``run`` is the rules' handler followed by what then happens by itself
-(reveals, rolls for ties, the end of a round: ``advance``). Its ``check`` is the
-same handler run on a copy with a source of randomness that refuses to draw, so
-"legal" and "refused" have one source; the three moves whose handler draws (the
-roll, the lock, the next race) have their checks apart.
+(reveals, rolls for ties, the end of a round: ``advance``). Its ``check`` is a
+predicate that reads the state (as python-chess's ``is_legal``) and that the handler
+calls first, so "legal" and "refused" have one source.
 """
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, IllegalAction, plain_copy
+from companion.games.base import HOST, N_, IllegalAction
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
-from companion.games.rayman.cards import do_initiative
+from companion.games.rayman.cards import check_initiative, do_initiative
 from companion.games.rayman.choosing import (advance_choosing, advance_initiatives, advance_revealing, check_lock,
                                            check_repick, check_reveal, do_lock, do_repick, do_reveal)
 from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
 from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT, RACE_PHASES
-from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
-from companion.games.rayman.layout import pack, unpack
+from companion.games.rayman.finish import (advance_finish, check_distance, check_next_race, distance_of, do_distance,
+                                          do_next_race)
+from companion.games.rayman.layout import joined, pack, unpack
 from companion.games.rayman.legal import candidate_actions
 from companion.games.rayman.positions import (check_forget_position, check_position, check_second_tile, check_step,
                                               do_forget_position, do_position, do_second_tile, do_step)
-from companion.games.rayman.ptizetres import do_ptizetre_colour
-from companion.games.rayman.questions import do_answer, question
+from companion.games.rayman.ptizetres import check_ptizetre_colour, do_ptizetre_colour
+from companion.games.rayman.questions import check_answer, do_answer, question
 from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
-from companion.games.rayman.round_end import advance_round_end, do_free_move, do_no_hit, round_end_waits_on
-from companion.games.rayman.setup import (advance_draft, advance_setup, do_character,
+from companion.games.rayman.round_end import (advance_round_end, check_free_move, check_no_hit, do_free_move,
+                                              do_no_hit, round_end_waits_on)
+from companion.games.rayman.setup import (advance_draft, advance_setup, check_character, check_correct_initiative,
+                                          check_exchange_cards, check_pick, check_pick_legendary, do_character,
                                           do_correct_initiative, do_exchange, do_pick, do_pick_legendary)
-from companion.games.rayman.turns import (advance_turns, check_hurt, do_answer_offer, do_bonus, do_crossed,
+from companion.games.rayman.turns import (advance_turns, check_acting, check_answer_offer, check_crossed,
+                                          check_discard_bonus, check_end_turn, check_free, check_give_bonus,
+                                          check_heart, check_hurt, check_slap, check_spend_heart, check_use_bonus,
+                                          check_use_legendary, do_answer_offer, do_bonus, do_crossed,
                                           do_discard_bonus, do_end_turn, do_free, do_give_bonus, do_heart, do_hurt,
                                           do_slap, do_spend_heart, do_use_bonus, do_use_legendary)
 from companion.games.rayman.view import render
@@ -55,16 +60,6 @@ def remember(state: dict, events: list[dict]) -> None:
         state["history_count"] = state.get("history_count", 0) + len(events)
 
 
-class NoDraws:
-    """The randomness a check gets: a check that tried to draw would be a bug."""
-
-    def __getattr__(self, name: str):
-        raise RuntimeError(f"a move's check must not draw ({name})")
-
-
-NO_DRAWS = NoDraws()
-
-
 def require_racer(state: dict, seat) -> None:
     if seat == HOST:
         return
@@ -73,7 +68,15 @@ def require_racer(state: dict, seat) -> None:
     player_of(state, seat)
 
 
-def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False, label=None) -> tuple[str, Move]:
+def move(kind: str, handler, check, by: str = "seat", proxy: bool = False, label=None,
+         reads_cards: bool = False) -> tuple[str, Move]:
+    """A move whose ``check`` reads the state (never a run on a copy) and whose ``run`` is the handler
+    (which checks again: the kernel's copy is unpacked) followed by what then happens by itself.
+
+    ``reads_cards``: its check or its candidates read a player's private part (``layout.PRIVATE``), so
+    they get the players joined with it; the other moves read the state as it is, which is cheaper."""
+    readable = joined if reads_cards else (lambda state: state)
+
     def run(state: dict, seat, action: dict, rng) -> list[dict]:
         unpack(state)  # the kernel's private copy
         events = handler(state, seat, action, rng)
@@ -84,48 +87,44 @@ def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False, 
 
     def checked(state: dict, seat, action: dict) -> None:
         require_racer(state, seat)
-        whole = unpack(plain_copy(state))
-        if check is not None:
-            check(whole, seat, action)
-        else:  # the handler itself, on a copy: it refuses exactly what apply would refuse
-            handler(whole, seat, action, NO_DRAWS)
+        check(readable(state), seat, action)
 
     def candidates(state: dict, seat) -> list[dict]:
         return [{key: value for key, value in action.items() if key != "type"}
-                for action in candidate_actions(unpack(plain_copy(state)), seat) if action["type"] == kind]
+                for action in candidate_actions(readable(state), seat, kind)]
 
     return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy, label=label)
 
 
-def no_objection(state: dict, seat, action: dict) -> None:
-    return None
-
-
 MOVES = dict([
-    move("character", do_character), move("pick_legendary", do_pick_legendary), move("pick", do_pick),
-    move("exchange", do_exchange),
-    move("roll", do_roll, check=check_roll, by=ANYONE),
-    move("lock", do_lock, check=check_lock), move("reveal", do_reveal, check=check_reveal),
-    move("repick", do_repick, check=check_repick),
-    move("initiative", do_initiative, by=ANYONE),  # the host screen may read a card for a seat
-    move("end_turn", do_end_turn, proxy=True, label=N_("End the turn")),
-    move("heart", do_heart), move("spend_heart", do_spend_heart),
-    move("hurt", do_hurt, check=check_hurt), move("slap", do_slap), move("free", do_free), move("bonus", do_bonus),
-    move("use_bonus", do_use_bonus),
-    move("discard_bonus", do_discard_bonus, proxy=True, label=N_("Discard a bonus token")),
-    move("give_bonus", do_give_bonus),
-    move("answer_offer", do_answer_offer, proxy=True, label=N_("Answer the offer of bonus tokens")),
-    move("use_legendary", do_use_legendary), move("crossed", do_crossed),
-    move("free_move", do_free_move, proxy=True, label=N_("Make the free move")),
-    move("no_hit", do_no_hit, proxy=True, label=N_("Say that nothing hit them")),
-    move("position", do_position, check=check_position), move("step", do_step, check=check_step),
-    move("forget_position", do_forget_position, check=check_forget_position),
-    move("second_tile", do_second_tile, check=check_second_tile),
-    move("correct_initiative", do_correct_initiative),
-    move("distance", do_distance),
-    move("answer", do_answer, by=HOST_ONLY),
-    move("next_race", do_next_race, check=no_objection, by=HOST_ONLY),  # only between races (its phase)
-    move("ptizetre_colour", do_ptizetre_colour, by=HOST_ONLY),
+    move("character", do_character, check_character),
+    move("pick_legendary", do_pick_legendary, check_pick_legendary),
+    move("pick", do_pick, check_pick),
+    move("exchange", do_exchange, check_exchange_cards, reads_cards=True),
+    move("roll", do_roll, check_roll, by=ANYONE),
+    move("lock", do_lock, check_lock, reads_cards=True), move("reveal", do_reveal, check_reveal, reads_cards=True),
+    move("repick", do_repick, check_repick, reads_cards=True),  # offered beside the choices (which read the hand)
+    move("initiative", do_initiative, check_initiative, by=ANYONE),  # the host screen may read a card for a seat
+    move("end_turn", do_end_turn, check_end_turn, proxy=True, label=N_("End the turn")),
+    move("heart", do_heart, check_heart), move("spend_heart", do_spend_heart, check_spend_heart),
+    move("hurt", do_hurt, check_hurt), move("slap", do_slap, check_slap), move("free", do_free, check_free),
+    move("bonus", do_bonus, check_acting),
+    move("use_bonus", do_use_bonus, check_use_bonus),
+    move("discard_bonus", do_discard_bonus, check_discard_bonus, proxy=True, label=N_("Discard a bonus token")),
+    move("give_bonus", do_give_bonus, check_give_bonus),
+    move("answer_offer", do_answer_offer, check_answer_offer, proxy=True,
+         label=N_("Answer the offer of bonus tokens")),
+    move("use_legendary", do_use_legendary, check_use_legendary), move("crossed", do_crossed, check_crossed),
+    move("free_move", do_free_move, check_free_move, proxy=True, label=N_("Make the free move")),
+    move("no_hit", do_no_hit, check_no_hit, proxy=True, label=N_("Say that nothing hit them")),
+    move("position", do_position, check_position), move("step", do_step, check_step),
+    move("forget_position", do_forget_position, check_forget_position),
+    move("second_tile", do_second_tile, check_second_tile),
+    move("correct_initiative", do_correct_initiative, check_correct_initiative, reads_cards=True),
+    move("distance", do_distance, check_distance),
+    move("answer", do_answer, check_answer, by=HOST_ONLY),
+    move("next_race", do_next_race, check_next_race, by=HOST_ONLY),
+    move("ptizetre_colour", do_ptizetre_colour, check_ptizetre_colour, by=HOST_ONLY),
 ])
 ANY_PHASE = ("ptizetre_colour",)  # naming a token's colour waits for nothing and holds nothing up
 

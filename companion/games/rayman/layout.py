@@ -19,6 +19,15 @@ def unpack(state: dict) -> dict:
     return state
 
 
+def joined(state: dict) -> dict:
+    """The state as the rules read it (each player with their private part) without copying anything: for
+    the checks and the candidates, which only read (a move's run unpacks the kernel's private copy)."""
+    private = state.get("private") or {}
+    whole = {key: value for key, value in state.items() if key != "private"}
+    whole["players"] = [{**player, **private.get(str(player["seat"]), {})} for player in state["players"]]
+    return whole
+
+
 def pack(state: dict) -> dict:
     """Moves each player's private part out to ``state["private"]``, leaving public counts."""
     private = state.setdefault("private", {})

@@ -208,16 +208,15 @@ def free_mover(state: dict):
     return next((seat for seat in seats[round_["free_moved"]:] if seat in keeping), None)
 
 
-def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_free_move(state: dict, seat, action: dict) -> None:
     """« le joueur en dernière place [...] peut déplacer sa figurine d'un espace vers l'avant au niveau de son
     choix. Cet espace doit être inoccupé par un autre joueur » (``level``), or ``pass: true``."""
     require_phase(state, "round_end")
     player = require_own_seat(state, seat)
     if free_mover(state) != seat:
         raise IllegalAction(N_("Only the last player makes the free move, at the end of the round."))
-    state["round"]["free_moved"] = state["round"]["end"]["free_move"].index(seat) + 1
     if action.get("pass") is True:
-        return [{"type": "free_move_passed", "seat": seat}]
+        return
     require_fields(action, level=int)
     column, level = player["position"]["column"] + 1, action["level"]
     if not 1 <= level <= LEVELS:
@@ -225,6 +224,15 @@ def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
     taken = player_at(state, column, level)
     if taken is not None:
         raise IllegalAction(N_("%(name)s is on that space: choose another level."), name=name_of(state, taken))
+
+
+def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_free_move(state, seat, action)
+    player = player_of(state, seat)
+    state["round"]["free_moved"] = state["round"]["end"]["free_move"].index(seat) + 1
+    if action.get("pass") is True:
+        return [{"type": "free_move_passed", "seat": seat}]
+    column, level = player["position"]["column"] + 1, action["level"]
     events = [{"type": "free_moved", "seat": seat}]
     move_to(state, player, column, level, events)
     if state["race"]["final_round"] and not player["crossed"]:
@@ -250,18 +258,22 @@ def landed_unsure(state: dict) -> list:
     return list(round_["end"]["landed"])
 
 
-def do_no_hit(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_no_hit(state: dict, seat, action: dict) -> None:
     """The player says nothing hit them: no projectile of the round's end reached them (they keep no
     position), or the final round's free move landed on no enemy."""
     require_phase(state, "round_end")
     require_own_seat(state, seat)
+    if seat not in unsure_of_projectiles(state) and seat not in landed_unsure(state):
+        raise IllegalAction(N_("Nothing waits for you to say whether you were hit."))
+
+
+def do_no_hit(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_no_hit(state, seat, action)
     end = state["round"]["end"]
     if seat in unsure_of_projectiles(state):
         end["told"].append(seat)
-    elif seat in landed_unsure(state):
-        end["landed"].remove(seat)
     else:
-        raise IllegalAction(N_("Nothing waits for you to say whether you were hit."))
+        end["landed"].remove(seat)
     return [{"type": "no_hit", "seat": seat}]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.cards import extra_initiative, fill_base_cards, learn, remembered
-from companion.games.rayman.common import card_of, name_of, require_own_seat, require_phase, rule
+from companion.games.rayman.common import card_of, name_of, player_of, require_own_seat, require_phase, rule
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
                                               LEGENDARY_CARDS, MAX_INITIATIVE, RACE_PHASES, SETUP_PHASES, SOLO_DRAFT,
                                               START_COLUMN)
@@ -74,7 +74,8 @@ def new_boss(config: dict) -> dict | None:
             "deck": [], "card": None, "used": []}
 
 
-def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_character(state: dict, seat, action: dict) -> str:
+    """The name the character takes (the box's spelling of a box character)."""
     require_phase(state, "characters")
     player = require_own_seat(state, seat)
     require_fields(action, name=str)
@@ -85,25 +86,35 @@ def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("A character's name cannot contain control, invisible or direction-changing "
                                "characters."))
     name = next((box for box in CHARACTERS if box.lower() == name.lower()), name)
-    taken = [other for other in state["players"] if other is not player and other["character"]
+    taken = [other for other in state["players"] if other["seat"] != player["seat"] and other["character"]
              and other["character"].lower() == name.lower()]
     if taken:
         raise IllegalAction(N_("%(name)s is already in the race."), name=name)
+    return name
+
+
+def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
+    name, player = check_character(state, seat, action), player_of(state, seat)
     player["character"] = name
     fill_base_cards(state, player)
     return [{"type": "character_chosen", "seat": seat, "character": name}]
 
 
-def do_pick_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_pick_legendary(state: dict, seat, action: dict) -> None:
     require_phase(state, "legendary")
-    player = require_own_seat(state, seat)
+    require_own_seat(state, seat)
     require_fields(action, card=str)
     card = action["card"]
     if card not in LEGENDARY_CARDS:
         raise IllegalAction(N_("The legendary cards are %(choices)s."), choices=", ".join(LEGENDARY_CARDS))
-    if any(other is not player and other["legendary"] == card for other in state["players"]):
+    if any(other["seat"] != seat and other["legendary"] == card for other in state["players"]):
         raise IllegalAction(N_("Another player already holds that legendary card."))
-    player["legendary"] = card
+
+
+def do_pick_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_pick_legendary(state, seat, action)
+    card = action["card"]
+    player_of(state, seat)["legendary"] = card
     return [{"type": "legendary_chosen", "seat": seat, "card": card}]
 
 
@@ -201,9 +212,9 @@ def reveal_draft_round(state: dict, events: list[dict]) -> None:
                    "order": draft["order"]})
 
 
-def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_pick(state: dict, seat, action: dict) -> None:
     require_phase(state, "draft")
-    player = require_own_seat(state, seat)
+    require_own_seat(state, seat)
     draft = state["draft"]
     if not draft["table"] or draft["turn"] >= len(draft["order"]):
         raise IllegalAction(N_("No card is on the table yet: the host first names the youngest player."))
@@ -213,6 +224,11 @@ def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
     require_fields(action, card=int)
     if action["card"] not in draft["table"]:
         raise IllegalAction(N_("That card is not on the table."))
+
+
+def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_pick(state, seat, action)
+    player, draft = player_of(state, seat), state["draft"]
     draft["table"].remove(action["card"])
     card_id = f"x{action['card']}"
     player["cards"].append({"id": card_id, "initiative": extra_initiative(state, action["card"]),
@@ -227,7 +243,7 @@ def cards_to_give_back(player: dict) -> int:
     return max(0, len(player["cards"]) - (BASE_CARDS + DRAFT_ROUNDS))
 
 
-def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_exchange_cards(state: dict, seat, action: dict) -> None:
     """Tournament variant: as many cards go back to the box as were drafted (two, unless the deck ran short)."""
     require_phase(state, "exchange")
     player = require_own_seat(state, seat)
@@ -239,12 +255,17 @@ def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
     ids = [card["id"] for card in player["cards"]]
     if len(drop) != count or len(set(map(str, drop))) != count or not all(card in ids for card in drop):
         raise IllegalAction(N_("Choose %(count)s of your cards to give back."), count=count)
+
+
+def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_exchange_cards(state, seat, action)
+    player, drop = player_of(state, seat), action["drop"]
     player["cards"] = [card for card in player["cards"] if card["id"] not in drop]
     player["hand"] = [card["id"] for card in player["cards"]]
     return [{"type": "exchanged", "seat": seat, "dropped": sorted(drop)}]
 
 
-def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_correct_initiative(state: dict, seat, action: dict) -> None:
     """A mistyped initiative put right during the race (``card``, ``initiative``); a card on the table this
     round keeps the value its order of play was decided with."""
     require_phase(state, *RACE_PHASES)
@@ -260,6 +281,12 @@ def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
     if state["phase"] in ("choosing", "revealing", "initiatives") or card["id"] in player["played"]:
         # the order of play is decided from the initiatives of the cards revealed: not while choosing
         raise IllegalAction(N_("That card is in play this round: correct it once the round is over."))
+
+
+def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_correct_initiative(state, seat, action)
+    player = player_of(state, seat)
+    card = card_of(player, action["card"])
     old, card["initiative"] = card["initiative"], action["initiative"]
     learn(state, player, card, old)
     return [{"type": "initiative_corrected", "seat": seat}]
