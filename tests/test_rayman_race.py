@@ -245,6 +245,26 @@ def test_the_boss_rolls_its_level_and_reveals_a_card_of_its_shuffled_deck():
     assert card["card"] in (1, 2, 3) and view(state, 1)["boss"]["deck"] == 2
 
 
+def test_the_decks_are_the_tables_secret_and_no_view_changes_when_they_do():
+    """Secrets by layout (issue 25): the Boss's attack deck and the draft deck live in state["secret"];
+    scrambling them, and every other seat's private part, changes nothing any other screen sees."""
+    state, _ = act_events(ready(2, mode="coop", boss_move=5, extra_cards="on"), 2, ROLL, rng(70))
+    assert "deck" not in state["boss"] and len(state["secret"]["boss_deck"]) == state["boss"]["deck_size"] == 2
+    drafting = new_game(3, difficulty="intermediate")
+    for seat, name in ((1, "Rayman"), (2, "Globox"), (3, "Barbara")):
+        drafting = act(drafting, seat, {"type": "character", "name": name})
+    assert "deck" not in drafting["draft"] and len(drafting["secret"]["draft_deck"]) == 22
+    for shown in (state, drafting):
+        for viewer in [None, HOST] + [p["seat"] for p in shown["players"]]:
+            scrambled = copy.deepcopy(shown)
+            for key, deck in scrambled["secret"].items():
+                scrambled["secret"][key] = list(reversed(deck)) + [99]
+            for owner, mine in scrambled["private"].items():
+                if owner != str(viewer):
+                    mine.update(hand=[], cards=[], discard=[], played=[])
+            assert view(scrambled, viewer) == view(shown, viewer), viewer
+
+
 def test_the_attack_deck_is_reshuffled_when_its_three_cards_are_used():
     state = placed(ready(2, mode="coop", boss_move=5), {1: (30, 1), 2: (31, 1)})
     seen = []
@@ -663,7 +683,7 @@ def test_the_exchange_variant_keeps_ten_cards_of_the_twelve():
     generator = rng(91)
     state = act(state, HOST, {"type": "next_race"}, generator)
     assert generator.draws[0]["purpose"] == "shuffle of the 18 extra action cards"
-    assert not set(held) & set(state["draft"]["deck"])  # the cards kept by the players stay out
+    assert not set(held) & set(state["secret"]["draft_deck"])  # the cards kept by the players stay out
     state = through_setup(state, known=False)
     assert state["phase"] == "exchange" and all(len(p["cards"]) == 12 for p in players(state))
     refused(state, 1, {"type": "exchange", "drop": ["b1"]}, "Choose 2 of your cards")

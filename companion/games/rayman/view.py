@@ -30,10 +30,10 @@ def render(state: dict, seat) -> dict:
             hide_private(player)
         elif state["round"]:  # for the phone's Bubble button (the choice itself stays on the phone)
             player["may_bubble"] = may_bubble(state, player) or must_bubble(player)
-    if shown["draft"]:
-        shown["draft"] = {**shown["draft"], "deck": len(shown["draft"]["deck"])}
-    if shown["boss"]:
-        shown["boss"] = {**shown["boss"], "deck": len(shown["boss"]["deck"])}
+    for part in ("draft", "boss"):  # a deck shows its size (its order is in the table's secret)
+        if shown[part]:
+            shown[part] = {**{key: value for key, value in shown[part].items() if key != "deck_size"},
+                           "deck": shown[part]["deck_size"]}
     return shown
 
 
