@@ -165,7 +165,43 @@ def operations_open(state: dict, seat) -> bool:
     return True
 
 
-RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=scoring.outcome, wait_on=views.waiting)
+def check_in_the_game(state: dict, seat, action: dict) -> None:
+    if seat not in seat_ids(state):
+        raise IllegalAction(N_("You are not playing this game."))
+
+
+def leave(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """The seat's figures leave the board and score nothing; a fight it was in is called off (as
+    the kernel's ``leave``)."""
+    events = []
+    fight = state["fight"]
+    if fight and (seat in fight["seats"].values()):
+        fights.clear_answers(state)
+        state["fight"] = None
+        events.append({"type": "fight_cancelled", "attacker": fight["attacker"], "defender": fight["defender"]})
+    elif fight and fight["exchange"] == "vote" and seat in fight["voters"]:
+        events += fights.time_out(state, seat, rng)
+    events += scoring.withdraw_figures(state, seat)
+    if state["phase"] == "play":
+        if scoring.game_ends(state):
+            events += scoring.finish(state)
+        elif state["active"] == seat or (fight and seat in fight["seats"].values()):
+            events += pass_turn(state)
+    return events
+
+
+def check_fight_waits(state: dict, seat, action: dict) -> None:
+    if not state["fight"]:
+        raise IllegalAction(N_("There is nothing to answer."))
+
+
+def time_out(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A fight's answer or vote not given in time counts as disagreeing; nothing else is timed."""
+    return fights.time_out(state, seat, rng)
+
+
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=scoring.outcome, wait_on=views.waiting,
+              leave=Move(run=leave, check=check_in_the_game), timeout=Move(run=time_out, check=check_fight_waits))
 HOST_ACTIONS = RULES.hooks()["host_actions"]
 legal_actions = RULES.legal_actions
 apply = RULES.apply
@@ -185,38 +221,6 @@ def figure_tapped(state: dict, figure: dict, rng) -> tuple[dict, list[dict]]:
     new_state = copy.deepcopy(state)
     new_state["selected"][role] = ours["id"]
     return new_state, [{"type": "figure_selected", "figure": ours["id"], "as": role}]
-
-
-def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    state = copy.deepcopy(state)
-    if state["phase"] == "over" or seat not in seat_ids(state):
-        return state, []
-    events = []
-    fight = state["fight"]
-    if fight and (seat in fight["seats"].values()):
-        fights.clear_answers(state)
-        state["fight"] = None
-        events.append({"type": "fight_cancelled", "attacker": fight["attacker"], "defender": fight["defender"]})
-    elif fight and fight["exchange"] == "vote" and seat in fight["voters"]:
-        events += fights.time_out(state, seat, rng)
-    events += scoring.withdraw_figures(state, seat)
-    if state["phase"] == "play":
-        if scoring.game_ends(state):
-            events += scoring.finish(state)
-        elif state["active"] == seat or (fight and seat in fight["seats"].values()):
-            events += pass_turn(state)
-    state["outcome"] = scoring.outcome(state)
-    return state, events
-
-
-def on_timeout(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    """A fight's answer or vote not given in time counts as disagreeing; nothing else is timed."""
-    state = copy.deepcopy(state)
-    if not state["fight"]:
-        return state, []
-    events = fights.time_out(state, seat, rng)
-    state["outcome"] = scoring.outcome(state)
-    return state, events
 
 
 def waiting(state: dict) -> list[dict]:
@@ -245,10 +249,8 @@ GAME = register(Game(
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
     **RULES.hooks(),
-    withdraw=withdraw,
     withdraw_rule=N_("Its figures leave the board and score nothing; the enemies they carried go back to their "
                      "owners, out of the game."),
-    on_timeout=on_timeout,
 ))
 
 
