@@ -717,7 +717,7 @@ def test_the_filou_turns_a_heart_into_an_action():
     (1, {"type": "fly"}, "Unknown action"),
     (1, {}, "Unknown action"),
     (1, {"type": 7}, "Unknown action"),
-    (9, {"type": "end_turn"}, "Only the players"),
+    (9, {"type": "end_turn"}, "Not your turn"),
     (HOST, {"type": "end_turn"}, "Only a player can do that, on their phone"),
     (2, {"type": "next_race"}, "Not now: the table is playing the turns"),
     (HOST, {"type": "answer", "question": "last", "value": [1]}, "Not now: the table is playing the turns"),

@@ -106,6 +106,6 @@ def move_to(state: dict, player: dict, column: int, level: int, events: list[dic
 
 
 def end_coop(state: dict, won: bool, reason: str, events: list[dict]) -> None:
+    """The table wins or loses together: the phase's ``next`` then ends the game (``common.ended``)."""
     state["result"] = {"kind": "coop", "won": won, "reason": reason}
-    state["phase"] = "game_over"
     events.append({"type": "game_over", "won": won, "reason": reason})

@@ -18,7 +18,7 @@ one game of the evening to the next (``carry``), so that Play again never asks t
 from __future__ import annotations
 
 from companion.games.base import HOST, IllegalAction, N_, require_fields
-from companion.games.rayman.common import card_of, name_of, player_of, require_phase
+from companion.games.rayman.common import card_of, name_of, player_of
 from companion.games.rayman.constants import BASE_CARDS, CHARACTERS, EXTRA_CARDS, MAX_INITIATIVE
 
 # The box's facts: the initiative printed on each card, where a source gives it (None: unknown).
@@ -112,7 +112,6 @@ def unknown_played(state: dict) -> list[dict]:
 def check_initiative(state: dict, seat, action: dict) -> dict:
     """The initiative printed on a card just revealed (``seat``, ``card``, ``initiative``): its owner's
     phone answers, or the host screen for a seat (it can read the card on the table). Returns the asked entry."""
-    require_phase(state, "initiatives")
     require_fields(action, seat=int, card=str, initiative=int)
     player_of(state, action["seat"])
     if seat != HOST and action["seat"] != seat:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
-from companion.games.rayman.common import (active_seat, name_of, player_of, require_own_seat, require_phase,
+from companion.games.rayman.common import (active_seat, ended, name_of, player_of, require_own_seat,
                                            require_seat_field, require_turn, rule)
-from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HIT_PHASES, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
+from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
                                               MAX_SLAP_DISTANCE)
 
 
 def enter_turns(state: dict, events: list[dict]) -> None:
-    state["phase"] = "turns"
     state["round"]["turn"] = 0
     if state["round"]["order"]:
         start_turn(state, events)
@@ -24,13 +23,8 @@ def start_turn(state: dict, events: list[dict]) -> None:
     events.append({"type": "turn_started", "seat": player["seat"], "bubble_mode": player["bubble_mode"]})
 
 
-def advance_turns(state: dict, rng, events: list[dict]) -> bool:
-    round_ = state["round"]
-    if round_["turn"] < len(round_["order"]):
-        return False
-    state["phase"] = "round_end"
-    round_["end"] = {"step": 0, "projectiles": None, "boss_moved": False, "told": [], "landed": []}
-    return True
+def turns_over(state: dict) -> bool:
+    return state["round"]["turn"] >= len(state["round"]["order"])
 
 
 def check_end_turn(state: dict, seat, action: dict) -> None:
@@ -45,7 +39,7 @@ def do_end_turn(state: dict, seat, action: dict, rng) -> list[dict]:
     if player["bubble_mode"] and player["position"] is not None:
         move_to(state, player, player["position"]["column"] + BUBBLE_MODE_ADVANCE, player["position"]["level"],
                 events)
-        if state["phase"] != "turns":
+        if ended(state):
             return events  # the last player in co-op has finished
     state["round"]["turn"] += 1
     if state["round"]["turn"] < len(state["round"]["order"]):
@@ -110,7 +104,6 @@ def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def check_hurt(state: dict, seat, action: dict) -> dict:
     """The player reports a hit: an enemy not slapped, an obstacle, a wall, a projectile, the Boss."""
-    require_phase(state, *HIT_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, cause=str)
     cause = action["cause"]
@@ -135,7 +128,7 @@ def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
     take_hit(state, player, cause, events)
     end = state["round"]["end"] if state["phase"] == "round_end" else None
     if end and seat in end["landed"]:
-        end["landed"].remove(seat)  # what the final round's ranking waited for (``round_end.end_landings``)
+        end["landed"].remove(seat)  # what the final round's ranking waited for (``round_end.landed_unsure``)
     return events
 
 
@@ -306,7 +299,6 @@ def do_give_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def check_give_bonus(state: dict, seat, action: dict) -> None:
-    require_phase(state, "turns")
     player = require_own_seat(state, seat)
     if not rule(state, "bonus_exchange"):
         raise IllegalAction(N_("Bonus tokens are exchanged only in co-op."))
@@ -344,7 +336,6 @@ def side_by_side(player: dict, other: dict) -> bool:
 
 def check_answer_offer(state: dict, seat, action: dict) -> None:
     """The other player accepts or refuses; either player may withdraw the offer (``accept: false``)."""
-    require_phase(state, "turns")
     require_own_seat(state, seat)
     offer = state["round"].get("offer")
     if offer is None or seat not in (offer["from"], offer["to"]):
@@ -384,7 +375,6 @@ def do_use_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def check_crossed(state: dict, seat, action: dict) -> None:
-    require_phase(state, "turns", "round_end")
     player = require_own_seat(state, seat)
     if player["crossed"]:
         raise IllegalAction(N_("You have finished the race."))
