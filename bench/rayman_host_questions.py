@@ -18,7 +18,7 @@ from collections import Counter
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games.rayman import GAME, HOST, legal_actions
 
-ORDER = ("character", "pick", "initiative", "roll", "reveal", "lock", "end_turn", "free_move")
+ORDER = ("character", "pick", "initiative", "roll", "reveal", "lock", "end_turn", "free_move", "no_hit")
 
 
 def seats(count: int) -> list[dict]:

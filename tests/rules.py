@@ -30,7 +30,7 @@ class Rules:
         before = copy.deepcopy(state)
         with pytest.raises(IllegalAction) as error:
             self.game.apply(state, seat, action, generator or self.rng(1000))
-        assert complaint in str(error.value)
+        assert complaint in str(error.value), f"refused, but with: {error.value}"
         assert state == before
 
 

@@ -392,11 +392,11 @@ def test_a_player_without_figures_is_skipped():
 
 def test_out_of_turn_and_strangers_are_refused():
     state = started()
-    refused(state, BEN, {"type": "move", "figure": 4}, "It is Ana's turn")
-    refused(state, 9, {"type": "move", "figure": 4}, "not playing this game")
+    refused(state, BEN, {"type": "move", "figure": 4}, "Not your turn: the table is playing a turn")
+    refused(state, 9, {"type": "move", "figure": 4}, "Not your turn")
     refused(state, ANA, {"type": "move", "figure": 4}, "not yours")
     refused(state, ANA, {"type": "end_turn"}, "Move, attack or retire")
-    refused(state, ANA, {"type": "judge", "winner": 1}, "nothing to answer")
+    refused(state, ANA, {"type": "judge", "winner": 1}, "Not now: the table is playing a turn")
     refused(state, ANA, {"type": "name_location", "figure": 1, "name": "Hyrule"}, "from the list")
     refused(new_game(), ANA, {"type": "move", "figure": 1}, "Not now: the table is setting up the square")
 
@@ -664,16 +664,16 @@ def test_judge_answers_stay_sealed_until_both_are_in():
         assert shown["your_answer"] == (4 if seat == ANA else None)
     assert actions(GAME.view(state, BEN)) == ["judge"] and actions(GAME.view(state, ANA)) == []
     assert GAME.waiting(state) == [{"seat": BEN, "for": "Say who wins the fight", "params": {}, "timed": True}]
-    refused(state, ANA, {"type": "judge", "winner": 1}, "already answered")
+    refused(state, ANA, {"type": "judge", "winner": 1}, "Not your turn: the table is deciding a fight")
     refused(state, BEN, {"type": "judge", "winner": 2}, "one of the two figures")
     refused(state, BEN, {"type": "judge", "winner": "Mario"}, "winner")
     refused(state, BEN, {"type": "enter_value", "value": 2}, "nothing to answer")
-    refused(state, BEN, {"type": "move", "figure": 4}, "fight is being decided")
+    refused(state, BEN, {"type": "move", "figure": 4}, "Not now: the table is deciding a fight")
 
 
 def test_only_the_two_fighters_answer():
     state, _ = attack(started((ANA, BEN, CLO)), 1, 4, LEAST_CLOTHED)
-    refused(state, CLO, {"type": "judge", "winner": 1}, "two players of the fight")
+    refused(state, CLO, {"type": "judge", "winner": 1}, "Not your turn: the table is deciding a fight")
     assert legal_actions(state, CLO) == [] and legal_actions(state, HOST) == []
     with pytest.raises(IllegalAction, match="fight is being decided"):
         GAME.figure_tapped(state, {"id": 2}, rng())
@@ -837,7 +837,7 @@ def test_the_host_names_cards_from_the_tables_list():
     refused(state, HOST, {"type": "name_card", "cell": [2, 2], "name": "Onett"}, "from the list")
     refused(state, HOST, {"type": "name_card", "cell": [9, 2], "name": "Enfers"}, "inside the square")
     refused(state, ANA, {"type": "name_card", "cell": [1, 2], "name": "Enfers"}, "only the host corrects")
-    refused(state, BEN, {"type": "name_card", "cell": [2, 2], "name": "Enfers"}, "Ana's turn")
+    refused(state, BEN, {"type": "name_card", "cell": [2, 2], "name": "Enfers"}, "Not your turn: the table is playing a turn")
     assert act(state, HOST, {"type": "name_card", "cell": [1, 2], "name": "Enfers"})["board"][1][2]["name"] == \
         "Enfers"
     state = act(state, HOST, {"type": "add_card", "name": "Onett"})
@@ -860,8 +860,8 @@ def test_board_operations_wait_for_the_fights_to_begin_and_to_end():
     refused(setup, HOST, {"type": "name_card", "cell": [1, 2], "name": "Enfers"}, "Not now")
     refused(setup, HOST, {"type": "shift", "kind": "line", "index": 1, "direction": "left"}, "Not now")
     state, _ = attack(positioned(started(board="kept"), BOARD), 1, 4, LEAST_CLOTHED)
-    refused(state, HOST, {"type": "push", "figure": 4, "target": 5}, "fight is being decided")
-    refused(state, HOST, {"type": "place", "figure": 4, "cell": [2, 2]}, "fight is being decided")
+    refused(state, HOST, {"type": "push", "figure": 4, "target": 5}, "Not now: the table is deciding a fight")
+    refused(state, HOST, {"type": "place", "figure": 4, "cell": [2, 2]}, "Not now: the table is deciding a fight")
 
 
 # --- taps --------------------------------------------------------------------------------------

@@ -88,12 +88,12 @@ def test_turn_one_and_only_one_action_then_the_next_player():
     state = kept({1: [3, 0], 2: [3, 1], 4: [0, 0], 5: [0, 2]})
     state = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0], "card": "Great Fox"})
     assert state["active"] == BEN  # the move and its (absent) effects are resolved: the turn ends
-    refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "Ben's turn")
+    refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "Not your turn: the table is playing a turn")
     waiting = act(kept({1: [3, 0], 2: [3, 1], 4: [0, 0], 5: [0, 2]}), ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
     assert waiting["active"] == ANA and waiting["step"]["kind"] == "name_card"
-    refused(waiting, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "action is done")
-    refused(waiting, ANA, {"type": "attack", "attacker": 2, "defender": 4}, "action is done")
-    refused(waiting, ANA, {"type": "retire", "figure": 2}, "action is done")
+    refused(waiting, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "Not now: the table is naming the card turned over")
+    refused(waiting, ANA, {"type": "attack", "attacker": 2, "defender": 4}, "Not now: the table is naming the card turned over")
+    refused(waiting, ANA, {"type": "retire", "figure": 2}, "Not now: the table is naming the card turned over")
 
 
 def test_turn_a_card_turned_over_stays_face_up_for_the_rest_of_the_game():
@@ -137,7 +137,7 @@ def test_lexicon_decaler_uses_the_active_players_lines_while_their_turns_effects
                                                         "hold": True}
     state, events = events_of(state, ANA, {"type": "shift", "kind": "line", "index": 1, "direction": "right"})
     assert events[0]["seat"] == ANA and fig(state, 1)["at"] == [2, 1]
-    refused(state, BEN, {"type": "shift", "kind": "line", "index": 1, "direction": "right"}, "Ana's turn")
+    refused(state, BEN, {"type": "shift", "kind": "line", "index": 1, "direction": "right"}, "Not your turn: the table is applying a card’s effect")
     assert act(state, ANA, {"type": "end_turn"})["active"] == BEN
 
 
@@ -151,7 +151,7 @@ def test_generic_board_operations_from_the_host_or_the_active_phone_and_the_turn
         after = act(state, seat, operation)
         assert after["active"] == ANA and {"type": "end_turn"} in legal_actions(after, ANA)
         assert act(after, ANA, {"type": "end_turn"})["active"] == BEN
-    refused(state, BEN, {"type": "swap_figures", "figure": 1, "target": 2}, "Ana's turn")
+    refused(state, BEN, {"type": "swap_figures", "figure": 1, "target": 2}, "Not your turn")
     refused(state, ANA, {"type": "swap_cards", "first": [0, 0], "second": [0, 0]}, "two different")
 
 
@@ -216,7 +216,7 @@ def test_faq_enfers_the_first_winner_stays_and_the_second_fight_is_normal():
     assert fig(state, 1)["at"] == [2, 0] and events[-1]["type"] == "second_fight_offered"
     assert state["active"] == ANA and state["step"]["kind"] == "second_fight"
     refused(state, ANA, {"type": "attack", "attacker": 2, "defender": 5}, "figure that just won")
-    refused(state, ANA, {"type": "move", "figure": 1, "cell": [1, 0]}, "figure that just won")
+    refused(state, ANA, {"type": "move", "figure": 1, "cell": [1, 0]}, "Not now: the table is choosing a second fight (Enfers)")
     declined = act(state, ANA, {"type": "end_turn"})
     assert declined["active"] == BEN
     state, events = attack_with(state, 1, 5, SHORTEST_NAME)  # a normal fight: the winner moves
@@ -230,7 +230,7 @@ def test_faq_amiiboxe_ville_swaps_a_revealed_location_with_a_face_down_one():
     state = kept({1: [3, 0], 4: [0, 3]}, {(2, 0): "Amiiboxe ville", (1, 2): "Enfers"})
     state = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
     assert state["step"]["kind"] == "swap_cards"
-    refused(state, BEN, {"type": "swap_cards", "first": [1, 2], "second": [0, 0]}, "Ana's turn")
+    refused(state, BEN, {"type": "swap_cards", "first": [1, 2], "second": [0, 0]}, "Not your turn")
     state, events = events_of(state, ANA, {"type": "swap_cards", "first": [1, 2], "second": [0, 0]})
     assert state["board"][0][0] == {"revealed": True, "name": "Enfers"} and not state["board"][1][2]["revealed"]
     assert state["active"] == BEN
@@ -322,7 +322,7 @@ def test_judgement_disagreement_with_three_players_the_other_player_votes_sealed
     state, events = events_of(state, BEN, {"type": "judge", "winner": 4})
     assert events[-1] == {"type": "fight_asks", "exchange": "vote", "proposal": None, "seats": [CLO]}
     assert GAME.waiting(state) == [{"seat": CLO, "for": "Vote who wins the fight", "params": {}, "timed": True}]
-    refused(state, ANA, {"type": "judge", "winner": 1}, "outside the fight vote")
+    refused(state, ANA, {"type": "judge", "winner": 1}, "Not your turn: the table is voting on a fight")
     for seat in (None, ANA, BEN, CLO):
         assert "answers" not in GAME.view(state, seat)["fight"] and "secret" not in GAME.view(state, seat)
     state, events = events_of(state, CLO, {"type": "judge", "winner": 4})
@@ -417,15 +417,15 @@ def test_assumption_a_card_whose_effect_is_unknown_holds_the_turn_until_the_tabl
     assert GAME.waiting(state) == [{"seat": ANA, "for": "Apply the effect of %(card)s on the board, then confirm",
                                     "params": {"card": "Temple du temps"}, "timed": False}]
     assert "confirm_effect" in actions(GAME.view(state, ANA)) and actions(GAME.view(state, BEN)) == []
-    refused(state, BEN, {"type": "confirm_effect"}, "Ana's turn")
-    refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "action is done")
+    refused(state, BEN, {"type": "confirm_effect"}, "Not your turn")
+    refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "Not now: the table is applying a card’s effect")
     # While it holds, the generic operations apply the effect on the kept board; then Ana confirms.
     pushed = act(state, ANA, {"type": "place", "figure": 4, "cell": [0, 3]})
     assert pushed["active"] == ANA and fig(pushed, 4)["at"] == [0, 3]
     after, events = events_of(pushed, ANA, {"type": "confirm_effect"})
     assert kinds(events) == ["effect_applied", "turn"] and events[0]["by"] == ANA and after["active"] == BEN
     assert act(state, HOST, {"type": "confirm_effect"})["active"] == BEN  # the host keeps the board too
-    refused(after, BEN, {"type": "confirm_effect"}, "No card's effect")
+    refused(after, BEN, {"type": "confirm_effect"}, "Not now: the table is playing a turn")
     # A card the companion knows applies itself (Enfers acts when attacking): no pause.
     assert act(state := kept({1: [3, 0], 2: [3, 2], 4: [0, 0]}, {(2, 2): "Enfers"}), ANA,
                {"type": "move", "figure": 2, "cell": [2, 2]})["active"] == BEN
@@ -451,9 +451,9 @@ def test_assumption_only_the_host_passes_the_turn_of_a_player_who_is_away():
     assert {"type": "pass", "proxied": True} in GAME.legal_actions(state, ANA)  # the host's choice for Ana
     assert "pass" not in actions(GAME.view(state, ANA))  # not on her own screen
     refused(state, ANA, {"type": "pass"}, "only the host passes")
-    refused(state, BEN, {"type": "pass", "proxied": True}, "Ana's turn")
+    refused(state, BEN, {"type": "pass", "proxied": True}, "Not your turn")
     passed, events = events_of(state, ANA, {"type": "pass", "proxied": True})
     assert kinds(events) == ["turn_passed", "turn"] and passed["active"] == BEN
     moved = act(state, ANA, {"type": "move", "figure": 1, "card": "Royaume Champignon"})
-    refused(moved, ANA, {"type": "pass", "proxied": True}, "action is done")  # then: confirm or end the turn
+    refused(moved, ANA, {"type": "pass", "proxied": True}, "Not now: the table is applying a card’s effect")  # then: confirm or end the turn
     assert {"type": "confirm_effect"} in GAME.legal_actions(moved, ANA) and "confirm_effect" in GAME.proxy_actions

@@ -335,3 +335,44 @@ def test_the_host_names_the_ptizetres_by_colour_in_one_tap_each_and_the_phones_s
     expect(zoe.locator(".rm-history li").first.locator(".rm-ptz-swatch")).to_have_count(1)
     expect(host.locator(".rm-player .rm-freed").first).to_have_text("Ptizêtres 1/3 (bleu)")
     assert zoe.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+def test_a_phone_whose_position_is_not_kept_says_no_projectile_reached_it_before_the_projectiles_move(
+        server, open_context):
+    """Issue 25: nobody keeps a position, so the round's end waits for each phone to say whether the
+    projectile reached its figure. Zoé's phone asks, in one tap; Max answers through the API."""
+    options = {"difficulty": "custom", "projectile": "missile", "projectile_card": "off"}
+    created = requests.post(f"{server.url}/api/tables", json={"game": "rayman", "options": options}, timeout=10).json()
+    code, host = created["code"], created["host_token"]
+    zoe_seat, max_seat = (requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                        timeout=10).json() for name in ("Zoé", "Max"))
+    assert post(server, code, host, {"type": "table.start"}).status_code == 200
+
+    def plays(seat: dict, action: dict) -> None:
+        answer = post(server, code, seat["token"], action)
+        assert answer.status_code == 200, answer.text
+
+    for seat, name in ((zoe_seat, "Rayman"), (max_seat, "Globox")):
+        plays(seat, {"type": "character", "name": name})
+    assert post(server, code, host, {"type": "roll"}).status_code == 200
+    choice, salt = {"bubble": False, "left": "b1", "second": "b2"}, "ab" * 16
+    for seat in (zoe_seat, max_seat):
+        plays(seat, {"type": "lock", "commitment": commitment(choice, salt)})
+    for seat in (zoe_seat, max_seat):
+        plays(seat, {"type": "reveal", "choice": choice, "salt": salt})
+    for seat, left in ((zoe_seat, 30), (max_seat, 8)):  # Zoé plays first
+        plays(seat, {"type": "initiative", "seat": seat["seat"], "card": "b1", "initiative": left})
+        plays(seat, {"type": "initiative", "seat": seat["seat"], "card": "b2", "initiative": 2})
+    zoe = phone_at_seat(open_context, server, code, zoe_seat["token"], ".rm-round")
+    for seat in (zoe_seat, max_seat):
+        plays(seat, {"type": "end_turn"})
+
+    asked = zoe.locator(".rm-no-hit")
+    expect(asked).to_contain_text("The projectiles move: did one reach your figure?")
+    before = public(server, code)["game"]
+    assert before["phase"] == "round_end" and [p["column"] for p in before["projectiles"]] == [21]  # not moved yet
+    plays(max_seat, {"type": "no_hit"})
+    asked.get_by_role("button", name="No projectile reached me").tap()
+    expect(zoe.locator(".rm-round")).to_have_text("Round 2")
+    expect(zoe.locator(".rm-history li", has_text="Rayman (Zoé) was not hit.")).to_have_count(1)
+    assert [p["column"] for p in public(server, code)["game"]["projectiles"]] == [13]  # it flew once both spoke

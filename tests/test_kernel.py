@@ -10,7 +10,7 @@ import pytest
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games.base import HOST, N_, IllegalAction
-from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules, private_of, strip_secrets
+from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules, Stage, private_of, strip_secrets
 from tests.rules import ScriptedRng
 
 
@@ -166,3 +166,182 @@ def test_the_scripted_rng_falls_back_to_a_seeded_rng_once_spent():
     value = scripted.randint(1, 6, "roll again")
     assert value == TableRng(seed="cd" * 32, pool=EMPTY_POOL, next_n=1).randint(1, 6, "roll again")
     assert [draw["n"] for draw in scripted.draws] == [0, 1]
+
+
+# Stages and moves with their own actors ----------------------------------------------------------
+# A small race: in the phase "race" the choosers lock a card each (stage "choosing"); once all are
+# locked the leader answers a question (stage "asking", its own moves and actor); board keeping is
+# open to every racer whatever the stage; then the race is over. A racer may leave; a timed
+# question passes to the next racer.
+def lock(state, seat, action, rng):
+    state["locked"].append(seat)
+    return [{"type": "locked", "seat": seat}]
+
+
+def answer(state, seat, action, rng):
+    state["answered"] = True
+    return [{"type": "answered", "seat": seat}]
+
+
+def keep_board(state, seat, action, rng):
+    state["kept"] += 1
+    return [{"type": "board_kept", "seat": seat}]
+
+
+def forfeit(state, seat, action, rng):
+    state["left"].append(seat)
+    return [{"type": "left", "seat": seat}]
+
+
+def check_racing(state, seat, action):
+    if seat in state["left"]:
+        raise IllegalAction(N_("You left the race."))
+
+
+def hand_on(state, seat, action, rng):
+    state["leader"] = next(s for s in state["racers"] if s != seat)
+    return [{"type": "handed_on", "to": state["leader"]}]
+
+
+def racers(state):
+    return [seat for seat in state["racers"] if seat not in state["left"]]
+
+
+def choosers(state):
+    return [seat for seat in racers(state) if seat not in state["locked"]]
+
+
+def race_decide(state):
+    if len(racers(state)) == 1:
+        return {"winners": racers(state), "reason": N_("the last racer"), "ranking": [racers(state)]}
+    return None
+
+
+STAGED = Rules(
+    moves={"lock": Move(run=lock), "answer": Move(run=answer),
+           "keep_board": Move(run=keep_board, actors=racers),
+           "start": Move(run=lambda s, seat, a, rng: s.update(started=True) or [], by=HOST_ONLY)},
+    phases={"waiting": Phase(moves=("start",), label=N_("waiting"), actors=lambda s: [],
+                             next=lambda s: "race" if s["started"] else None),
+            "race": Phase(moves=("lock", "keep_board"), label=N_("racing"), actors=choosers,
+                          next=lambda s: "done" if s["answered"] else None,
+                          stages={"choosing": Stage(label=N_("choosing"), actors=choosers,
+                                                    next=lambda s: "asking" if not choosers(s) else None,
+                                                    begin=lambda s, rng: [{"type": "choose"}]),
+                                  "asking": Stage(moves=("answer", "keep_board"), label=N_("asking"),
+                                                  actors=lambda s: [s["leader"]], timed=True,
+                                                  begin=lambda s, rng: [{"type": "asked", "seat": s["leader"]}])}),
+            "done": Phase(moves=(), label=N_("done"), actors=lambda s: [], waits=False)},
+    render=lambda state, seat: {"locked": state["locked"]},
+    decide=race_decide,
+    leave=Move(run=forfeit, check=check_racing),
+    timeout=Move(run=hand_on),
+    history=3,
+)
+
+
+def race():
+    return {"phase": "waiting", "outcome": None, "racers": [1, 2, 3], "locked": [], "left": [], "leader": 1,
+            "started": False, "answered": False, "kept": 0, "history": []}
+
+
+def raced(*steps, state=None):
+    state = state or race()
+    for seat, action in steps:
+        state, _ = STAGED.apply(state, seat, action, rng())
+    return state
+
+
+def refused_by(rules, state, seat, action, complaint):
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction) as error:
+        rules.apply(state, seat, action, rng())
+    assert complaint in str(error.value) and state == before
+
+
+def test_entering_a_phase_enters_its_first_stage_and_runs_both_begins():
+    state, events = STAGED.apply(race(), HOST, {"type": "start"}, rng())
+    assert (state["phase"], state["stage"]) == ("race", "choosing")
+    assert events == [{"type": "choose"}]
+    assert STAGED.view(state, 1)["stage"] == "choosing"
+
+
+def test_a_stage_without_moves_of_its_own_takes_the_phases():
+    state = raced((HOST, {"type": "start"}))
+    assert sorted(a["type"] for a in STAGED.legal_actions(state, 1)) == ["keep_board", "lock"]
+
+
+def test_the_stage_advances_when_its_next_says_so_and_its_own_moves_replace_the_phases():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}))
+    state, events = STAGED.apply(state, 3, {"type": "lock"}, rng())
+    assert state["stage"] == "asking" and events[-1] == {"type": "asked", "seat": 1}
+    refused_by(STAGED, state, 1, {"type": "lock"}, "Not now: the table is asking")
+    assert [a["type"] for a in STAGED.legal_actions(state, 1)] == ["answer", "keep_board"]
+
+
+def test_an_off_stage_actor_is_refused_before_the_move_runs():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}))
+    refused_by(STAGED, state, 2, {"type": "answer"}, "Not your turn: the table is asking")
+    refused_by(STAGED, raced((HOST, {"type": "start"}), (1, {"type": "lock"})), 1, {"type": "lock"},
+               "Not your turn: the table is choosing")
+
+
+def test_a_move_with_its_own_actors_is_open_to_them_whoever_the_stage_waits_on():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}))
+    state, _ = STAGED.apply(state, 1, {"type": "keep_board"}, rng())  # 1 is no chooser any more
+    assert state["kept"] == 1
+    assert raced((1, {"type": "keep_board"}), state=state)["kept"] == 2
+    refused_by(STAGED, state, 1, {"type": "lock"}, "Not your turn")
+
+
+def test_waiting_reads_the_stage_actors_label_and_timing():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}))
+    assert STAGED.waiting(state) == [{"seat": s, "for": "choosing", "params": {}, "timed": False} for s in (2, 3)]
+    state = raced((2, {"type": "lock"}), (3, {"type": "lock"}), state=state)
+    assert STAGED.waiting(state) == [{"seat": 1, "for": "asking", "params": {}, "timed": True}]
+
+
+def test_leaving_a_phase_drops_its_stage():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}),
+                  (1, {"type": "answer"}))
+    assert state["phase"] == "done" and "stage" not in state and "stage" not in STAGED.view(state, 1)
+
+
+def test_a_state_saved_without_its_stage_is_in_the_phases_first_stage():
+    state = raced((HOST, {"type": "start"}))
+    del state["stage"]
+    assert STAGED.view(state, None)["stage"] == "choosing"
+
+
+def test_the_kernel_keeps_the_last_events_of_moves_and_begins_in_one_history():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}))
+    assert state["history"] == [{"type": "locked", "seat": 2}, {"type": "locked", "seat": 3},
+                                {"type": "asked", "seat": 1}]
+
+
+# Leaving and timeouts are moves ----------------------------------------------------------------
+def test_leaving_runs_as_a_move_copy_advance_decide_and_history_once():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}))
+    before = copy.deepcopy(state)
+    hooks = STAGED.hooks()
+    after, events = hooks["withdraw"](state, 3, rng())
+    assert state == before, "leaving mutated its input"
+    assert events == [{"type": "left", "seat": 3}, {"type": "asked", "seat": 1}]  # 3 was the last chooser
+    assert after["stage"] == "asking" and after["history"][-2:] == events and after["outcome"] is None
+    after, events = hooks["withdraw"](after, 2, rng())
+    assert after["outcome"] == {"winners": [1], "reason": "the last racer", "ranking": [[1]]}
+
+
+def test_a_leave_the_rules_refuse_or_after_the_end_changes_nothing():
+    state = raced((HOST, {"type": "start"}))
+    left, _ = STAGED.withdraw(state, 3, rng())
+    assert STAGED.withdraw(left, 3, rng()) == (left, [])  # already left: its check says no
+    over, _ = STAGED.withdraw(left, 2, rng())
+    assert over["outcome"] is not None and STAGED.withdraw(over, 1, rng()) == (over, [])
+
+
+def test_a_timeout_is_a_move_too_and_the_kernel_declares_both_hooks():
+    state = raced((HOST, {"type": "start"}), (1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}))
+    after, events = STAGED.hooks()["on_timeout"](state, 1, rng())
+    assert events == [{"type": "handed_on", "to": 2}] and STAGED.waiting(after)[0]["seat"] == 2
+    assert "withdraw" not in RULES.hooks() and "on_timeout" not in RULES.hooks()  # the table's defaults

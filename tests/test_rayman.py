@@ -171,6 +171,9 @@ def answer_round_end(state, answers=None):
     while state["phase"] == "round_end":
         shown = view(state, None)
         asked = shown["question"]
+        if asked is None and shown["free_mover"] is None:  # nothing hit those the table waits for
+            state = act(state, shown["waiting"][0]["seat"], {"type": "no_hit"})
+            continue
         if asked is None:  # the last player's phone records the free move (``answers["free_move"]``: level)
             mover = shown["free_mover"]
             level = answers.get("free_move", {}).get(mover)
@@ -336,7 +339,7 @@ def test_the_22_extra_cards_are_shuffled_in_secret():
     shuffles = [draw for draw in generator.draws if draw["type"] == "shuffle"]
     assert len(shuffles) == 1 and shuffles[0]["secret"] and shuffles[0]["size"] == 22
     assert shuffles[0]["purpose"] == "shuffle of the 22 extra action cards"
-    assert sorted(state["draft"]["deck"]) == list(range(1, 23))
+    assert sorted(state["secret"]["draft_deck"]) == list(range(1, 23))  # the deck in the table's secret
     for seat in (None, HOST, 1, 2):
         assert view(state, seat)["draft"]["deck"] == 22  # its order stays hidden from everyone
 
@@ -363,7 +366,7 @@ def test_the_draft_follows_the_books_order():
     assert state["phase"] == "round_start" and state["draft"]["round"] == 2
     held = [card["extra"] for p in players(state) for card in p["cards"] if card["extra"]]
     assert len(held) == len(set(held)) == 8 and all(len(p["cards"]) == 10 for p in players(state))
-    assert len(state["draft"]["discarded"]) == 4 and len(state["draft"]["deck"]) == 22 - 12
+    assert len(state["draft"]["discarded"]) == 4 and len(state["secret"]["draft_deck"]) == 22 - 12
 
 
 def test_solo_draws_three_and_keeps_one_twice():
@@ -714,7 +717,7 @@ def test_the_filou_turns_a_heart_into_an_action():
     (1, {"type": "fly"}, "Unknown action"),
     (1, {}, "Unknown action"),
     (1, {"type": 7}, "Unknown action"),
-    (9, {"type": "end_turn"}, "Only the players"),
+    (9, {"type": "end_turn"}, "Not your turn"),
     (HOST, {"type": "end_turn"}, "Only a player can do that, on their phone"),
     (2, {"type": "next_race"}, "Not now: the table is playing the turns"),
     (HOST, {"type": "answer", "question": "last", "value": [1]}, "Not now: the table is playing the turns"),

@@ -13,7 +13,7 @@ from companion.games.rayman import GAME, HOST, legal_actions
 from companion.games.rayman.audit import audit
 from tests.test_rayman import seats
 
-ORDER = ("character", "pick", "initiative", "answer", "roll", "reveal", "lock", "end_turn", "free_move")
+ORDER = ("character", "pick", "initiative", "answer", "roll", "reveal", "lock", "end_turn", "free_move", "no_hit")
 
 
 def logged_game(options: dict, players: int, rounds: int = 3) -> list[dict]:

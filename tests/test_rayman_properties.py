@@ -28,7 +28,7 @@ CONFIGURATIONS = [
     ({"difficulty": "custom", "boss": "seabreather", "boss_move": 6, "captive_ptizetres": 3, "damage_push": 3}, 3),
     ({"tournament": "on", "difficulty": "intermediate", "card_exchange": "on"}, 2),
 ]
-PROGRESS = ("end_turn", "lock", "reveal", "roll", "free_move", "answer", "next_race", "distance", "pick", "initiative",
+PROGRESS = ("end_turn", "lock", "reveal", "roll", "free_move", "no_hit", "answer", "next_race", "distance", "pick", "initiative",
             "character", "pick_legendary", "exchange")
 
 

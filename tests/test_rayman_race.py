@@ -35,12 +35,15 @@ def active(state):
 
 
 def end_round(state):
-    """Ends every turn, the last players pass their free move: the state and the events of the round's end."""
+    """Ends every turn, the last players pass their free move, nothing else hit anybody: the state and the
+    events of the round's end."""
     events = []
     while state["phase"] == "turns":
         state, events = act_events(state, active(state), {"type": "end_turn"})
-    while view(state, None)["free_mover"] is not None:
-        state, more = act_events(state, view(state, None)["free_mover"], {"type": "free_move", "pass": True})
+    while state["phase"] == "round_end" and view(state, None)["waiting"]:
+        mover, seat = view(state, None)["free_mover"], view(state, None)["waiting"][0]["seat"]
+        action = {"type": "free_move", "pass": True} if mover is not None else {"type": "no_hit"}
+        state, more = act_events(state, seat, action)
         events = events + more
     return state, events
 
@@ -154,8 +157,8 @@ def test_the_books_projectile_examples(options, die, level, card, line):
     assert view(state, 2)["round"]["card_line"] == line  # a "CE ROUND-CI" line is shown all round long
     state, events = end_round(choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")}))
     assert {"type": "projectile_moved", "id": 1, "column": 13, "level": level} in events  # 8 spaces back
-    effects = of_type(events, "projectile_card_effect")
-    assert effects == ([{"type": "projectile_card_effect", "card": card, "line": line}] if card else [])
+    # the Missile's line 2 reads « CE ROUND-CI »: announced at the roll, not at the round's end
+    assert of_type(events, "projectile_card_effect") == []
 
 
 def test_after_the_first_round_the_player_farthest_from_the_finish_rolls():
@@ -212,13 +215,13 @@ def test_an_immune_player_stops_a_projectile_unharmed():
 def test_without_positions_the_player_hit_by_a_projectile_says_so_on_their_phone():
     state = with_projectiles(turns(2, difficulty="intermediate"), [(21, 3, 21)])
     state = act(act(state, 2, {"type": "end_turn"}), 1, {"type": "end_turn"})
-    assert view(state, HOST)["question"] is None and state["round"]["number"] == 2  # the host is not asked
-    assert state["projectiles"][0]["column"] == 13  # moved: nobody on its path reported yet
+    assert view(state, HOST)["question"] is None and state["phase"] == "round_end"  # the host is not asked
+    assert state["projectiles"][0]["column"] == 21  # it waits for the players who keep no position
     hit = {"type": "hurt", "cause": "projectile", "projectile": 10}
     assert hit in legal_actions(state, 1)
     state, events = act_events(state, 1, hit)
     assert of_type(events, "projectile_hit")[0]["seat"] == 1 and of_type(events, "damaged")[0]["seat"] == 1
-    assert state["projectiles"] == []
+    assert state["projectiles"] == [] and state["round"]["number"] == 2  # nothing left to move
 
 
 def test_a_player_reports_a_projectile_met_during_the_turn():
@@ -240,6 +243,26 @@ def test_the_boss_rolls_its_level_and_reveals_a_card_of_its_shuffled_deck():
     assert roll["level"] == (roll["die"] + 1) // 2 and roll["entering"]
     assert state["boss"]["column"] == 0 and state["boss"]["level"] == roll["level"]
     assert card["card"] in (1, 2, 3) and view(state, 1)["boss"]["deck"] == 2
+
+
+def test_the_decks_are_the_tables_secret_and_no_view_changes_when_they_do():
+    """Secrets by layout (issue 25): the Boss's attack deck and the draft deck live in state["secret"];
+    scrambling them, and every other seat's private part, changes nothing any other screen sees."""
+    state, _ = act_events(ready(2, mode="coop", boss_move=5, extra_cards="on"), 2, ROLL, rng(70))
+    assert "deck" not in state["boss"] and len(state["secret"]["boss_deck"]) == state["boss"]["deck_size"] == 2
+    drafting = new_game(3, difficulty="intermediate")
+    for seat, name in ((1, "Rayman"), (2, "Globox"), (3, "Barbara")):
+        drafting = act(drafting, seat, {"type": "character", "name": name})
+    assert "deck" not in drafting["draft"] and len(drafting["secret"]["draft_deck"]) == 22
+    for shown in (state, drafting):
+        for viewer in [None, HOST] + [p["seat"] for p in shown["players"]]:
+            scrambled = copy.deepcopy(shown)
+            for key, deck in scrambled["secret"].items():
+                scrambled["secret"][key] = list(reversed(deck)) + [99]
+            for owner, mine in scrambled["private"].items():
+                if owner != str(viewer):
+                    mine.update(hand=[], cards=[], discard=[], played=[])
+            assert view(scrambled, viewer) == view(shown, viewer), viewer
 
 
 def test_the_attack_deck_is_reshuffled_when_its_three_cards_are_used():
@@ -660,7 +683,7 @@ def test_the_exchange_variant_keeps_ten_cards_of_the_twelve():
     generator = rng(91)
     state = act(state, HOST, {"type": "next_race"}, generator)
     assert generator.draws[0]["purpose"] == "shuffle of the 18 extra action cards"
-    assert not set(held) & set(state["draft"]["deck"])  # the cards kept by the players stay out
+    assert not set(held) & set(state["secret"]["draft_deck"])  # the cards kept by the players stay out
     state = through_setup(state, known=False)
     assert state["phase"] == "exchange" and all(len(p["cards"]) == 12 for p in players(state))
     refused(state, 1, {"type": "exchange", "drop": ["b1"]}, "Choose 2 of your cards")

@@ -11,7 +11,9 @@ from companion.games.rayman.constants import commitment
 from companion.games.rayman.legal import sample_salt
 from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, end_turns, lock, new_game, place, player,
                                ready, refused, reveal, rng, start_round, turns)
-from tests.test_rayman_race import active, coop_turns, end_round, of_type, placed, play_round, with_ptizetres
+from tests.rules import ScriptedRng
+from tests.test_rayman_race import (active, coop_turns, end_round, of_type, placed, play_round, with_projectiles,
+                                    with_ptizetres)
 
 
 def ended_turns(state):
@@ -55,7 +57,7 @@ def test_rule_the_final_rounds_ranking_counts_the_free_move():
     state = act(state, 3, {"type": "step", "direction": "forward"})  # past the line: the final round
     state = ended_turns(state)
     assert view(state, None)["free_mover"] == 1  # same column: the lower level is behind
-    state = act(state, 1, {"type": "free_move", "level": 1})
+    state = act(act(state, 1, {"type": "free_move", "level": 1}), 1, {"type": "no_hit"})  # no enemy there
     ranking = [(entry["seat"], entry["place"]) for entry in state["result"]["ranking"]]
     assert ranking == [(3, 1), (1, 2), (2, 3)]  # without the free move Ana would be third
 
@@ -317,3 +319,89 @@ def test_an_unanswered_offer_lapses_when_its_deadline_passes():
     state, events = GAME.on_timeout(state, other, rng(5))
     assert of_type(events, "bonus_declined") and state["round"]["offer"] is None
     assert GAME.on_timeout(state, mover, rng(5)) == (state, [])  # nothing else lapses by itself
+
+
+# --- issue 25: projectiles, damage, the final round and the projectile card -------------------------
+
+HIT_BY_10 = {"type": "hurt", "cause": "projectile", "projectile": 10}
+
+
+def test_rule_a_projectile_waits_at_the_round_end_for_the_hit_of_a_player_who_keeps_no_position():
+    # « Si un Projectile actif croise le chemin d'un joueur, le joueur perd son Jeton Cœur, s'il en a un, ou
+    # subit un dégât. Dans les deux cas, le Jeton Projectile est retiré du plateau. »
+    state = with_projectiles(turns(2, difficulty="intermediate"), [(5, 2, 21)])  # its path ends off the board
+    state = ended_turns(state)
+    assert state["phase"] == "round_end" and [p["column"] for p in state["projectiles"]] == [5]
+    assert {wait["seat"] for wait in view(state, None)["waiting"]} == {1, 2}
+    assert HIT_BY_10 in legal_actions(state, 2) and {"type": "no_hit"} in legal_actions(state, 2)
+    state, events = act_events(state, 2, HIT_BY_10)  # still on the board: the hit is reported
+    assert of_type(events, "projectile_hit") == [{"type": "projectile_hit", "id": 10, "seat": 2}]
+    assert state["projectiles"] == [] and state["round"]["number"] == 2  # nothing left to move: the round ends
+    refused(turns(2), 1, {"type": "no_hit"}, "Not now")
+
+
+def test_rule_a_projectile_nobody_reports_moves_once_every_player_without_a_position_spoke():
+    # « Les Projectiles lancés depuis la colonne 21 ➡ terminent leur mouvement sur la ligne de départ »
+    state = ended_turns(with_projectiles(turns(2, difficulty="intermediate"), [(5, 2, 21)]))
+    state = act(state, 1, {"type": "no_hit"})
+    refused(state, 1, {"type": "no_hit"}, "Nothing waits for you")
+    assert state["phase"] == "round_end" and view(state, None)["waiting"][0]["seat"] == 2
+    state, events = act_events(state, 2, {"type": "no_hit"})
+    assert of_type(events, "projectile_removed") == [{"type": "projectile_removed", "id": 10}]
+    assert state["round"]["number"] == 2
+
+
+@pytest.mark.parametrize("unkept_hit", [True, False])
+def test_rule_with_some_positions_kept_the_first_player_on_the_path_is_hit(unkept_hit):
+    # « Si un Projectile actif croise le chemin d'un joueur [...] le Jeton Projectile est retiré du plateau »:
+    # Ben keeps no position and stands at column 18, before Ana (column 15) on the projectile's path
+    state = placed(turns(3, difficulty="intermediate"), {1: (15, 2), 3: (30, 1)})
+    state = ended_turns(with_projectiles(state, [(21, 2, 21)]))
+    assert [wait["seat"] for wait in view(state, None)["waiting"]] == [2]
+    state, events = act_events(state, 2, HIT_BY_10 if unkept_hit else {"type": "no_hit"})
+    hits = of_type(events, "projectile_hit")
+    assert hits == [{"type": "projectile_hit", "id": 10, "seat": 2 if unkept_hit else 1}]
+    assert player(state, 1)["position"] == ({"column": 15, "level": 2} if unkept_hit else {"column": 13, "level": 2})
+    assert state["projectiles"] == []
+
+
+def test_rule_damage_that_lands_a_player_on_a_projectile_removes_it():
+    # « Votre immunité temporaire vous protège si vous vous retrouvez sur un Projectile (retirez-le du jeu) »
+    state = with_projectiles(placed(turns(2, difficulty="intermediate"), {1: (15, 1), 2: (30, 1)}),
+                             [(13, 1, 21), (13, 2, 21)])
+    state, events = act_events(state, 1, {"type": "hurt", "cause": "enemy"})
+    assert {"type": "moved", "seat": 1, "column": 13, "level": 1} in events
+    assert of_type(events, "projectile_removed") == [{"type": "projectile_removed", "id": 10}]
+    assert [p["id"] for p in state["projectiles"]] == [11]  # the other level's stays
+
+
+def test_rule_a_hit_from_the_final_rounds_free_move_changes_the_ranking():
+    # « S'il contient un Ennemi, le joueur peut toujours s'y déplacer, mais perdra son Jeton Cœur ou subira un
+    # dégât » — and « À la fin du round, le joueur ayant franchi la plus grande distance [...] remporte la course »
+    state = with_ptizetres(placed(turns(3), {1: (20, 1), 2: (20, 2), 3: (43, 1)}), 3)
+    state = ended_turns(act(state, 3, {"type": "step", "direction": "forward"}))  # the final round
+    state = act(state, 1, {"type": "free_move", "level": 1})  # column 21, onto an enemy
+    assert state["outcome"] is None and [wait["seat"] for wait in view(state, None)["waiting"]] == [1]
+    state, events = act_events(state, 1, {"type": "hurt", "cause": "enemy"})
+    assert of_type(events, "damaged") and player(state, 1)["position"]["column"] == 19
+    ranking = [(entry["seat"], entry["place"]) for entry in state["result"]["ranking"]]
+    assert ranking == [(3, 1), (2, 2), (1, 3)]
+
+
+def roll(state, die):
+    return act_events(state, HOST, {"type": "roll"}, ScriptedRng(("", die), fallback=rng(0)))
+
+
+@pytest.mark.parametrize("die, this_round", [(2, True), (6, False)])
+def test_rule_a_ce_round_ci_line_applies_from_the_roll_and_not_at_the_round_end(die, this_round):
+    # « Certaines cartes peuvent inclure des effets continus qui restent actifs tout au long du round. Ces effets
+    # seront identifiés avec la note : « CE ROUND-CI ». » — the Missile's line 2 reads « Tous les Ennemis ont
+    # maintenant besoin de 1 🦋 supplémentaire pour être vaincus CE ROUND-CI »
+    state = placed(ready(2, difficulty="custom", projectile="missile"), {1: (0, 1), 2: (0, 1)})
+    state, events = roll(state, die)
+    at_roll = of_type(events, "projectile_card_effect")
+    assert at_roll == ([{"type": "projectile_card_effect", "card": "missile", "line": 2, "this_round": True}]
+                       if this_round else [])
+    state, events = end_round(choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")}))
+    at_end = of_type(events, "projectile_card_effect")
+    assert at_end == ([] if this_round else [{"type": "projectile_card_effect", "card": "missile", "line": die}])

@@ -696,6 +696,8 @@ class Racer:
             return {"type": "crossed"}  # past the line, as soon as the final round is on
         if phase == "finish" and self.distance:
             return self.legal({"type": "distance", "spaces": self.distance}, legal)
+        if {"type": "no_hit"} in legal:  # no projectile reached them, the free move landed on no enemy
+            return {"type": "no_hit"}
         if game["free_mover"] == self.seat:  # the last player moves one space forward, on the same level if free
             forward = {"type": "free_move", "level": mine["position"]["level"]}
             return forward if forward in legal else self.legal({"type": "free_move", "pass": True}, legal)

@@ -12,6 +12,16 @@ A game declares
   types allowed in it, the seats that may act (``actors``), what comes next
   (``next``) and what happens on entering it (``begin``). Off-phase and
   out-of-turn actions never reach a move;
+* its **stages** (boardgame.io's): a phase may hold declared sub-steps, one
+  `Stage` per value of ``state["stage"]``, each with its own moves, actors,
+  ``next`` and ``begin``. What may be done now is looked up stage → phase: a
+  stage that leaves its moves or actors undeclared takes the phase's. A `Move`
+  may carry its own ``actors`` too (board keeping open to every racer while
+  the phase's actors are the choosers);
+* its **system moves**: what happens when a seat ``leave``s the game for good
+  and when a timed wait on a seat passes the table's ``timeout``; they run
+  through the same path as every move (copy, advance, decide, history once),
+  as boardgame.io's ``onPlayerLeave``;
 * where its **secrets** live: a seat's private data in
   ``state["private"][str(seat)]``, the table's (decks, face-down tiles) in
   ``state["secret"]``. Views are rendered from `strip_secrets`, so a new
@@ -29,6 +39,9 @@ A game declares
 
 A move's ``run`` gets a private deep copy of the state and changes it in place
 (it returns the list of public events); ``apply`` never mutates its input.
+With ``history=n`` the kernel keeps the last n public events in
+``state["history"]`` (every move's, every begin's, a leave's, a timeout's),
+so that a game never appends them itself.
 """
 
 from __future__ import annotations
@@ -43,6 +56,8 @@ HOST_ONLY = "host"  # a move of the host screen (board keeping, questions put to
 ANYONE = "anyone"  # either
 
 MAX_PHASE_STEPS = 100  # phases that chain into each other on one action: a loop is a bug
+KEEP_ALL = -1  # Rules(history=KEEP_ALL): the game's history keeps every event
+LEAVE, TIMEOUT = "leave", "timeout"  # the action types of the system moves (in their ``run``'s action)
 
 
 def _no_objection(state: dict, seat: Any, action: dict) -> None:
@@ -72,6 +87,26 @@ class Move:
     proxy: bool = False
     # What the move is called on the host's button when it decides for a seat (a msgid).
     label: str | None = None
+    # The seats that may send it now, when not the stage's or the phase's (board keeping open to
+    # every racer while the phase waits on the choosers).
+    actors: Callable[[dict], Iterable[int]] | None = None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A declared sub-step of a phase (the card a figure turned over waits for its name, a fight
+    waits for its answers): its own moves and actors, what comes next and what happens on entering
+    it. The kernel keeps its name in ``state["stage"]``. ``moves``, ``actors``, ``label``, ``waits``
+    and ``timed`` left as None are the phase's; ``next(state)`` names the stage of the same phase
+    to go to (None: stay)."""
+
+    moves: tuple[str, ...] | None = None
+    label: str | None = None
+    actors: Callable[[dict], Iterable[int]] | None = None
+    next: Callable[[dict], str | None] | None = None
+    begin: Callable[[dict, Any], list[dict] | None] | None = None
+    waits: bool | None = None
+    timed: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +129,25 @@ class Phase:
     begin: Callable[[dict, Any], list[dict] | None] | None = None
     waits: bool = True
     timed: bool = False
+    # Its sub-steps; entering the phase enters ``first_stage`` (None: the first declared).
+    stages: dict[str, Stage] = field(default_factory=dict)
+    first_stage: str | None = None
+
+    def starting_stage(self) -> str | None:
+        return self.first_stage or next(iter(self.stages), None)
+
+
+@dataclass(frozen=True)
+class Now:
+    """What the state's phase and stage allow: the lookup stage → phase, made once."""
+
+    phase: Phase
+    stage_name: str | None
+    moves: tuple[str, ...]
+    label: str
+    actors: Callable[[dict], Iterable[int]] | None
+    waits: bool
+    timed: bool
 
 
 def strip_secrets(state: dict, seat: Any) -> dict:
@@ -127,15 +181,25 @@ class Rules:
     # Whom the game waits on, when the phases' default (their actors) is not enough.
     wait_on: Callable[[dict], list[dict]] | None = None
     always: tuple[str, ...] = field(default=())  # moves allowed in every phase (corrections, say)
+    # A seat leaves for good (run(state, seat, action, rng) -> events); a timed wait on a seat passed
+    # the table's deadline. None: the game goes on as it is / the host decides for the seat.
+    leave: Move | None = None
+    timeout: Move | None = None
+    history: int = 0  # the last events kept in state["history"] (0: none, KEEP_ALL: every one)
 
     # The table's hooks ------------------------------------------------------
     def hooks(self) -> dict:
         """The `Game` fields the kernel provides."""
-        return {"apply": self.apply, "view": self.view, "legal_actions": self.legal_actions,
-                "outcome": self.outcome, "waiting": self.waiting,
-                "host_actions": frozenset(k for k, m in self.moves.items() if m.by in (HOST_ONLY, ANYONE)),
-                "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy),
-                "action_labels": {k: m.label for k, m in self.moves.items() if m.label}}
+        hooks = {"apply": self.apply, "view": self.view, "legal_actions": self.legal_actions,
+                 "outcome": self.outcome, "waiting": self.waiting,
+                 "host_actions": frozenset(k for k, m in self.moves.items() if m.by in (HOST_ONLY, ANYONE)),
+                 "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy),
+                 "action_labels": {k: m.label for k, m in self.moves.items() if m.label}}
+        if self.leave is not None:
+            hooks["withdraw"] = self.withdraw
+        if self.timeout is not None:
+            hooks["on_timeout"] = self.on_timeout
+        return hooks
 
     def apply(self, state: dict, seat: Any, action: dict, rng) -> tuple[dict, list[dict]]:
         kind = action.get("type") if isinstance(action, dict) else None
@@ -144,20 +208,25 @@ class Rules:
             raise IllegalAction(N_("Unknown action: %(action)s."), action=str(kind)[:40])
         self._refuse_if_not_allowed(state, seat, kind, move)
         move.check(state, seat, action)
-        work = plain_copy(state)
-        events = list(move.run(work, seat, action, rng) or [])
-        events += self._advance(work, rng)
-        work["outcome"] = self.decide(work)
-        return work, events
+        return self._run(move, state, seat, action, rng)
+
+    def withdraw(self, state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
+        """The seat leaves the game for good, by the game's ``leave`` move."""
+        return self._system(self.leave, state, seat, {"type": LEAVE}, rng)
+
+    def on_timeout(self, state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
+        """A timed wait on the seat passed the table's deadline: the game's ``timeout`` move."""
+        return self._system(self.timeout, state, seat, {"type": TIMEOUT}, rng)
 
     def legal_actions(self, state: dict, seat: Any) -> list[dict]:
         """Every action ``seat`` may send now, from the same predicates as the refusals."""
         if seat is None or state.get("outcome") is not None:
             return []
         found = []
-        for kind in self._moves_of(state):
+        now = self.now(state)
+        for kind in now.moves + self.always:
             move = self.moves[kind]
-            if not self._may_act(state, seat, move):
+            if not self._may_act(state, seat, move, now):
                 continue
             for parameters in move.candidates(state, seat):
                 action = {**parameters, "type": kind}
@@ -175,8 +244,12 @@ class Rules:
         # A candidate marked "proxied" is a decision only the host takes for the seat when it is away
         # (`companion.night`): listed among the host's choices, not on the seat's own screen.
         legal = [action for action in self.legal_actions(state, seat) if action.get("proxied") is not True]
-        return {**rendered, "phase": state["phase"], "legal": legal,
-                "waiting": self.waiting(state), "outcome": state.get("outcome")}
+        shown = {**rendered, "phase": state["phase"], "legal": legal,
+                 "waiting": self.waiting(state), "outcome": state.get("outcome")}
+        stage = self.now(state).stage_name
+        if stage is not None:  # only a phase that has stages shows one
+            shown["stage"] = stage
+        return shown
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome") if isinstance(state, dict) else None
@@ -186,49 +259,101 @@ class Rules:
             return []
         if self.wait_on is not None:
             return self.wait_on(state)
-        phase = self.phases[state["phase"]]
-        if not phase.waits or phase.actors is None:
+        now = self.now(state)
+        if not now.waits or now.actors is None:
             return []
-        return [{"seat": seat, "for": phase.label, "params": {}, "timed": phase.timed}
-                for seat in phase.actors(state)]
+        return [{"seat": seat, "for": now.label, "params": {}, "timed": now.timed}
+                for seat in now.actors(state)]
+
+    def now(self, state: dict) -> Now:
+        """The phase and stage the state is in, and what they allow (a stage's undeclared parts are the
+        phase's). A state saved before its phase had stages is in the phase's first stage."""
+        phase = self.phases[state["phase"]]
+        name = state.get("stage") if phase.stages else None
+        name = name if name in phase.stages else phase.starting_stage()
+        stage = phase.stages.get(name) if name is not None else None
+        if stage is None:
+            return Now(phase, None, phase.moves, phase.label, phase.actors, phase.waits, phase.timed)
+        return Now(phase, name, phase.moves if stage.moves is None else stage.moves, stage.label or phase.label,
+                   stage.actors or phase.actors, phase.waits if stage.waits is None else stage.waits,
+                   phase.timed if stage.timed is None else stage.timed)
 
     # Inside -----------------------------------------------------------------
-    def _moves_of(self, state: dict) -> tuple[str, ...]:
-        return self.phases[state["phase"]].moves + self.always
-
-    def _may_act(self, state: dict, seat: Any, move: Move) -> bool:
+    def _may_act(self, state: dict, seat: Any, move: Move, now: Now) -> bool:
         if seat == HOST:
             return move.by in (HOST_ONLY, ANYONE)
         if type(seat) is not int or move.by == HOST_ONLY:
             return False
-        actors = self.phases[state["phase"]].actors
+        actors = move.actors or now.actors
         return actors is None or seat in set(actors(state))
 
     def _refuse_if_not_allowed(self, state: dict, seat: Any, kind: str, move: Move) -> None:
         if state.get("outcome") is not None:
             raise IllegalAction(N_("The game is over."))
-        phase = self.phases[state["phase"]]
-        if kind not in self._moves_of(state):
-            raise IllegalAction(N_("Not now: the table is %(phase)s."), phase=Msg(phase.label))
+        now = self.now(state)
+        if kind not in now.moves + self.always:
+            raise IllegalAction(N_("Not now: the table is %(phase)s."), phase=Msg(now.label))
         if seat == HOST and move.by == SEAT:
             raise IllegalAction(N_("Only a player can do that, on their phone."))
         if seat != HOST and move.by == HOST_ONLY:
             raise IllegalAction(N_("Only the host can do that."))
-        if not self._may_act(state, seat, move):
-            raise IllegalAction(N_("Not your turn: the table is %(phase)s."), phase=Msg(phase.label))
+        if not self._may_act(state, seat, move, now):
+            raise IllegalAction(N_("Not your turn: the table is %(phase)s."), phase=Msg(now.label))
+
+    def _system(self, move: Move, state: dict, seat: int, action: dict, rng) -> tuple[dict, list[dict]]:
+        """A leave or a timeout: never refused (the table must be able to go on), so a check that
+        says no means the move has nothing to do (the game is over, the seat plays no part, the
+        wait was answered)."""
+        if state.get("outcome") is not None:
+            return state, []
+        try:
+            move.check(state, seat, action)
+        except IllegalAction:
+            return state, []
+        return self._run(move, state, seat, action, rng)
+
+    def _run(self, move: Move, state: dict, seat: Any, action: dict, rng) -> tuple[dict, list[dict]]:
+        """Copy, run, advance, decide and keep the history: once, for every kind of move."""
+        work = plain_copy(state)
+        events = list(move.run(work, seat, action, rng) or [])
+        events += self._advance(work, rng)
+        work["outcome"] = self.decide(work)
+        if self.history:
+            kept = work.get("history", []) + events
+            work["history"] = kept if self.history == KEEP_ALL else kept[-self.history:]
+        return work, events
 
     def _advance(self, state: dict, rng) -> list[dict]:
-        """Moves through the phases whose end the action brought about."""
+        """Moves through the phases, and the stages within them, whose end the action brought about."""
         events: list[dict] = []
         for _ in range(MAX_PHASE_STEPS):
             phase = self.phases[state["phase"]]
             following = phase.next(state) if phase.next else None
-            if following is None or following == state["phase"]:
+            if following is not None and following != state["phase"]:
+                events += self._enter_phase(state, following, rng)
+                continue
+            now = self.now(state)
+            stage = phase.stages.get(now.stage_name) if now.stage_name is not None else None
+            following = stage.next(state) if stage is not None and stage.next else None
+            if following is None or following == now.stage_name:
                 return events
-            if following not in self.phases:
-                raise KeyError(f"phase {following!r} is not declared")
-            state["phase"] = following
-            entered = self.phases[following]
-            if entered.begin:
-                events += list(entered.begin(state, rng) or [])
-        raise RuntimeError("the phases loop: check their next()")
+            events += self._enter_stage(state, phase, following, rng)
+        raise RuntimeError("the phases or stages loop: check their next()")
+
+    def _enter_phase(self, state: dict, name: str, rng) -> list[dict]:
+        if name not in self.phases:
+            raise KeyError(f"phase {name!r} is not declared")
+        state["phase"] = name
+        entered = self.phases[name]
+        state.pop("stage", None)
+        events = list(entered.begin(state, rng) or []) if entered.begin else []
+        first = entered.starting_stage()
+        return events + (self._enter_stage(state, entered, first, rng) if first is not None else [])
+
+    @staticmethod
+    def _enter_stage(state: dict, phase: Phase, name: str, rng) -> list[dict]:
+        if name not in phase.stages:
+            raise KeyError(f"stage {name!r} is not declared in its phase")
+        state["stage"] = name
+        stage = phase.stages[name]
+        return list(stage.begin(state, rng) or []) if stage.begin else []

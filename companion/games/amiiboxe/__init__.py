@@ -65,9 +65,9 @@ import copy
 from companion.games.amiiboxe import draws, fights, scoring, setup, turns, views
 from companion.games.amiiboxe.common import FACES, IN_PLAY, require_no_fight, seat_ids
 from companion.games.amiiboxe.setup import DISAGREEMENT
-from companion.games.amiiboxe.turns import pass_turn
+from companion.games.amiiboxe.turns import ACTION, pass_turn, stage_of, the_active_player
 from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register
-from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules
+from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules, Stage
 from companion.game_checks import GameCheck, register_game_check
 
 
@@ -99,15 +99,18 @@ def place_run(state: dict, seat, action: dict, rng) -> list[dict]:
     return (setup.run_place if state["phase"] == "setup" else turns.run_place_in_play)(state, seat, action, rng)
 
 
-def move(run, check, kind: str, by: str, proxy: bool = False, label: str | None = None) -> Move:
-    return Move(run=run, check=guarded(check), candidates=offered(kind), by=by, proxy=proxy, label=label)
+def move(run, check, kind: str, by: str, proxy: bool = False, label: str | None = None, actors=None) -> Move:
+    return Move(run=run, check=guarded(check), candidates=offered(kind), by=by, proxy=proxy, label=label,
+                actors=actors)
 
 
 # type: (run, check, who may send it, the host may decide it for an away seat)
 MOVES = {
     "seat_order": move(setup.run_seat_order, setup.check_seat_order, "seat_order", ANYONE),
     "first_player": move(setup.run_first_player, setup.check_first_player, "first_player", ANYONE),
-    "name_location": move(setup.run_name_location, setup.check_name_location, "name_location", ANYONE),
+    # A figure's owner chooses its home card at any time before it plays, whoever's turn it is.
+    "name_location": move(setup.run_name_location, setup.check_name_location, "name_location", ANYONE,
+                          actors=seat_ids),
     "add_card": move(setup.run_add_card, setup.check_add_card, "add_card", HOST_ONLY),
     "begin": move(setup.run_begin, setup.check_begin, "begin", HOST_ONLY),
     "set_reference": move(setup.run_set_reference, setup.check_set_reference, "set_reference", HOST_ONLY),
@@ -133,12 +136,44 @@ MOVES = {
     "shift": move(turns.run_shift, turns.check_shift, "shift", ANYONE),
 }
 SETUP_MOVES = ("seat_order", "first_player", "name_location", "add_card", "begin", "set_reference", "place")
-PLAY_MOVES = ("name_location", "add_card", "set_reference", "place", "move", "attack", "retire", "end_turn",
-              "pass", "confirm_effect", "judge", "enter_value", "name_card", "swap_cards", "swap_figures", "push", "shift")
+# Any time in play: a home card chosen before its figure plays, a card added, the reference changed
+# (their checks say when), and the board kept by the host and, when its stage allows, the active phone.
+ANY_TIME = ("name_location", "add_card", "set_reference")
+BOARD_TOOLS = ("name_card", "swap_cards", "swap_figures", "push", "shift", "place")
+ACTIONS = ("move", "attack", "retire")
+
+
+def fighters_to_answer(state: dict) -> list[int]:
+    fight = state["fight"]
+    return [owner for role, owner in fight["seats"].items() if not fight["answered"][role]] if fight else []
+
+
+def voters_to_answer(state: dict) -> list[int]:
+    fight = state["fight"]
+    return [seat for seat in fight["voters"] if not fight["answered"][str(seat)]] if fight else []
+
+
+def turn_stage(moves: tuple[str, ...], label: str, actors=the_active_player) -> Stage:
+    """A stage of the turn: it is left when the turn waits for something else (`turns.stage_of`)."""
+    return Stage(moves=moves + ANY_TIME, label=label, actors=actors, next=stage_of, begin=None)
+
+
+STAGES = {
+    ACTION: turn_stage(ACTIONS + ("pass", "end_turn") + BOARD_TOOLS, N_("playing a turn")),
+    "name_card": turn_stage(("end_turn",) + BOARD_TOOLS, N_("naming the card turned over")),
+    "swap_cards": turn_stage(("end_turn",) + BOARD_TOOLS, N_("swapping two locations (Amiiboxe ville)")),
+    "second_fight": turn_stage(("attack", "end_turn") + BOARD_TOOLS, N_("choosing a second fight (Enfers)")),
+    "hold": turn_stage(("confirm_effect", "end_turn") + BOARD_TOOLS, N_("applying a card’s effect on the board")),
+    "effects": turn_stage(("end_turn",) + BOARD_TOOLS, N_("finishing a turn’s effects")),
+    "fight": turn_stage(("judge", "enter_value"), N_("deciding a fight"), fighters_to_answer),
+    "vote": turn_stage(("judge",), N_("voting on a fight"), voters_to_answer),
+}
 PHASES = {
-    "setup": Phase(moves=SETUP_MOVES, label=N_("setting up the square"), waits=False),
-    "play": Phase(moves=PLAY_MOVES, label=N_("playing a turn")),
-    "over": Phase(moves=(), label=N_("done with this game"), waits=False),
+    "setup": Phase(moves=SETUP_MOVES, label=N_("setting up the square"), actors=seat_ids, waits=False,
+                   next=lambda state: "play" if state["turn"] else None),
+    "play": Phase(moves=(), label=N_("playing a turn"), actors=the_active_player, begin=setup.begin_play,
+                  next=lambda state: "over" if state["winners"] is not None else None, stages=STAGES),
+    "over": Phase(moves=(), label=N_("done with this game"), actors=lambda state: [], waits=False),
 }
 
 
@@ -156,7 +191,7 @@ def render(state: dict, seat) -> dict:
 
 def operations_open(state: dict, seat) -> bool:
     """Whether the viewer may use the generic board operations now."""
-    if seat is None:
+    if seat is None or "push" not in RULES.now(state).moves:  # the stages that hold the board tools
         return False
     try:
         turns.require_board_operator(state, seat)
@@ -165,7 +200,43 @@ def operations_open(state: dict, seat) -> bool:
     return True
 
 
-RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=scoring.outcome, wait_on=views.waiting)
+def check_in_the_game(state: dict, seat, action: dict) -> None:
+    if seat not in seat_ids(state):
+        raise IllegalAction(N_("You are not playing this game."))
+
+
+def leave(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """The seat's figures leave the board and score nothing; a fight it was in is called off (as
+    the kernel's ``leave``)."""
+    events = []
+    fight = state["fight"]
+    if fight and (seat in fight["seats"].values()):
+        fights.clear_answers(state)
+        state["fight"] = None
+        events.append({"type": "fight_cancelled", "attacker": fight["attacker"], "defender": fight["defender"]})
+    elif fight and fight["exchange"] == "vote" and seat in fight["voters"]:
+        events += fights.time_out(state, seat, rng)
+    events += scoring.withdraw_figures(state, seat)
+    if state["phase"] == "play":
+        if scoring.game_ends(state):
+            events += scoring.finish(state)
+        elif state["active"] == seat or (fight and seat in fight["seats"].values()):
+            events += pass_turn(state)
+    return events
+
+
+def check_fight_waits(state: dict, seat, action: dict) -> None:
+    if not state["fight"]:
+        raise IllegalAction(N_("There is nothing to answer."))
+
+
+def time_out(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A fight's answer or vote not given in time counts as disagreeing; nothing else is timed."""
+    return fights.time_out(state, seat, rng)
+
+
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=scoring.outcome, wait_on=views.waiting,
+              leave=Move(run=leave, check=check_in_the_game), timeout=Move(run=time_out, check=check_fight_waits))
 HOST_ACTIONS = RULES.hooks()["host_actions"]
 legal_actions = RULES.legal_actions
 apply = RULES.apply
@@ -185,38 +256,6 @@ def figure_tapped(state: dict, figure: dict, rng) -> tuple[dict, list[dict]]:
     new_state = copy.deepcopy(state)
     new_state["selected"][role] = ours["id"]
     return new_state, [{"type": "figure_selected", "figure": ours["id"], "as": role}]
-
-
-def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    state = copy.deepcopy(state)
-    if state["phase"] == "over" or seat not in seat_ids(state):
-        return state, []
-    events = []
-    fight = state["fight"]
-    if fight and (seat in fight["seats"].values()):
-        fights.clear_answers(state)
-        state["fight"] = None
-        events.append({"type": "fight_cancelled", "attacker": fight["attacker"], "defender": fight["defender"]})
-    elif fight and fight["exchange"] == "vote" and seat in fight["voters"]:
-        events += fights.time_out(state, seat, rng)
-    events += scoring.withdraw_figures(state, seat)
-    if state["phase"] == "play":
-        if scoring.game_ends(state):
-            events += scoring.finish(state)
-        elif state["active"] == seat or (fight and seat in fight["seats"].values()):
-            events += pass_turn(state)
-    state["outcome"] = scoring.outcome(state)
-    return state, events
-
-
-def on_timeout(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    """A fight's answer or vote not given in time counts as disagreeing; nothing else is timed."""
-    state = copy.deepcopy(state)
-    if not state["fight"]:
-        return state, []
-    events = fights.time_out(state, seat, rng)
-    state["outcome"] = scoring.outcome(state)
-    return state, events
 
 
 def waiting(state: dict) -> list[dict]:
@@ -245,10 +284,8 @@ GAME = register(Game(
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
     **RULES.hooks(),
-    withdraw=withdraw,
     withdraw_rule=N_("Its figures leave the board and score nothing; the enemies they carried go back to their "
                      "owners, out of the game."),
-    on_timeout=on_timeout,
 ))
 
 

@@ -62,13 +62,6 @@ def own_figure(state: dict, seat, action: dict, field: str, selected: str | None
     return figure
 
 
-def require_phase(state: dict, phase: str) -> None:
-    if state["phase"] != phase:
-        if phase == "setup":
-            raise IllegalAction(N_("That is done before the fights begin."))
-        raise IllegalAction(N_("The fights have not begun yet."))
-
-
 def require_no_fight(state: dict) -> None:
     if state["fight"]:
         raise IllegalAction(N_("A fight is being decided: wait for it to end."))

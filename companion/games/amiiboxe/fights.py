@@ -22,7 +22,7 @@ from companion.games.amiiboxe.board import adjacent, card, figure_at, line_index
 from companion.games.amiiboxe.common import ATTACKER, DEFENDER, FACES, MAX_VALUE, TIE, english_name, \
     figure_by_id, on_board, own_figure, figure_field, require_flag, seat_ids, seats_on_board
 from companion.games.amiiboxe.scoring import capture
-from companion.games.amiiboxe.turns import action_done, arrive, require_turn
+from companion.games.amiiboxe.turns import action_done, arrive
 from companion.games.base import N_, IllegalAction, require_fields
 from companion.games.kernel import private_of
 
@@ -47,10 +47,8 @@ def supports_an_adjacent_enemy(state: dict, attacker: dict, defender: dict) -> b
 
 def attack_plan(state: dict, seat, action: dict) -> dict:
     attacker = on_board(own_figure(state, seat, action, "attacker"))
-    step = state["step"]
+    step = state["step"]  # the stages let an attack through only as the action or as Enfers' second fight
     second = bool(step and step["kind"] == "second_fight")
-    if step and not second:
-        raise IllegalAction(N_("Your turn's action is done: finish its effects or end your turn."))
     if second and step["figure"] != attacker["id"]:
         raise IllegalAction(N_("Fight again with the figure that just won, or end your turn."))
     defender = on_board(figure_field(state, action, "defender", "target"))
@@ -80,7 +78,6 @@ def attack_plan(state: dict, seat, action: dict) -> dict:
 
 
 def check_attack(state: dict, seat, action: dict) -> None:
-    require_turn(state, seat)
     require_flag(action, "hold")
     attack_plan(state, seat, action)
 

@@ -44,7 +44,7 @@ def finish(state: dict) -> list[dict]:
             events += retire(state, figure, automatic=True)
     best = max(seat["points"] for seat in state["seats"])
     state["winners"] = [seat["id"] for seat in state["seats"] if seat["points"] == best]
-    state["phase"], state["active"], state["step"], state["fight"] = "over", None, None, None
+    state["active"], state["step"], state["fight"] = None, None, None  # the phase "over" follows
     scores = [{"seat": seat["id"], "points": seat["points"]} for seat in state["seats"]]
     return events + [{"type": "game_over", "scores": scores, "winners": state["winners"]}]
 

@@ -7,7 +7,7 @@ from companion.games.amiiboxe import cards
 from companion.games.amiiboxe.board import figure_at, new_board, require_board, require_cell, square_size, \
     starting_cells
 from companion.games.amiiboxe.common import FACES, IN_PLAY, MAX_NAME_LENGTH, MIN_FIGURES, english_name, \
-    require_phase, seat_ids, figure_field, on_board
+    seat_ids, figure_field, on_board
 from companion.games.base import HOST, N_, IllegalAction, require_fields
 
 KINDS = ("computed", "facts", "situational", "judgement")
@@ -43,9 +43,12 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "board": new_board(size) if options["board"] == "kept" else None,
         "selected": {"figure": None, "target": None}, "fight": None, "step": None,
         "fights": [], "retires": [], "winners": None,
-        "secret": {"house": context["house"], "defaults": context["defaults"], "answers": {}},
+        "secret": {"house": context["house"], "defaults": context["defaults"], "answers": {}, "values": {}},
         "private": {}, "outcome": None,
     }
+    if state["pro"]:  # « jouez en mode PRO »: the players judge; the values stay with the companion
+        for figure in figures:
+            state["secret"]["values"][str(figure["id"])], figure["values"] = figure["values"], {}
     state["reference"] = resolve_reference(state, options["reference"], rng)
     return state
 
@@ -135,25 +138,35 @@ def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def resolve_reference(state: dict, choice: object, rng) -> dict:
-    """A reference id, ``random`` (drawn among the known ones) or 6 criterion ids."""
+def check_reference(state: dict, choice: object) -> list[str]:
+    """Refuses what is not a reference id, ``random`` (with references to draw from) or 6 different
+    known criterion ids; returns the choice as a list. It draws nothing."""
     if isinstance(choice, str):
         choice = [choice]
     if not isinstance(choice, list) or not all(isinstance(item, str) for item in choice):
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
     if len(choice) == 1:
         name = choice[0]
-        if name == RANDOM and state["references"]:
-            name = rng.choice(sorted(state["references"]), "draw the reference")
-        if name not in state["references"]:
+        if name not in state["references"] and not (name == RANDOM and state["references"]):
             raise IllegalAction(N_("Unknown reference: %(reference)s."), reference=name)
-        return {"id": name, "criteria": list(state["references"][name])}
+        return choice
     if len(choice) != FACES or len(set(choice)) != FACES:
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
     unknown = [criterion for criterion in choice if criterion not in state["criteria"]]
     if unknown:
         raise IllegalAction(N_("Unknown criterion: %(criterion)s."), criterion=unknown[0])
-    return {"id": None, "criteria": list(choice)}
+    return choice
+
+
+def resolve_reference(state: dict, choice: object, rng) -> dict:
+    """A reference id, ``random`` (drawn among the known ones) or 6 criterion ids."""
+    choice = check_reference(state, choice)
+    if len(choice) > 1:
+        return {"id": None, "criteria": list(choice)}
+    name = choice[0]
+    if name == RANDOM and state["references"]:
+        name = rng.choice(sorted(state["references"]), "draw the reference")
+    return {"id": name, "criteria": list(state["references"][name])}
 
 
 # --- what the setup still needs ---------------------------------------------------
@@ -186,7 +199,6 @@ def agreed(state: dict, seat, topic: str, value) -> bool:
 
 
 def check_seat_order(state: dict, seat, action: dict) -> None:
-    require_phase(state, "setup")
     require_fields(action, seats=list)
     order = action["seats"]
     if not all(type(item) is int for item in order) or sorted(order) != sorted(seat_ids(state)):
@@ -204,7 +216,6 @@ def run_seat_order(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def check_first_player(state: dict, seat, action: dict) -> None:
-    require_phase(state, "setup")
     require_fields(action, player=int)
     if action["player"] not in seat_ids(state):
         raise IllegalAction(N_("There is no such seat at this table."))
@@ -219,8 +230,6 @@ def run_first_player(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def check_name_location(state: dict, seat, action: dict) -> None:
     """The owner or the host chooses a figure's home card from the table's list, before the figure plays."""
-    if state["phase"] == "over":
-        raise IllegalAction(N_("The game is over."))
     figure = figure_field(state, action, "figure")
     if seat != HOST and figure["seat"] != seat:
         raise IllegalAction(N_("That figure is not yours."))
@@ -256,7 +265,6 @@ def run_add_card(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def check_place(state: dict, seat, action: dict) -> None:
     """Setup: a figure on its owner's starting line, by its owner or the host."""
-    require_phase(state, "setup")
     require_board(state)
     figure = on_board(figure_field(state, action, "figure", "figure"))
     if seat != HOST and figure["seat"] != seat:
@@ -278,7 +286,6 @@ def run_place(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def check_begin(state: dict, seat, action: dict) -> None:
-    require_phase(state, "setup")
     needs = setup_needs(state)
     if "first_player" in needs:
         raise IllegalAction(N_("Say first who acquired an amiibo last: they play first."))
@@ -289,7 +296,14 @@ def check_begin(state: dict, seat, action: dict) -> None:
 
 
 def run_begin(state: dict, seat, action: dict, rng) -> list[dict]:
-    state["phase"], state["active"], state["turn"] = "play", state["first"], 1
+    """The fights begin: the phase ``play`` follows (`begin_play`)."""
+    state["turn"] = 1
+    return []
+
+
+def begin_play(state: dict, rng) -> list[dict]:
+    """« Le dernier joueur à avoir acquis un amiibo commence la partie »."""
+    state["active"] = state["first"]
     state["selected"] = {"figure": None, "target": None}
     return [{"type": "play_began", "order": state["order"], "seat": state["first"]}]
 
@@ -299,17 +313,9 @@ def check_set_reference(state: dict, seat, action: dict) -> None:
         raise IllegalAction(N_("A fight is being decided: wait for it to end."))
     if "reference" not in action:
         require_fields(action, reference=list)
-    resolve_reference(state, action["reference"], _NoDraw())
+    check_reference(state, action["reference"])
 
 
 def run_set_reference(state: dict, seat, action: dict, rng) -> list[dict]:
     state["reference"] = resolve_reference(state, action["reference"], rng)
     return [{"type": "reference_changed", **state["reference"]}]
-
-
-class _NoDraw:
-    """Checking a reference draws nothing: a random one is valid whenever references exist."""
-
-    @staticmethod
-    def choice(items, purpose):
-        return items[0]

@@ -1,8 +1,10 @@
 """A turn (the book's « Tour de jeu »): one and only one action — move, attack or retire —
 then its effects, in the order they happen; the turn ends when they are resolved.
 
-``state["step"]`` says what the turn still waits for after its action:
-* None: the action has not been taken yet;
+``state["step"]`` holds what the turn still waits for after its action; its kind is the
+stage of the phase ``play`` the kernel is in (`companion.games.amiiboxe.STAGES`: each with its
+own moves and actors, so that an action off its stage never reaches the code here):
+* None (stage ``action``): the action has not been taken yet;
 * ``{"kind": "name_card", "cell"}``: a card was turned over; its name decides its effect;
 * ``{"kind": "swap_cards"}``: Amiiboxe ville: the player swaps two locations;
 * ``{"kind": "second_fight", "figure"}``: Enfers: the winner may fight once more;
@@ -21,26 +23,26 @@ from companion.games.amiiboxe import board, cards
 from companion.games.amiiboxe.board import adjacent, between, card, diagonal, figure_at, require_board, \
     require_cell
 from companion.games.amiiboxe.common import IN_PLAY, figure_by_id, on_board, own_figure, figure_field, require_flag, \
-    require_no_fight, require_phase, seat_name, seats_on_board
+    require_no_fight, seat_name, seats_on_board
 from companion.games.amiiboxe.scoring import finish, game_ends, retire
 from companion.games.base import HOST, N_, IllegalAction, require_fields
 
 
 # --- whose turn, and what it still waits for ------------------------------------------
 
-def require_turn(state: dict, seat) -> None:
-    require_phase(state, "play")
-    require_no_fight(state)
-    if seat != state["active"]:
-        raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
+ACTION = "action"  # the stage of a turn whose action is still to take
 
 
-def require_action_left(state: dict) -> None:
-    """One and only one action a turn."""
-    if state["step"] is not None:
-        if state["step"]["kind"] == "second_fight":
-            raise IllegalAction(N_("Fight again with the figure that just won, or end your turn."))
-        raise IllegalAction(N_("Your turn's action is done: finish its effects or end your turn."))
+def stage_of(state: dict) -> str:
+    """The stage the turn is in, read from what it waits for: a fight's answers, an effect, or the action."""
+    fight = state["fight"]
+    if fight:
+        return "vote" if fight["exchange"] == "vote" else "fight"
+    return state["step"]["kind"] if state["step"] else ACTION
+
+
+def the_active_player(state: dict) -> list[int]:
+    return [state["active"]] if state["active"] is not None else []
 
 
 def action_done(state: dict, hold: bool) -> list[dict]:
@@ -78,7 +80,6 @@ def pass_turn(state: dict) -> list[dict]:
 
 
 def check_end_turn(state: dict, seat, action: dict) -> None:
-    require_turn(state, seat)
     if state["step"] is None and not state.get("operated"):
         raise IllegalAction(N_("Move, attack or retire a figure: that is your turn."))
 
@@ -185,8 +186,6 @@ def move_plan(state: dict, figure: dict, action: dict) -> dict:
 
 
 def check_move(state: dict, seat, action: dict) -> None:
-    require_turn(state, seat)
-    require_action_left(state)
     figure = on_board(own_figure(state, seat, action, "figure"))
     require_flag(action, "hold")
     if state["board"] is not None:
@@ -228,13 +227,8 @@ def run_move(state: dict, seat, action: dict, rng) -> list[dict]:
 # --- a card the companion does not know: confirmed once applied; an away seat's turn ------------
 
 def check_confirm_effect(state: dict, seat, action: dict) -> None:
-    """The active player (or the host, or the host for an away seat) says the card's effect is applied."""
-    require_phase(state, "play")
-    require_no_fight(state)
-    if seat != HOST and seat != state["active"]:
-        raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
-    if not state["step"] or state["step"]["kind"] != "hold":
-        raise IllegalAction(N_("No card's effect is waiting to be applied."))
+    """The active player (or the host, or the host for an away seat) says the card's effect is applied:
+    the stage ``hold`` and its actor say when and who; nothing else to check."""
 
 
 def run_confirm_effect(state: dict, seat, action: dict, rng) -> list[dict]:
@@ -247,8 +241,6 @@ def run_confirm_effect(state: dict, seat, action: dict, rng) -> list[dict]:
 def check_pass(state: dict, seat, action: dict) -> None:
     """Only the host passes a turn, for a player who is away (the table marks its decisions
     ``proxied``): a player at the table always takes one action (« une et une seule »)."""
-    require_turn(state, seat)
-    require_action_left(state)
     if action.get("proxied") is not True:
         raise IllegalAction(N_("Move, attack or retire a figure: that is your turn (only the host passes the turn "
                                "of a player who is away)."))
@@ -261,8 +253,6 @@ def run_pass(state: dict, seat, action: dict, rng) -> list[dict]:
 # --- retiring ---------------------------------------------------------------------------
 
 def check_retire(state: dict, seat, action: dict) -> None:
-    require_turn(state, seat)
-    require_action_left(state)
     figure = on_board(own_figure(state, seat, action, "figure"))
     require_flag(action, "hold")
     if state["board"] is not None and not cards.same_card(card(state, figure["at"])["name"], figure["location"]):
@@ -278,10 +268,8 @@ def run_retire(state: dict, seat, action: dict, rng) -> list[dict]:
 # --- naming a card, and the generic board operations ---------------------------------------
 
 def require_board_operator(state: dict, seat) -> None:
-    """The host, or the active phone, during play and between fights."""
+    """The host, or the active phone (the stages hold the board tools only between fights, in play)."""
     require_board(state)
-    require_phase(state, "play")
-    require_no_fight(state)
     if seat != HOST and seat != state["active"]:
         raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
 

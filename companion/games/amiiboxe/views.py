@@ -14,15 +14,12 @@ from companion.games.base import HOST, N_
 
 def view(state: dict, seat, operations: bool) -> dict:
     """What ``seat`` may see (the kernel already removed the secrets: the rankings, the sealed
-    answers of the others), the values hidden in PRO mode; the kernel adds ``legal``."""
+    answers of the others, the values in PRO mode); the kernel adds ``legal``."""
     # The criteria and references are the catalogue's (the screens read them from /api/criteria).
     shown = {key: copy.deepcopy(value) for key, value in state.items()
              if key not in ("private", "proposals", "criteria", "references")}
     if state["fight"]:
         shown["fight"]["your_answer"] = (state.get("private") or {}).get(str(seat), {}).get("answer")
-    if state["pro"]:
-        for figure in shown["figures"]:
-            figure["values"] = {}
     shown["proposals"] = {topic: sorted(int(s) for s in votes) for topic, votes in state["proposals"].items()}
     shown["setup"] = setup_info(state)
     shown["needs"] = setup_needs(state) if state["phase"] == "setup" else []

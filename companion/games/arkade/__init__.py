@@ -33,7 +33,7 @@ from companion.games.arkade.constants import (
     ALIEN, ALIEN_DIE_FACES, ALIEN_TILE_LABELS, ALIEN_TILES, COLOUR_LABELS, COUNTDOWN_SECONDS, DEFENDER,
     DEFENDER_TILE_LABELS, DEFENDER_TILES, HANDICAPS, LEVELS, MODES, SAUCER_COLOURS, SHOOTING_DIE_FACES)
 from companion.games.arkade.draws import DrawCheck
-from companion.games.arkade.flow import RULES, withdraw
+from companion.games.arkade.flow import RULES
 from companion.games.arkade.setup import check_options, setup
 from companion.games.base import N_, Game, Option, register
 from companion.game_checks import GameCheck, register_game_check
@@ -74,7 +74,6 @@ GAME = register(Game(
     setup=setup,
     check_options=check_options,
     uses_figures=False,
-    withdraw=withdraw,
     withdraw_rule=N_("Arkade is a duel: the other player wins by forfeit."),
     # Bookkeeping a player may take back (the table refuses it once a draw or the other player followed).
     undoable=frozenset({"move", "nugget", "gps", "hit", "sacrifice", "lift_field", "claim", "end_turn", "repair",

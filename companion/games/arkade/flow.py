@@ -13,16 +13,15 @@ waits for its answer before the game goes on; corrections never wait.
 
 from __future__ import annotations
 
-import copy
 from typing import Callable
 
 from companion.games.arkade import alien, counters, defender, throwing
 from companion.games.arkade.common import action_time, actor_of, other, role_of, saucer_candidates, win
 from companion.games.arkade.constants import ALIEN, DEFENDER, ROLES
-from companion.games.arkade.setup import assign_roles
+from companion.games.arkade.setup import assign_roles, phase_after_roles
 from companion.games.arkade.throwing import reactor_cell_due
 from companion.games.base import HOST, N_, IllegalAction, plain_copy, require_fields
-from companion.games.kernel import ANYONE, Move, Phase, Rules
+from companion.games.kernel import ANYONE, KEEP_ALL, Move, Phase, Rules
 
 # The pending question each answering move answers.
 ANSWERS = {"repair": "repair", "heart": "heart", "confirm": "claim"}
@@ -65,19 +64,14 @@ def play_move(check: Callable, run: Callable, candidates: Callable, roles: tuple
             state["started_at"] = action_time(action)
         if state["winner"]:
             state["ended_at"] = action_time(action)
-        state["history"] = state["history"] + events
         return events
 
     return Move(run=recorded_run, check=full_check, candidates=candidates, **kernel)
 
 
 def setup_move(check: Callable, run: Callable, candidates: Callable, **kernel) -> Move:
-    def recorded_run(state: dict, seat, action: dict, rng) -> list[dict]:
-        events = run(state, seat, action)
-        state["history"] = state["history"] + events
-        return events
-
-    return Move(run=recorded_run, check=check, candidates=candidates, **kernel)
+    return Move(run=lambda state, seat, action, rng: run(state, seat, action), check=check, candidates=candidates,
+                **kernel)
 
 
 # --- roles and the countdown -----------------------------------------------
@@ -161,14 +155,21 @@ MOVES = {
 }
 PLAYING_MOVES = tuple(kind for kind in MOVES if kind not in ("choose_role", "ready", "go"))
 
+def unless_won(following: Callable[[dict], str | None]) -> Callable[[dict], str | None]:
+    """A phase's next: the game is over once someone won (a forfeit can come in any phase)."""
+    return lambda state: "over" if state["winner"] else following(state)
+
+
 PHASES = {
-    "roles": Phase(moves=("choose_role",), label=N_("choosing roles"), actors=both_seats),
+    "roles": Phase(moves=("choose_role",), label=N_("choosing roles"), actors=both_seats,
+                   next=unless_won(lambda state: phase_after_roles(state["mode"]) if state["roles"][ALIEN] is not None
+                                   else None)),
     "ready": Phase(moves=("ready",), label=N_("getting ready"), actors=both_seats,
-                   next=lambda state: "countdown" if all(state["ready"].values()) else None),
+                   next=unless_won(lambda state: "countdown" if all(state["ready"].values()) else None)),
     "countdown": Phase(moves=("go",), label=N_("counting down"), actors=both_seats, waits=False,
-                       next=lambda state: "playing" if state["started_at"] is not None else None),
+                       next=unless_won(lambda state: "playing" if state["started_at"] is not None else None)),
     "playing": Phase(moves=PLAYING_MOVES, label=N_("playing the game"), actors=both_seats,
-                     next=lambda state: "over" if state["winner"] else None),
+                     next=unless_won(lambda state: None)),
     "over": Phase(moves=(), label=N_("finishing the game"), actors=lambda state: [], waits=False),
 }
 
@@ -235,21 +236,21 @@ def wait_on(state: dict) -> list[dict]:
     return []
 
 
-def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
+def check_leave(state: dict, seat, action: dict) -> None:
+    if str(seat) not in state["seats"]:
+        raise IllegalAction(N_("You are not playing this game."))
+
+
+def forfeit(state: dict, seat: int, action: dict, rng) -> list[dict]:
     """Arkade is a duel: the player who stays wins by forfeit (before the roles are chosen, the
     player who leaves is counted as the Alien)."""
-    if state["winner"] or str(seat) not in state["seats"]:
-        return state, []
-    after = copy.deepcopy(state)
-    if after["roles"][ALIEN] is None:
-        assign_roles(after, seat, ALIEN)
-    leaving = role_of(after, seat)
-    win(after, other(leaving), "forfeit")
-    after["phase"], after["pending"] = "over", None
-    events = [{"type": "withdrew", "role": leaving}, {"type": "won", "winner": other(leaving)}]
-    after["history"] = after["history"] + events
-    after["outcome"] = decide(after)
-    return after, events
+    if state["roles"][ALIEN] is None:
+        assign_roles(state, seat, ALIEN)
+    leaving = role_of(state, seat)
+    win(state, other(leaving), "forfeit")
+    state["pending"] = None
+    return [{"type": "withdrew", "role": leaving}, {"type": "won", "winner": other(leaving)}]
 
 
-RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=wait_on)
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=wait_on,
+              leave=Move(run=forfeit, check=check_leave), history=KEEP_ALL)

@@ -64,7 +64,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
     defender_faces = draw_defender_tiles(colours, parse_defender_tiles(options["defender_tiles"]), rng) \
         if with_tiles else []
     state = {
-        "phase": "roles", "outcome": None,
+        "phase": "roles" if options["alien"] == "phones" else phase_after_roles(options["mode"]), "outcome": None,
         "mode": options["mode"], "max_throws": options["throws"], "power_tiles": with_tiles,
         "colours": colours, "alien_die": list(options["alien_die"]),
         "shooting_die": list(options["shooting_die"]),
@@ -113,14 +113,18 @@ def setup_reminders(options: dict) -> dict:
 
 
 def assign_roles(state: dict, seat: int, role: str) -> None:
-    """The seat takes the role and the other seat the other one (the phases follow from it)."""
+    """The seat takes the role and the other seat the other one (the phase follows from it: `flow`)."""
     other_seat = next(int(key) for key in state["seats"] if int(key) != seat)
     other_role = DEFENDER if role == ALIEN else ALIEN
     state["roles"] = {role: seat, other_role: other_seat}
     state["names"] = {role: state["seats"][str(seat)], other_role: state["seats"][str(other_seat)]}
     if state["mode"] == "strategie":
         state["active"] = ALIEN
-    state["phase"] = "playing" if state["mode"] == "strategie" else "ready"
+
+
+def phase_after_roles(mode: str) -> str:
+    """Stratégie starts with the Alien's turn; Arcade first waits for both phones to be ready."""
+    return "playing" if mode == "strategie" else "ready"
 
 
 def draw_alien_tiles(box: list[str], rng) -> list[str]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from companion.games.base import N_, Game, Option, register
 from companion.games.chakart.board import parse_fen
-from companion.games.chakart.turn import MOVES, PHASES, decide, render, setup, waiting, withdraw
+from companion.games.chakart.turn import MOVES, PHASES, decide, forfeit, render, setup, waiting
 from companion.games.chakart.draws import check as check_draws
-from companion.games.kernel import Rules
+from companion.games.kernel import Move, Rules
 from companion.game_checks import GameCheck, register_game_check
 
 
@@ -54,9 +54,9 @@ GAME = register(Game(
     setup=setup,
     check_options=check_options,
     uses_figures=False,
-    withdraw=withdraw,
     withdraw_rule=N_("The player who leaves loses the game: the other wins by forfeit."),
-    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting).hooks(),
+    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
+            leave=Move(run=forfeit)).hooks(),
 ))
 
 

@@ -13,8 +13,6 @@ this table »); the table options change six of them.
 
 from __future__ import annotations
 
-import copy
-
 from companion.games.base import N_, IllegalAction
 from companion.games.chakart import board
 from companion.games.chakart.board import colour_of, coords, is_square, kind, last_rank, other
@@ -434,11 +432,10 @@ def decide(state: dict) -> dict | None:
     return None
 
 
-def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    after = copy.deepcopy(state)
-    after["forfeit"] = seat
-    after["outcome"] = decide(after)
-    return after, [{"type": "forfeit", "seat": seat}]
+def forfeit(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A player who leaves for good loses by forfeit (the kernel's ``leave``)."""
+    state["forfeit"] = seat
+    return [{"type": "forfeit", "seat": seat}]
 
 
 def waiting(state: dict) -> list[dict]:

@@ -136,8 +136,6 @@ Where the book is silent, we chose:
 
 from __future__ import annotations
 
-import copy
-
 from companion.games.base import HOST, N_, Game, Option, register
 from companion.game_checks import register_game_check
 from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, LAST_COLUMN,
@@ -146,12 +144,11 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               canonical_json, commitment)
 from companion.games.rayman.audit import draw_check
 from companion.games.rayman.common import die_level
-from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
-from companion.games.rayman.layout import pack, unpack
+from companion.games.rayman.flow import RULES, remember
 from companion.games.rayman.options import check_options, resolve, seat_range
 from companion.games.rayman.ptizetres import carry
 from companion.games.rayman.setup import setup
-from companion.games.rayman.withdraw import WITHDRAW_RULE, withdraw_player
+from companion.games.rayman.withdraw import WITHDRAW_RULE
 
 __all__ = [  # what the tests and the other modules read from the package
     "BOARDS", "CHARACTERS", "GAME", "HOST", "LAST_COLUMN", "LEGENDARY_CARDS", "LEVELS", "MAX_BONUS",
@@ -163,15 +160,18 @@ view = RULES.view
 legal_actions = RULES.legal_actions
 
 
-def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
-    """The table takes ``seat`` out of the game: see ``withdraw.WITHDRAW_RULE``."""
-    new_state, events = unpack(copy.deepcopy(state)), []
-    withdraw_player(new_state, seat, events)
-    advance(new_state, rng, events)
-    remember(new_state, events)
-    pack(new_state)["private"].pop(str(seat), None)  # the seat's cards leave with it
-    new_state["outcome"] = decide(new_state)
-    return new_state, events
+def remembering(step):
+    """The kernel's apply, leave or timeout, keeping the last public events for the screens (``remember``)."""
+    def run(*arguments) -> tuple[dict, list[dict]]:
+        state, events = step(*arguments)
+        if events:  # a refused leave or timeout returns the state itself, unchanged
+            remember(state, events)
+        return state, events
+    return run
+
+
+HOOKS = RULES.hooks()
+HOOKS.update({name: remembering(HOOKS[name]) for name in ("apply", "withdraw", "on_timeout")})
 
 
 # What the create form shows for the options' values (the values themselves are ids).
@@ -229,15 +229,13 @@ GAME = register(Game(
     check_options=check_options,
     seats_for=lambda options: seat_range(resolve(options)),
     uses_figures=False,
-    withdraw=withdraw,
     withdraw_rule=WITHDRAW_RULE,
     # A seat's own bookkeeping, which the table lets it (or the host) take back: board entries and tokens.
     undoable=frozenset({"position", "step", "forget_position", "second_tile", "hurt", "heart", "spend_heart",
                         "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative",
                         "initiative"}),
     carry=carry,
-    on_timeout=on_timeout,
-    **RULES.hooks(),
+    **HOOKS,
 ))
 
 register_game_check("rayman", draw_check)  # the verifier checks every die, shuffle, tie-break and reveal

@@ -31,7 +31,16 @@ def take_hit(state: dict, player: dict, cause: str, events: list[dict]) -> None:
     if player["position"] is not None:
         column, level = landing_after_damage(state, player)
         move_to(state, player, column, level, events)
+        remove_projectiles_at(state, player["position"]["column"], player["position"]["level"], events)
     damage_consequences(state, player, cause, events)
+
+
+def remove_projectiles_at(state: dict, column: int, level: int, events: list[dict]) -> None:
+    """« Votre immunité temporaire vous protège si vous vous retrouvez sur un Projectile (retirez-le du
+    jeu) »: a projectile where damage lands a player leaves the board."""
+    for projectile in [p for p in state["projectiles"] if (p["column"], p["level"]) == (column, level)]:
+        state["projectiles"].remove(projectile)
+        events.append({"type": "projectile_removed", "id": projectile["id"]})
 
 
 def landing_after_damage(state: dict, player: dict) -> tuple[int, int]:
@@ -97,6 +106,6 @@ def move_to(state: dict, player: dict, column: int, level: int, events: list[dic
 
 
 def end_coop(state: dict, won: bool, reason: str, events: list[dict]) -> None:
+    """The table wins or loses together: the phase's ``next`` then ends the game (``common.ended``)."""
     state["result"] = {"kind": "coop", "won": won, "reason": reason}
-    state["phase"] = "game_over"
     events.append({"type": "game_over", "won": won, "reason": reason})

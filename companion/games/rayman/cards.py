@@ -18,7 +18,7 @@ one game of the evening to the next (``carry``), so that Play again never asks t
 from __future__ import annotations
 
 from companion.games.base import HOST, IllegalAction, N_, require_fields
-from companion.games.rayman.common import card_of, name_of, player_of, require_phase
+from companion.games.rayman.common import card_of, name_of, player_of
 from companion.games.rayman.constants import BASE_CARDS, CHARACTERS, EXTRA_CARDS, MAX_INITIATIVE
 
 # The box's facts: the initiative printed on each card, where a source gives it (None: unknown).
@@ -109,12 +109,11 @@ def unknown_played(state: dict) -> list[dict]:
     return asked
 
 
-def do_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_initiative(state: dict, seat, action: dict) -> dict:
     """The initiative printed on a card just revealed (``seat``, ``card``, ``initiative``): its owner's
-    phone answers, or the host screen for a seat (it can read the card on the table)."""
-    require_phase(state, "initiatives")
+    phone answers, or the host screen for a seat (it can read the card on the table). Returns the asked entry."""
     require_fields(action, seat=int, card=str, initiative=int)
-    player = player_of(state, action["seat"])
+    player_of(state, action["seat"])
     if seat != HOST and action["seat"] != seat:
         raise IllegalAction(N_("Enter the initiatives of your own cards: %(name)s enters theirs."),
                             name=name_of(state, action["seat"]))
@@ -124,6 +123,12 @@ def do_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("That card's initiative is not asked: enter the one of a card you just revealed."))
     if not is_initiative(action["initiative"]):
         raise IllegalAction(N_("An initiative is a whole number from 0 to %(high)s."), high=MAX_INITIATIVE)
+    return asked
+
+
+def do_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+    asked, player = check_initiative(state, seat, action), player_of(state, action["seat"])
+    asking = state["round"]["asking"]
     card = card_of(player, action["card"])
     card["initiative"] = action["initiative"]
     asking.remove(asked)

@@ -7,7 +7,7 @@ from itertools import groupby
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
-                                           require_phase, rule)
+                                           rule)
 from companion.games.rayman.cards import unknown_played
 from companion.games.rayman.constants import MAX_INITIATIVE, commitment
 from companion.games.rayman.turns import enter_turns
@@ -16,8 +16,8 @@ COMMITMENT = re.compile(r"[0-9a-f]{64}")
 SALT = re.compile(r"[0-9a-f]{32,128}")
 
 
-def enter_choosing(state: dict, events: list[dict]) -> None:
-    state["phase"] = "choosing"
+def start_choosing(state: dict, events: list[dict]) -> None:
+    """The round's secret choice starts: nobody has locked in (a repick goes back to the choice without this)."""
     for player in state["players"]:
         player.update({"locked": False, "commitment": None})
     events.append({"type": "choosing", "round": state["round"]["number"]})
@@ -80,7 +80,6 @@ def check_lock(state: dict, seat, action: dict) -> None:
 
     The choice itself, and every change of mind before the lock, stays on the phone: neither
     the server's database nor any other screen holds a byte of it before the reveal."""
-    require_phase(state, "choosing")
     player = require_chooser(state, seat)
     if player["locked"]:
         raise IllegalAction(N_("You have locked in your choice."))
@@ -96,17 +95,16 @@ def do_lock(state: dict, seat, action: dict, rng) -> list[dict]:
     return [{"type": "locked", "seat": seat, "commitment": player["commitment"]}]
 
 
-def advance_choosing(state: dict, rng, events: list[dict]) -> bool:
-    if not all(player["locked"] for player in choosers(state)):
-        return False
-    state["phase"] = "revealing"
-    events.append({"type": "reveal_now", "round": state["round"]["number"]})
-    return True
+def all_locked(state: dict) -> bool:
+    return all(player["locked"] for player in choosers(state))
+
+
+def begin_revealing(state: dict, rng) -> list[dict]:
+    return [{"type": "reveal_now", "round": state["round"]["number"]}]
 
 
 def check_reveal(state: dict, seat, action: dict) -> dict:
     """The phone opens its commitment: the choice and the salt; the server checks them, nothing more."""
-    require_phase(state, "revealing")
     player = require_chooser(state, seat)
     if str(seat) in (state.get("secret") or {}).get("reveals", {}):
         raise IllegalAction(N_("Your choice is already revealed."))
@@ -128,7 +126,6 @@ def do_reveal(state: dict, seat, action: dict, rng) -> list[dict]:
 
 
 def check_repick(state: dict, seat, action: dict) -> None:
-    require_phase(state, "choosing", "revealing")
     player = require_chooser(state, seat)
     if not player["locked"]:
         raise IllegalAction(N_("You have not locked in yet: choose on this phone."))
@@ -143,17 +140,13 @@ def do_repick(state: dict, seat, action: dict, rng) -> list[dict]:
     the table's secret until every phone has revealed."""
     check_repick(state, seat, action)
     player = player_of(state, seat)
-    player["locked"], player["commitment"] = False, None
-    state["phase"] = "choosing"
+    player["locked"], player["commitment"] = False, None  # the table is back to the choice (``all_locked``)
     return [{"type": "choice_reset", "seat": seat}]
 
 
-def advance_revealing(state: dict, rng, events: list[dict]) -> bool:
+def all_revealed(state: dict) -> bool:
     reveals = (state.get("secret") or {}).get("reveals", {})
-    if not all(str(player["seat"]) in reveals for player in choosers(state)):
-        return False
-    reveal(state, rng, events)
-    return True
+    return all(str(player["seat"]) in reveals for player in choosers(state))
 
 
 def initiatives_of(state: dict, player: dict, choice: dict) -> tuple:
@@ -164,7 +157,7 @@ def initiatives_of(state: dict, player: dict, choice: dict) -> tuple:
     return card_of(player, choice["left"])["initiative"], card_of(player, choice["second"])["initiative"]
 
 
-def reveal(state: dict, rng, events: list[dict]) -> None:
+def begin_initiatives(state: dict, rng) -> list[dict]:
     """Every choice is public now; the order of play waits for the initiative of any card played for
     the first time (its owner reads it on the card: ``cards.do_initiative``)."""
     round_ = state["round"]
@@ -173,23 +166,14 @@ def reveal(state: dict, rng, events: list[dict]) -> None:
                            "salt": reveals[str(player["seat"])]["salt"], "commitment": player["commitment"],
                            "left_initiative": None, "second_initiative": None} for player in choosers(state)]
     round_["asking"] = unknown_played(state)
-    if round_["asking"]:
-        state["phase"] = "initiatives"
-        events.append({"type": "initiatives_asked", "round": round_["number"], "cards": round_["asking"]})
-        return
-    play_in_order(state, rng, events)
+    if not round_["asking"]:
+        return []  # nothing to read: the turns begin at once
+    return [{"type": "initiatives_asked", "round": round_["number"], "cards": round_["asking"]}]
 
 
-def advance_initiatives(state: dict, rng, events: list[dict]) -> bool:
-    if state["round"]["asking"]:
-        return False
-    play_in_order(state, rng, events)
-    return True
-
-
-def play_in_order(state: dict, rng, events: list[dict]) -> None:
+def begin_turns(state: dict, rng) -> list[dict]:
     """Every revealed card's initiative is known: the order of play (dice for a tie), then the turns."""
-    round_ = state["round"]
+    round_, events = state["round"], []
     revealed = round_["revealed"]
     for entry in revealed:
         entry["left_initiative"], entry["second_initiative"] = initiatives_of(
@@ -206,6 +190,7 @@ def play_in_order(state: dict, rng, events: list[dict]) -> None:
         else:
             play_cards(state, player, entry["choice"])
     enter_turns(state, events)
+    return events
 
 
 def play_cards(state: dict, player: dict, choice: dict) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, IllegalAction, Msg, require_fields
+from companion.games.base import HOST, N_, IllegalAction, require_fields
 
 
 def player_of(state: dict, seat) -> dict:
@@ -39,9 +39,10 @@ LABELS = {
 }
 
 
-def require_phase(state: dict, *phases: str) -> None:
-    if state["phase"] not in phases:
-        raise IllegalAction(N_("Not now: the table is %(phase)s."), phase=Msg(LABELS[state["phase"]]))
+def ended(state: dict) -> bool:
+    """The game ended in the middle of a race (co-op or solo won or lost, nobody left): every race phase's
+    ``next`` then goes to ``game_over``."""
+    return state["result"] is not None and state["result"]["kind"] == "coop"
 
 
 def card_of(player: dict, card_id):
@@ -70,7 +71,7 @@ def active_seat(state: dict):
 
 
 def require_turn(state: dict, seat) -> dict:
-    require_phase(state, "turns")
+    """The player whose turn it is (the phase table lets a turn's moves through in the turns only)."""
     active = active_seat(state)
     if seat != active:
         raise IllegalAction(N_("It is %(name)s's turn."), name=name_of(state, active))

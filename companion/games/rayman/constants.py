@@ -102,6 +102,17 @@ MAX_BOSS_MOVE = 20
 
 
 
+# The projectile card lines the book quotes as reading « CE ROUND-CI »: in effect from the roll to the end of
+# the round, so announced at the roll and not applied at the round's end. The book quotes one, the Missile's
+# line 2 (« Tous les Ennemis ont maintenant besoin de 1 🦋 supplémentaire pour être vaincus CE ROUND-CI »); it
+# prints no other line of any card (a line from a trusted source goes here, with it).
+ROUND_LONG_LINES = {"missile": (2,)}
+
+
+def lasts_the_round(card, line) -> bool:
+    return line in ROUND_LONG_LINES.get(card, ())
+
+
 HISTORY_KEPT = 40  # events kept in the state for the screens (the table's log keeps them all)
 
 

@@ -5,15 +5,20 @@ from __future__ import annotations
 from itertools import groupby
 
 from companion.games.base import IllegalAction, N_, require_fields
-from companion.games.rayman.common import positions_known, racers, require_own_seat, require_phase
+from companion.games.rayman.common import player_of, positions_known, racers, require_own_seat
 from companion.games.rayman.constants import BOARDS, LAST_COLUMN, MAX_COLUMN, OTHER_PLACE_POINTS, PLACE_POINTS
-from companion.games.rayman.setup import enter_setup_after, new_boss, new_race, reset_for_race
+from companion.games.rayman.round import close_round
+from companion.games.rayman.setup import following_setup, new_boss, new_race, reset_for_race
 
 
-def enter_finish(state: dict, events: list[dict]) -> None:
-    state["phase"] = "finish"
+def begin_finish(state: dict, rng) -> list[dict]:
+    """The race ends: after the final round (its played cards are discarded first), or as the Boss finished."""
+    events: list[dict] = []
+    if not state["race"]["boss_finished"]:
+        close_round(state, rng, events)
     state["round"]["answers"] = {}
     events.append({"type": "race_ending", "race": state["race"]["number"]})
+    return events
 
 
 def distance_of(player: dict):
@@ -37,16 +42,29 @@ def others_order(state: dict):
     return None
 
 
-def advance_finish(state: dict, rng, events: list[dict]) -> bool:
+def rankable(state: dict) -> bool:
+    """Every distance past the line and the order of the others are known."""
     crossed = [player for player in state["players"] if player["crossed"]]
-    if any(distance_of(player) is None for player in crossed):
-        return False
-    others = others_order(state)
-    if others is None:
-        return False
-    ranking = rank(state, crossed, others)
-    finish_race(state, ranking, events)
-    return True
+    return all(distance_of(player) is not None for player in crossed) and others_order(state) is not None
+
+
+def finish_next(state: dict):
+    """Ranked: the next race of a tournament, or the end of the game."""
+    if not rankable(state):
+        return None
+    tournament = state["tournament"]
+    return "race_over" if tournament is not None and len(tournament["races"]) + 1 < len(BOARDS) else "game_over"
+
+
+def begin_ranked(state: dict, rng) -> list[dict]:
+    """The race's ranking (and a tournament's standings), as the race ends; a game that ended in the middle
+    of a race (co-op, solo) has its result already."""
+    if state["result"] is not None:
+        return []
+    crossed = [player for player in state["players"] if player["crossed"]]
+    events: list[dict] = []
+    finish_race(state, rank(state, crossed, others_order(state)), events)
+    return events
 
 
 def final_initiative(state: dict, seat) -> int:
@@ -79,7 +97,6 @@ def finish_race(state: dict, ranking: list[dict], events: list[dict]) -> None:
     state["result"] = result
     tournament = state["tournament"]
     if tournament is None:
-        state["phase"] = "game_over"
         events.append({"type": "game_over"})
         return
     points = {entry["seat"]: place_points(entry["place"]) for entry in ranking}
@@ -90,31 +107,35 @@ def finish_race(state: dict, ranking: list[dict], events: list[dict]) -> None:
     if len(tournament["races"]) == len(BOARDS):
         best = max(standing["points"] for standing in tournament["standings"])
         tournament["winners"] = [s["seat"] for s in tournament["standings"] if s["points"] == best]
-        state["phase"] = "game_over"
         events.append({"type": "game_over", "winners": tournament["winners"]})
-    else:
-        state["phase"] = "race_over"
 
 
 def points_list(points: dict) -> list[dict]:
     return [{"seat": seat, "points": value} for seat, value in points.items()]
 
 
-def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_distance(state: dict, seat, action: dict) -> None:
     """How many spaces past the finish line a player got (when they keep no position)."""
-    require_phase(state, "finish")
     player = require_own_seat(state, seat)
     if not player["crossed"]:
         raise IllegalAction(N_("Only the players past the finish line enter a distance."))
     require_fields(action, spaces=int)
     if not 1 <= action["spaces"] <= MAX_COLUMN - LAST_COLUMN:
         raise IllegalAction(N_("A distance is a whole number from 1 to %(high)s."), high=MAX_COLUMN - LAST_COLUMN)
-    player["distance"] = action["spaces"]
+
+
+def do_distance(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_distance(state, seat, action)
+    player_of(state, seat)["distance"] = action["spaces"]
     return [{"type": "distance", "seat": seat, "spaces": action["spaces"]}]
 
 
+def check_next_race(state: dict, seat, action: dict) -> None:
+    """Nothing to check: the phase table offers the next race between two races only."""
+
+
 def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
-    require_phase(state, "race_over")
+    check_next_race(state, seat, action)
     number = state["race"]["number"] + 1
     config = state["config"]
     state["race"] = new_race(config, number)
@@ -126,6 +147,9 @@ def do_next_race(state: dict, seat, action: dict, rng) -> list[dict]:
         if not config["keep_legendary"]:
             player["legendary"] = None
         reset_for_race(player)
-    events = [{"type": "next_race", "race": number, "board": state["race"]["board"]}]
-    enter_setup_after(state, "characters", rng, events)
-    return events
+    return [{"type": "next_race", "race": number, "board": state["race"]["board"]}]
+
+
+def race_over_next(state: dict):
+    """The host started the next race (its result is cleared): its setup, or its first round."""
+    return following_setup(state, "characters") if state["result"] is None else None

@@ -1,51 +1,50 @@
-"""Rayman on the kernel: its moves, its phases, whom it waits on and its outcome.
+"""Rayman on the kernel: its moves, its phases and their stages, whom it waits on and its outcome.
 
-Each move's ``run`` is the rules' handler followed by what then happens by itself
-(reveals, rolls for ties, the end of a round: ``advance``). Its ``check`` is the
-same handler run on a copy with a source of randomness that refuses to draw, so
-"legal" and "refused" have one source; the three moves whose handler draws (the
-roll, the lock, the next race) have their checks apart.
+Each move's ``check`` is a predicate that reads the state (as python-chess's ``is_legal``) and that
+its handler calls first, so "legal" and "refused" have one source; its ``run`` is the handler on the
+kernel's private copy. What happens by itself (a reveal, the dice of a tie, the end of a round, the
+ranking) is each phase's and stage's ``begin``, entered when the ``next`` of the one before says so:
+the flow is the phase table below. Each phase's ``actors`` are whom the table waits for; a move that
+others may send meanwhile (board keeping, a co-op offer, a rename) carries its own actors and its
+check refuses it with its own sentence.
 """
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, IllegalAction, plain_copy
-from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
-from companion.games.rayman.cards import do_initiative
-from companion.games.rayman.choosing import (advance_choosing, advance_initiatives, advance_revealing, check_lock,
-                                           check_repick, check_reveal, do_lock, do_repick, do_reveal)
-from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
-from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT, RACE_PHASES
-from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
-from companion.games.rayman.layout import pack, unpack
+from companion.games.base import HOST, N_, IllegalAction
+from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules, Stage
+from companion.games.rayman.cards import check_initiative, do_initiative
+from companion.games.rayman.choosing import (all_locked, all_revealed, begin_initiatives, begin_revealing,
+                                             begin_turns, check_lock, check_repick, check_reveal, do_lock,
+                                             do_repick, do_reveal)
+from companion.games.rayman.common import LABELS, active_seat, choosers, ended, player_of
+from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT
+from companion.games.rayman.finish import (begin_finish, begin_ranked, check_distance, check_next_race,
+                                           distance_of, do_distance, do_next_race, finish_next, race_over_next)
+from companion.games.rayman.layout import joined, pack, unpack
 from companion.games.rayman.legal import candidate_actions
 from companion.games.rayman.positions import (check_forget_position, check_position, check_second_tile, check_step,
                                               do_forget_position, do_position, do_second_tile, do_step)
-from companion.games.rayman.ptizetres import do_ptizetre_colour
-from companion.games.rayman.questions import do_answer, question
-from companion.games.rayman.round import advance_round_start, check_roll, current_roller, do_roll, needs_roll
-from companion.games.rayman.round_end import advance_round_end, do_free_move, free_mover
-from companion.games.rayman.setup import (advance_draft, advance_setup, do_character,
-                                          do_correct_initiative, do_exchange, do_pick, do_pick_legendary)
-from companion.games.rayman.turns import (advance_turns, check_hurt, do_answer_offer, do_bonus, do_crossed,
-                                          do_discard_bonus, do_end_turn, do_free, do_give_bonus, do_heart, do_hurt,
-                                          do_slap, do_spend_heart, do_use_bonus, do_use_legendary)
+from companion.games.rayman.ptizetres import check_ptizetre_colour, do_ptizetre_colour
+from companion.games.rayman.questions import check_answer, do_answer, question
+from companion.games.rayman.round import (begin_round_start, check_roll, current_roller, do_roll, needs_roll,
+                                          round_started)
+from companion.games.rayman.round_end import (begin_free_move, begin_moving, begin_round_end, check_free_move,
+                                              check_no_hit, do_free_move, do_no_hit, free_mover, landed_unsure,
+                                              round_end_next, round_end_waits_on, unsure_of_projectiles)
+from companion.games.rayman.setup import (begin_dealing, begin_draft, begin_picking, check_character,
+                                          check_correct_initiative, check_exchange_cards, check_pick,
+                                          check_pick_legendary, dealing_next, do_character, do_correct_initiative,
+                                          do_exchange, do_pick, do_pick_legendary, draft_next, picker, picking_next,
+                                          setup_next)
+from companion.games.rayman.turns import (check_acting, check_answer_offer, check_crossed, check_discard_bonus,
+                                          check_end_turn, check_free, check_give_bonus, check_heart, check_hurt,
+                                          check_slap, check_spend_heart, check_use_bonus, check_use_legendary,
+                                          do_answer_offer, do_bonus, do_crossed, do_discard_bonus, do_end_turn,
+                                          do_free, do_give_bonus, do_heart, do_hurt, do_slap, do_spend_heart,
+                                          do_use_bonus, do_use_legendary, turns_over)
 from companion.games.rayman.view import render
-
-AUTOMATIC = {"characters": advance_setup, "legendary": advance_setup, "exchange": advance_setup,
-             "draft": advance_draft, "round_start": advance_round_start,
-             "choosing": advance_choosing, "revealing": advance_revealing, "initiatives": advance_initiatives,
-             "turns": advance_turns,
-             "round_end": advance_round_end,
-             "finish": advance_finish}
-
-
-def advance(state: dict, rng, events: list[dict]) -> None:
-    """Runs what happens by itself (reveals, rolls for ties, round ends) until someone must act."""
-    while True:
-        step = AUTOMATIC.get(state["phase"])
-        if step is None or not step(state, rng, events):
-            return
+from companion.games.rayman.withdraw import withdraw_player
 
 
 def remember(state: dict, events: list[dict]) -> None:
@@ -55,14 +54,21 @@ def remember(state: dict, events: list[dict]) -> None:
         state["history_count"] = state.get("history_count", 0) + len(events)
 
 
-class NoDraws:
-    """The randomness a check gets: a check that tried to draw would be a bug."""
+def with_cards(work):
+    """A ``begin`` (or a system move's run) that reads or deals the players' cards or the decks: it works on
+    the state unpacked (``layout``), packed again after."""
+    def run(state: dict, *rest) -> list[dict]:
+        unpack(state)
+        events = work(state, *rest)
+        pack(state)
+        return events
+    return run
 
-    def __getattr__(self, name: str):
-        raise RuntimeError(f"a move's check must not draw ({name})")
 
-
-NO_DRAWS = NoDraws()
+def everyone(state: dict) -> list:
+    """The seats a move open to every player accepts (their checks refuse finer, and a seat that left is
+    told so by its check)."""
+    return [player["seat"] for player in state["players"]] + list(state.get("withdrawn", ()))
 
 
 def require_racer(state: dict, seat) -> None:
@@ -73,58 +79,59 @@ def require_racer(state: dict, seat) -> None:
     player_of(state, seat)
 
 
-def move(kind: str, handler, check=None, by: str = "seat", proxy: bool = False, label=None) -> tuple[str, Move]:
+def move(kind: str, handler, check, by: str = "seat", proxy: bool = False, label=None,
+         reads_cards: bool = False) -> tuple[str, Move]:
+    """A move whose ``check`` reads the state (never a run on a copy) and whose ``run`` is the handler
+    (which checks again: the kernel's copy is unpacked) followed by what then happens by itself.
+
+    ``reads_cards``: its check or its candidates read a player's private part (``layout.PRIVATE``), so
+    they get the players joined with it; the other moves read the state as it is, which is cheaper."""
+    readable = joined if reads_cards else (lambda state: state)
+
     def run(state: dict, seat, action: dict, rng) -> list[dict]:
-        unpack(state)  # the kernel's private copy
-        events = handler(state, seat, action, rng)
-        advance(state, rng, events)
-        remember(state, events)
-        pack(state)
-        return events
+        return with_cards(handler)(state, seat, action, rng)  # on the kernel's private copy
 
     def checked(state: dict, seat, action: dict) -> None:
         require_racer(state, seat)
-        whole = unpack(plain_copy(state))
-        if check is not None:
-            check(whole, seat, action)
-        else:  # the handler itself, on a copy: it refuses exactly what apply would refuse
-            handler(whole, seat, action, NO_DRAWS)
+        check(readable(state), seat, action)
 
     def candidates(state: dict, seat) -> list[dict]:
         return [{key: value for key, value in action.items() if key != "type"}
-                for action in candidate_actions(unpack(plain_copy(state)), seat) if action["type"] == kind]
+                for action in candidate_actions(readable(state), seat, kind)]
 
-    return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy, label=label)
-
-
-def no_objection(state: dict, seat, action: dict) -> None:
-    return None
+    return kind, Move(run=run, check=checked, candidates=candidates, by=by, proxy=proxy, label=label,
+                      actors=None if by == HOST_ONLY else everyone)
 
 
 MOVES = dict([
-    move("character", do_character), move("pick_legendary", do_pick_legendary), move("pick", do_pick),
-    move("exchange", do_exchange),
-    move("roll", do_roll, check=check_roll, by=ANYONE),
-    move("lock", do_lock, check=check_lock), move("reveal", do_reveal, check=check_reveal),
-    move("repick", do_repick, check=check_repick),
-    move("initiative", do_initiative, by=ANYONE),  # the host screen may read a card for a seat
-    move("end_turn", do_end_turn, proxy=True, label=N_("End the turn")),
-    move("heart", do_heart), move("spend_heart", do_spend_heart),
-    move("hurt", do_hurt, check=check_hurt), move("slap", do_slap), move("free", do_free), move("bonus", do_bonus),
-    move("use_bonus", do_use_bonus),
-    move("discard_bonus", do_discard_bonus, proxy=True, label=N_("Discard a bonus token")),
-    move("give_bonus", do_give_bonus),
-    move("answer_offer", do_answer_offer, proxy=True, label=N_("Answer the offer of bonus tokens")),
-    move("use_legendary", do_use_legendary), move("crossed", do_crossed),
-    move("free_move", do_free_move, proxy=True, label=N_("Make the free move")),
-    move("position", do_position, check=check_position), move("step", do_step, check=check_step),
-    move("forget_position", do_forget_position, check=check_forget_position),
-    move("second_tile", do_second_tile, check=check_second_tile),
-    move("correct_initiative", do_correct_initiative),
-    move("distance", do_distance),
-    move("answer", do_answer, by=HOST_ONLY),
-    move("next_race", do_next_race, check=no_objection, by=HOST_ONLY),  # only between races (its phase)
-    move("ptizetre_colour", do_ptizetre_colour, by=HOST_ONLY),
+    move("character", do_character, check_character),
+    move("pick_legendary", do_pick_legendary, check_pick_legendary),
+    move("pick", do_pick, check_pick),
+    move("exchange", do_exchange, check_exchange_cards, reads_cards=True),
+    move("roll", do_roll, check_roll, by=ANYONE),
+    move("lock", do_lock, check_lock, reads_cards=True), move("reveal", do_reveal, check_reveal, reads_cards=True),
+    move("repick", do_repick, check_repick, reads_cards=True),  # offered beside the choices (which read the hand)
+    move("initiative", do_initiative, check_initiative, by=ANYONE),  # the host screen may read a card for a seat
+    move("end_turn", do_end_turn, check_end_turn, proxy=True, label=N_("End the turn")),
+    move("heart", do_heart, check_heart), move("spend_heart", do_spend_heart, check_spend_heart),
+    move("hurt", do_hurt, check_hurt), move("slap", do_slap, check_slap), move("free", do_free, check_free),
+    move("bonus", do_bonus, check_acting),
+    move("use_bonus", do_use_bonus, check_use_bonus),
+    move("discard_bonus", do_discard_bonus, check_discard_bonus, proxy=True, label=N_("Discard a bonus token")),
+    move("give_bonus", do_give_bonus, check_give_bonus),
+    move("answer_offer", do_answer_offer, check_answer_offer, proxy=True,
+         label=N_("Answer the offer of bonus tokens")),
+    move("use_legendary", do_use_legendary, check_use_legendary), move("crossed", do_crossed, check_crossed),
+    move("free_move", do_free_move, check_free_move, proxy=True, label=N_("Make the free move")),
+    move("no_hit", do_no_hit, check_no_hit, proxy=True, label=N_("Say that nothing hit them")),
+    move("position", do_position, check_position), move("step", do_step, check_step),
+    move("forget_position", do_forget_position, check_forget_position),
+    move("second_tile", do_second_tile, check_second_tile),
+    move("correct_initiative", do_correct_initiative, check_correct_initiative, reads_cards=True),
+    move("distance", do_distance, check_distance),
+    move("answer", do_answer, check_answer, by=HOST_ONLY),
+    move("next_race", do_next_race, check_next_race, by=HOST_ONLY),
+    move("ptizetre_colour", do_ptizetre_colour, check_ptizetre_colour, by=HOST_ONLY),
 ])
 ANY_PHASE = ("ptizetre_colour",)  # naming a token's colour waits for nothing and holds nothing up
 
@@ -133,79 +140,113 @@ TURN_MOVES = ("end_turn", "heart", "spend_heart", "slap", "free", "bonus", "use_
               "give_bonus", "answer_offer", "use_legendary", "crossed")
 
 
-def phase(moves: tuple[str, ...], name: str) -> Phase:
-    # The seats acting are checked by each move (in a turn, the others still report hits or move
-    # their figures); whom the table waits on is ``waiting`` below.
-    return Phase(moves=moves, label=LABELS[name])
+def race_next(following):
+    """A race phase's ``next``: the game's end when it ended (co-op, solo), else ``following``."""
+    return lambda state: "game_over" if ended(state) else following(state)
+
+
+def nobody(state: dict) -> list:
+    return []
+
+
+def roll_waits(state: dict) -> list:
+    roller = current_roller(state)
+    asks = question(state) or not needs_roll(state) or state["round"]["rolled"]
+    return [roller] if roller is not None and not asks else []
+
+
+def unrevealed(state: dict) -> list:
+    reveals = (state.get("secret") or {}).get("reveals", {})
+    return [p["seat"] for p in choosers(state) if str(p["seat"]) not in reveals]
+
+
+def turn_waits(state: dict) -> list:
+    """The active player, and the player a co-op offer of bonus tokens waits for (``waiting``: timed)."""
+    offer = state["round"].get("offer")
+    return [active_seat(state)] + ([offer["to"]] if offer else [])
+
+
+def phase(name: str, moves: tuple[str, ...], actors, **flow) -> Phase:
+    return Phase(moves=moves, label=LABELS[name], actors=actors, **flow)
 
 
 PHASES = {
-    "characters": phase(("character",), "characters"),
-    "legendary": phase(("pick_legendary",), "legendary"),
-    "draft": phase(("pick", "answer"), "draft"),
-    "exchange": phase(("exchange",), "exchange"),
-    "round_start": phase(("roll", "answer") + BOARD_KEEPING, "round_start"),
-    "choosing": phase(("lock", "repick") + BOARD_KEEPING, "choosing"),
-    "revealing": phase(("reveal", "repick") + BOARD_KEEPING, "revealing"),
-    "initiatives": phase(("initiative",) + BOARD_KEEPING, "initiatives"),
-    "turns": phase(TURN_MOVES + BOARD_KEEPING, "turns"),
-    "round_end": phase(("answer", "crossed", "free_move", "discard_bonus") + BOARD_KEEPING, "round_end"),
-    "finish": phase(("distance", "answer", "position", "step", "forget_position"), "finish"),
-    "race_over": phase(("next_race",), "race_over"),
-    "game_over": phase((), "game_over"),
+    "characters": phase("characters", ("character",), lambda s: [p["seat"] for p in s["players"] if not p["character"]],
+                        next=setup_next("characters")),
+    "legendary": phase("legendary", ("pick_legendary",),
+                       lambda s: [p["seat"] for p in s["players"] if not p["legendary"]], next=setup_next("legendary")),
+    "draft": phase("draft", ("pick", "answer"), picker, begin=with_cards(begin_draft), next=draft_next,
+                   stages={"dealing": Stage(actors=nobody, begin=begin_dealing, next=dealing_next),
+                           "picking": Stage(begin=with_cards(begin_picking), next=picking_next)}),
+    "exchange": phase("exchange", ("exchange",),  # every card in hand before the race: the hand's size is theirs
+                      lambda s: [p["seat"] for p in s["players"] if p["hand_size"] > BASE_CARDS + DRAFT_ROUNDS],
+                      next=setup_next("exchange")),
+    "round_start": phase("round_start", ("roll", "answer") + BOARD_KEEPING, roll_waits,
+                         begin=with_cards(begin_round_start),
+                         next=race_next(lambda s: "choosing" if round_started(s) else None)),
+    "choosing": phase("choosing", ("lock", "repick") + BOARD_KEEPING,
+                      lambda s: [p["seat"] for p in choosers(s) if not p["locked"]],
+                      next=race_next(lambda s: "revealing" if all_locked(s) else None)),
+    "revealing": phase("revealing", ("reveal", "repick") + BOARD_KEEPING, unrevealed, begin=begin_revealing,
+                       next=race_next(lambda s: "choosing" if not all_locked(s)  # a new phone picks again
+                                      else "initiatives" if all_revealed(s) else None)),
+    "initiatives": phase("initiatives", ("initiative",) + BOARD_KEEPING,
+                         lambda s: list(dict.fromkeys(entry["seat"] for entry in s["round"]["asking"])),
+                         begin=with_cards(begin_initiatives),
+                         next=race_next(lambda s: "turns" if not s["round"]["asking"] else None)),
+    "turns": phase("turns", TURN_MOVES + BOARD_KEEPING, turn_waits, begin=with_cards(begin_turns),
+                   next=race_next(lambda s: "round_end" if turns_over(s) else None)),
+    "round_end": phase("round_end", ("answer", "crossed", "free_move", "no_hit", "discard_bonus") + BOARD_KEEPING,
+                       round_end_waits_on, begin=begin_round_end, next=round_end_next,
+                       stages={"projectiles": Stage(actors=unsure_of_projectiles,
+                                                    next=lambda s: None if unsure_of_projectiles(s) else "moving"),
+                               "moving": Stage(actors=nobody, begin=begin_moving, next=lambda s: "free_move"),
+                               "free_move": Stage(actors=lambda s: [free_mover(s)] if free_mover(s) is not None else [],
+                                                  begin=begin_free_move,
+                                                  next=lambda s: "landings" if free_mover(s) is None else None),
+                               "landings": Stage(actors=landed_unsure)}),
+    "finish": phase("finish", ("distance", "answer", "position", "step", "forget_position"),
+                    lambda s: [p["seat"] for p in s["players"] if p["crossed"] and distance_of(p) is None],
+                    begin=with_cards(begin_finish), next=finish_next),
+    "race_over": phase("race_over", ("next_race",), nobody, begin=begin_ranked, next=race_over_next),
+    "game_over": phase("game_over", (), nobody, begin=begin_ranked),
 }
 
 
 # --- whom the table waits on ----------------------------------------------------------------
 
 def waiting(state: dict) -> list[dict]:
+    """The actors of the phase (or its stage); in the turns, the player an offer waits for needs another phone
+    than the active one: that wait is timed."""
     if state.get("outcome") is not None:
         return []
-    label = LABELS[state["phase"]]
-    return [{"seat": seat, "for": label, "params": {}, "timed": timed} for seat, timed in waited_on(state)]
+    now = RULES.now(state)
+    seats = list(now.actors(state)) if now.actors else []
+    return [{"seat": seat, "for": now.label, "params": {}, "timed": state["phase"] == "turns" and index > 0}
+            for index, seat in enumerate(seats)]
 
 
-def waited_on(state: dict) -> list[tuple[int, bool]]:
-    """(seat, timed): timed when the step needs another phone than the one whose turn it is."""
-    phase_name, players = state["phase"], state["players"]
-    if phase_name == "characters":
-        return [(p["seat"], False) for p in players if not p["character"]]
-    if phase_name == "legendary":
-        return [(p["seat"], False) for p in players if not p["legendary"]]
-    if phase_name == "exchange":
-        return [(p["seat"], False) for p in players if p["hand_size"] > BASE_CARDS + DRAFT_ROUNDS]  # all in hand
-    if phase_name == "draft":
-        draft = state["draft"]
-        return [(draft["order"][draft["turn"]], False)] if draft["table"] and draft["turn"] < len(draft["order"]) \
-            else []
-    if phase_name == "round_start":
-        roller = current_roller(state)
-        asks = question(state) or not needs_roll(state) or state["round"]["rolled"]
-        return [(roller, False)] if roller is not None and not asks else []
-    if phase_name == "choosing":
-        return [(p["seat"], False) for p in choosers(state) if not p["locked"]]
-    if phase_name == "revealing":  # the phones reveal by themselves; a phone away holds the table
-        reveals = (state.get("secret") or {}).get("reveals", {})
-        return [(p["seat"], False) for p in choosers(state) if str(p["seat"]) not in reveals]
-    if phase_name == "initiatives":
-        return [(seat, False) for seat in dict.fromkeys(entry["seat"] for entry in state["round"]["asking"])]
-    if phase_name == "turns":
-        offer = state["round"].get("offer")
-        return [(active_seat(state), False)] + ([(offer["to"], True)] if offer else [])
-    if phase_name == "round_end":
-        mover = free_mover(state)
-        return [(mover, False)] if mover is not None else []
-    if phase_name == "finish":
-        return [(p["seat"], False) for p in players if p["crossed"] and distance_of(p) is None]
-    return []
+def leave(state: dict, seat, action: dict, rng) -> list[dict]:
+    """The table takes ``seat`` out of the game: see ``withdraw.WITHDRAW_RULE``."""
+    events: list[dict] = []
+    with_cards(withdraw_player)(state, seat, events)
+    state["private"].pop(str(seat), None)  # the seat's cards leave with it
+    return events
 
 
-def on_timeout(state: dict, seat, rng) -> tuple[dict, list[dict]]:
-    """An exchange offer left unanswered lapses (nothing moves without both consents)."""
+def check_leave(state: dict, seat, action: dict) -> None:
+    player_of(state, seat)  # a seat not in the race has nothing to leave
+
+
+def check_timeout(state: dict, seat, action: dict) -> None:
+    """Only an exchange offer left unanswered lapses (nothing moves without both consents)."""
     offer = state["round"].get("offer") if state.get("round") else None
-    if state["phase"] == "turns" and offer and offer["to"] == seat:
-        return RULES.apply(state, seat, {"type": "answer_offer", "accept": False}, rng)
-    return state, []
+    if not (state["phase"] == "turns" and offer and offer["to"] == seat):
+        raise IllegalAction(N_("Nothing waits for that seat."))
+
+
+def lapse_offer(state: dict, seat, action: dict, rng) -> list[dict]:
+    return with_cards(do_answer_offer)(state, seat, {"type": "answer_offer", "accept": False}, rng)
 
 
 # --- the outcome ------------------------------------------------------------------------
@@ -238,6 +279,7 @@ def decide(state: dict) -> dict | None:
     return {"winners": result["winners"], "reason": reason, "ranking": ranking}
 
 
-RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE)
+RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE,
+              leave=Move(run=leave, check=check_leave), timeout=Move(run=lapse_offer, check=check_timeout))
 
-__all__ = ["RULES", "RACE_PHASES", "advance", "on_timeout", "remember"]
+__all__ = ["RULES", "remember"]

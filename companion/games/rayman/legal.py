@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from itertools import combinations, permutations
 
 from companion.games.base import HOST, IllegalAction
@@ -14,31 +15,36 @@ from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES
 from companion.games.rayman.ptizetres import colour_candidates
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller, needs_roll
-from companion.games.rayman.round_end import free_mover
+from companion.games.rayman.round_end import free_mover, landed_unsure, unsure_of_projectiles
 from companion.games.rayman.setup import cards_to_give_back
 from companion.games.rayman.turns import check_exchange, within_reach
 
 
-def candidate_actions(state: dict, seat) -> list[dict]:
-    """The actions worth offering ``seat`` now; the kernel keeps those the moves' checks accept.
+def candidate_actions(state: dict, seat, kind: str | None = None) -> list[dict]:
+    """The actions (of type ``kind``, or of every type) worth offering ``seat`` now; the kernel keeps those
+    the moves' checks accept.
 
     Open-ended arguments are sampled: a few initiatives, positions and
     distances, two orders for a ranking.
     """
-    if state["phase"] == "game_over":
+    phase = state["phase"]
+    if phase == "game_over":
         return []
     if seat == HOST:
-        return host_actions(state) + colour_candidates(state)
+        actions = host_actions(state) + colour_candidates(state)
+        return [action for action in actions if kind in (None, action["type"])]
     try:
         player = player_of(state, seat)
     except IllegalAction:
         return []
-    actions = SEAT_ACTIONS.get(state["phase"], lambda s, p: [])(state, player)
-    if state["phase"] in HIT_PHASES and not player["crossed"]:
+    actions = []
+    if kind is None or kind in PHASE_KINDS.get(phase, ()):  # a phase's sampling can be long (every commitment)
+        actions += SEAT_ACTIONS[phase](state, player)
+    if kind in (None, "hurt") and phase in HIT_PHASES and not player["crossed"]:
         actions += hurt_actions(state)
-    if state["phase"] in RACE_PHASES:
+    if (kind is None or kind in POSITION_KINDS) and phase in RACE_PHASES:
         actions += position_actions(state, player)
-    return actions
+    return [action for action in actions if kind in (None, action["type"])]
 
 
 def hurt_actions(state: dict) -> list[dict]:
@@ -108,6 +114,7 @@ def round_start_actions(state: dict, player: dict) -> list[dict]:
     return [{"type": "roll"}] if roller in (None, player["seat"]) else []
 
 
+@lru_cache(maxsize=64)
 def sample_salt(seat) -> str:
     """The salt tests and bots lock and reveal with (one per seat); a phone makes its own
     (``crypto.getRandomValues``)."""
@@ -117,8 +124,16 @@ def sample_salt(seat) -> str:
 def choosing_actions(state: dict, player: dict) -> list[dict]:
     if player["locked"]:
         return [{"type": "repick"}]
-    return [{"type": "lock", "commitment": commitment(choice, sample_salt(player["seat"]))}
+    salt = sample_salt(player["seat"])
+    return [{"type": "lock", "commitment": sample_commitment(choice["bubble"], choice["left"], choice["second"], salt)}
             for choice in possible_choices(state, player)]
+
+
+@lru_cache(maxsize=4096)
+def sample_commitment(bubble: bool, left, second, salt: str) -> str:
+    """A candidate lock's commitment: every view of the choosing lists a seat's every choice again, each
+    hashed, so the hashes are kept."""
+    return commitment({"bubble": bubble, "left": left, "second": second}, salt)
 
 
 def revealing_actions(state: dict, player: dict) -> list[dict]:
@@ -222,6 +237,8 @@ def round_end_actions(state: dict, player: dict) -> list[dict]:
         actions += [{"type": "free_move", "level": level} for level in range(1, LEVELS + 1)
                     if player_at(state, column, level) is None]
         actions.append({"type": "free_move", "pass": True})
+    if player["seat"] in unsure_of_projectiles(state) or player["seat"] in landed_unsure(state):
+        actions.append({"type": "no_hit"})
     return actions
 
 
@@ -252,6 +269,13 @@ def position_actions(state: dict, player: dict) -> list[dict]:
     return actions
 
 
+POSITION_KINDS = ("position", "step", "forget_position", "second_tile")
+TURN_KINDS = ("use_bonus", "discard_bonus", "answer_offer", "give_bonus", "end_turn", "heart", "bonus", "spend_heart",
+              "use_legendary", "free", "slap", "crossed")
+PHASE_KINDS = {"characters": ("character",), "legendary": ("pick_legendary",), "exchange": ("exchange",),
+               "draft": ("pick",), "round_start": ("roll",), "choosing": ("lock", "repick"),
+               "revealing": ("reveal", "repick"), "initiatives": ("initiative",), "turns": TURN_KINDS,
+               "round_end": ("crossed", "free_move", "no_hit"), "finish": ("distance",)}
 SEAT_ACTIONS = {"characters": setup_actions, "legendary": setup_actions, "exchange": setup_actions,
                 "draft": draft_actions, "round_start": round_start_actions,
                 "choosing": choosing_actions, "revealing": revealing_actions,

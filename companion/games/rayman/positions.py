@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import check_may_cross, move_to
-from companion.games.rayman.common import require_own_seat, require_phase
-from companion.games.rayman.constants import DIRECTIONS, LAST_COLUMN, LEVELS, MAX_COLUMN, RACE_PHASES, START_COLUMN
+from companion.games.rayman.common import require_own_seat
+from companion.games.rayman.constants import DIRECTIONS, LAST_COLUMN, LEVELS, MAX_COLUMN, START_COLUMN
 
 
 def check_position(state: dict, seat, action: dict) -> dict:
-    require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, column=int, level=int)
     if not START_COLUMN <= action["column"] <= MAX_COLUMN or not 1 <= action["level"] <= LEVELS:
@@ -29,7 +28,6 @@ def do_position(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def check_step(state: dict, seat, action: dict) -> tuple[dict, int, int]:
     """One tap of the stepper: one space forward, back, up or down."""
-    require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, direction=str)
     if action["direction"] not in DIRECTIONS:
@@ -61,7 +59,6 @@ def check_position_change(state: dict, player: dict, column: int) -> None:
 
 
 def check_forget_position(state: dict, seat, action: dict) -> dict:
-    require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     if player["position"] is None:
         raise IllegalAction(N_("Enter your position first."))
@@ -76,7 +73,6 @@ def do_forget_position(state: dict, seat, action: dict, rng) -> list[dict]:
 def check_second_tile(state: dict, seat, action: dict) -> None:
     """A player who keeps no position tells that their figure reached the second tile (column 22):
     from the next round on, projectiles appear at column 43."""
-    require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     if state["second_tile"]:
         raise IllegalAction(N_("The second tile is already reached: projectiles appear at column 43."))

@@ -42,7 +42,7 @@ def carry(state: dict) -> dict:
     return {**cards_carry(state), "ptizetre_colours": dict(colours_of(state))}
 
 
-def do_ptizetre_colour(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_ptizetre_colour(state: dict, seat, action: dict) -> None:
     """The host names captive Ptizêtre ``ptizetre`` by ``colour`` (or renames it); any phase, never
     waited for."""
     require_fields(action, ptizetre=int, colour=str)
@@ -56,6 +56,11 @@ def do_ptizetre_colour(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("That Ptizêtre already has that colour."))
     if colour in colours.values():
         raise IllegalAction(N_("Another Ptizêtre already has that colour: each colour names one token."))
+
+
+def do_ptizetre_colour(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_ptizetre_colour(state, seat, action)
+    number, colour, colours = action["ptizetre"], action["colour"], colours_of(state)
     state["ptizetre_colours"] = {**colours, str(number): colour}
     return [{"type": "ptizetre_named", "ptizetre": number, "colour": colour}]
 

@@ -26,7 +26,8 @@ def question(state: dict):
     return None
 
 
-def do_answer(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_answer(state: dict, seat, action: dict):
+    """The answer's value, checked against the question the table must answer."""
     asked = question(state)
     if asked is None:
         raise IllegalAction(N_("There is no question to answer."))
@@ -35,7 +36,11 @@ def do_answer(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("That is not the question the table must answer."))
     if "value" not in action:
         raise IllegalAction(N_("The action needs the field %(field)s (%(kind)s)."), field="value", kind="value")
-    value = checked_answer(state, asked, action["value"])
+    return checked_answer(state, asked, action["value"])
+
+
+def do_answer(state: dict, seat, action: dict, rng) -> list[dict]:
+    value, asked = check_answer(state, seat, action), question(state)
     store_answer(state, asked["key"], value)
     return [{"type": "answered", "question": asked["key"], "value": value}]
 

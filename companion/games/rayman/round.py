@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from companion.games.base import HOST, IllegalAction, N_
 from companion.games.rayman.board import take_hit
-from companion.games.rayman.choosing import enter_choosing
-from companion.games.rayman.common import (die_level, name_of, player_at, player_of, positions_known, racers,
-                                           require_phase, rule)
+from companion.games.rayman.choosing import start_choosing
+from companion.games.rayman.common import (die_level, ended, name_of, player_at, player_of, positions_known, racers,
+                                           rule)
 from companion.games.rayman.constants import (BOSS_DECK, MAX_BOSS_MOVE, RANDOM_DISCARDS, SPAWN_COLUMNS,
-                                              START_COLUMN)
+                                              START_COLUMN, lasts_the_round)
 
 
 def start_race(state: dict, rng, events: list[dict]) -> None:
@@ -37,7 +37,6 @@ def new_round(state: dict, number: int, rng, events: list[dict]) -> None:
     state["round"] = {"number": number, "rolled": False, "roller": None, "die": None, "card_line": None,
                       "boss_die": None, "spawn": None, "answers": {}, "order": [], "turn": 0, "tie_rolls": [],
                       "revealed": [], "asking": [], "end": None, "free_move": [], "free_moved": 0, "offer": None}
-    state["phase"] = "round_start"
     if state["config"]["projectile"] and number == 1:
         seats = [player["seat"] for player in state["players"]]
         state["round"]["roller"] = rng.choice(seats, "random player to roll the first projectile die")
@@ -73,26 +72,40 @@ def still_racing(state: dict, seat):
     return seat if any(player["seat"] == seat for player in state["players"]) else None
 
 
-def advance_round_start(state: dict, rng, events: list[dict]) -> bool:
+def begin_round_start(state: dict, rng) -> list[dict]:
+    """A race's first round, or the next one once the last round's end is over (its discards first)."""
+    events: list[dict] = []
+    if state["round"] is None:
+        start_race(state, rng, events)
+    else:
+        close_round(state, rng, events)
+        new_round(state, state["round"]["number"] + 1, rng, events)
+    if not needs_roll(state):
+        start_choosing(state, events)
+    return events
+
+
+def round_started(state: dict) -> bool:
+    """The dice are rolled (or there are none) and the projectile placed: the choice is on."""
+    return not needs_roll(state) or state["round"]["rolled"]
+
+
+def close_round(state: dict, rng, events: list[dict]) -> None:
+    """The round's played cards go to the discard; co-op and solo hands used up are renewed."""
     round_ = state["round"]
-    if needs_roll(state) and not round_["rolled"]:
-        return False
-    spawn = round_["spawn"]
-    if spawn and not spawn["done"]:
-        column = spawn_column(state)
-        hit = spawn_hit(state, column) if column else (False, None)
-        if not hit[0]:
-            return False
-        spawn["done"] = True
-        place_projectile(state, column, spawn["level"], hit[1], events)
-        if state["phase"] != "round_start":
-            return True  # the hit ended the game
-    enter_choosing(state, events)
-    return True
+    for player in state["players"]:
+        player["discard"] += player["played"]
+        player["played"] = []
+        player["bubble"] = player["slapped"] = False
+    if rule(state, "random_discards"):
+        for player in racers(state):
+            if not player["hand"]:  # every card used: take them all back, two leave at random
+                player["hand"], player["discard"] = player["hand"] + player["discard"], []
+                random_discards(state, player, rng, round_["number"] + 1, events)
+    events.append({"type": "round_ended", "round": round_["number"]})
 
 
 def check_roll(state: dict, seat, action: dict) -> None:
-    require_phase(state, "round_start")
     round_ = state["round"]
     if not needs_roll(state):
         raise IllegalAction(N_("This race has no projectile and no Boss: there is no die to roll."))
@@ -118,6 +131,13 @@ def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
         events += roll_projectile(state, roller, rng)
     if state["boss"]:
         events += roll_boss(state, rng)
+    spawn = round_["spawn"]
+    if spawn:
+        column = spawn_column(state)
+        place_projectile(state, column, spawn["level"], spawn_hit(state, column)[1], events)
+        spawn["done"] = True
+    if not ended(state):  # a hit as the projectile appeared may have ended the game
+        start_choosing(state, events)
     return events
 
 
@@ -129,9 +149,14 @@ def roll_projectile(state: dict, roller, rng) -> list[dict]:
     round_["spawn"] = {"level": die_level(die), "done": False}
     if state["config"]["projectile_card"]:
         round_["card_line"] = die  # the die sits on this line of the card until the end of the round
-    return [{"type": "projectile_roll", "seat": roller, "die": die, "level": die_level(die),
-             "card": state["config"]["projectile"] if state["config"]["projectile_card"] else None,
-             "line": round_["card_line"]}]
+    card = state["config"]["projectile"] if state["config"]["projectile_card"] else None
+    events = [{"type": "projectile_roll", "seat": roller, "die": die, "level": die_level(die), "card": card,
+               "line": round_["card_line"]}]
+    if card and lasts_the_round(card, die):
+        # « Certaines cartes peuvent inclure des effets continus qui restent actifs tout au long du round.
+        # Ces effets seront identifiés avec la note : « CE ROUND-CI ». »: applied now, for the whole round
+        events.append({"type": "projectile_card_effect", "card": card, "line": die, "this_round": True})
+    return events
 
 
 def roll_boss(state: dict, rng) -> list[dict]:

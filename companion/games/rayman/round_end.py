@@ -1,24 +1,32 @@
-"""Rayman's round end: projectiles, the projectile card, the Boss, the free move, the discards."""
+"""Rayman's round end, in stages (``flow.PHASES["round_end"]``): the projectiles wait for the players who
+keep no position (``projectiles``), then move, the projectile card and the Boss apply (``moving``), the last
+players make the free move (``free_move``), and the final round's ranking waits for where they landed
+(``landings``); the played cards go to the discard as the next round starts (``round.close_round``)."""
 
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import end_coop, move_to, take_hit
-from companion.games.rayman.common import (name_of, player_at, player_of, positions_known, racers, require_own_seat,
-                                           require_phase, rule)
-from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END
-from companion.games.rayman.finish import enter_finish
-from companion.games.rayman.round import new_round, random_discards
+from companion.games.rayman.common import (ended, name_of, player_at, player_of, positions_known, racers,
+                                           require_own_seat, rule)
+from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END, lasts_the_round
 
 
-def advance_round_end(state: dict, rng, events: list[dict]) -> bool:
-    end = state["round"]["end"]
-    step = END_STEPS[end["step"]]
-    if not step(state, rng, events):
-        return False
-    if state["phase"] == "round_end":
-        end["step"] += 1
-    return True
+def begin_round_end(state: dict, rng) -> list[dict]:
+    state["round"]["end"] = {"projectiles": None, "boss_moved": False, "told": [], "landed": []}
+    return []
+
+
+def round_end_next(state: dict):
+    """The phase that follows the round's end: the game's end, the race's (the Boss finished first, or the
+    final round is over) or the next round."""
+    if ended(state):
+        return "game_over"
+    if state["race"]["boss_finished"]:
+        return "finish"
+    if state.get("stage") == "landings" and not state["round"]["end"]["landed"]:
+        return "finish" if state["race"]["final_round"] else "round_start"
+    return None
 
 
 def projectiles_to_move(state: dict) -> list[dict]:
@@ -30,20 +38,43 @@ def projectiles_to_move(state: dict) -> list[dict]:
     return [on_board[number] for number in waiting if number in on_board]
 
 
-def end_projectiles(state: dict, rng, events: list[dict]) -> bool:
+def unsure_of_projectiles(state: dict) -> list:
+    """The racers who keep no position and have not said yet whether this round's moving projectiles
+    reach them: the projectiles wait for them (see ``end_projectiles``)."""
+    if state["phase"] != "round_end" or state.get("stage") != "projectiles" or not projectiles_to_move(state):
+        return []
+    told = state["round"]["end"]["told"]
+    return [player["seat"] for player in racers(state) if player["position"] is None and player["seat"] not in told]
+
+
+def begin_moving(state: dict, rng) -> list[dict]:
+    """The projectiles move, the projectile card's line applies, the Boss moves and attacks."""
+    events: list[dict] = []
+    for step in (end_projectiles, end_projectile_card, end_boss):
+        step(state, events)
+        if ended(state) or state["race"]["boss_finished"]:
+            break
+    return events
+
+
+def end_projectiles(state: dict, events: list[dict]) -> None:
+    """Every projectile moves once each player who keeps no position said whether it reached them.
+
+    « Si un Projectile actif croise le chemin d'un joueur, le joueur perd son Jeton Cœur, s'il en a
+    un, ou subit un dégât. Dans les deux cas, le Jeton Projectile est retiré du plateau. » Only the
+    table sees a figure whose position is not kept: moving a projectile before its player spoke would
+    take it past them (or off the board, where the hit can no longer be reported), or hit a player
+    behind them whose position is kept."""
     end = state["round"]["end"]
     while True:
         waiting = projectiles_to_move(state)
         end["projectiles"] = [projectile["id"] for projectile in waiting]
         if not waiting:
-            return True
-        known, seat = projectile_victim(state, waiting[0])
-        if not known:
-            return False
-        move_projectile(state, waiting[0], seat, events)
+            return
+        move_projectile(state, waiting[0], projectile_victim(state, waiting[0]), events)
         end["projectiles"].pop(0)
-        if state["phase"] != "round_end":
-            return True  # a hit ended the game
+        if ended(state):
+            return  # a hit ended the game
 
 
 def projectile_path(state: dict, projectile: dict) -> tuple[list[int], bool]:
@@ -54,19 +85,12 @@ def projectile_path(state: dict, projectile: dict) -> tuple[list[int], bool]:
     return list(range(projectile["column"], stop - 1, -1)), target <= last
 
 
-def projectile_victim(state: dict, projectile: dict) -> tuple[bool, object]:
-    answers = state["round"]["answers"]
-    key = f"projectile_{projectile['id']}"
-    if key in answers:
-        return True, answers[key]
-    # Of the figures whose positions are kept, the first on its path; a player who keeps none and is
-    # on it reports the hit on their phone (``hurt``): the host is not asked.
+def projectile_victim(state: dict, projectile: dict):
+    """Of the figures whose positions are kept, the first on its path (None: nobody); a player who keeps
+    none and is on it reported the hit on their phone (``hurt``) before it moved."""
     path, _ = projectile_path(state, projectile)
-    for column in path:
-        seat = player_at(state, column, projectile["level"])
-        if seat is not None:
-            return True, seat
-    return True, None
+    return next((seat for column in path if (seat := player_at(state, column, projectile["level"])) is not None),
+                None)
 
 
 def move_projectile(state: dict, projectile: dict, victim, events: list[dict]) -> None:
@@ -84,40 +108,31 @@ def move_projectile(state: dict, projectile: dict, victim, events: list[dict]) -
                        "level": projectile["level"]})
 
 
-def end_projectile_card(state: dict, rng, events: list[dict]) -> bool:
+def end_projectile_card(state: dict, events: list[dict]) -> None:
+    """« Après avoir déplacé tous les Projectiles, à la fin du round, appliquez l'effet indiqué à ce numéro de
+    la carte »; a line that reads « CE ROUND-CI » was announced at the roll (``round.roll_projectile``)."""
     line = state["round"]["card_line"]
-    if line is not None:
+    if line is not None and not lasts_the_round(state["config"]["projectile"], line):
         events.append({"type": "projectile_card_effect", "card": state["config"]["projectile"], "line": line})
-    return True
 
 
-def end_boss(state: dict, rng, events: list[dict]) -> bool:
+def end_boss(state: dict, events: list[dict]) -> None:
     boss, end = state["boss"], state["round"]["end"]
     if not boss or boss["column"] is None:
-        return True
+        return
     if not end["boss_moved"]:
         boss["column"] += boss["move"]
         end["boss_moved"] = True
         events.append({"type": "boss_moved", "column": boss["column"], "level": boss["level"]})
     if boss["column"] > LAST_COLUMN:
         boss_finished(state, events)
-        return True
-    known, seat = boss_victim(state)
-    if not known:
-        return False
+        return
+    seat = player_at(state, boss["column"], boss["level"])  # a player who keeps no position says so
     if seat is not None:
         boss_hits(state, player_of(state, seat), events)
-        if state["phase"] != "round_end":
-            return True  # the hit ended the game
+        if ended(state):
+            return  # the hit ended the game
     events.append({"type": "boss_attack", "card": boss["card"]})
-    return True
-
-
-def boss_victim(state: dict) -> tuple[bool, object]:
-    answers = state["round"]["answers"]
-    if "boss_landing" in answers:
-        return True, answers["boss_landing"]
-    return True, player_at(state, state["boss"]["column"], state["boss"]["level"])
 
 
 def boss_hits(state: dict, player: dict, events: list[dict]) -> None:
@@ -134,8 +149,7 @@ def boss_finished(state: dict, events: list[dict]) -> None:
     if rule(state, "race_together"):
         end_coop(state, False, "boss_finished", events)
     elif not state["race"]["final_round"]:
-        state["race"]["boss_finished"] = True
-        enter_finish(state, events)
+        state["race"]["boss_finished"] = True  # the race ends at once (``round_end_next``)
 
 
 def free_move_count(state: dict) -> int:
@@ -157,20 +171,15 @@ def last_players(state: dict):
     return [player["seat"] for player in behind[:count]]
 
 
-def end_free_move(state: dict, rng, events: list[dict]) -> bool:
+def begin_free_move(state: dict, rng) -> list[dict]:
     """The last player(s) move one space forward; one who keeps a position records it (the farthest behind first).
 
     Waiting for the move keeps the companion's positions right for the next round, and the
     final round's ranking counts it."""
-    end = state["round"]["end"]
-    if end.get("free_move") is None:
-        seats = last_players(state)
-        if seats is None:
-            return False
-        end["free_move"] = state["round"]["free_move"] = seats
-        if free_move_count(state):
-            events.append({"type": "free_move", "seats": seats, "count": free_move_count(state)})
-    return free_mover(state) is None
+    seats = last_players(state)
+    state["round"]["end"]["free_move"] = state["round"]["free_move"] = seats
+    count = free_move_count(state)
+    return [{"type": "free_move", "seats": seats, "count": count}] if count else []
 
 
 def free_mover(state: dict):
@@ -178,23 +187,21 @@ def free_mover(state: dict):
 
     A player who keeps no position moves their figure on the board alone: nothing to record."""
     round_ = state["round"]
-    if state["phase"] != "round_end" or END_STEPS[round_["end"]["step"]] is not end_free_move:
+    if state["phase"] != "round_end" or state.get("stage") != "free_move":
         return None
     keeping = {p["seat"] for p in racers(state) if p["position"] is not None}
     seats = round_["end"].get("free_move") or []
     return next((seat for seat in seats[round_["free_moved"]:] if seat in keeping), None)
 
 
-def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_free_move(state: dict, seat, action: dict) -> None:
     """« le joueur en dernière place [...] peut déplacer sa figurine d'un espace vers l'avant au niveau de son
     choix. Cet espace doit être inoccupé par un autre joueur » (``level``), or ``pass: true``."""
-    require_phase(state, "round_end")
     player = require_own_seat(state, seat)
     if free_mover(state) != seat:
         raise IllegalAction(N_("Only the last player makes the free move, at the end of the round."))
-    state["round"]["free_moved"] = state["round"]["end"]["free_move"].index(seat) + 1
     if action.get("pass") is True:
-        return [{"type": "free_move_passed", "seat": seat}]
+        return
     require_fields(action, level=int)
     column, level = player["position"]["column"] + 1, action["level"]
     if not 1 <= level <= LEVELS:
@@ -202,31 +209,56 @@ def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
     taken = player_at(state, column, level)
     if taken is not None:
         raise IllegalAction(N_("%(name)s is on that space: choose another level."), name=name_of(state, taken))
+
+
+def do_free_move(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_free_move(state, seat, action)
+    player = player_of(state, seat)
+    state["round"]["free_moved"] = state["round"]["end"]["free_move"].index(seat) + 1
+    if action.get("pass") is True:
+        return [{"type": "free_move_passed", "seat": seat}]
+    column, level = player["position"]["column"] + 1, action["level"]
     events = [{"type": "free_moved", "seat": seat}]
     move_to(state, player, column, level, events)
+    if state["race"]["final_round"] and not player["crossed"]:
+        state["round"]["end"]["landed"].append(seat)  # the ranking waits for what they landed on
     return events
 
 
-def end_cleanup(state: dict, rng, events: list[dict]) -> bool:
-    round_ = state["round"]
-    for player in state["players"]:
-        player["discard"] += player["played"]
-        player["played"] = []
-        player["bubble"] = player["slapped"] = False
-    if rule(state, "random_discards"):
-        for player in racers(state):
-            if not player["hand"]:  # every card used: take them all back, two leave at random
-                player["hand"], player["discard"] = player["hand"] + player["discard"], []
-                random_discards(state, player, rng, round_["number"] + 1, events)
-    events.append({"type": "round_ended", "round": round_["number"]})
-    if state["race"]["final_round"]:
-        enter_finish(state, events)
+def landed_unsure(state: dict) -> list:
+    """The final round's ranking waits for each free mover whose position is kept to say whether they
+    landed on an enemy (``hurt``) or not (``no_hit``).
+
+    « S'il contient un Ennemi, le joueur peut toujours s'y déplacer, mais perdra son Jeton Cœur ou
+    subira un dégât »: damage moves them back, which can change the ranking. In another round the
+    hit is reported during the next one."""
+    if state["phase"] != "round_end" or state.get("stage") != "landings":
+        return []
+    return list(state["round"]["end"]["landed"])
+
+
+def check_no_hit(state: dict, seat, action: dict) -> None:
+    """The player says nothing hit them: no projectile of the round's end reached them (they keep no
+    position), or the final round's free move landed on no enemy."""
+    require_own_seat(state, seat)
+    if seat not in unsure_of_projectiles(state) and seat not in landed_unsure(state):
+        raise IllegalAction(N_("Nothing waits for you to say whether you were hit."))
+
+
+def do_no_hit(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_no_hit(state, seat, action)
+    end = state["round"]["end"]
+    if seat in unsure_of_projectiles(state):
+        end["told"].append(seat)
     else:
-        new_round(state, round_["number"] + 1, rng, events)
-    return True
+        end["landed"].remove(seat)
+    return [{"type": "no_hit", "seat": seat}]
 
 
-END_STEPS = (end_projectiles, end_projectile_card, end_boss, end_free_move, end_cleanup)
+def round_end_waits_on(state: dict) -> list:
+    """The seats the round's end waits for, in the order they act."""
+    mover = free_mover(state)
+    return ([mover] if mover is not None else []) + unsure_of_projectiles(state) + landed_unsure(state)
 
 
 def round_end_question(state: dict):

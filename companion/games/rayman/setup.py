@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.cards import extra_initiative, fill_base_cards, learn, remembered
-from companion.games.rayman.common import card_of, name_of, require_own_seat, require_phase, rule
+from companion.games.rayman.common import card_of, name_of, player_of, require_own_seat, rule
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
-                                              LEGENDARY_CARDS, MAX_INITIATIVE, RACE_PHASES, SETUP_PHASES, SOLO_DRAFT,
+                                              LEGENDARY_CARDS, MAX_INITIATIVE, SETUP_PHASES, SOLO_DRAFT,
                                               START_COLUMN)
 from companion.games.rayman.layout import pack
 from companion.games.rayman.options import resolve, seat_range
 from companion.games.rayman.ptizetres import remembered_colours
-from companion.games.rayman.round import start_race
 from companion.text import unsafe_character
 
 
@@ -74,8 +73,8 @@ def new_boss(config: dict) -> dict | None:
             "deck": [], "card": None, "used": []}
 
 
-def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
-    require_phase(state, "characters")
+def check_character(state: dict, seat, action: dict) -> str:
+    """The name the character takes (the box's spelling of a box character)."""
     player = require_own_seat(state, seat)
     require_fields(action, name=str)
     name = " ".join(action["name"].split())
@@ -85,25 +84,34 @@ def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("A character's name cannot contain control, invisible or direction-changing "
                                "characters."))
     name = next((box for box in CHARACTERS if box.lower() == name.lower()), name)
-    taken = [other for other in state["players"] if other is not player and other["character"]
+    taken = [other for other in state["players"] if other["seat"] != player["seat"] and other["character"]
              and other["character"].lower() == name.lower()]
     if taken:
         raise IllegalAction(N_("%(name)s is already in the race."), name=name)
+    return name
+
+
+def do_character(state: dict, seat, action: dict, rng) -> list[dict]:
+    name, player = check_character(state, seat, action), player_of(state, seat)
     player["character"] = name
     fill_base_cards(state, player)
     return [{"type": "character_chosen", "seat": seat, "character": name}]
 
 
-def do_pick_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
-    require_phase(state, "legendary")
-    player = require_own_seat(state, seat)
+def check_pick_legendary(state: dict, seat, action: dict) -> None:
+    require_own_seat(state, seat)
     require_fields(action, card=str)
     card = action["card"]
     if card not in LEGENDARY_CARDS:
         raise IllegalAction(N_("The legendary cards are %(choices)s."), choices=", ".join(LEGENDARY_CARDS))
-    if any(other is not player and other["legendary"] == card for other in state["players"]):
+    if any(other["seat"] != seat and other["legendary"] == card for other in state["players"]):
         raise IllegalAction(N_("Another player already holds that legendary card."))
-    player["legendary"] = card
+
+
+def do_pick_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_pick_legendary(state, seat, action)
+    card = action["card"]
+    player_of(state, seat)["legendary"] = card
     return [{"type": "legendary_chosen", "seat": seat, "card": card}]
 
 
@@ -113,8 +121,8 @@ def setup_done(state: dict, phase: str) -> bool:
         return all(player["character"] for player in players)
     if phase == "legendary":
         return all(player["legendary"] for player in players)
-    if phase == "exchange":
-        return all(len(player["cards"]) <= BASE_CARDS + DRAFT_ROUNDS for player in players)
+    if phase == "exchange":  # every card is in hand before the race: the hand's size is the cards'
+        return all(player["hand_size"] <= BASE_CARDS + DRAFT_ROUNDS for player in players)
     return False
 
 
@@ -129,30 +137,58 @@ def phase_needed(state: dict, phase: str) -> bool:
     return False
 
 
-def enter_setup_after(state: dict, phase: str, rng, events: list[dict]) -> None:
-    for following in SETUP_PHASES[SETUP_PHASES.index(phase) + 1:]:
-        if phase_needed(state, following):
-            state["phase"] = following
-            if following == "draft":
-                start_draft(state, rng)
-            return
-    start_race(state, rng, events)
+def following_setup(state: dict, phase: str) -> str:
+    """The setup phase after ``phase`` this race needs, or the race itself (``round_start``)."""
+    return next((following for following in SETUP_PHASES[SETUP_PHASES.index(phase) + 1:]
+                 if phase_needed(state, following)), "round_start")
 
 
-def advance_setup(state: dict, rng, events: list[dict]) -> bool:
-    phase = state["phase"]
-    if not setup_done(state, phase):
-        return False
-    enter_setup_after(state, phase, rng, events)
-    return True
+def setup_next(phase: str):
+    """A setup phase's ``next``: the following one once every player has done it."""
+    return lambda state: following_setup(state, phase) if setup_done(state, phase) else None
 
 
-def start_draft(state: dict, rng) -> None:
+def begin_draft(state: dict, rng) -> list[dict]:
     held = {card["extra"] for player in state["players"] for card in player["cards"]}
     free = [number for number in range(1, EXTRA_CARDS + 1) if number not in held]
     deck = rng.shuffle(free, f"shuffle of the {len(free)} extra action cards", secret=True)
     state["draft"] = {"deck": deck, "table": [], "discarded": [], "round": 0, "order": [], "turn": 0,
                       "last": None}
+    return []
+
+
+def draft_next(state: dict):
+    """Both rounds of the draft picked and their last cards discarded: the following setup phase."""
+    draft = state["draft"]
+    return following_setup(state, "draft") if draft["round"] == DRAFT_ROUNDS and not draft["table"] else None
+
+
+def begin_dealing(state: dict, rng) -> list[dict]:
+    """Between two rounds of the draft: the cards nobody picked are discarded."""
+    draft = state["draft"]
+    if not draft["table"]:
+        return []
+    events = [{"type": "draft_discarded", "cards": draft["table"]}]
+    draft["discarded"] += draft["table"]
+    draft["table"] = []
+    return events
+
+
+def dealing_next(state: dict):
+    """The next round of the draft is dealt once the host named the youngest player (who picks first)."""
+    if state["draft"]["round"] == DRAFT_ROUNDS or (len(state["players"]) > 1 and state["youngest"] is None):
+        return None
+    return "picking"
+
+
+def picking_next(state: dict):
+    draft = state["draft"]
+    return "dealing" if draft["turn"] >= len(draft["order"]) else None
+
+
+def picker(state: dict) -> list:
+    draft = state["draft"]
+    return [draft["order"][draft["turn"]]] if draft["table"] and draft["turn"] < len(draft["order"]) else []
 
 
 def draft_size(state: dict) -> int:
@@ -165,24 +201,8 @@ def clockwise_from(state: dict, seat) -> list:
     return seats[start:] + seats[:start]
 
 
-def advance_draft(state: dict, rng, events: list[dict]) -> bool:
-    draft = state["draft"]
-    if draft["table"] and draft["turn"] < len(draft["order"]):
-        return False  # someone is picking
-    if draft["table"]:
-        draft["discarded"] += draft["table"]
-        events.append({"type": "draft_discarded", "cards": draft["table"]})
-        draft["table"] = []
-    if draft["round"] == DRAFT_ROUNDS:
-        enter_setup_after(state, "draft", rng, events)
-        return True
-    if len(state["players"]) > 1 and state["youngest"] is None:
-        return False  # the host names the youngest player
-    reveal_draft_round(state, events)
-    return True
-
-
-def reveal_draft_round(state: dict, events: list[dict]) -> None:
+def begin_picking(state: dict, rng) -> list[dict]:
+    """A round of the draft: its cards on the table, the order of the picks."""
     draft = state["draft"]
     size = draft_size(state)
     draft["table"], draft["deck"] = draft["deck"][:size], draft["deck"][size:]
@@ -197,13 +217,11 @@ def reveal_draft_round(state: dict, events: list[dict]) -> None:
         start = counterclockwise.index(draft["last"]) if draft["last"] in counterclockwise else 0
         draft["order"] = counterclockwise[start:] + counterclockwise[:start]
     draft["turn"] = 0
-    events.append({"type": "draft_revealed", "round": draft["round"], "cards": draft["table"],
-                   "order": draft["order"]})
+    return [{"type": "draft_revealed", "round": draft["round"], "cards": draft["table"], "order": draft["order"]}]
 
 
-def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
-    require_phase(state, "draft")
-    player = require_own_seat(state, seat)
+def check_pick(state: dict, seat, action: dict) -> None:
+    require_own_seat(state, seat)
     draft = state["draft"]
     if not draft["table"] or draft["turn"] >= len(draft["order"]):
         raise IllegalAction(N_("No card is on the table yet: the host first names the youngest player."))
@@ -213,6 +231,11 @@ def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
     require_fields(action, card=int)
     if action["card"] not in draft["table"]:
         raise IllegalAction(N_("That card is not on the table."))
+
+
+def do_pick(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_pick(state, seat, action)
+    player, draft = player_of(state, seat), state["draft"]
     draft["table"].remove(action["card"])
     card_id = f"x{action['card']}"
     player["cards"].append({"id": card_id, "initiative": extra_initiative(state, action["card"]),
@@ -227,9 +250,8 @@ def cards_to_give_back(player: dict) -> int:
     return max(0, len(player["cards"]) - (BASE_CARDS + DRAFT_ROUNDS))
 
 
-def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_exchange_cards(state: dict, seat, action: dict) -> None:
     """Tournament variant: as many cards go back to the box as were drafted (two, unless the deck ran short)."""
-    require_phase(state, "exchange")
     player = require_own_seat(state, seat)
     count = cards_to_give_back(player)
     if count == 0:
@@ -239,15 +261,19 @@ def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
     ids = [card["id"] for card in player["cards"]]
     if len(drop) != count or len(set(map(str, drop))) != count or not all(card in ids for card in drop):
         raise IllegalAction(N_("Choose %(count)s of your cards to give back."), count=count)
+
+
+def do_exchange(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_exchange_cards(state, seat, action)
+    player, drop = player_of(state, seat), action["drop"]
     player["cards"] = [card for card in player["cards"] if card["id"] not in drop]
     player["hand"] = [card["id"] for card in player["cards"]]
     return [{"type": "exchanged", "seat": seat, "dropped": sorted(drop)}]
 
 
-def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_correct_initiative(state: dict, seat, action: dict) -> None:
     """A mistyped initiative put right during the race (``card``, ``initiative``); a card on the table this
     round keeps the value its order of play was decided with."""
-    require_phase(state, *RACE_PHASES)
     player = require_own_seat(state, seat)
     if state["config"]["quick"]:
         raise IllegalAction(N_("With quick entry you type the initiatives each round: nothing to correct."))
@@ -260,6 +286,12 @@ def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
     if state["phase"] in ("choosing", "revealing", "initiatives") or card["id"] in player["played"]:
         # the order of play is decided from the initiatives of the cards revealed: not while choosing
         raise IllegalAction(N_("That card is in play this round: correct it once the round is over."))
+
+
+def do_correct_initiative(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_correct_initiative(state, seat, action)
+    player = player_of(state, seat)
+    card = card_of(player, action["card"])
     old, card["initiative"] = card["initiative"], action["initiative"]
     learn(state, player, card, old)
     return [{"type": "initiative_corrected", "seat": seat}]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
-from companion.games.rayman.common import (active_seat, name_of, player_of, require_own_seat, require_phase,
+from companion.games.rayman.common import (active_seat, ended, name_of, player_of, require_own_seat,
                                            require_seat_field, require_turn, rule)
-from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HIT_PHASES, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
+from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
                                               MAX_SLAP_DISTANCE)
 
 
 def enter_turns(state: dict, events: list[dict]) -> None:
-    state["phase"] = "turns"
     state["round"]["turn"] = 0
     if state["round"]["order"]:
         start_turn(state, events)
@@ -24,24 +23,23 @@ def start_turn(state: dict, events: list[dict]) -> None:
     events.append({"type": "turn_started", "seat": player["seat"], "bubble_mode": player["bubble_mode"]})
 
 
-def advance_turns(state: dict, rng, events: list[dict]) -> bool:
-    round_ = state["round"]
-    if round_["turn"] < len(round_["order"]):
-        return False
-    state["phase"] = "round_end"
-    round_["end"] = {"step": 0, "projectiles": None, "boss_moved": False}
-    return True
+def turns_over(state: dict) -> bool:
+    return state["round"]["turn"] >= len(state["round"]["order"])
+
+
+def check_end_turn(state: dict, seat, action: dict) -> None:
+    if require_turn(state, seat)["bonus_pending"]:
+        raise IllegalAction(N_("Use or discard a bonus token first: you may keep only 4."))
 
 
 def do_end_turn(state: dict, seat, action: dict, rng) -> list[dict]:
-    player = require_turn(state, seat)
-    if player["bonus_pending"]:
-        raise IllegalAction(N_("Use or discard a bonus token first: you may keep only 4."))
+    check_end_turn(state, seat, action)
+    player = player_of(state, seat)
     events = [{"type": "turn_ended", "seat": seat}]
     if player["bubble_mode"] and player["position"] is not None:
         move_to(state, player, player["position"]["column"] + BUBBLE_MODE_ADVANCE, player["position"]["level"],
                 events)
-        if state["phase"] != "turns":
+        if ended(state):
             return events  # the last player in co-op has finished
     state["round"]["turn"] += 1
     if state["round"]["turn"] < len(state["round"]["order"]):
@@ -59,18 +57,15 @@ def require_acting(state: dict, seat) -> dict:
     return player
 
 
-def do_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+def gives_heart(action: dict, seat) -> bool:
+    return "to" in action and action["to"] != seat
+
+
+def check_heart(state: dict, seat, action: dict) -> None:
     """A heart action: take a heart, or in co-op give one when you already hold one."""
     player = require_acting(state, seat)
-    if "to" in action and action["to"] != seat:
-        return [give_heart(state, player, action)]
-    if player["heart"]:
-        return [{"type": "heart", "seat": seat, "gained": False}]
-    player["heart"] = True
-    return [{"type": "heart", "seat": seat, "gained": True}]
-
-
-def give_heart(state: dict, player: dict, action: dict) -> dict:
+    if not gives_heart(action, seat):
+        return
     if not rule(state, "gift_hearts"):
         raise IllegalAction(N_("Hearts are given only in co-op."))
     if not player["heart"]:
@@ -78,24 +73,37 @@ def give_heart(state: dict, player: dict, action: dict) -> dict:
     other = require_seat_field(state, action, "to")
     if other["heart"]:
         raise IllegalAction(N_("%(name)s already has a heart."), name=name_of(state, other["seat"]))
-    other["heart"] = True
-    return {"type": "heart_given", "seat": player["seat"], "to": other["seat"]}
 
 
-def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+def do_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_heart(state, seat, action)
+    player = player_of(state, seat)
+    if gives_heart(action, seat):
+        player_of(state, action["to"])["heart"] = True
+        return [{"type": "heart_given", "seat": seat, "to": action["to"]}]
+    if player["heart"]:
+        return [{"type": "heart", "seat": seat, "gained": False}]
+    player["heart"] = True
+    return [{"type": "heart", "seat": seat, "gained": True}]
+
+
+def check_spend_heart(state: dict, seat, action: dict) -> None:
     """The Filou turns their heart into a crouch icon."""
     player = require_acting(state, seat)
     if player["legendary"] != "filou":
         raise IllegalAction(N_("Only the Filou can turn a heart into an action."))
     if not player["heart"]:
         raise IllegalAction(N_("You have no heart."))
-    player["heart"] = False
+
+
+def do_spend_heart(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_spend_heart(state, seat, action)
+    player_of(state, seat)["heart"] = False
     return [{"type": "heart_spent", "seat": seat}]
 
 
 def check_hurt(state: dict, seat, action: dict) -> dict:
     """The player reports a hit: an enemy not slapped, an obstacle, a wall, a projectile, the Boss."""
-    require_phase(state, *HIT_PHASES)
     player = require_own_seat(state, seat)
     require_fields(action, cause=str)
     cause = action["cause"]
@@ -111,22 +119,26 @@ def check_hurt(state: dict, seat, action: dict) -> dict:
 
 
 def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
-    player, cause, events = check_hurt(state, seat, action), action["cause"], []
+    check_hurt(state, seat, action)
+    player, cause, events = player_of(state, seat), action["cause"], []
     if cause == "projectile":
         projectile = require_projectile(state, action)
         state["projectiles"].remove(projectile)
         events.append({"type": "projectile_hit", "id": projectile["id"], "seat": seat})
     take_hit(state, player, cause, events)
+    end = state["round"]["end"] if state["phase"] == "round_end" else None
+    if end and seat in end["landed"]:
+        end["landed"].remove(seat)  # what the final round's ranking waited for (``round_end.landed_unsure``)
     return events
 
 
-def do_slap(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_slap(state: dict, seat, action: dict) -> None:
     player = require_acting(state, seat)
     if player["crossed"]:
         raise IllegalAction(N_("Past the finish line you can no longer slap."))
     target = require_seat_field(state, action, "target")
     who = name_of(state, target["seat"])
-    if target is player:
+    if target["seat"] == seat:
         raise IllegalAction(N_("You cannot slap yourself."))
     if target["crossed"]:
         raise IllegalAction(N_("%(name)s has finished the race."), name=who)
@@ -134,6 +146,14 @@ def do_slap(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("%(name)s is in a Bubble: no slap this round."), name=who)
     if target["slapped"] and not state["config"]["unlimited_slaps"]:
         raise IllegalAction(N_("%(name)s has already been slapped this round."), name=who)
+    slap_distance(state, player, target)
+    if not target["bubble_mode"]:
+        push_direction(state, player, target, action)
+
+
+def do_slap(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_slap(state, seat, action)
+    player, target = player_of(state, seat), player_of(state, action["target"])
     distance = slap_distance(state, player, target)
     target["slapped"] = True
     slapped = {"type": "slapped", "seat": seat, "target": target["seat"], "distance": distance,
@@ -183,22 +203,27 @@ def slaps_needed(player: dict, distance) -> int | None:
     return distance + 1
 
 
-def push_slapped(state: dict, player: dict, target: dict, action: dict, events: list[dict]) -> None:
-    """From behind the target moves forward, from the front back; from above or below, the slapper says."""
+def push_direction(state: dict, player: dict, target: dict, action: dict):
+    """From behind the target moves forward, from the front back; from above or below, the slapper says.
+    None: a position is not kept, the players push the figure on the board."""
     if player["position"] is None or target["position"] is None:
-        return
+        return None
     mine, theirs = player["position"]["column"], target["position"]["column"]
-    if mine == theirs:
-        direction = action.get("direction")
-        if direction not in ("forward", "back"):
-            raise IllegalAction(N_("Say whether %(name)s goes forward or back."), name=name_of(state, target["seat"]))
-    else:
-        direction = "forward" if mine < theirs else "back"
-    step = 1 if direction == "forward" else -1
-    move_to(state, target, theirs + step, target["position"]["level"], events)
+    if mine != theirs:
+        return "forward" if mine < theirs else "back"
+    if action.get("direction") not in ("forward", "back"):
+        raise IllegalAction(N_("Say whether %(name)s goes forward or back."), name=name_of(state, target["seat"]))
+    return action["direction"]
 
 
-def do_free(state: dict, seat, action: dict, rng) -> list[dict]:
+def push_slapped(state: dict, player: dict, target: dict, action: dict, events: list[dict]) -> None:
+    direction = push_direction(state, player, target, action)
+    if direction is not None:
+        step = 1 if direction == "forward" else -1
+        move_to(state, target, target["position"]["column"] + step, target["position"]["level"], events)
+
+
+def check_free(state: dict, seat, action: dict) -> None:
     player = require_acting(state, seat)
     require_fields(action, ptizetre=int)
     number = action["ptizetre"]
@@ -206,8 +231,17 @@ def do_free(state: dict, seat, action: dict, rng) -> list[dict]:
         raise IllegalAction(N_("The captive Ptizêtres are numbered 1 to %(high)s."), high=state["config"]["captives"])
     if number in player["ptizetres"]:
         raise IllegalAction(N_("You have already freed that Ptizêtre."))
+
+
+def do_free(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_free(state, seat, action)
+    player, number = player_of(state, seat), action["ptizetre"]
     player["ptizetres"] = sorted(player["ptizetres"] + [number])
     return [{"type": "ptizetre_freed", "seat": seat, "ptizetre": number, "count": len(player["ptizetres"])}]
+
+
+def check_acting(state: dict, seat, action: dict) -> None:
+    require_acting(state, seat)
 
 
 def do_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
@@ -220,23 +254,34 @@ def do_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
     return [{"type": "bonus_gained", "seat": seat, "count": MAX_BONUS, "fifth": True}]
 
 
-def do_use_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_use_bonus(state: dict, seat, action: dict) -> None:
     player = require_turn(state, seat)
     if player["bonus_pending"]:
-        player["bonus_pending"] = False  # one of the five is used: four remain
-        return [{"type": "bonus_used", "seat": seat, "count": player["bonus"]}]
+        return  # one of the five is used: four remain
     if player["bubble_mode"]:
         raise IllegalAction(N_("In Bubble mode you cannot use your cards: wait for a slap."))
     if player["bonus"] == 0:
         raise IllegalAction(N_("You have no bonus token."))
+
+
+def do_use_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_use_bonus(state, seat, action)
+    player = player_of(state, seat)
+    if player["bonus_pending"]:
+        player["bonus_pending"] = False
+        return [{"type": "bonus_used", "seat": seat, "count": player["bonus"]}]
     player["bonus"] -= 1
     return [{"type": "bonus_used", "seat": seat, "count": player["bonus"]}]
 
 
-def do_discard_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
-    player = require_own_seat(state, seat)
-    if not player["bonus_pending"]:
+def check_discard_bonus(state: dict, seat, action: dict) -> None:
+    if not require_own_seat(state, seat)["bonus_pending"]:
         raise IllegalAction(N_("You may keep your bonus tokens."))
+
+
+def do_discard_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_discard_bonus(state, seat, action)
+    player = player_of(state, seat)
     player["bonus_pending"] = False
     return [{"type": "bonus_discarded", "seat": seat, "count": player["bonus"]}]
 
@@ -247,21 +292,24 @@ def do_give_bonus(state: dict, seat, action: dict, rng) -> list[dict]:
     « En tant qu'Action gratuite, vous pouvez échanger n'importe quel nombre de Jetons Bonus avec
     un autre joueur sur le même espace ou à côté de vous. Cet échange peut avoir lieu à votre tour
     ou au tour du joueur avec lequel vous échangez. Les deux joueurs doivent accepter l'échange »."""
-    require_phase(state, "turns")
+    check_give_bonus(state, seat, action)
+    other, give, take = player_of(state, action["to"]), action.get("give", 1), action.get("take", 0)
+    state["round"]["offer"] = {"from": seat, "to": other["seat"], "give": give, "take": take}
+    return [{"type": "bonus_offered", "seat": seat, "to": other["seat"], "give": give, "take": take}]
+
+
+def check_give_bonus(state: dict, seat, action: dict) -> None:
     player = require_own_seat(state, seat)
     if not rule(state, "bonus_exchange"):
         raise IllegalAction(N_("Bonus tokens are exchanged only in co-op."))
     if state["round"].get("offer"):
         raise IllegalAction(N_("An exchange offer is waiting for an answer: accept or withdraw it first."))
     other = require_seat_field(state, action, "to")
-    give, take = action.get("give", 1), action.get("take", 0)
-    check_exchange(state, player, other, give, take)
-    state["round"]["offer"] = {"from": seat, "to": other["seat"], "give": give, "take": take}
-    return [{"type": "bonus_offered", "seat": seat, "to": other["seat"], "give": give, "take": take}]
+    check_exchange(state, player, other, action.get("give", 1), action.get("take", 0))
 
 
 def check_exchange(state: dict, player: dict, other: dict, give, take) -> None:
-    if other is player:
+    if other["seat"] == player["seat"]:
         raise IllegalAction(N_("Exchange bonus tokens with another player."))
     if active_seat(state) not in (player["seat"], other["seat"]):
         raise IllegalAction(N_("Exchange on your turn or on the other player's turn."))
@@ -286,43 +334,56 @@ def side_by_side(player: dict, other: dict) -> bool:
     return abs(mine["column"] - theirs["column"]) + abs(mine["level"] - theirs["level"]) <= 1
 
 
-def do_answer_offer(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_answer_offer(state: dict, seat, action: dict) -> None:
     """The other player accepts or refuses; either player may withdraw the offer (``accept: false``)."""
-    require_phase(state, "turns")
     require_own_seat(state, seat)
     offer = state["round"].get("offer")
     if offer is None or seat not in (offer["from"], offer["to"]):
         raise IllegalAction(N_("Nobody offered you an exchange of bonus tokens."))
     require_fields(action, accept=bool)
-    state["round"]["offer"] = None
     if not action["accept"]:
-        return [{"type": "bonus_declined", "seat": seat, **offer}]
+        return
     if seat != offer["to"]:
         raise IllegalAction(N_("%(name)s must accept your offer on their phone."), name=name_of(state, offer["to"]))
+    check_exchange(state, player_of(state, offer["from"]), player_of(state, offer["to"]), offer["give"], offer["take"])
+
+
+def do_answer_offer(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_answer_offer(state, seat, action)
+    offer, state["round"]["offer"] = state["round"]["offer"], None
+    if not action["accept"]:
+        return [{"type": "bonus_declined", "seat": seat, **offer}]
     giver, taker = player_of(state, offer["from"]), player_of(state, offer["to"])
-    check_exchange(state, giver, taker, offer["give"], offer["take"])
     giver["bonus"] += offer["take"] - offer["give"]
     taker["bonus"] += offer["give"] - offer["take"]
     return [{"type": "bonus_exchanged", **offer}]
 
 
-def do_use_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+def check_use_legendary(state: dict, seat, action: dict) -> None:
     player = require_acting(state, seat)
     if not player["legendary"]:
         raise IllegalAction(N_("You have no legendary card."))
     if state["config"]["limited_legendary"] and player["legendary_uses"] >= 1:
         raise IllegalAction(N_("Your legendary ability is used once per race."))
+
+
+def do_use_legendary(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_use_legendary(state, seat, action)
+    player = player_of(state, seat)
     player["legendary_uses"] += 1
     return [{"type": "legendary_used", "seat": seat, "card": player["legendary"]}]
 
 
-def do_crossed(state: dict, seat, action: dict, rng) -> list[dict]:
-    require_phase(state, "turns", "round_end")
+def check_crossed(state: dict, seat, action: dict) -> None:
     player = require_own_seat(state, seat)
     if player["crossed"]:
         raise IllegalAction(N_("You have finished the race."))
     check_may_cross(player)
-    events = []
+
+
+def do_crossed(state: dict, seat, action: dict, rng) -> list[dict]:
+    check_crossed(state, seat, action)
+    player, events = player_of(state, seat), []
     if player["position"] is not None and player["position"]["column"] <= LAST_COLUMN:
         player["position"]["column"] = LAST_COLUMN + 1
     cross(state, player, events)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST, plain_copy
+from companion.games.base import HOST
 from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, positions_known
-from companion.games.rayman.layout import PRIVATE, unpack
+from companion.games.rayman.layout import PRIVATE, joined
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
 from companion.games.rayman.round_end import free_mover
@@ -16,9 +16,9 @@ def render(state: dict, seat) -> dict:
 
     The kernel adds the keys every game shares: ``phase``, ``legal`` (this viewer's legal
     actions, for its buttons), ``waiting`` and ``outcome``."""
-    # Stripped for this viewer by the kernel (its own cards only) but shared with the state: the
-    # view below is edited in place, so it works on its own copy.
-    shown = unpack(plain_copy(state))
+    # Stripped for this viewer by the kernel (its own cards only) but shared with the state: what the view
+    # edits below (the players, the decks' sizes) are fresh dicts, the rest is the state's own, only read.
+    shown = joined(state)
     shown.update({  # what the screens would otherwise recompute from the rules
         "you": seat if any(p["seat"] == seat for p in state["players"]) and seat != HOST else None,
         "question": question(state), "active": active_seat(state),
@@ -30,10 +30,10 @@ def render(state: dict, seat) -> dict:
             hide_private(player)
         elif state["round"]:  # for the phone's Bubble button (the choice itself stays on the phone)
             player["may_bubble"] = may_bubble(state, player) or must_bubble(player)
-    if shown["draft"]:
-        shown["draft"]["deck"] = len(shown["draft"]["deck"])
-    if shown["boss"]:
-        shown["boss"]["deck"] = len(shown["boss"]["deck"])
+    for part in ("draft", "boss"):  # a deck shows its size (its order is in the table's secret)
+        if shown[part]:
+            shown[part] = {**{key: value for key, value in shown[part].items() if key != "deck_size"},
+                           "deck": shown[part]["deck_size"]}
     return shown
 
 

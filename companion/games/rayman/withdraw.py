@@ -55,6 +55,9 @@ def leave_round(state: dict, seat, events: list[dict]) -> None:
     if state["phase"] == "initiatives":  # their cards are not asked any more, nor do they play
         round_["asking"] = [asked for asked in round_["asking"] if asked["seat"] != seat]
         round_["revealed"] = [entry for entry in round_["revealed"] if entry["seat"] != seat]
+    landed = (round_["end"] or {}).get("landed", [])
+    if seat in landed:
+        landed.remove(seat)  # the final round's ranking no longer waits for them
     if seat in round_["order"]:
         position = round_["order"].index(seat)
         round_["order"].remove(seat)

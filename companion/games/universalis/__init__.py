@@ -27,9 +27,10 @@ create form, except the last two):
 from __future__ import annotations
 
 from companion.games.base import N_, Game, IllegalAction, Option, register
-from companion.games.kernel import Rules
+from companion.games.kernel import Move, Rules
 from companion.game_checks import GameCheck, register_game_check
-from companion.games.universalis.turn import ANY_PHASE, MOVES, PHASES, decide, render, setup, waiting, withdraw
+from companion.games.universalis.turn import ANY_PHASE, HISTORY_KEPT, MOVES, PHASES, decide, forfeit, render, setup, \
+    waiting
 
 def check_options(options: dict) -> None:
     if options["hand_size"] >= options["deck_size"]:
@@ -51,11 +52,11 @@ GAME = register(Game(
     setup=setup,
     check_options=check_options,
     uses_figures=False,
-    withdraw=withdraw,
     # Nothing in a duel draws after the start: a player may take back any action until the other acts.
     undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
-    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE).hooks(),
+    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE,
+            leave=Move(run=forfeit), history=HISTORY_KEPT).hooks(),
 ))
 
 

@@ -15,8 +15,6 @@ The active phone moves from one phase to the next (``next``).
 
 from __future__ import annotations
 
-import copy
-
 from companion.games.base import N_, IllegalAction
 from companion.games.kernel import Move, Phase
 from companion.games.universalis import cards, combat
@@ -126,12 +124,10 @@ def decide(state: dict) -> dict | None:
     return None
 
 
-def withdraw(state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
-    """A player who leaves for good loses the duel by forfeit."""
-    after = copy.deepcopy(state)
-    player(after, seat)["forfeit"] = True
-    after["outcome"] = decide(after)
-    return after, [{"type": "forfeit", "seat": seat}]
+def forfeit(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A player who leaves for good loses the duel by forfeit (the kernel's ``leave``)."""
+    player(state, seat)["forfeit"] = True
+    return [{"type": "forfeit", "seat": seat}]
 
 
 def waiting(state: dict) -> list[dict]:
@@ -190,51 +186,34 @@ def share_options(state: dict, seat) -> list[dict]:
     return [{"shares": shares}]
 
 
-def with_history(run):
-    """Keeps the public events of each move in the duel's history (both phones and the host show it)."""
-    def recorded(state, seat, action, rng):
-        events = run(state, seat, action, rng) or []
-        state["history"] = (state["history"] + events)[-HISTORY_KEPT:]
-        return events
-    return recorded
-
-
-def phase_with_history(begin):
-    def recorded(state, rng):
-        events = begin(state, rng) or []
-        state["history"] = (state["history"] + events)[-HISTORY_KEPT:]
-        return events
-    return recorded
-
-
 MOVES = {
     "next": Move(run=next_phase, check=check_next),
-    "play": Move(run=with_history(cards.play), check=cards.check_play,
+    "play": Move(run=cards.play, check=cards.check_play,
                  candidates=lambda s, seat: [{"card": EXAMPLE_CHARACTER}, {"card": EXAMPLE_ACTION}]),
-    "ability": Move(run=with_history(cards.use_ability), check=cards.check_ability,
+    "ability": Move(run=cards.use_ability, check=cards.check_ability,
                     candidates=lambda s, seat: [{"card": c["id"], "ability": 1} for c in own_cards(s, seat)]),
-    "star": Move(run=with_history(cards.buy_star), check=cards.check_star),
-    "change": Move(run=with_history(cards.change), check=cards.check_change,
+    "star": Move(run=cards.buy_star, check=cards.check_star),
+    "change": Move(run=cards.change, check=cards.check_change,
                    candidates=lambda s, seat: [{"card": c["id"], "pc": -2} for c in s["in_play"]]
                    + [{"card": c["id"], "pf": 1} for c in own_cards(s, seat)]),
-    "coins": Move(run=with_history(cards.coins), check=cards.check_coins,
+    "coins": Move(run=cards.coins, check=cards.check_coins,
                   candidates=lambda s, seat: [{"seat": seat, "delta": 1}, {"seat": seat, "delta": -1}]),
-    "sacrifice": Move(run=with_history(cards.sacrifice), check=cards.check_sacrifice,
+    "sacrifice": Move(run=cards.sacrifice, check=cards.check_sacrifice,
                       candidates=lambda s, seat: [{"card": c["id"]} for c in own_cards(s, seat)]),
-    "leave": Move(run=with_history(cards.leave), check=cards.check_leave,
+    "leave": Move(run=cards.leave, check=cards.check_leave,
                   candidates=lambda s, seat: [{"card": c["id"], "to": "graveyard"} for c in s["in_play"]]),
-    "draw": Move(run=with_history(cards.draw), candidates=lambda s, seat: [{}]),
-    "deck_count": Move(run=with_history(cards.set_deck_count), check=cards.check_deck_count,
+    "draw": Move(run=cards.draw, candidates=lambda s, seat: [{}]),
+    "deck_count": Move(run=cards.set_deck_count, check=cards.check_deck_count,
                        candidates=lambda s, seat: [{"count": player(s, seat)["deck"]}]),
-    "deck_list": Move(run=with_history(cards.enter_deck_list), check=cards.check_deck_list_action,
+    "deck_list": Move(run=cards.enter_deck_list, check=cards.check_deck_list_action,
                       candidates=lambda s, seat: []),  # typed on the phone: nothing to offer
-    "attack": Move(run=with_history(combat.declare_attackers), check=combat.check_attackers,
+    "attack": Move(run=combat.declare_attackers, check=combat.check_attackers,
                    candidates=attack_options),
-    "block": Move(run=with_history(mark_blocks_declared), check=combat.check_blockers, candidates=block_options),
+    "block": Move(run=mark_blocks_declared, check=combat.check_blockers, candidates=block_options),
     # What the host may decide for a defender whose phone left: no blockers, every attacker passes.
-    "no_block": Move(run=with_history(declare_no_blockers), check=combat.check_blockers, proxy=True,
+    "no_block": Move(run=declare_no_blockers, check=combat.check_blockers, proxy=True,
                      label=N_("no blockers: every attacker passes")),
-    "share": Move(run=with_history(combat.share_damage), check=combat.check_shares, candidates=share_options),
+    "share": Move(run=combat.share_damage, check=combat.check_shares, candidates=share_options),
 }
 
 # Cards, abilities and their effects can come in any phase: their own checks
@@ -247,8 +226,7 @@ def both(state: dict) -> list[int]:
 
 
 def phase(label: str, moves: tuple[str, ...], begin=None) -> Phase:
-    return Phase(moves=moves, label=label, actors=both, next=following,
-                 begin=phase_with_history(begin) if begin else None)
+    return Phase(moves=moves, label=label, actors=both, next=following, begin=begin)
 
 
 PHASES = {

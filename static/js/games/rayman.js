@@ -21,7 +21,7 @@ const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'initiatives', 'tur
 const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
 const QUIET = new Set(['moved', 'position_forgotten', 'initiative_told', 'answered', 'choosing', 'round_started',
-  'reveal_now', 'revealed_by', 'free_move_passed', 'ptizetre_named',
+  'reveal_now', 'revealed_by', 'free_move_passed', 'no_hit', 'ptizetre_named',
   'locked', 'turn_ended', 'standings']);
 const UNLISTED = new Set(['moved', 'position_forgotten', 'choosing']);
 // The end of a round, as the history tells it (from the last turn to the next round).
@@ -251,6 +251,7 @@ function eventText(event, game) {
     case 'initiative_corrected': return t('%(name)s corrected the initiative of a card.', { name });
     case 'free_moved': return t('%(name)s makes the free move.', { name });
     case 'free_move_passed': return t('%(name)s passes the free move.', { name });
+    case 'no_hit': return t('%(name)s was not hit.', { name });
     case 'bonus_offered': return t('%(name)s offers %(other)s an exchange: %(give)s bonus token(s) for %(take)s.', { name, other: nameOf(game, event.to), give: event.give, take: event.take });
     case 'bonus_exchanged': return t('%(name)s and %(other)s exchange bonus tokens.', { name: nameOf(game, event.from), other: nameOf(game, event.to) });
     case 'bonus_declined': return t('The exchange of bonus tokens does not happen.');
@@ -738,6 +739,18 @@ function freeMovePanel(game, me) {
     el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
     el('div', { class: 'rm-actions' }, ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
       () => send(action), 'primary')), button(t('No free move'), () => send({ type: 'free_move', pass: true }))));
+}
+
+// The round's end waits for a player whose position the companion does not know (did a moving projectile reach
+// them?) or, in the final round, for a free mover (did they land on an enemy?): a hit goes through "I was hit".
+function noHitPanel(game, me) {
+  if (!can(game, 'no_hit')) return null;
+  const landed = (game.round?.end?.landed ?? []).includes(me.seat);
+  const ask = landed ? t('Did your free move land on an enemy? If so, report the hit under “I was hit”: the ranking waits for you.')
+    : t('The projectiles move: did one reach your figure? If so, report the hit under “I was hit”: they wait for you.');
+  return el('section', { class: 'rm-panel rm-no-hit mine' }, el('p', { class: 'rm-your-turn', text: ask }),
+    el('div', { class: 'rm-actions' }, button(landed ? t('No enemy there') : t('No projectile reached me'),
+      () => send({ type: 'no_hit' }), 'primary')));
 }
 
 function offerPanel(game, me) {
@@ -1275,7 +1288,7 @@ function render() {
     if (game.phase === 'choosing') parts.push(choosingPanel(game, me));
     if (game.phase === 'revealing') parts.push(revealingPanel(game, me));
     if (game.phase === 'initiatives') parts.push(initiativesPanel(game, me));
-    if (game.phase === 'round_end') parts.push(freeMovePanel(game, me));
+    if (game.phase === 'round_end') parts.push(freeMovePanel(game, me), noHitPanel(game, me));
     if (game.phase === 'turns' || game.phase === 'round_end') parts.push(turnPanel(game, me));
     parts.push(distancePanel(game, me), revealPanel(game), game.phase === 'round_start' ? null : dice,
       myCardsPanel(game, me), positionPanel(game, me), hurtPanel(game));
