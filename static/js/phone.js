@@ -7,8 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderPresence,
-  renderWaiting, undoButton,
+  everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
+  renderPresence, renderWaiting, undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
@@ -101,6 +101,8 @@ function renderTableTools(view, act) {
   }
   // Right under the start it holds back: the phones a round waits on, and the host's way past them.
   if (hosting(view)) tools.push(...goOnWithout(view, act));
+  const asked = handoffQuestion(view, act);
+  if (asked) tools.push(asked);
   const undo = undoButton(view, act);
   if (undo) tools.push(undo);
   if (view.you.role === 'seat' && (status === 'lobby' || status === 'over')) {
@@ -355,8 +357,15 @@ async function takeHandedSeat(handoffCode, field = null) {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ handoff: handoffCode, commitment: record.anchor }),
   });
+  if (!ok && !field) {  // a scanned code: kept in the form, to take the seat once its phone allows it
+    showJoinForm('');
+    const form = joinForm.querySelector('.handoff-form');
+    form.open = true;
+    field = form.querySelector('input[name=handoff]');
+    field.value = handoffCode;
+  }
   if (!ok) {
-    if (field) showErrorAt(field, error); else showJoinForm(error);
+    showErrorAt(field, error);
     return;
   }
   if (field) showErrorAt(field, '');
