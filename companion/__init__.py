@@ -95,7 +95,7 @@ def create_app(config: dict | None = None) -> Flask:
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))
-    house = app.extensions["companion.house"] = HouseRankings(store)
+    house = app.extensions["companion.house"] = HouseRankings(store, app.config["HOUSE_TABLES"])
     app.extensions["companion.proposals"] = HouseProposals(store, house)
     services = CompanionServices(catalog, house, FigureLocations(store), language=i18n.current_language)
     hub = sockets.SocketHub(app, socketio)
