@@ -107,7 +107,8 @@ def create_app(config: dict | None = None) -> Flask:
                                                 away=hub.presence.away_for,
                                                 away_after=app.config["AWAY_SECONDS"],
                                                 texts=i18n.every_language(app))
-    app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"])
+    app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"],
+                                                   wait=app.config["PAIR_WAIT"])
     app.extensions["companion.socketio"] = socketio
     hub.register()
     guard(app, socketio, app.extensions["companion.tables"])

@@ -32,7 +32,7 @@ async function hostedTables() {
 }
 
 async function pair(code, token, control) {
-  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
+  const { ok, body, error } = await requestJson(`/api/tables/${code}/display`, {
     method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
     body: JSON.stringify({ pairing }),
   });
@@ -40,7 +40,9 @@ async function pair(code, token, control) {
     state.textContent = showErrorAt(control, error) ? '' : error;
     return;
   }
-  state.textContent = t('The TV shows table %(code)s now.', { code });
+  state.textContent = body.state === 'asked'
+    ? t('The TV names table %(code)s and shows it in a few seconds; if it lists other tables, choose yours on the TV.', { code })
+    : t('The TV shows table %(code)s now.', { code });
   list.replaceChildren(el('li', {}, el('a', { class: 'button', href: `/t/${code}`, text: t('Back to table %(code)s', { code }) })));
 }
 

@@ -199,14 +199,17 @@ pairForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   const field = pairForm.elements.pairing;
   pairForm.querySelector('.paired')?.remove();
-  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
+  const { ok, body, error } = await requestJson(`/api/tables/${code}/display`, {
     method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pairToken}` },
     body: JSON.stringify({ pairing: field.value }),
   });
   showErrorAt(field, ok ? '' : error);
   if (!ok) return;
   field.value = '';
-  pairForm.append(el('p', { class: 'paired', role: 'status', text: t('The TV shows the table now.') }));
+  // The TV names the table before it shows it (another table may have typed its code too).
+  pairForm.append(el('p', { class: 'paired', role: 'status', text: body.state === 'asked'
+    ? t('The TV names table %(code)s and shows it in a few seconds; if it lists other tables, choose yours on the TV.', { code })
+    : t('The TV shows the table now.') }));
 });
 
 function render(view, connection) {
