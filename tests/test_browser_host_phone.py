@@ -68,10 +68,13 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     bo_page = bo_phone.new_page()
     bo_page.goto(scanned)
     expect(bo_page.locator(".pair-state")).to_contain_text("This phone hosts no open table.")
-    # Ana's phone scans it: the TV turns into the table's display, without the host's rights.
+    # Ana's phone scans it: the TV names the table and its host before it shows it (anyone in the room
+    # sees its code), then, shown from the TV itself, turns into the table's display without the host's rights.
     scanning = phone.new_page()
     scanning.goto(scanned)
-    expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {code} now.")
+    expect(scanning.locator(".pair-state")).to_contain_text(f"The TV names table {code}")
+    expect(tv.locator(".pair-state")).to_contain_text(f"Showing table {code} (host: Ana) in")
+    tv.get_by_role("button", name=f"Show table {code} (host: Ana)").click()
     tv.wait_for_url(f"{server.url}/t/{code}/screen")
     expect(tv.locator(".table-code")).to_have_text(code)
     expect(tv.locator(".host-controls")).to_be_hidden()
@@ -82,8 +85,9 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     expect(second_tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
     panel.locator(".pair-tv input[name=pairing]").fill(second_tv.locator(".pair-code").inner_text().lower())
     panel.get_by_role("button", name="Show the table on this TV").tap()
-    expect(panel.locator(".pair-tv .paired")).to_have_text("The TV shows the table now.")
+    expect(panel.locator(".pair-tv .paired")).to_contain_text(f"The TV names table {code}")
     expect(panel.locator(".pair-tv .field-error")).to_be_hidden()
+    second_tv.get_by_role("button", name=f"Show table {code} (host: Ana)").click()
     second_tv.wait_for_url(f"{server.url}/t/{code}/screen")
     second_tv.close()
 
