@@ -149,12 +149,12 @@ class Displays:
             return False
 
     def _host_name(self, principal: Principal) -> str | None:
-        """The name the TV shows for whoever asks: the seat holding the host's rights (a host phone);
-        the host screen has none (the TV then names the table only)."""
-        if principal.role != "seat":
-            return None
-        seats = self.tables.view_for(Principal(principal.code, "spectator"))["table"]["seats"]
-        return next((seat["name"] for seat in seats if seat["id"] == principal.seat), None)
+        """The name the TV shows for the table that asks: its seat holding the host's rights (a host
+        phone), whichever of the host's keys sent the code; a table hosted by a screen alone has none
+        (the TV then names the table only)."""
+        table = self.tables.view_for(Principal(principal.code, "spectator"))["table"]
+        host_seat = principal.seat if principal.role == "seat" else table["host_seat"]
+        return next((seat["name"] for seat in table["seats"] if seat["id"] == host_seat), None)
 
     def pair(self, raw_table: Any, token: Any, raw_code: Any, current: Any = None) -> dict:
         """The host (host key or a seat holding the host's rights) sends the TV's code: the TV names the

@@ -77,6 +77,7 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     tv.get_by_role("button", name=f"Show table {code} (host: Ana)").click()
     tv.wait_for_url(f"{server.url}/t/{code}/screen")
     expect(tv.locator(".table-code")).to_have_text(code)
+    expect(tv.locator(".table-host")).to_have_text("Host: Ana")  # whose table the TV shows, after pairing too
     expect(tv.locator(".host-controls")).to_be_hidden()
     scanning.close()
     # A second TV, paired by typing its code in the host section (any case).

@@ -210,10 +210,10 @@ def test_a_stranger_cannot_take_the_tv_by_typing_its_code_first(tmp_path):
         host, stranger = HostedByPhone(room), HostedByPhone(room)
         display = new_display(room)
         first = stranger.pair(stranger.ana["token"], display["code"])
-        assert first.status_code == 200 and first.json()["state"] == "asked"
         named = display_status(room, display)
         assert named["state"] == "asked" and [(ask["table"], ask["host"]) for ask in named["asks"]] == [
             (stranger.code, "Ana")]  # the TV names who asks, before it shows anything
+        assert first.status_code == 200 and first.json()["state"] == "asked"
         assert host.pair(host.ana["token"], display["code"]).json()["contested"] is True
         contested = display_status(room, display)
         assert contested["contested"] and [ask["table"] for ask in contested["asks"]] == [stranger.code, host.code]

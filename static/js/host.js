@@ -89,6 +89,13 @@ function render() {
   figureArea.hidden = !table.uses_figures;
   if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
   root.querySelector('.joining-state').textContent = table.joining_open ? t('Joining is open') : t('Joining is closed');
+  // A TV says whose table it shows (the room sees a stranger's table for what it is).
+  const hostLine = root.querySelector('.table-host');
+  const hostSeat = table.seats.find((seat) => seat.id === table.host_seat);
+  if (hostLine) {
+    hostLine.hidden = !hostSeat;
+    hostLine.textContent = hostSeat ? t('Host: %(name)s', { name: hostSeat.name }) : '';
+  }
   root.classList.toggle('joining-closed', !table.joining_open);
   // The lobby shows the QR code big; during the game the game takes the screen.
   root.classList.toggle('in-game', table.status === 'playing' || table.status === 'over');
