@@ -32,7 +32,8 @@ from companion.tables import CODE_ALPHABET, Principal, Tables
 
 PAIR_LENGTH = 6
 PAIR_SECONDS = 600
-KEPT_SECONDS = 3600  # a used or expired code is still told apart from a wrong one this long
+KEPT_SECONDS = 3600  # an expired code is still told apart from a wrong one this long
+PAIRED_SECONDS = 86400  # a paired TV keeps its code (and follows its table's host) this long
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS displays (
     code_hash   TEXT PRIMARY KEY,
@@ -75,7 +76,9 @@ class Displays:
         key = secrets.token_urlsafe(24)
         now = self.clock()
         with self.store.transaction() as tx:
-            tx.execute("DELETE FROM displays WHERE expires_at < ?", (now - KEPT_SECONDS,))
+            tx.execute("DELETE FROM displays WHERE expires_at < ? AND (table_code IS NULL OR expires_at < ?)",
+                       (now - KEPT_SECONDS, now - PAIRED_SECONDS))
+            tx.execute("DELETE FROM display_asks WHERE code_hash NOT IN (SELECT code_hash FROM displays)")
             for _ in range(5):
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(PAIR_LENGTH))
                 if tx.execute("SELECT 1 FROM displays WHERE code_hash = ?", (hash_token(code),)).fetchone() is None:
@@ -90,18 +93,23 @@ class Displays:
         """What the TV holding ``key`` should show: its code still waiting, the tables asking for it
         (each with its host's name and, when it is the only one, when the TV shows it), or the table it
         now displays. A lone ask whose wait is over pairs the TV here."""
-        with self.store.transaction() as tx:
+        with self.store.reading() as tx:  # a TV asks every few seconds: a write only when it pairs
             row = self._own_row(tx, key)
             asks = self._asks(tx, row["code_hash"])
-            if row["table_code"]:
-                return {"state": "paired", "table": row["table_code"],
-                        "host": next((ask["host"] for ask in asks if ask["table"] == row["table_code"]), None)}
-            if row["expires_at"] < self.clock():
-                return {"state": "expired"}
-            if len(asks) == 1 and asks[0]["until"] <= self.clock():
-                return self._show(tx, row["code_hash"], asks[0])
-            if asks:
-                return {"state": "asked", "asks": asks, "contested": len(asks) > 1}
+        if row["table_code"]:
+            return {"state": "paired", "table": row["table_code"],
+                    "host": next((ask["host"] for ask in asks if ask["table"] == row["table_code"]), None)}
+        if row["expires_at"] < self.clock():
+            return {"state": "expired"}
+        if len(asks) == 1 and asks[0]["until"] <= self.clock():
+            with self.store.transaction() as tx:
+                # Read again: another table may have asked since, and the TV then chooses.
+                now_asking = self._asks(tx, row["code_hash"])
+                if now_asking == asks and self._own_row(tx, key)["table_code"] is None:
+                    return self._show(tx, row["code_hash"], asks[0])
+            return self.status(key)
+        if asks:
+            return {"state": "asked", "asks": asks, "contested": len(asks) > 1}
         return {"state": "waiting", "expires": row["expires_at"]}
 
     def choose(self, key: Any, raw_table: Any) -> dict:
@@ -169,13 +177,13 @@ class Displays:
         if self.tables.summary(principal.code)["status"] == "closed":
             raise TableError(410, N_("This table is closed."))
         code = clean_pairing(raw_code)
+        ask = {"table": principal.code, "host": self._host_name(principal)}  # read before the write
         with self.store.transaction() as tx:
             row = tx.execute("SELECT expires_at, table_code FROM displays WHERE code_hash = ?",
                              (hash_token(code),)).fetchone()
             self.tables.code_lookup(row is not None)  # a guessed code spends one of the address's misses
             if row is None:
                 raise TableError(404, UNKNOWN, code=code)
-            ask = {"table": principal.code, "host": self._host_name(principal)}
             if row["table_code"] == principal.code:
                 return {"ok": True, "table": principal.code, "state": "paired"}
             if row["table_code"]:  # the TV moves only at the word of the host of the table it shows

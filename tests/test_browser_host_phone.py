@@ -140,3 +140,50 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
 
     for watched in (phone, tv_context, bo_phone):
         assert watched.page_errors == []
+
+
+def hosted_table(server) -> tuple[str, str, dict]:
+    """An Amiiboxe lobby whose host's rights are on Ana's seat: its code, host key and Ana's seat."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "amiiboxe", "options": {"figures_per_player": 3}},
+                            timeout=10).json()
+    return created["code"], created["host_token"], seat(server, created["code"], "Ana", created["host_token"])
+
+
+def test_a_tv_moves_only_at_the_word_of_the_host_of_the_table_it_shows(server, open_context):
+    """Issue 24 §5: a stranger with a table of their own took the room's TV. The paired TV shows its code
+    and whose table it is; a stranger's phone that scans it is refused; the host of the table it shows
+    sends it to another table of theirs, and the TV follows."""
+    first, second = hosted_table(server), hosted_table(server)
+    phone = open_context(**SMALL_PHONE)
+    for table_code, host_key, ana in (first, second):
+        as_host(phone, table_code, host_key)
+        as_seat(phone, table_code, ana["token"])
+    stranger_code, stranger_key, stranger_ana = hosted_table(server)
+    stranger = open_context(**SMALL_PHONE)
+    as_host(stranger, stranger_code, stranger_key)
+
+    tv = open_context(**TV).new_page()
+    tv.goto(f"{server.url}/screen")
+    expect(tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    pairing = tv.locator(".pair-code").inner_text()
+    scanning = phone.new_page()
+    scanning.goto(f"{server.url}/pair/{pairing}")
+    scanning.get_by_role("button", name=f"Show table {first[0]}").click()
+    tv.get_by_role("button", name=f"Show table {first[0]} (host: Ana)").click()
+    tv.wait_for_url(f"{server.url}/t/{first[0]}/screen")
+    expect(tv.locator(".tv-code")).to_have_text(f"TV code: {pairing}")
+    expect(tv.locator(".table-host")).to_have_text("Host: Ana")
+
+    # The stranger's phone scans the TV's code: refused, the TV keeps its table.
+    taking = stranger.new_page()
+    taking.goto(f"{server.url}/pair/{pairing}")
+    expect(taking.locator(".field-error")).to_have_text(
+        f"This TV shows table {first[0]}: only that table's host, or the TV itself, can change it.")
+    expect(tv.locator(".table-code")).to_have_text(first[0])
+
+    # Ana's phone, host of the table the TV shows, sends it to her other table: the TV follows.
+    scanning.goto(f"{server.url}/pair/{pairing}")
+    scanning.get_by_role("button", name=f"Show table {second[0]}").click()
+    expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {second[0]} now.")
+    tv.wait_for_url(f"{server.url}/t/{second[0]}/screen")
+    expect(tv.locator(".table-code")).to_have_text(second[0])

@@ -59,6 +59,8 @@ function showAsks(body) {
 function show(body) {
   if (body.state === 'paired') {
     asking.replaceChildren();
+    // The table's screen keeps asking with this key: the host of the table it shows may move it.
+    sessionStorage.setItem('companion.display', JSON.stringify({ key, code: codeLine.textContent, table: body.table }));
     state.textContent = t('Opening %(table)s…', { table: tableName(body) });
     window.location.replace(body.url);
     return true;
