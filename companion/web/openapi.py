@@ -125,13 +125,16 @@ def openapi_document() -> dict:
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
                     "seated", "400", "403", "404", "410")}},
             "/api/tables/{code}/handoff": {"post": {
-                "summary": "take a seat the host handed to this phone with a one-time code (table.handoff)",
+                "summary": "take a seat the host handed to this phone with a one-time code (table.handoff); the "
+                           "phone's anchor (commitment, or entropy) is required (400), and a seat whose phone is "
+                           "here moves only once that phone allowed it (seat.handoff, else 409)",
                 "parameters": [CODE_PARAMETER],
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["handoff"], "properties": {
-                    "handoff": {"type": "string", "maxLength": 20}, "entropy": seat_body["properties"]["entropy"]}})},
+                    "handoff": {"type": "string", "maxLength": 20}, "commitment": seat_body["properties"]["entropy"],
+                    "entropy": seat_body["properties"]["entropy"]}})},
                 "responses": _responses("201", {"type": "object", "properties": {
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
-                    "seated", "400", "403", "404", "410", "429")}},
+                    "seated", "400", "403", "404", "409", "410", "429")}},
             "/api/tables/{code}/actions": {"post": {
                 "summary": "act (the same path as the Socket.IO event 'act')", "parameters": [CODE_PARAMETER],
                 "security": bearer, "requestBody": {"required": True, **_json(action)},
