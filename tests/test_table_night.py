@@ -110,10 +110,6 @@ def test_a_present_seat_moves_only_once_its_phone_allows_it_and_the_old_phone_is
     assert offer["seat"] == ana and len(offer["code"]) == 6
     # The code never reaches another screen or the log: only the host's answer holds it.
     assert offer["code"] not in str(t.phones["Bo"].messages) and offer["code"] not in str(t.log())
-    # Every screen sees the move; Ana's phone is asked.
-    for screen in (t.phones["Ana"], t.phones["Bo"], t.host):
-        assert screen.wait_for(lambda v: v["table"]["handoffs"])["table"]["handoffs"] == [{"seat": ana, "allowed": False}]
-
     forged = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": "ZZZZZZ"}, timeout=WAIT)
     assert forged.status_code == 403
     # The host's own phone tries to take the seat while Ana's phone is here: refused, nothing changes.
@@ -122,6 +118,9 @@ def test_a_present_seat_moves_only_once_its_phone_allows_it_and_the_old_phone_is
         waiting = claim(t, offer["code"], {"entropy": ENTROPY}, language)
         assert waiting.status_code == 409 and said in waiting.json()["error"], waiting.text
     assert t.log()["entries"] == before and version_now(t) == version
+    # Every screen sees the move; Ana's phone is asked.
+    for screen in (t.phones["Ana"], t.phones["Bo"], t.host):
+        assert screen.wait_for(lambda v: v["table"]["handoffs"])["table"]["handoffs"] == [{"seat": ana, "allowed": False}]
     # Ana refuses: the code is dropped, and no screen shows the move any more.
     assert t.phones["Bo"].act({"type": "seat.handoff", "allow": True})["status"] == 409  # nobody moves Bo's seat
     assert t.phones["Ana"].act({"type": "seat.handoff", "allow": "yes"})["status"] == 400
