@@ -108,8 +108,9 @@ class Displays:
                 if now_asking == asks and self._own_row(tx, key)["table_code"] is None:
                     return self._show(tx, row["code_hash"], asks[0])
             return self.status(key)
-        if asks:
-            return {"state": "asked", "asks": asks, "contested": len(asks) > 1}
+        if asks:  # "in": the seconds left, by the server's clock (a TV's own clock may be off)
+            return {"state": "asked", "contested": len(asks) > 1,
+                    "asks": [{**ask, "in": max(0, round(ask["until"] - self.clock()))} for ask in asks]}
         return {"state": "waiting", "expires": row["expires_at"]}
 
     def choose(self, key: Any, raw_table: Any) -> dict:

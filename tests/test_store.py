@@ -392,7 +392,7 @@ def test_a_tv_code_names_its_table_then_pairs_is_kept_from_others_and_expires(st
     assert displays.pair(created["code"], created["host_token"], first["code"].lower()) == {
         "ok": True, "table": created["code"], "state": "asked", "contested": False}
     assert displays.status(first["key"]) == {"state": "asked", "contested": False, "asks": [
-        {"table": created["code"], "host": None, "until": now[0] + 10}]}
+        {"table": created["code"], "host": None, "until": now[0] + 10, "in": 10}]}
     now[0] += 10  # the wait is over and nobody else asked: the TV shows the table
     assert displays.status(first["key"]) == {"state": "paired", "table": created["code"], "host": None}
     assert displays.pair(created["code"], created["host_token"], first["code"])["state"] == "paired"

@@ -85,7 +85,8 @@ def openapi_document() -> dict:
         "state": {"enum": ["waiting", "expired", "asked", "paired"]}, "table": {"type": "string"},
         "host": {"type": ["string", "null"]}, "contested": {"type": "boolean"}, "url": {"type": "string"},
         "asks": {"type": "array", "items": {"type": "object", "properties": {
-            "table": {"type": "string"}, "host": {"type": ["string", "null"]}, "until": {"type": "number"}}}}}}
+            "table": {"type": "string"}, "host": {"type": ["string", "null"]}, "until": {"type": "number"},
+            "in": {"type": "number", "description": "seconds before the TV shows it (one table asking)"}}}}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Companion", "version": "1",

@@ -49,7 +49,7 @@ function showAsks(body) {
   state.textContent = body.contested
     ? t('Several tables typed this screen’s code: choose yours here.')
     : t('Showing %(table)s in %(seconds)s s. Not yours? Refuse it here.', {
-      table: tableName(first), seconds: Math.max(0, Math.round(first.until - Date.now() / 1000)) });
+      table: tableName(first), seconds: first.in });
   asking.replaceChildren(
     ...body.asks.map((ask) => el('button', { type: 'button', class: 'primary show-table', 'data-table': ask.table,
       text: t('Show %(table)s', { table: tableName(ask) }), onclick: () => choose(ask.table) })),
