@@ -204,5 +204,5 @@ class Displays:
 
     def _remember_ask(self, tx, code_hash: str, ask: dict) -> None:
         """A table's ask for the TV (asking again keeps its place in the queue)."""
-        tx.execute("INSERT OR IGNORE INTO display_asks (code_hash, table_code, host_name, asked_at) VALUES (?, ?, ?, ?)",
-                   (code_hash, ask["table"], ask["host"], self.clock()))
+        tx.execute("INSERT OR IGNORE INTO display_asks (code_hash, table_code, host_name, asked_at) "
+                   "VALUES (?, ?, ?, ?)", (code_hash, ask["table"], ask["host"], self.clock()))

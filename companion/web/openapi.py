@@ -75,7 +75,8 @@ def openapi_document() -> dict:
                                                   "table.remove_figure {figure} / table.name_figure "
                                                   "{figure, name} / table.pick_figure {seat, amiibo_id} / "
                                                   "table.give_figure {seat}; or a "
-                                                  "seat's seat.undo / seat.leave / seat.handoff {allow} / entropy.reveal {value}"},
+                                                  "seat's seat.undo / seat.leave / seat.handoff {allow} / "
+                                                  "entropy.reveal {value}"},
         "reveal": {**anchor, "description": "the seat's next chain value: the action's draws depend on it"},
         "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
                "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}, "additionalProperties": True,
