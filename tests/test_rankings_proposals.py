@@ -1,9 +1,10 @@
 """Global data changes only by those it belongs to, against the real server
 process: a house ranking (shared by every table of the server) changes only
 when every other seat of the proposing table agrees on its phone, or the
-host confirms, and (by default) another table agreed the same; it orders only figures seated at that table; facts are not
-voted on; each step is in the table's public log. Figures are named in the
-catalogue only by a table's host or with the server's administrator key."""
+host confirms, and (by default) another table agreed the same; it orders
+only figures seated at that table; facts are not voted on; each step is in
+the table's public log. Figures are named in the catalogue only by a table's
+host or with the server's administrator key."""
 
 from __future__ import annotations
 

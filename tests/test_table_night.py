@@ -114,13 +114,15 @@ def test_a_present_seat_moves_only_once_its_phone_allows_it_and_the_old_phone_is
     assert forged.status_code == 403
     # The host's own phone tries to take the seat while Ana's phone is here: refused, nothing changes.
     before, version = t.log()["entries"], version_now(t)
-    for language, said in (("en", "Ana's phone is at the table"), ("fr", "Le téléphone de Ana est à la table\u00a0:")):
+    for language, said in (("en", "Ana's phone is at the table"),
+                           ("fr", "Le téléphone de Ana est à la table\u00a0:")):
         waiting = claim(t, offer["code"], {"entropy": ENTROPY}, language)
         assert waiting.status_code == 409 and said in waiting.json()["error"], waiting.text
     assert t.log()["entries"] == before and version_now(t) == version
     # Every screen sees the move; Ana's phone is asked.
     for screen in (t.phones["Ana"], t.phones["Bo"], t.host):
-        assert screen.wait_for(lambda v: v["table"]["handoffs"])["table"]["handoffs"] == [{"seat": ana, "allowed": False}]
+        shown = screen.wait_for(lambda v: v["table"]["handoffs"])["table"]["handoffs"]
+        assert shown == [{"seat": ana, "allowed": False}]
     # Ana refuses: the code is dropped, and no screen shows the move any more.
     assert t.phones["Bo"].act({"type": "seat.handoff", "allow": True})["status"] == 409  # nobody moves Bo's seat
     assert t.phones["Ana"].act({"type": "seat.handoff", "allow": "yes"})["status"] == 400
