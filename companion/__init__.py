@@ -95,7 +95,7 @@ def create_app(config: dict | None = None) -> Flask:
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))
-    house = app.extensions["companion.house"] = HouseRankings(store)
+    house = app.extensions["companion.house"] = HouseRankings(store, app.config["HOUSE_TABLES"])
     app.extensions["companion.proposals"] = HouseProposals(store, house)
     services = CompanionServices(catalog, house, FigureLocations(store), language=i18n.current_language)
     hub = sockets.SocketHub(app, socketio)
@@ -107,7 +107,8 @@ def create_app(config: dict | None = None) -> Flask:
                                                 away=hub.presence.away_for,
                                                 away_after=app.config["AWAY_SECONDS"],
                                                 texts=i18n.every_language(app))
-    app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"])
+    app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"],
+                                                   wait=app.config["PAIR_WAIT"])
     app.extensions["companion.socketio"] = socketio
     hub.register()
     guard(app, socketio, app.extensions["companion.tables"])

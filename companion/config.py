@@ -46,6 +46,10 @@ def from_environment() -> dict:
         "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
         # A seat whose screen left this many seconds ago is away: the host may stand in for it.
         "AWAY_SECONDS": float(os.environ.get("COMPANION_AWAY_SECONDS") or 5),
+        # How many tables must agree on a pair's order before the server-wide house ranking takes it.
+        "HOUSE_TABLES": _int("COMPANION_HOUSE_TABLES", 2),
+        # Seconds a TV names the table that typed its code before showing it (the room may object).
+        "PAIR_WAIT": float(os.environ.get("COMPANION_PAIR_WAIT") or 10),
         # How often the server settles timed waits past their deadline (seconds; 0: never by itself).
         "DEADLINE_TICK": float(os.environ.get("COMPANION_DEADLINE_TICK") or 1),
         # Extra game modules to load (comma-separated import paths), for games kept outside the package.

@@ -61,6 +61,10 @@ class NightActions:
             "history": [{"number": record["number"], "game": record["game"], "seed": record["seed"],
                          "outcome": self._outcome_view(record["outcome"])} for record in table.get("history", [])],
             "undo": {"seat": top["seat"], "type": top["type"]} if top else None,
+            # Every screen sees a seat being moved to another phone (never the code); the seat's own
+            # phone, while it is here, is asked to allow it (`_seat_handoff`).
+            "handoffs": [{"seat": offer["seat"], "allowed": bool(offer.get("allowed"))}
+                         for offer in table["handoffs"].values() if offer["expires"] > self.clock()],
         }
         if status == "lobby":  # what the players agree to before the start, in each screen's language
             view["options_shown"] = options_shown(game, table["options"], self.texts)
@@ -267,19 +271,48 @@ class NightActions:
             if offer is None or offer["expires"] <= self.clock() or seat is None:
                 raise TableError(403, N_("This hand-off code is not valid (used, expired or mistyped): "
                                          "ask the host for a new one."))
+            if anchor is None:  # a seat without a chain could never draw: refused, the code still good
+                raise TableError(400, N_("A phone takes a seat with its commitment to its random numbers: open the "
+                                         "hand-off code in the companion's phone page."))
+            if not offer.get("allowed") and not self._away_long_enough(table, seat["seat"]):
+                raise TableError(409, N_("%(name)s's phone is at the table: the seat moves once that phone allows "
+                                         "it, or once it has been away for a while."), name=seat["name"])
             tx.update_seat(table["code"], seat["seat"], token_hash=hash_token(token))
             offers = {key: value for key, value in table["handoffs"].items() if key != hash_token(handoff)}
             entries = [{"kind": "table", "type": "handed", "seat": seat["seat"]}]
-            fields: dict[str, Any] = {"handoffs": offers}
-            if anchor is not None:
-                book = fairness.Entropy(table["entropy"], table["pool"])
-                entries += book.commit(seat["seat"], anchor, commitment is not None,
-                                       [s["seat"] for s in tx.seats(table["code"])])
-                fields.update(entropy=book.state, pool=book.pool)
+            book = fairness.Entropy(table["entropy"], table["pool"])
+            entries += book.commit(seat["seat"], anchor, commitment is not None,
+                                   [s["seat"] for s in tx.seats(table["code"])])
+            fields: dict[str, Any] = {"handoffs": offers, "entropy": book.state, "pool": book.pool}
             self._save(tx, table, None, entries, **fields)
             seats = tx.seats(table["code"])
         self.notify(table["code"], self._views(table, seats), revoked=[seat["seat"]])
         return {"seat": seat["seat"], "token": token, "code": table["code"]}
+
+    def _seat_handoff(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """The seat's own phone answers a hand-off of its seat: allowed, the code takes the seat at
+        once; refused, every code for the seat is dropped (the host may ask again)."""
+        allow = action.get("allow")
+        if not isinstance(allow, bool):
+            raise TableError(400, N_("The answer needs the field %(field)s (%(kind)s)."), field="allow",
+                             kind="true/false")
+        now = self.clock()
+        mine = {key for key, offer in table["handoffs"].items() if offer["seat"] == who.seat and offer["expires"] > now}
+        if not mine:
+            raise TableError(409, N_("Nobody is moving your seat to another phone."))
+        if allow:
+            offers = {key: {**offer, "allowed": True} if key in mine else offer
+                      for key, offer in table["handoffs"].items()}
+        else:
+            offers = {key: offer for key, offer in table["handoffs"].items() if key not in mine}
+        event = {"type": "handoff_allowed" if allow else "handoff_refused", "seat": who.seat}
+        self._save(tx, table, None, [{"kind": "table", **event}], handoffs=offers)
+        return [event]
+
+    def _away_long_enough(self, table: dict, seat: int) -> bool:
+        """A seat no screen has held for the table's grace: its hand-off needs no consent (a lost phone)."""
+        away = self.away(table["code"], seat)
+        return away is not None and away >= self.away_after
 
     def _host_decide(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         """An open decision taken by the host for an away seat (or one whose deadline passed)."""
@@ -300,16 +333,15 @@ class NightActions:
         stamped = {**{k: v for k, v in decision.items() if k not in ("id", "label")}, "proxied": True,
                    "at": round(self.clock(), 3)}
         state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
-        self._checked(lambda: self.services.remember(game, events))
+        self._checked(lambda: self.services.remember(game, events, table["code"]))
         self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}
                                     for event in events], state=state, undo=[],
                    head=[action_entry("apply", seat, action=stamped)])
         return events
 
     def _may_stand_in(self, table: dict, seat: int) -> bool:
-        away = self.away(table["code"], seat)
         expired = any(wait["expired"] for wait in waits.waits_on(table["waits"], seat))
-        return expired or (away is not None and away >= self.away_after)
+        return expired or self._away_long_enough(table, seat)
 
     def _host_withdraw(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         """The seat leaves the game by the game's own rule (``withdraw_rule``, shown before confirming)."""

@@ -17,7 +17,7 @@ from companion.amiibo.criteria import CRITERIA, REFERENCES, figure_values
 from companion.amiibo.house import HouseRankings
 from companion.amiibo.judgements import default_tiers
 from companion.amiibo.locations import FigureLocations, suggested_home
-from companion.games.base import Game, IllegalAction
+from companion.games.base import Game
 from companion.tables import GameServices
 
 AMIIBOXE = "amiiboxe"
@@ -58,19 +58,13 @@ class CompanionServices(GameServices):
                 "displays": {cid: value["display"] for cid, value in values.items()},
                 "location": remembered.get(figure["amiibo_id"]) or suggested_home(figure["amiibo_id"])}
 
-    def remember(self, game: Game, events: list[dict]) -> None:
+    def remember(self, game: Game, events: list[dict], table: str = "") -> None:
         if game.id != AMIIBOXE:
             return
         for event in events:
             if event["type"] == "house_learned":
-                self._learn(event["criterion"], event["winner"], event["loser"])
+                # Two players agreeing is their table's word: the house ranking, shared by every
+                # table, takes it once other tables said the same (HouseRankings.endorse).
+                self.house.endorse(event["criterion"], [[event["winner"]], [event["loser"]]], table)
             elif event["type"] == "location_named":
                 self.locations.remember(event["amiibo_id"], event["name"])
-
-    def _learn(self, criterion_id: str, winner: str, loser: str) -> None:
-        try:
-            self.house.learn(criterion_id, winner, loser)
-        except IllegalAction:
-            # The house ranking was edited since the game started and now says the
-            # opposite: the edit wins; this game keeps what its players agreed.
-            pass

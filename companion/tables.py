@@ -54,7 +54,7 @@ HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", 
                 "table.give_host", "table.undo", "table.entropy_restart"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
 FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
-SEAT_ACTIONS = {"seat.undo", "seat.leave"}
+SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.handoff"}
 # A phone's chain value for the open round of random contributions (companion.fairness.Entropy).
 REVEAL_ACTION = "entropy.reveal"
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
@@ -148,7 +148,8 @@ class GameServices:
     def prepare(self, game: Game, options: dict, seats: list[dict]) -> tuple[dict, list[dict]]:
         return options, seats
 
-    def remember(self, game: Game, events: list[dict]) -> None:
+    def remember(self, game: Game, events: list[dict], table: str = "") -> None:
+        """``table``: the code of the table the events come from (what it agreed is its word only)."""
         return None
 
 
@@ -452,7 +453,7 @@ class Tables(NightActions):
             # A phone shows its next value only to an action that draws: shown to one that does not,
             # the server would know it before the draws it feeds. The phone sends the action again with it.
             raise TableError(428, N_("This action draws: your phone sends it again with its next random value."))
-        self._checked(lambda: self.services.remember(game, events))
+        self._checked(lambda: self.services.remember(game, events, table["code"]))
         private = (self._only_actor_sees(tx, table, game, before, state, events, principal)
                    and game.waiting(before) == game.waiting(state))
         book.spent(rng)
@@ -675,7 +676,7 @@ class Tables(NightActions):
             figure = next(f for f in record["list"] if f["id"] == tapped["figure"])
             rng = self._rng(table)
             fields["state"], game_events = self._checked(lambda: game.figure_tapped(table["state"], figure, rng))
-            self._checked(lambda: self.services.remember(game, game_events))
+            self._checked(lambda: self.services.remember(game, game_events, table["code"]))
             head = [action_entry("figure", figure=figure)]
         # The table's own figure events are marked: the replay (companion.replay) expects only the game's.
         self._save(tx, table, rng, [{"kind": "event", "event": e, "figures": True} for e in events]

@@ -17,7 +17,8 @@ from tests.helpers import ENTROPY
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 
-FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}
+# One table's agreement teaches the house ranking here (by default it takes two tables: test_rankings_proposals).
+FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_HOUSE_TABLES": "1"}
 ANA_FIGURES = [("04a00000000001", "0x0000000000000002", "Mario"), ("04a00000000002", "0x0100000000040002", "Link"),
                ("04a00000000003", "0x0002000000010002", "Peach")]
 BO_FIGURES = [("04b00000000001", "0x0005000000140002", "Bowser"), ("04b00000000002", "0x1919000000090002", "Pikachu"),

@@ -56,7 +56,8 @@ new MutationObserver(() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("browser")).start()
+    # A TV paired here shows its table only when it is chosen on the TV: no countdown ends during a test.
+    server = ServerProcess(tmp_path_factory.mktemp("browser"), extra_env={"COMPANION_PAIR_WAIT": "600"}).start()
     yield server
     server.stop()
 

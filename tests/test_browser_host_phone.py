@@ -68,12 +68,16 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     bo_page = bo_phone.new_page()
     bo_page.goto(scanned)
     expect(bo_page.locator(".pair-state")).to_contain_text("This phone hosts no open table.")
-    # Ana's phone scans it: the TV turns into the table's display, without the host's rights.
+    # Ana's phone scans it: the TV names the table and its host before it shows it (anyone in the room
+    # sees its code), then, shown from the TV itself, turns into the table's display without the host's rights.
     scanning = phone.new_page()
     scanning.goto(scanned)
-    expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {code} now.")
+    expect(scanning.locator(".pair-state")).to_contain_text(f"The TV names table {code}")
+    expect(tv.locator(".pair-state")).to_contain_text(f"Showing table {code} (host: Ana) in")
+    tv.get_by_role("button", name=f"Show table {code} (host: Ana)").click()
     tv.wait_for_url(f"{server.url}/t/{code}/screen")
     expect(tv.locator(".table-code")).to_have_text(code)
+    expect(tv.locator(".table-host")).to_have_text("Host: Ana")  # whose table the TV shows, after pairing too
     expect(tv.locator(".host-controls")).to_be_hidden()
     scanning.close()
     # A second TV, paired by typing its code in the host section (any case).
@@ -82,8 +86,9 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
     expect(second_tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
     panel.locator(".pair-tv input[name=pairing]").fill(second_tv.locator(".pair-code").inner_text().lower())
     panel.get_by_role("button", name="Show the table on this TV").tap()
-    expect(panel.locator(".pair-tv .paired")).to_have_text("The TV shows the table now.")
+    expect(panel.locator(".pair-tv .paired")).to_contain_text(f"The TV names table {code}")
     expect(panel.locator(".pair-tv .field-error")).to_be_hidden()
+    second_tv.get_by_role("button", name=f"Show table {code} (host: Ana)").click()
     second_tv.wait_for_url(f"{server.url}/t/{code}/screen")
     second_tv.close()
 
@@ -135,3 +140,50 @@ def test_a_host_phone_pairs_the_tv_and_takes_the_host_screens_controls(server, o
 
     for watched in (phone, tv_context, bo_phone):
         assert watched.page_errors == []
+
+
+def hosted_table(server) -> tuple[str, str, dict]:
+    """An Amiiboxe lobby whose host's rights are on Ana's seat: its code, host key and Ana's seat."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "amiiboxe", "options": {"figures_per_player": 3}},
+                            timeout=10).json()
+    return created["code"], created["host_token"], seat(server, created["code"], "Ana", created["host_token"])
+
+
+def test_a_tv_moves_only_at_the_word_of_the_host_of_the_table_it_shows(server, open_context):
+    """Issue 24 §5: a stranger with a table of their own took the room's TV. The paired TV shows its code
+    and whose table it is; a stranger's phone that scans it is refused; the host of the table it shows
+    sends it to another table of theirs, and the TV follows."""
+    first, second = hosted_table(server), hosted_table(server)
+    phone = open_context(**SMALL_PHONE)
+    for table_code, host_key, ana in (first, second):
+        as_host(phone, table_code, host_key)
+        as_seat(phone, table_code, ana["token"])
+    stranger_code, stranger_key, stranger_ana = hosted_table(server)
+    stranger = open_context(**SMALL_PHONE)
+    as_host(stranger, stranger_code, stranger_key)
+
+    tv = open_context(**TV).new_page()
+    tv.goto(f"{server.url}/screen")
+    expect(tv.locator(".pair-code")).to_have_text(re.compile(r"^[A-Z2-9]{6}$"))
+    pairing = tv.locator(".pair-code").inner_text()
+    scanning = phone.new_page()
+    scanning.goto(f"{server.url}/pair/{pairing}")
+    scanning.get_by_role("button", name=f"Show table {first[0]}").click()
+    tv.get_by_role("button", name=f"Show table {first[0]} (host: Ana)").click()
+    tv.wait_for_url(f"{server.url}/t/{first[0]}/screen")
+    expect(tv.locator(".tv-code")).to_have_text(f"TV code: {pairing}")
+    expect(tv.locator(".table-host")).to_have_text("Host: Ana")
+
+    # The stranger's phone scans the TV's code: refused, the TV keeps its table.
+    taking = stranger.new_page()
+    taking.goto(f"{server.url}/pair/{pairing}")
+    expect(taking.locator(".field-error")).to_have_text(
+        f"This TV shows table {first[0]}: only that table's host, or the TV itself, can change it.")
+    expect(tv.locator(".table-code")).to_have_text(first[0])
+
+    # Ana's phone, host of the table the TV shows, sends it to her other table: the TV follows.
+    scanning.goto(f"{server.url}/pair/{pairing}")
+    scanning.get_by_role("button", name=f"Show table {second[0]}").click()
+    expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {second[0]} now.")
+    tv.wait_for_url(f"{server.url}/t/{second[0]}/screen")
+    expect(tv.locator(".table-code")).to_have_text(second[0])

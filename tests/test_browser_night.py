@@ -88,3 +88,44 @@ def test_an_away_seat_shows_everywhere_and_is_handed_to_a_new_phone_by_qr(server
     # The forged code's 403 is on purpose; Chromium logs it as a console error.
     new_phone.console[:] = [(kind, text) for kind, text in new_phone.console if "status of 403" not in text]
     new_phone.assert_clean(expected_bad_status=(f"403 {server.url}/api/tables/{code}/handoff",))
+
+
+def test_a_present_players_seat_moves_only_when_their_phone_allows_it(server, open_context):
+    """Issue 24 §5: the host could hand a present player's seat to a phone of its own. Now the player's
+    phone asks allow / refuse, every screen shows the move, a phone that scanned the code waits for it,
+    and the old phone is told its seat moved."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "tally"}, timeout=10).json()
+    code, host_token = created["code"], created["host_token"]
+    seats = {name: requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": name, "entropy": ENTROPY},
+                                 timeout=10).json() for name in ("Ana", "Bo")}
+    act(server, code, host_token, {"type": "table.start"})
+    phones, pages = {}, {}
+    for name in ("Ana", "Bo"):
+        phones[name] = open_context(**PHONE)
+        as_seat(phones[name], code, seats[name]["token"])
+        pages[name] = phones[name].new_page()
+        pages[name].goto(f"{server.url}/t/{code}")
+        expect(pages[name].locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+
+    offer = requests.post(f"{server.url}/api/tables/{code}/actions", headers=bearer(host_token), timeout=10,
+                          json={"type": "table.handoff", "seat": seats["Ana"]["seat"]}).json()["handoff"]
+    question = pages["Ana"].locator(".handoff-question")
+    expect(question).to_contain_text("The host wants to move your seat to another phone.")
+    expect(pages["Bo"].locator(".waiting .moving")).to_have_text(
+        "Ana’s seat may move to another phone: waiting for their phone to allow it.")
+
+    # The host's own phone opens the code while Ana's phone is here: it waits, the code kept in its form.
+    taker = open_context(**PHONE)
+    page = taker.new_page()
+    page.goto(f"{server.url}/t/{code}/hand/{offer['code']}")
+    expect(page.locator(".handoff-form .field-error")).to_contain_text("Ana's phone is at the table")
+    expect(page.locator("input[name=handoff]")).to_have_value(offer["code"])
+
+    question.get_by_role("button", name="Allow").click()
+    expect(question).to_have_count(0)
+    expect(pages["Bo"].locator(".waiting .moving")).to_have_text("Ana’s seat is moving to another phone (allowed).")
+    page.get_by_role("button", name="Take the seat").click()
+    expect(page.locator(".seat-view .my-name")).to_have_text("Ana")
+    expect(pages["Ana"].locator(".join-form > form .error")).to_have_text("This seat was handed to another phone.")
+    for context in (phones["Bo"],):
+        context.assert_clean()

@@ -69,7 +69,18 @@ def test_rankings_of_a_table_and_a_house_ranking_edited_by_dragging(server, open
     phone.get_by_role("button", name=f"Tie {rest[1]} with the figure above").tap()
     expect(phone.locator(".ranking .rank-row .rank-place")).to_have_text(["", "", "="])
     phone.get_by_role("button", name="Save the house ranking").tap()
-    expect(phone.locator(".saved")).to_have_text("House ranking saved.")
+    # Ana alone agrees at once for her table; the house ranking, every table's, waits for another table.
+    expect(phone.locator(".saved")).to_have_text(
+        "Agreed at this table: the house ranking takes it once another table agrees the same.")
+    unchanged = requests.get(f"{server.url}/api/rankings/most_villainous?figures={PIKACHU},{MARIO},{BOWSER}",
+                             timeout=10).json()
+    assert all(entry["source"] is None for tier in unchanged["tiers"] for entry in tier)
+    other_code, other_token = table_with_figures(server)
+    ids = {"Mario": MARIO, "Pikachu": PIKACHU}
+    another = requests.put(f"{server.url}/api/rankings/most_villainous", timeout=10,
+                           headers={"Authorization": f"Bearer {other_token}"},
+                           json={"table": other_code, "tiers": [[BOWSER], [ids[name] for name in rest]]})
+    assert another.json()["proposal"]["house"]["changed"] == 3, another.text
 
     saved = requests.get(f"{server.url}/api/rankings/most_villainous?figures={PIKACHU},{MARIO},{BOWSER}",
                          timeout=10).json()

@@ -35,7 +35,7 @@ class Memory(GameServices):
     def prepare(self, game, options, seats):
         return {**options, "context": {"known": list(self.facts)}}, seats
 
-    def remember(self, game, events):
+    def remember(self, game, events, table=""):
         for event in events:
             if event["type"] == "learned":
                 if event["fact"] == "nonsense":

@@ -19,9 +19,13 @@ BOWSER, LINK, UNKNOWN = "0x0005000000140002", "0x0100000000040002", "0x3f0000000
 UID = "04a1b2c3d4e5f6"
 
 
+NO_PAIR_WAIT = {"COMPANION_PAIR_WAIT": "0"}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("host-phone")).start()
+    # A TV shows the one table that asked at once (the wait before it does is tried on its own below).
+    process = ServerProcess(tmp_path_factory.mktemp("host-phone"), extra_env=NO_PAIR_WAIT).start()
     yield process
     process.stop()
 
@@ -47,8 +51,9 @@ class HostedByPhone:
         return requests.post(f"{self.url}/api/tables/{self.code}/actions", json=action, headers=bearer(token),
                              timeout=WAIT)
 
-    def pair(self, token: str, pairing) -> requests.Response:
-        return requests.post(f"{self.url}/api/tables/{self.code}/display", json={"pairing": pairing},
+    def pair(self, token: str, pairing, current: str | None = None) -> requests.Response:
+        return requests.post(f"{self.url}/api/tables/{self.code}/display",
+                             json={"pairing": pairing, **({"current": current} if current else {})},
                              headers=bearer(token), timeout=WAIT)
 
     def view(self) -> dict:
@@ -171,20 +176,21 @@ def test_a_tv_is_paired_by_the_host_phone_and_bad_codes_or_tokens_change_nothing
 
     # The code as typed: any case, spaces ignored.
     spaced = f" {display['code'][:3].lower()} {display['code'][3:]} "
-    assert table.pair(table.ana["token"], spaced).json() == {"ok": True, "table": table.code}
-    assert display_status(server, display) == {"state": "paired", "table": table.code,
+    assert table.pair(table.ana["token"], spaced).json() == {"ok": True, "table": table.code, "state": "paired"}
+    assert display_status(server, display) == {"state": "paired", "table": table.code, "host": "Ana",
                                                "url": f"/t/{table.code}/screen"}
-    # Used once: the host key itself cannot use it again, and the TV keeps its table.
+    # Sent again by the same table's host key: nothing changes, the TV keeps its table.
     again = table.pair(table.host_key, display["code"])
-    assert again.status_code == 409 and "already used" in again.json()["error"]
+    assert again.status_code == 200 and display_status(server, display)["table"] == table.code
     # A key the server never gave is refused.
     assert requests.get(f"{server.url}/api/displays/mine", headers=bearer("forged"), timeout=WAIT).status_code == 401
 
 
 def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):
     """The codes live in the store: a TV on one process, the host's phone on another."""
-    first = ServerProcess(tmp_path, name="first").start()
-    second = ServerProcess(tmp_path, name="second", extra_env={"COMPANION_DATABASE": str(first.database)}).start()
+    first = ServerProcess(tmp_path, name="first", extra_env=NO_PAIR_WAIT).start()
+    second = ServerProcess(tmp_path, name="second", extra_env={"COMPANION_DATABASE": str(first.database),
+                                                               **NO_PAIR_WAIT}).start()
     try:
         table = HostedByPhone(second)
         display = new_display(first)
@@ -193,6 +199,54 @@ def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):
     finally:
         second.stop()
         first.stop()
+
+
+def test_a_stranger_cannot_take_the_tv_by_typing_its_code_first(tmp_path):
+    """Issue 24 §5: whoever typed the TV's code first took the TV. Now the TV names the table that asked
+    (code, host) before showing it, a second table asking makes the TV itself choose, and a paired TV
+    moves only at the word of the host of the table it shows, or from the TV itself."""
+    room = ServerProcess(tmp_path, extra_env={"COMPANION_PAIR_WAIT": "600"}).start()  # no countdown ends in the test
+    try:
+        host, stranger = HostedByPhone(room), HostedByPhone(room)
+        display = new_display(room)
+        first = stranger.pair(stranger.ana["token"], display["code"])
+        named = display_status(room, display)
+        assert named["state"] == "asked" and [(ask["table"], ask["host"]) for ask in named["asks"]] == [
+            (stranger.code, "Ana")]  # the TV names who asks, before it shows anything
+        assert first.status_code == 200 and first.json()["state"] == "asked"
+        assert host.pair(host.ana["token"], display["code"]).json()["contested"] is True
+        contested = display_status(room, display)
+        assert contested["contested"] and [ask["table"] for ask in contested["asks"]] == [stranger.code, host.code]
+        # Only the TV's own key chooses; the host of the chosen table does not need to win a race.
+        forged = requests.post(f"{room.url}/api/displays/mine", json={"table": stranger.code},
+                               headers=bearer("forged"), timeout=WAIT)
+        assert forged.status_code == 401
+        chosen = requests.post(f"{room.url}/api/displays/mine", json={"table": host.code},
+                               headers=bearer(display["key"]), timeout=WAIT)
+        assert chosen.status_code == 200 and chosen.json()["url"] == f"/t/{host.code}/screen"
+        assert display_status(room, display)["table"] == host.code
+
+        # Paired: the stranger is refused, even with its own host token as "current", in both languages.
+        for token, current in ((stranger.ana["token"], None), (stranger.host_key, stranger.host_key)):
+            taken = stranger.pair(token, display["code"], current)
+            assert taken.status_code == 409 and f"This TV shows table {host.code}" in taken.json()["error"]
+        french = requests.post(f"{room.url}/api/tables/{stranger.code}/display", json={"pairing": display["code"]},
+                               headers={**bearer(stranger.host_key), "Accept-Language": "fr"}, timeout=WAIT)
+        assert french.status_code == 409 and f"Cette télé montre la table {host.code}" in french.json()["error"]
+        assert display_status(room, display)["table"] == host.code
+        # The host of the table it shows moves it to another table of theirs.
+        later = HostedByPhone(room)
+        moved = later.pair(later.ana["token"], display["code"], current=host.host_key)
+        assert moved.status_code == 200 and display_status(room, display)["table"] == later.code
+
+        # The TV itself refuses a table that asked: it keeps waiting for its code.
+        other = new_display(room)
+        stranger.pair(stranger.ana["token"], other["code"])
+        refused = requests.post(f"{room.url}/api/displays/mine", json={"table": None},
+                                headers=bearer(other["key"]), timeout=WAIT)
+        assert refused.status_code == 200 and display_status(room, other)["state"] == "waiting"
+    finally:
+        room.stop()
 
 
 def test_the_host_phone_confirms_a_house_ranking_proposal_for_the_table(server):

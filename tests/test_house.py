@@ -324,3 +324,21 @@ def test_rankings_of_a_situational_criterion_say_the_board_decides():
     assert rankings("farthest_from_start", TABLE, "en")["note"] == "The board decides at the moment of the fight."
     with pytest.raises(IllegalAction, match="Unknown criterion"):
         rankings("bravest", TABLE, "en")
+
+
+def test_a_pair_reaches_the_house_ranking_only_when_two_tables_agree_on_it(houses):
+    """A table's word is one table's: a lone table, however often it says it, changes nothing; a
+    table's newer word replaces its older one; the latest order two tables agree on wins."""
+    said = houses.endorse("cutest", [[KIRBY], [PIKACHU, BOWSER]], "AAAA")
+    assert said == {"changed": [], "waiting": [("ties", *sorted((PIKACHU, BOWSER))), ("beats", KIRBY, PIKACHU),
+                                               ("beats", KIRBY, BOWSER)]}
+    houses.endorse("cutest", [[KIRBY], [PIKACHU, BOWSER]], "AAAA")
+    assert houses.get("cutest") == HouseRanking()
+    assert houses.endorse("cutest", [[KIRBY], [PIKACHU]], "BBBB")["changed"] == [("beats", KIRBY, PIKACHU)]
+    assert houses.get("cutest").decides(KIRBY, PIKACHU) == 1 and houses.get("cutest").decides(KIRBY, BOWSER) is None
+    # Table A changes its mind: its older word on the pair no longer counts with B's.
+    houses.endorse("cutest", [[PIKACHU], [KIRBY]], "AAAA")
+    houses.endorse("cutest", [[KIRBY], [PIKACHU]], "CCCC")  # B and C still agree: the house ranking keeps it
+    assert houses.get("cutest").decides(KIRBY, PIKACHU) == 1
+    houses.endorse("cutest", [[PIKACHU], [KIRBY]], "DDDD")  # A and D agree the other way: the latest wins
+    assert houses.get("cutest").decides(KIRBY, PIKACHU) == -1

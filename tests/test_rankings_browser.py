@@ -62,8 +62,20 @@ def test_a_ranking_edit_is_shown_on_the_other_phones_and_agreed_there(server, op
     proposal = panel.locator(".proposal").get_attribute("data-id")
     answered = requests.post(f"{server.url}/api/rankings/proposals/{proposal}", timeout=10,
                              json={"table": code, "agree": True}, headers={"Authorization": f"Bearer {tokens['Cy']}"})
-    assert answered.json()["proposal"]["status"] == "agreed"
+    agreed = answered.json()["proposal"]
+    # Agreed at this table: its word on each pair; the house ranking, every table's, waits for another table.
+    assert agreed["status"] == "agreed" and agreed["house"] == {"changed": 0, "waiting": 3, "tables_needed": 2}
     expect(panel).to_be_hidden()
+    other_code, other_tokens = seated_table(server)
+    for name in ("Ana", "Bo", "Cy"):  # another table's players all say the same
+        if name == "Ana":
+            pending = requests.put(f"{server.url}/api/rankings/most_villainous", timeout=10,
+                                   json={"table": other_code, "tiers": [[BOWSER], [MARIO], [PIKACHU]]},
+                                   headers={"Authorization": f"Bearer {other_tokens[name]}"}).json()["proposal"]
+        else:
+            requests.post(f"{server.url}/api/rankings/proposals/{pending['id']}", timeout=10,
+                          json={"table": other_code, "agree": True},
+                          headers={"Authorization": f"Bearer {other_tokens[name]}"}).raise_for_status()
     ranked = requests.get(f"{server.url}/api/rankings/most_villainous?figures={MARIO},{BOWSER},{PIKACHU}",
                           timeout=10).json()
     assert [[entry["id"] for entry in tier] for tier in ranked["tiers"]] == [[BOWSER], [MARIO], [PIKACHU]]

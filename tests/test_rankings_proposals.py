@@ -1,9 +1,10 @@
 """Global data changes only by those it belongs to, against the real server
 process: a house ranking (shared by every table of the server) changes only
 when every other seat of the proposing table agrees on its phone, or the
-host confirms; it orders only figures seated at that table; facts are not
-voted on; each step is in the table's public log. Figures are named in the
-catalogue only by a table's host or with the server's administrator key."""
+host confirms, and (by default) another table agreed the same; it orders
+only figures seated at that table; facts are not voted on; each step is in
+the table's public log. Figures are named in the catalogue only by a table's
+host or with the server's administrator key."""
 
 from __future__ import annotations
 
@@ -24,7 +25,18 @@ CRITERION = "most_villainous"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("proposals"), extra_env={"COMPANION_ADMIN_KEY": ADMIN_KEY})
+    """A server where one table's agreement is enough (COMPANION_HOUSE_TABLES=1): the agreement within a
+    table, tried on its own; `shared` keeps the default, where it takes two tables."""
+    process = ServerProcess(tmp_path_factory.mktemp("proposals"), extra_env={"COMPANION_ADMIN_KEY": ADMIN_KEY,
+                                                                             "COMPANION_HOUSE_TABLES": "1"})
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    process = ServerProcess(tmp_path_factory.mktemp("shared-house"))
     process.start()
     yield process
     process.stop()
@@ -144,6 +156,34 @@ def test_one_refusal_drops_a_proposal_and_the_host_can_confirm_one(server):
     hosted = table.propose("host", [[MARIO], [PIKACHU]], criterion="cutest")
     assert hosted.status_code == 200 and hosted.json()["proposal"]["settled_by"] == ["host"]
     assert ("agreed", ["host"]) in table.house_log()
+
+
+def test_the_host_of_a_throwaway_table_cannot_rewrite_the_house_ranking(shared):
+    """Issue 24 §5: a host made a table of its own and confirmed its own edit: the server-wide ranking
+    changed. Now a table's agreement is its word only; the ranking changes once another table agrees."""
+    throwaway = Table(shared, figures=(MARIO, PIKACHU))
+    before = ranking(shared, (PIKACHU, MARIO), "cutest")
+    for attempt in range(3):  # the same table again and again still counts once
+        answer = throwaway.propose("host", [[PIKACHU], [MARIO]], criterion="cutest")
+        assert answer.status_code == 200, answer.text
+        assert ranking(shared, (PIKACHU, MARIO), "cutest") == before
+        proposal = answer.json()["proposal"]
+        assert proposal["status"] == "agreed" and proposal["house"] == {"changed": 0, "waiting": 1, "tables_needed": 2}
+    assert ("agreed", ["host"]) in throwaway.house_log()
+
+    # Another table whose players all agree on the same order: now it is the house's.
+    other = Table(shared, figures=(PIKACHU, MARIO, BOWSER))
+    pending = other.propose("Ana", [[PIKACHU], [MARIO]], criterion="cutest").json()["proposal"]
+    assert other.answer("Bo", pending["id"], True).json()["proposal"]["status"] == "pending"  # Cy still to agree
+    assert ranking(shared, (PIKACHU, MARIO), "cutest") == before
+    agreed = other.answer("Cy", pending["id"], True).json()["proposal"]
+    assert agreed["status"] == "agreed" and agreed["house"] == {"changed": 1, "waiting": 0, "tables_needed": 2}
+    assert ranking(shared, (PIKACHU, MARIO), "cutest") == [[(PIKACHU, "house")], [(MARIO, "house")]]
+
+    # A throwaway table cannot take it back alone either: the agreed order stays until two tables agree otherwise.
+    reversed_ = throwaway.propose("host", [[MARIO], [PIKACHU]], criterion="cutest").json()["proposal"]
+    assert reversed_["house"] == {"changed": 0, "waiting": 1, "tables_needed": 2}
+    assert ranking(shared, (PIKACHU, MARIO), "cutest") == [[(PIKACHU, "house")], [(MARIO, "house")]]
 
 
 def test_a_newer_proposal_replaces_a_pending_one(server):

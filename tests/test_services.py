@@ -37,9 +37,10 @@ def test_other_games_are_left_alone(services):
 
 
 def test_a_game_starts_with_values_locations_and_the_house_rankings(services):
+    learned = {"type": "house_learned", "criterion": "most_villainous", "winner": BOWSER, "loser": MARIO}
     services.remember(AMIIBOXE_SHAPED, [{"type": "location_named", "amiibo_id": MARIO, "name": " Château de Peach "},
-                                        {"type": "house_learned", "criterion": "most_villainous", "winner": BOWSER,
-                                         "loser": MARIO}])
+                                        learned], "AAAA")
+    services.remember(AMIIBOXE_SHAPED, [learned], "BBBB")  # a second table agrees: the house ranking takes it
     options, seats = services.prepare(AMIIBOXE_SHAPED, {"pro": "off"}, [seat(1, MARIO), seat(2, BOWSER, PIKACHU)])
     mario, bowser, pikachu = seats[0]["figures"][0], seats[1]["figures"][0], seats[1]["figures"][1]
     assert mario["values"]["lightest"] == 98 and bowser["values"]["heaviest"] == 135
@@ -61,8 +62,18 @@ def test_a_contradicted_agreement_keeps_the_house_ranking_as_edited(services, ap
     house = app.extensions["companion.house"]
     house.learn("strongest", BOWSER, MARIO)
     services.remember(AMIIBOXE_SHAPED, [{"type": "house_learned", "criterion": "strongest", "winner": MARIO,
-                                        "loser": BOWSER}])
-    assert house.get("strongest").decides(BOWSER, MARIO) == 1
+                                        "loser": BOWSER}], "AAAA")
+    assert house.get("strongest").decides(BOWSER, MARIO) == 1  # one table's word: the house ranking waits
+
+
+def test_what_one_table_agrees_at_a_fight_reaches_the_house_ranking_only_once_another_table_agrees(services, app):
+    house = app.extensions["companion.house"]
+    agreed = {"type": "house_learned", "criterion": "cutest", "winner": PIKACHU, "loser": MARIO}
+    services.remember(AMIIBOXE_SHAPED, [agreed], "AAAA")
+    services.remember(AMIIBOXE_SHAPED, [agreed], "AAAA")  # the same table again counts once
+    assert house.get("cutest").decides(PIKACHU, MARIO) is None
+    services.remember(AMIIBOXE_SHAPED, [agreed], "BBBB")
+    assert house.get("cutest").decides(PIKACHU, MARIO) == 1
 
 
 def test_a_bad_location_name_is_refused(services):

@@ -379,21 +379,26 @@ CREATE TABLE actions (table_code TEXT NOT NULL, seq INTEGER NOT NULL, actor TEXT
 """
 
 
-def test_a_tv_code_pairs_once_then_is_refused_and_expires(store):
-    """companion/displays.py keeps its codes in the store, so that two processes share them."""
+def test_a_tv_code_names_its_table_then_pairs_is_kept_from_others_and_expires(store):
+    """companion/displays.py keeps its codes and the tables asking in the store, so that two processes
+    share them; the TV names the table that asked for its wait, then shows it."""
     from companion.displays import PAIR_SECONDS, Displays
 
     now = [1_000_000.0]
     tables = Tables(store)
-    displays = Displays(store, tables, clock=lambda: now[0])
-    created = tables.create("dice", {})
+    displays = Displays(store, tables, clock=lambda: now[0], wait=10)
+    created, other = tables.create("dice", {}), tables.create("dice", {})
     first, second = displays.new_pairing(), displays.new_pairing()
     assert displays.pair(created["code"], created["host_token"], first["code"].lower()) == {
-        "ok": True, "table": created["code"]}
-    assert displays.status(first["key"]) == {"state": "paired", "table": created["code"]}
-    with pytest.raises(TableError) as used:
-        displays.pair(created["code"], created["host_token"], first["code"])
-    assert used.value.status == 409
+        "ok": True, "table": created["code"], "state": "asked", "contested": False}
+    assert displays.status(first["key"]) == {"state": "asked", "contested": False, "asks": [
+        {"table": created["code"], "host": None, "until": now[0] + 10, "in": 10}]}
+    now[0] += 10  # the wait is over and nobody else asked: the TV shows the table
+    assert displays.status(first["key"]) == {"state": "paired", "table": created["code"], "host": None}
+    assert displays.pair(created["code"], created["host_token"], first["code"])["state"] == "paired"
+    with pytest.raises(TableError) as taken:  # another table's host, without the shown table's key
+        displays.pair(other["code"], other["host_token"], first["code"])
+    assert taken.value.status == 409 and displays.status(first["key"])["table"] == created["code"]
     now[0] += PAIR_SECONDS + 1
     with pytest.raises(TableError) as expired:
         displays.pair(created["code"], created["host_token"], second["code"])

@@ -71,17 +71,70 @@ def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
     assert t.seat("Ana") not in seen["online"] and seen["away_since"][str(t.seat("Ana"))] > 0
 
 
-def test_an_away_seat_is_handed_to_another_phone_and_the_old_token_is_refused(table, server):
+def version_now(t: Table) -> int:
+    """The table's version as the server has it now (never a stale view)."""
+    return requests.get(f"{t.url}/api/tables/{t.code}", headers=bearer(t.host_token), timeout=WAIT).json()["version"]
+
+
+def claim(t: Table, code: str, body: dict | None = None, language: str = "en") -> requests.Response:
+    return requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": code, **(body or {})},
+                         headers={"Accept-Language": language}, timeout=WAIT)
+
+
+def test_a_hand_off_without_a_commitment_is_refused_and_changes_nothing(table):
+    """Issue 24 §5: a claim without the phone's anchor took the seat, which then could never draw."""
+    t = table()
+    ana = t.seat("Ana")
+    t.away("Ana")  # a lost phone: no consent to wait for
+    offer = t.host.play({"type": "table.handoff", "seat": ana})["handoff"]
+    before, version = t.log()["entries"], version_now(t)
+    for body, language, said in (({}, "en", "commitment to its random numbers"),
+                                 ({"commitment": None}, "fr", "engagement sur ses nombres aléatoires")):
+        refused = claim(t, offer["code"], body, language)
+        assert refused.status_code == 400 and said in refused.json()["error"], refused.text
+    assert t.log()["entries"] == before and version_now(t) == version
+    assert t.http(t.seats["Ana"]["token"], {"type": "pass"}).status_code != 401  # the seat did not move
+    taken = claim(t, offer["code"], {"commitment": ENTROPY})  # the same code, with an anchor
+    assert taken.status_code == 201 and taken.json()["seat"] == ana
+    assert any(entry["kind"] == "commit" and entry["seat"] == ana for entry in t.log()["entries"][len(before):])
+
+
+def test_a_present_seat_moves_only_once_its_phone_allows_it_and_the_old_phone_is_told(table, server):
+    """Issue 24 §5: the host handed a present player's seat to a phone of its own. Now the seat's phone
+    is asked (every screen shows the move); it refuses, or allows and is then told its seat moved."""
     t = table()
     claim_by_bo(t)
+    ana = t.seat("Ana")
     old_token = t.seats["Ana"]["token"]
-    offer = t.host.play({"type": "table.handoff", "seat": t.seat("Ana")})["handoff"]
-    assert offer["seat"] == t.seat("Ana") and len(offer["code"]) == 6
+    offer = t.host.play({"type": "table.handoff", "seat": ana})["handoff"]
+    assert offer["seat"] == ana and len(offer["code"]) == 6
     # The code never reaches another screen or the log: only the host's answer holds it.
     assert offer["code"] not in str(t.phones["Bo"].messages) and offer["code"] not in str(t.log())
-
     forged = requests.post(f"{t.url}/api/tables/{t.code}/handoff", json={"handoff": "ZZZZZZ"}, timeout=WAIT)
     assert forged.status_code == 403
+    # The host's own phone tries to take the seat while Ana's phone is here: refused, nothing changes.
+    before, version = t.log()["entries"], version_now(t)
+    for language, said in (("en", "Ana's phone is at the table"),
+                           ("fr", "Le téléphone de Ana est à la table\u00a0:")):
+        waiting = claim(t, offer["code"], {"entropy": ENTROPY}, language)
+        assert waiting.status_code == 409 and said in waiting.json()["error"], waiting.text
+    assert t.log()["entries"] == before and version_now(t) == version
+    # Every screen sees the move; Ana's phone is asked.
+    for screen in (t.phones["Ana"], t.phones["Bo"], t.host):
+        shown = screen.wait_for(lambda v: v["table"]["handoffs"])["table"]["handoffs"]
+        assert shown == [{"seat": ana, "allowed": False}]
+    # Ana refuses: the code is dropped, and no screen shows the move any more.
+    assert t.phones["Bo"].act({"type": "seat.handoff", "allow": True})["status"] == 409  # nobody moves Bo's seat
+    assert t.phones["Ana"].act({"type": "seat.handoff", "allow": "yes"})["status"] == 400
+    t.phones["Ana"].play({"type": "seat.handoff", "allow": False})
+    assert t.phones["Bo"].wait_for(lambda v: v["version"] > version)["table"]["handoffs"] == []
+    assert claim(t, offer["code"], {"entropy": ENTROPY}).status_code == 403
+    assert any(entry.get("type") == "handoff_refused" for entry in t.log()["entries"])
+
+    # Asked again, Ana allows (her battery is low): the code takes the seat.
+    offer = t.host.play({"type": "table.handoff", "seat": ana})["handoff"]
+    t.phones["Ana"].play({"type": "seat.handoff", "allow": True})
+    assert t.host.wait_for(lambda v: v["table"]["handoffs"] == [{"seat": ana, "allowed": True}])
     claimed = requests.post(f"{t.url}/api/tables/{t.code}/handoff",
                             json={"handoff": offer["code"].lower(), "entropy": ENTROPY}, timeout=WAIT)
     assert claimed.status_code == 201 and claimed.json()["seat"] == t.seat("Ana")

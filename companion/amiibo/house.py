@@ -29,6 +29,14 @@ Where the book is silent, we chose:
 
 `HouseRanking` and `rankings` are pure; `HouseRankings` keeps one house
 ranking per criterion in the store (table ``amiibo_house_rankings``).
+
+A house ranking is shared by every table of the server, so it changes only by
+agreement across tables (`HouseRankings.endorse`): what one table agreed (a
+proposal agreed at that table) is that table's word on each pair of figures it
+orders, and a pair's order reaches the house ranking once ``tables_needed``
+different tables (2 by default, ``COMPANION_HOUSE_TABLES``) gave the same word.
+A table's newer word on a pair replaces its older one; the house ranking takes
+the latest order agreed across tables (the edit wins, as in `reorder`).
 """
 
 from __future__ import annotations
@@ -54,6 +62,17 @@ CREATE TABLE IF NOT EXISTS amiibo_house_rankings (
 """
 
 BEATS, TIES = "beats", "ties"
+
+ENDORSEMENTS = """
+CREATE TABLE IF NOT EXISTS amiibo_house_endorsements (
+    criterion   TEXT NOT NULL,
+    first       TEXT NOT NULL,
+    second      TEXT NOT NULL,
+    relation    TEXT NOT NULL CHECK (relation IN ('beats', 'ties')),
+    table_code  TEXT NOT NULL,
+    PRIMARY KEY (criterion, first, second, table_code)
+);
+"""
 
 
 def _figure(value: Any) -> str:
@@ -271,12 +290,53 @@ def _order(order: Any) -> list[list[str]]:
     return tiers
 
 
+def relations(tiers: list[list[str]]) -> list[tuple[str, str, str]]:
+    """Each pair of figures an order ranks, as (relation, first, second): ties with the pair
+    sorted, wins with the better figure first."""
+    pairs = [(TIES, *sorted((a, b))) for tier in tiers for i, a in enumerate(tier) for b in tier[i + 1:]]
+    pairs += [(BEATS, a, b) for i, upper in enumerate(tiers) for lower in tiers[i + 1:] for a in upper for b in lower]
+    return pairs
+
+
 class HouseRankings:
     """The house rankings of this server, one per criterion, kept in the store."""
 
-    def __init__(self, store):
+    def __init__(self, store, tables_needed: int = 2):
         self.store = store
+        self.tables_needed = max(1, tables_needed)
         store.ensure_schema(SCHEMA)
+        store.ensure_schema(ENDORSEMENTS)
+
+    def endorse(self, criterion_id: str, order: Any, table_code: str) -> dict:
+        """A table agreed on this order: its word on each pair the order ranks. The pairs that as many
+        tables as needed now order the same way reach the house ranking; the others wait.
+        Returns ``{"changed": [...], "waiting": [...]}``, each a list of (relation, first, second)."""
+        get_criterion(criterion_id)
+        said = relations(_order(order))
+        with self.store.transaction() as tx:
+            for relation, first, second in said:
+                pair = sorted((first, second))
+                # The table's newer word on a pair replaces its older one, whichever way it went.
+                tx.execute("DELETE FROM amiibo_house_endorsements WHERE criterion = ? AND table_code = ? AND "
+                           "((first = ? AND second = ?) OR (first = ? AND second = ?))",
+                           (criterion_id, table_code, pair[0], pair[1], pair[1], pair[0]))
+                tx.execute("INSERT INTO amiibo_house_endorsements (criterion, first, second, relation, table_code) "
+                           "VALUES (?, ?, ?, ?, ?)", (criterion_id, first, second, relation, table_code))
+            agreed = [pair for pair in said if self._tables_saying(tx, criterion_id, pair) >= self.tables_needed]
+            if agreed:
+                ranking = self._load(tx, criterion_id)
+                for relation, first, second in agreed:
+                    ranking.reorder([[first, second]] if relation == TIES else [[first], [second]])
+                self._save(tx, criterion_id, ranking)
+        return {"changed": agreed, "waiting": [pair for pair in said if pair not in agreed]}
+
+    @staticmethod
+    def _tables_saying(tx, criterion_id: str, pair: tuple[str, str, str]) -> int:
+        relation, first, second = pair
+        row = tx.execute("SELECT COUNT(DISTINCT table_code) FROM amiibo_house_endorsements WHERE criterion = ? "
+                         "AND relation = ? AND first = ? AND second = ?",
+                         (criterion_id, relation, first, second)).fetchone()
+        return row[0]
 
     def get(self, criterion_id: str) -> HouseRanking:
         get_criterion(criterion_id)

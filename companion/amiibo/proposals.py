@@ -7,7 +7,10 @@ a judgement criterion (facts and the board are not voted on). Every other
 seat of the table agrees on its phone, or the host confirms for the table;
 one refusal drops it; a newer proposal for the same criterion replaces a
 pending one. The proposal, each agreement and the outcome go into the
-table's public log, and the house ranking changes only once it is agreed.
+table's public log. An agreed proposal is that table's word on the pairs it
+orders: the house ranking takes a pair's order only once another table agreed
+the same (`companion.amiibo.house.HouseRankings.endorse`), so that no table
+alone, and no table's host, rewrites it.
 
 Where nobody else sits at the table (one player alone), there is nobody to
 ask: the edit is agreed at once, and logged all the same.
@@ -134,12 +137,16 @@ class HouseProposals:
         return [proposal["proposer"], *(f"seat:{seat}" for seat in proposal["agreed"])]
 
     def _settle(self, tx, proposal: dict, status: str, by: list[str]) -> dict:
-        if status == AGREED:  # in the same transaction: the ranking changes with the record of the agreement
-            self.house.reorder(proposal["criterion"], proposal["tiers"])
+        house = None
+        if status == AGREED:  # in the same transaction: the table's word with the record of the agreement
+            house = self.house.endorse(proposal["criterion"], proposal["tiers"], proposal["table"])
+            house = {"changed": len(house["changed"]), "waiting": len(house["waiting"]),
+                     "tables_needed": self.house.tables_needed}
         tx.execute("UPDATE house_proposals SET status = ? WHERE id = ?", (status, proposal["id"]))
         tx.append_log(proposal["table"], [{"kind": "house", "type": status, "proposal": proposal["id"],
-                                           "criterion": proposal["criterion"], "by": by}])
-        return {**proposal, "status": status, "settled_by": by}
+                                           "criterion": proposal["criterion"], "by": by,
+                                           **({"house": house} if house else {})}])
+        return {**proposal, "status": status, "settled_by": by, **({"house": house} if house else {})}
 
     @staticmethod
     def _load(tx, proposal_id: int) -> dict | None:

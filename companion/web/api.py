@@ -187,16 +187,28 @@ def new_display():
     return jsonify({**pairing, "pair_url": public_base() + url_for("pages.pair", pairing=pairing["code"])}), 201
 
 
-@api.get("/displays/mine")
-def display_status():
-    """What the TV holding this key shows: its code still waiting, expired, or the table it now displays."""
-    status = displays().status(bearer_token())
+def with_address(status: dict) -> dict:
     if status["state"] == "paired":
         status["url"] = url_for("pages.screen", code=status["table"])
-    return jsonify(status)
+    return status
+
+
+@api.get("/displays/mine")
+def display_status():
+    """What the TV holding this key shows: its code still waiting, expired, the tables asking for it,
+    or the table it now displays."""
+    return jsonify(with_address(displays().status(bearer_token())))
+
+
+@api.post("/displays/mine")
+def display_choice():
+    """The TV itself shows one of the tables that asked for it ({"table": CODE}) or refuses them all (null)."""
+    return jsonify(with_address(displays().choose(bearer_token(), json_body().get("table"))))
 
 
 @api.post("/tables/<code>/display")
 def pair_display(code: str):
-    """The host's phone sends the code its TV shows: that TV becomes the table's display."""
-    return jsonify(displays().pair(code, bearer_token(), json_body().get("pairing")))
+    """The host's phone sends the code its TV shows: the TV names the table, then shows it; a TV that
+    shows a table already moves only with that table's host token ("current")."""
+    body = json_body()
+    return jsonify(displays().pair(code, bearer_token(), body.get("pairing"), body.get("current")))

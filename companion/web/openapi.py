@@ -75,12 +75,19 @@ def openapi_document() -> dict:
                                                   "table.remove_figure {figure} / table.name_figure "
                                                   "{figure, name} / table.pick_figure {seat, amiibo_id} / "
                                                   "table.give_figure {seat}; or a "
-                                                  "seat's seat.undo / seat.leave / entropy.reveal {value}"},
+                                                  "seat's seat.undo / seat.leave / seat.handoff {allow} / "
+                                                  "entropy.reveal {value}"},
         "reveal": {**anchor, "description": "the seat's next chain value: the action's draws depend on it"},
         "id": {"type": "string", "description": "idempotency key: a repeat returns the first answer",
                "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}, "additionalProperties": True,
         "description": "at most 16 KiB"}
     bearer = [{"bearer": []}]
+    display_state = {"type": "object", "properties": {
+        "state": {"enum": ["waiting", "expired", "asked", "paired"]}, "table": {"type": "string"},
+        "host": {"type": ["string", "null"]}, "contested": {"type": "boolean"}, "url": {"type": "string"},
+        "asks": {"type": "array", "items": {"type": "object", "properties": {
+            "table": {"type": "string"}, "host": {"type": ["string", "null"]}, "until": {"type": "number"},
+            "in": {"type": "number", "description": "seconds before the TV shows it (one table asking)"}}}}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "Companion", "version": "1",
@@ -123,13 +130,16 @@ def openapi_document() -> dict:
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
                     "seated", "400", "403", "404", "410")}},
             "/api/tables/{code}/handoff": {"post": {
-                "summary": "take a seat the host handed to this phone with a one-time code (table.handoff)",
+                "summary": "take a seat the host handed to this phone with a one-time code (table.handoff); the "
+                           "phone's anchor (commitment, or entropy) is required (400), and a seat whose phone is "
+                           "here moves only once that phone allowed it (seat.handoff, else 409)",
                 "parameters": [CODE_PARAMETER],
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["handoff"], "properties": {
-                    "handoff": {"type": "string", "maxLength": 20}, "entropy": seat_body["properties"]["entropy"]}})},
+                    "handoff": {"type": "string", "maxLength": 20}, "commitment": seat_body["properties"]["entropy"],
+                    "entropy": seat_body["properties"]["entropy"]}})},
                 "responses": _responses("201", {"type": "object", "properties": {
                     "seat": {"type": "integer"}, "token": {"type": "string"}, "code": {"type": "string"}}},
-                    "seated", "400", "403", "404", "410", "429")}},
+                    "seated", "400", "403", "404", "409", "410", "429")}},
             "/api/tables/{code}/actions": {"post": {
                 "summary": "act (the same path as the Socket.IO event 'act')", "parameters": [CODE_PARAMETER],
                 "security": bearer, "requestBody": {"required": True, **_json(action)},
@@ -147,19 +157,26 @@ def openapi_document() -> dict:
                     "code": {"type": "string"}, "key": {"type": "string"}, "expires": {"type": "number"},
                     "pair_url": {"type": "string"}}}, "the code", "403", "429")}},
             "/api/displays/mine": {"get": {
-                "summary": "what the TV holding this key shows: waiting, expired, or paired with a table",
+                "summary": "what the TV holding this key shows: waiting, expired, the tables asking for it "
+                           "(named, with their host), or paired with a table",
                 "security": bearer,
-                "responses": _responses("200", {"type": "object", "properties": {
-                    "state": {"enum": ["waiting", "expired", "paired"]}, "table": {"type": "string"},
-                    "url": {"type": "string"}}}, "the state", "401")}},
+                "responses": _responses("200", display_state, "the state", "401")}, "post": {
+                "summary": "the TV itself shows one of the tables that asked for it, or refuses them all (null)",
+                "security": bearer,
+                "requestBody": {"required": True, **_json({"type": "object", "required": ["table"], "properties": {
+                    "table": {"type": ["string", "null"]}}})},
+                "responses": _responses("200", display_state, "the state", "401", "404", "409")}},
             "/api/tables/{code}/display": {"post": {
                 "summary": "the host (host key or a seat with the host's rights) sends a TV's code: that TV shows "
                            "the table, without the host's rights",
                 "parameters": [CODE_PARAMETER], "security": bearer,
                 "requestBody": {"required": True, **_json({"type": "object", "required": ["pairing"], "properties": {
-                    "pairing": {"type": "string", "maxLength": 20}}})},
+                    "pairing": {"type": "string", "maxLength": 20},
+                    "current": {"type": "string", "description": "the host token of the table a paired TV shows: "
+                                                                 "without it a paired TV is not moved (409)"}}})},
                 "responses": _responses("200", {"type": "object", "properties": {
-                    "ok": {"const": True}, "table": {"type": "string"}}},
+                    "ok": {"const": True}, "table": {"type": "string"}, "state": {"enum": ["asked", "paired"]},
+                    "contested": {"type": "boolean"}}},
                     "paired", "400", "401", "403", "404", "409", "410", "429")}},
             "/api/amiibo/{amiibo_id}": {"get": {
                 "summary": "decode an amiibo id and describe the figure", "parameters": [AMIIBO_ID],

@@ -5,7 +5,7 @@ import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
 import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
-import { el, showError, showRefusal } from './ui.js';
+import { el, requestJson, showError, showRefusal } from './ui.js';
 import {
   everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
 } from './tablenight.js';
@@ -31,6 +31,27 @@ let current = null;
 let connection = null;
 
 let connectionState = 'connecting';
+
+// A TV paired by its code (/screen) shows that code and follows its pairing: the host of the table it
+// shows may send it to another table (a stranger cannot: the server refuses them).
+const FOLLOW_MS = 5000;
+async function followPairing() {
+  const paired = root.dataset.display ? JSON.parse(sessionStorage.getItem('companion.display') || 'null') : null;
+  if (!paired) return;
+  // This screen was opened for another table by hand: its pairing is not this page's.
+  if (paired.table !== code) { sessionStorage.removeItem('companion.display'); return; }
+  const line = root.querySelector('.tv-code');
+  line.textContent = t('TV code: %(code)s', { code: paired.code });
+  line.hidden = false;
+  const { ok, status, body } = await requestJson('/api/displays/mine', { headers: { Authorization: `Bearer ${paired.key}` } });
+  if (ok && body.state === 'paired' && body.table !== code) {
+    sessionStorage.setItem('companion.display', JSON.stringify({ ...paired, table: body.table }));
+    window.location.replace(body.url);
+    return;
+  }
+  if (status === 401) { sessionStorage.removeItem('companion.display'); line.hidden = true; return; }
+  window.setTimeout(followPairing, FOLLOW_MS);
+}
 
 // The line under the table code: a closed table says so whatever the socket does (it stays
 // connected to show the revealed seed, but nothing can be done there any more).
@@ -89,6 +110,13 @@ function render() {
   figureArea.hidden = !table.uses_figures;
   if (table.uses_figures) renderHostFigures(figureArea, view, reader, act);
   root.querySelector('.joining-state').textContent = table.joining_open ? t('Joining is open') : t('Joining is closed');
+  // A TV says whose table it shows (the room sees a stranger's table for what it is).
+  const hostLine = root.querySelector('.table-host');
+  const hostSeat = table.seats.find((seat) => seat.id === table.host_seat);
+  if (hostLine) {
+    hostLine.hidden = !hostSeat;
+    hostLine.textContent = hostSeat ? t('Host: %(name)s', { name: hostSeat.name }) : '';
+  }
   root.classList.toggle('joining-closed', !table.joining_open);
   // The lobby shows the QR code big; during the game the game takes the screen.
   root.classList.toggle('in-game', table.status === 'playing' || table.status === 'over');
@@ -157,5 +185,6 @@ everySecond(() => {
   }
   if (changed) render();  // a seat just became away: its tools appear
 });
+followPairing();
 // The host confirms (or refuses) a house-ranking edit for the whole table.
 if (token) watchProposals(connection.socket, { code, token, container: document.querySelector('#host .proposals') });

@@ -31,16 +31,26 @@ async function hostedTables() {
   return hosted;
 }
 
-async function pair(code, token, control) {
-  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ pairing }),
-  });
+const sendCode = (code, token, current) => requestJson(`/api/tables/${code}/display`, {
+  method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+  body: JSON.stringify({ pairing, ...(current ? { current } : {}) }),
+});
+
+async function pair(code, token, control, hosted) {
+  let { ok, status, body, error } = await sendCode(code, token);
+  // The TV shows a table already: it moves only at the word of that table's host. This phone may be
+  // that host (a new table of the evening): it says so with the key of each other table it hosts.
+  for (const other of status === 409 ? [...hosted.values()].filter((kept) => kept !== token) : []) {
+    ({ ok, body } = await sendCode(code, token, other));
+    if (ok) break;
+  }
   if (!ok) {  // said under the button that asked (the line above it no longer says "sending")
     state.textContent = showErrorAt(control, error) ? '' : error;
     return;
   }
-  state.textContent = t('The TV shows table %(code)s now.', { code });
+  state.textContent = body.state === 'asked'
+    ? t('The TV names table %(code)s and shows it in a few seconds; if it lists other tables, choose yours on the TV.', { code })
+    : t('The TV shows table %(code)s now.', { code });
   list.replaceChildren(el('li', {}, el('a', { class: 'button', href: `/t/${code}`, text: t('Back to table %(code)s', { code }) })));
 }
 
@@ -53,7 +63,7 @@ async function boot() {
   state.textContent = hosted.size === 1 ? t('Sending the code…') : t('Which table should the TV show?');
   const buttons = [...hosted].map(([code, token]) => {
     const button = el('button', { type: 'button', class: 'primary', text: t('Show table %(code)s', { code }) });
-    button.addEventListener('click', () => pair(code, token, button));
+    button.addEventListener('click', () => pair(code, token, button, hosted));
     return el('li', {}, button);
   });
   list.replaceChildren(...buttons);

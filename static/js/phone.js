@@ -7,8 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderPresence,
-  renderWaiting, undoButton,
+  everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
+  renderPresence, renderWaiting, undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
@@ -103,6 +103,8 @@ function renderTableTools(view, act) {
   }
   // Right under the start it holds back: the phones a round waits on, and the host's way past them.
   if (hosting(view)) tools.push(...goOnWithout(view, act));
+  const asked = handoffQuestion(view, act);
+  if (asked) tools.push(asked);
   const undo = undoButton(view, act);
   if (undo) tools.push(undo);
   if (view.you.role === 'seat' && (status === 'lobby' || status === 'over')) {
@@ -199,14 +201,17 @@ pairForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   const field = pairForm.elements.pairing;
   pairForm.querySelector('.paired')?.remove();
-  const { ok, error } = await requestJson(`/api/tables/${code}/display`, {
+  const { ok, body, error } = await requestJson(`/api/tables/${code}/display`, {
     method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${pairToken}` },
     body: JSON.stringify({ pairing: field.value }),
   });
   showErrorAt(field, ok ? '' : error);
   if (!ok) return;
   field.value = '';
-  pairForm.append(el('p', { class: 'paired', role: 'status', text: t('The TV shows the table now.') }));
+  // The TV names the table before it shows it (another table may have typed its code too).
+  pairForm.append(el('p', { class: 'paired', role: 'status', text: body.state === 'asked'
+    ? t('The TV names table %(code)s and shows it in a few seconds; if it lists other tables, choose yours on the TV.', { code })
+    : t('The TV shows the table now.') }));
 });
 
 // The table's fairness mark (the commitment to its seed) and, beside it, how many of this phone's random
@@ -376,8 +381,15 @@ async function takeHandedSeat(handoffCode, field = null) {
     method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ handoff: handoffCode, commitment: record.anchor }),
   });
+  if (!ok && !field) {  // a scanned code: kept in the form, to take the seat once its phone allows it
+    showJoinForm('');
+    const form = joinForm.querySelector('.handoff-form');
+    form.open = true;
+    field = form.querySelector('input[name=handoff]');
+    field.value = handoffCode;
+  }
   if (!ok) {
-    if (field) showErrorAt(field, error); else showJoinForm(error);
+    showErrorAt(field, error);
     return;
   }
   if (field) showErrorAt(field, '');

@@ -165,7 +165,10 @@ async function save() {
       savedLine.textContent = t('Proposed: it changes once the other seats agree on their phones (or the host confirms).');
     } else {
       show(body);
-      savedLine.textContent = t('House ranking saved.');
+      // The table agreed; the house ranking, shared by every table, takes what another table agreed too.
+      savedLine.textContent = body.proposal?.house?.waiting
+        ? t('Agreed at this table: the house ranking takes it once another table agrees the same.')
+        : t('House ranking saved.');
     }
     savedLine.hidden = false;
   } catch (error) {

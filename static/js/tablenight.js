@@ -44,11 +44,38 @@ function waitingLine(view, presence, wait) {
     'data-seat': wait.seat, text: parts.join(' ') });
 }
 
+// A seat being moved to another phone, on every screen: nobody's seat moves unseen.
+function movingLine(view, move) {
+  const mine = view.you?.role === 'seat' && view.you.seat === move.seat;
+  const name = seatName(view, move.seat);
+  const text = move.allowed ? t('%(name)s’s seat is moving to another phone (allowed).', { name })
+    : mine ? t('The host wants to move your seat to another phone.')
+      : t('%(name)s’s seat may move to another phone: waiting for their phone to allow it.', { name });
+  return el('li', { class: `wait moving${mine ? ' mine' : ''}`, 'data-seat': move.seat, text });
+}
+
 // Whom the game waits on, on every screen; redrawn each second for the countdowns.
 export function renderWaiting(node, view, presence) {
   const waits = view.table.waiting || [];
-  node.hidden = !waits.length;
-  node.replaceChildren(...waits.map((wait) => waitingLine(view, presence, wait)));
+  const moves = view.table.handoffs || [];
+  node.hidden = !waits.length && !moves.length;
+  node.replaceChildren(...waits.map((wait) => waitingLine(view, presence, wait)),
+    ...moves.map((move) => movingLine(view, move)));
+}
+
+// A seat's own phone, while the host moves its seat to another phone: allow or refuse.
+export function handoffQuestion(view, act) {
+  const { table, you } = view;
+  const asked = you?.role === 'seat' && (table.handoffs || []).some((move) => move.seat === you.seat && !move.allowed);
+  if (!asked) return null;
+  const host = table.host_seat != null && table.host_seat !== you.seat ? seatName(view, table.host_seat) : null;
+  return el('div', { class: 'handoff-question', role: 'alertdialog' },
+    el('p', { text: host ? t('%(name)s wants to move your seat to another phone.', { name: host })
+      : t('The host wants to move your seat to another phone.') }),
+    el('button', { type: 'button', class: 'primary allow-handoff', text: t('Allow'),
+      onclick: () => act({ type: 'seat.handoff', allow: true }) }),
+    el('button', { type: 'button', class: 'refuse-handoff', text: t('Refuse'),
+      onclick: () => act({ type: 'seat.handoff', allow: false }) }));
 }
 
 // Each seat here or away (with how long), on the phones: a line of names.
