@@ -63,6 +63,17 @@ def open_phone(open_context, server, code, token) -> Page:
     return phone_at_seat(open_context, server, code, token, ".universalis-game")
 
 
+def buzzing_phone(open_context, server, code, token) -> Page:
+    """A phone whose vibrations are recorded (headless Chromium has no motor): ``window.buzzes``."""
+    context = open_context(**SMALL_PHONE)
+    as_seat(context, code, token)
+    context.context.add_init_script("window.buzzes = []; navigator.vibrate = (pattern) => { window.buzzes.push(pattern); return true; };")
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{code}")
+    expect(page.locator(".universalis-game")).to_be_visible()
+    return page
+
+
 def french_phone(browser, server, code, token) -> Page:
     context = browser.new_context(locale="fr-FR", **SMALL_PHONE)
     as_seat(Watched(context, server), code, token)
@@ -90,7 +101,11 @@ def on_first_screen(page: Page, control: Locator) -> None:
 def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     SHOTS.mkdir(parents=True, exist_ok=True)
     code, tokens, seats = duel_at_turn_three(server)
-    attacker, defender = open_phone(open_context, server, code, tokens["Ana"]), open_phone(open_context, server, code, tokens["Bo"])
+    # Ana stops at the damage (a card of hers changes it), Bo at the start of his turn: those phases wait.
+    act(server, code, tokens["Ana"], {"type": "stops", "stops": ["damage"]})
+    act(server, code, tokens["Bo"], {"type": "stops", "stops": ["start"]})
+    attacker = open_phone(open_context, server, code, tokens["Ana"])
+    defender = buzzing_phone(open_context, server, code, tokens["Bo"])
     expect(attacker.locator(".uv-prompt")).to_have_text("Your turn: Preparation.")
     expect(defender.locator(".uv-prompt")).to_contain_text("Waiting for Ana")
     on_first_screen(attacker, attacker.get_by_role("button", name="Attack with all (1)"))
@@ -116,11 +131,16 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     attacker.get_by_role("button", name="Attack!").tap()
 
     expect(defender.locator(".uv-prompt")).to_have_text("You are attacked: declare your blockers.")
+    assert defender.evaluate("() => window.buzzes") == [[200, 100, 200]]  # the phone vibrated, once
     on_first_screen(defender, defender.get_by_role("button", name="Confirm the blocks"))
     defender.get_by_label("Boo blocks").select_option(label="Koopa (PF 3)")
     no_sideways_scroll(defender)
     defender.screenshot(path=str(SHOTS / "en-2-attacked.png"))
     defender.get_by_role("button", name="Confirm the blocks").tap()
+    expect(attacker.locator(".uv-prompt")).to_have_text("Your turn: Combat: damage.")
+    on_first_screen(attacker, attacker.get_by_role("button", name="Deal the damage"))
+    expect(attacker.locator(".uv-combat")).to_contain_text("Boo loses 3 PC")
+    attacker.get_by_role("button", name="Deal the damage").tap()
     for page in (attacker, defender):
         expect(page.locator(".uv-phases li.current")).to_have_text("Second preparation")
         expect(page.locator(".uv-history")).to_contain_text("Combat: Koopa −1 PC (4 left); Boo −3 PC (KO); Goomba passed")
@@ -132,9 +152,12 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     attacker.screenshot(path=str(ARTIFACTS / "universalis-attacker-360.png"), full_page=True)
     attacker.get_by_role("button", name="End my turn").tap()
 
-    # Bo's turn: the phases between passed; Koopa, typed once this evening, is found from "koop".
-    expect(defender.locator(".uv-prompt")).to_have_text("Your turn: Preparation.")
+    # Bo's turn stops at its start (he said so); then refill and draw pass; Koopa, typed once, is found from "koop".
+    expect(defender.locator(".uv-prompt")).to_have_text("Your turn: Start of the turn.")
     defender.evaluate("() => window.scrollTo(0, 0)")
+    on_first_screen(defender, defender.get_by_role("button", name="Next phase: Renflouage (+6 coins)"))
+    defender.get_by_role("button", name="Next phase: Renflouage (+6 coins)").tap()
+    expect(defender.locator(".uv-prompt")).to_have_text("Your turn: Preparation.")
     on_first_screen(defender, defender.get_by_role("button", name="End my turn"))
     defender.get_by_role("searchbox", name="Find a card of this evening").fill("koop")
     defender.get_by_role("button", name="Koopa — 3 coins, PF 3, PC 5").tap()
