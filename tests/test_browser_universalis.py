@@ -186,3 +186,23 @@ def test_the_turn_in_french_at_360(server, browser):
     on_first_screen(ana, ana.get_by_role("button", name="Terminer mon tour"))
     expect(ana.locator(".uv-history")).to_contain_text("passés sans blocage\u00a0: Koopa")
     ana.screenshot(path=str(SHOTS / "fr-3-after-the-combat.png"))
+
+
+def test_one_phone_for_the_table_plays_both_sides(server, open_context):
+    """A pair without a second phone: one seat, the other player a name; the phone plays for each in turn."""
+    created = requests.post(f"{server.url}/api/tables", timeout=10, json={
+        "game": "universalis", "options": {"opponent": ["Bo"], "first": "first_seat"}}).json()
+    code = created["code"]
+    token = seat_via_api(server, code, "Ana")
+    act(server, code, created["host_token"], {"type": "table.start"})
+    phone = open_phone(open_context, server, code, token)
+    expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Ana.")
+    expect(phone.locator(".uv-side h3")).to_have_text(["Ana", "Bo"])
+    on_first_screen(phone, phone.get_by_role("button", name="End my turn"))
+    phone.get_by_role("button", name="End my turn").tap()
+    expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Bo.")
+    expect(phone.locator(".uv-prompt")).to_have_text("Your turn: Preparation.")
+    phone.get_by_role("button", name="End my turn").tap()
+    expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Ana.")
+    expect(phone.locator(".uv-history")).to_contain_text("Turn 3 (global turn 2): Ana plays.")
+    no_sideways_scroll(phone)

@@ -604,6 +604,22 @@ def test_cards_typed_once_are_kept_for_the_evening():
     assert [c["name"] for c in again["catalogue"]] == ["Koopa Troopa Rouge"]
 
 
+# One phone for the table ------------------------------------------------------------------
+def test_one_phone_keeps_both_players_counters():
+    # A pair without a second phone: the one seat plays for whoever the duel waits on.
+    options = GAME.normalize_options({"opponent": ["Bo"], "first": "second_seat"})
+    assert GAME.seat_limits(options) == (1, 1)
+    state = GAME.setup(options, SEATS[:1], ScriptedRng())
+    assert state["order"] == [-1, ANA] and state["names"]["-1"] == "Bo"  # the second player, Bo, plays first
+    seen = GAME.view(state, ANA)
+    assert seen["acting"] == -1 and seen["waiting"] == [{**GAME.waiting(state)[0], "seat": ANA}]
+    assert {"type": "end_turn", "as": -1} in seen["legal"]
+    state = do(state, ANA, {"type": "play", "card": character()["card"], "as": -1}, {"type": "end_turn", "as": -1})
+    assert coins(state, -1) == 4 and card(state, "Goomba")["controller"] == -1
+    assert state["active"] == ANA and GAME.view(state, ANA)["acting"] == ANA
+    refused(state, ANA, {"type": "end_turn", "as": -1}, "It is Ana's turn")
+
+
 # Deck lists ---------------------------------------------------------------------------
 def test_a_deck_holds_at_most_four_cards_of_the_same_name_whatever_their_variant():
     # « il n'est pas permis d'avoir 2 Goombas verts et 3 Goombas marrons, car cela ferait un total de 5 Goombas »

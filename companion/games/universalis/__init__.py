@@ -32,6 +32,7 @@ from __future__ import annotations
 from companion.games.base import N_, Game, IllegalAction, Option, register
 from companion.games.kernel import Rules
 from companion.game_checks import GameCheck, register_game_check
+from companion.games.universalis import one_phone
 from companion.games.universalis.turn import (
     ANY_PHASE, MOVES, PHASES, carry, decide, render, setup, waiting, withdraw,
 )
@@ -56,7 +57,10 @@ GAME = register(Game(
                choice_labels=(N_("drawn at random by the table"), N_("the first player to sit"),
                               N_("the second player to sit"))),
         Option("turn_seconds", N_("Turn timer (seconds, 0: none)"), "int", 0, minimum=0, maximum=900),
+        # A pair without a second phone: the other player's name, and the duel is played on one phone.
+        Option("opponent", N_("One phone for the table: the other player's name"), "list", [], max_items=1),
     ),
+    seats_for=one_phone.seat_range,
     setup=setup,
     check_options=check_options,
     uses_figures=False,
@@ -65,7 +69,8 @@ GAME = register(Game(
     # Nothing in a duel draws after the start: a player may take back any action until the other acts.
     undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
-    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE).hooks(),
+    **one_phone.wrap(Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
+                           always=ANY_PHASE).hooks()),
 ))
 
 

@@ -27,7 +27,7 @@ import copy
 
 from companion.games.base import N_, IllegalAction
 from companion.games.kernel import Move, Phase
-from companion.games.universalis import cards, combat
+from companion.games.universalis import cards, combat, one_phone
 from companion.games.universalis.rules import (
     MOMENTS, REFILL_COINS, STARS_TO_WIN, enforce, global_turn, other, overriding_card, overrides, player,
 )
@@ -39,6 +39,7 @@ COMBAT = ("attackers", "blockers", "sharing", "damage")
 
 
 def setup(options: dict, seats: list[dict], rng) -> dict:
+    seats = one_phone.seats(options, seats)
     ids = [seat["id"] for seat in seats]
     first = who_plays_first(options, ids, rng)
     order = [first] + [seat for seat in ids if seat != first]

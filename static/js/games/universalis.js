@@ -152,7 +152,7 @@ function noticeUndo(game) {
 function side(game, seat, me) {
   const mine = counters(game, seat);
   return el('section', { class: `uv-side${game.active === seat ? ' active' : ''}` },
-    el('h3', { text: seat === me ? t('You') : nameOf(game, seat) }),
+    el('h3', { text: seat === me && !game.one_phone ? t('You') : nameOf(game, seat) }),
     el('p', { class: 'uv-counters' },
       el('span', { class: 'uv-coins', 'aria-label': t('%(coins)s coins', { coins: mine.coins }) },
         el('span', { class: 'uv-number', text: String(mine.coins) }), el('span', { class: 'uv-unit', text: t('coins') })),
@@ -451,8 +451,9 @@ function prompt(game, me) {
   }
   const wait = game.waiting[0];
   if (!wait) return '';
-  if (wait.seat === me) return game.phase === 'blockers' ? t('You are attacked: declare your blockers.') : t('Your turn: %(phase)s.', { phase: t(PHASES[game.phase]) });
-  return t('Waiting for %(name)s: %(phase)s.', { name: nameOf(game, wait.seat), phase: t(PHASES[game.phase]) });
+  const waited = game.one_phone ? game.acting : wait.seat;  // one phone: the duel waits on the player it plays for
+  if (waited === me) return game.phase === 'blockers' ? t('You are attacked: declare your blockers.') : t('Your turn: %(phase)s.', { phase: t(PHASES[game.phase]) });
+  return t('Waiting for %(name)s: %(phase)s.', { name: nameOf(game, waited), phase: t(PHASES[game.phase]) });
 }
 
 // The phone buzzes once when its player is attacked.
@@ -478,14 +479,17 @@ function keepFocus(container, draw) {
 // --- the screen -------------------------------------------------------------------
 export function renderUniversalis(container, view, { act = null } = {}) {
   const game = view.game;
-  const me = view.you.role === 'seat' ? view.you.seat : null;
+  const seat = view.you.role === 'seat' ? view.you.seat : null;
+  // One phone for the table: the phone plays for whoever the duel waits on, and says whom.
+  const me = game.one_phone && seat !== null ? game.acting : seat;
   if (typeof view.time === 'number') skew = view.time - Date.now() / 1000;
   noticeUndo(game);
-  buzzWhenAttacked(game, me);
+  if (!game.one_phone) buzzWhenAttacked(game, me);
   // Every action carries the override (and the card named) when "a card allows it" is on.
   const send = act && me !== null && (async (action, errorNode = null) => {
     const named = overrideCard.trim() ? { by_card: overrideCard.trim() } : {};
-    const answer = await act(override || action.override || action.given ? { ...action, override: override || action.override, ...named } : action);
+    const sent = me !== seat ? { ...action, as: me } : action;
+    const answer = await act(override || action.override || action.given ? { ...sent, override: override || action.override, ...named } : sent);
     if (answer?.ok && override) { override = false; overrideCard = ''; }
     if (errorNode) showError(errorNode, answer?.ok ? '' : answer?.error);
     return answer;
@@ -495,7 +499,8 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   const playing = send && !game.outcome;
   // What is happening now, and the table (cards in play, the history): one column on a phone, two on a TV.
   const now = [
-    el('p', { class: `uv-prompt${game.waiting[0]?.seat === me ? ' mine' : ''}`, text: prompt(game, me) }),
+    game.one_phone && !game.outcome ? el('p', { class: 'uv-one-phone', text: t('One phone for the table: now for %(name)s.', { name: nameOf(game, game.acting) }) }) : null,
+    el('p', { class: `uv-prompt${game.waiting[0]?.seat === seat ? ' mine' : ''}`, text: prompt(game, me) }),
     playing ? mainControls(game, me, send) : null,
     el('div', { class: 'uv-sides' }, ...top),
     timer(game),
@@ -506,7 +511,7 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   const table = [];
   if (playing) table.push(cardFinder(game, me, send, { can, fold }));
   table.push(el('div', { class: 'uv-boards' }, ...(me !== null ? [me, opponent] : game.order).map((seat) => el('section', {},
-    el('h3', { text: t('In play: %(name)s', { name: seat === me ? t('you') : nameOf(game, seat) }) }),
+    el('h3', { text: t('In play: %(name)s', { name: seat === me && !game.one_phone ? t('you') : nameOf(game, seat) }) }),
     inPlay(game, seat, me, playing ? send : null)))));
   if (playing) {
     table.push(fold(t('A card allows it'), override, overrideControls(game, me, send)),
