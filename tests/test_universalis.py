@@ -620,6 +620,18 @@ def test_one_phone_keeps_both_players_counters():
     refused(state, ANA, {"type": "end_turn", "as": -1}, "It is Ana's turn")
 
 
+def test_a_duel_saved_before_this_version_goes_on():
+    """A table that was playing when the server was upgraded: its state lacks the new keys."""
+    state = do(new_duel(), ANA, character())
+    for key in ("catalogue", "roll", "turn_started"):
+        del state[key]
+    for counters in state["players"].values():
+        del counters["stops"]
+    assert GAME.view(state, BO)["catalogue"] == []
+    state = do(do(state, ANA, END_TURN), BO, character("Boo", cost=1))
+    assert GAME.carry(state) == {"cards": [{**GAME.view(state, BO)["catalogue"][0]}]}
+
+
 # Deck lists ---------------------------------------------------------------------------
 def test_a_deck_holds_at_most_four_cards_of_the_same_name_whatever_their_variant():
     # « il n'est pas permis d'avoir 2 Goombas verts et 3 Goombas marrons, car cela ferait un total de 5 Goombas »

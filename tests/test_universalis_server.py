@@ -113,12 +113,16 @@ def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
     # Turn 4: the second player's; the first player's PF are back to base, the turn counter moved on.
     game = pass_turn(first)["game"]
     assert game["turn"] == 4 and game["active"] == duel["second"] and game["global_turn"] == 2
-    # The duel's one draw (who plays first) verifies, with the verifier's own check of the duel.
+    # A card asks for a die: the table's fair draw, on every screen.
+    second.play({"type": "roll", "what": "die"})
+    rolled = duel["host"].wait_for_game(lambda g: g["roll"] is not None)["game"]["roll"]
+    assert rolled["seat"] == duel["second"] and 1 <= rolled["result"] <= 6
+    # The duel's draws (who plays first, the die) verify, with the verifier's own check of the duel.
     closed = requests.post(f"{duel['url']}/api/tables/{duel['table']['code']}/close",
                            headers=bearer(duel["table"]["host_token"]), timeout=WAIT)
     assert closed.status_code == 200, closed.text
     report = verify_log(requests.get(f"{duel['url']}/api/tables/{duel['table']['code']}/log", timeout=WAIT).json())
-    assert report.ok and report.draws_checked >= 1 and not [n for n in report.notes if "not checked" in n]
+    assert report.ok and report.draws_checked >= 2 and not [n for n in report.notes if "not checked" in n]
 
 
 def test_bad_input_over_socketio_changes_nothing(duel):

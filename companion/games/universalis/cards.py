@@ -73,7 +73,8 @@ def remember(state: dict, card: dict) -> None:
     if card["kind"] == "character":
         kept.update(pf=card["base_pf"], pc=card["max_pc"])
     key = catalogue_key({**kept, "max_pc": kept.get("pc")})
-    others = [c for c in state["catalogue"] if catalogue_key({**c, "max_pc": c.get("pc")}) != key]
+    # (a duel started before the evening's cards were kept has none yet)
+    others = [c for c in state.get("catalogue", []) if catalogue_key({**c, "max_pc": c.get("pc")}) != key]
     state["catalogue"] = (others + [kept])[-CATALOGUE_KEPT:]
 
 

@@ -70,7 +70,7 @@ def who_plays_first(options: dict, ids: list[int], rng) -> int:
 
 def carry(state: dict) -> dict:
     """The evening's cards, for the next game at the table: typed once, then picked by name."""
-    return {"cards": state["catalogue"]}
+    return {"cards": state.get("catalogue", [])}
 
 
 # Moving through the turn ---------------------------------------------------------
@@ -97,10 +97,10 @@ def stops_at(state: dict, moment: str) -> bool:
     if moment == "damage":
         fighting = {int(card_id) for card_id in state["combat"]["damage"]["losses"]}
         fighting |= set(state["combat"]["damage"]["passed"])
-        return (any(moment in p["stops"] for p in state["players"].values())
+        return (any(moment in p.get("stops", []) for p in state["players"].values())
                 or any(moment in c.get("stops", []) for c in state["in_play"] if c["id"] in fighting))
     active = state["active"]
-    return (moment in player(state, active)["stops"]
+    return (moment in player(state, active).get("stops", [])
             or any(moment in c.get("stops", []) for c in state["in_play"] if c["controller"] == active))
 
 
@@ -119,7 +119,7 @@ def following(state: dict) -> str | None:
         return "blockers"
     if phase == "attackers" and global_turn(state) == 1 and done != phase:
         # « On ne peut pas attaquer durant le premier tour global » : the combat passes (a card may still attack)
-        return None if "attackers" in player(state, state["active"])["stops"] else "prep2"
+        return None if "attackers" in player(state, state["active"]).get("stops", []) else "prep2"
     if phase == "blockers" and fight.get("declared"):
         return "sharing" if combat.needs_sharing(state) else "damage"
     if phase == "sharing" and fight.get("shared"):
@@ -255,7 +255,9 @@ def waiting(state: dict) -> list[dict]:
 def render(state: dict, seat) -> dict:
     """Everything on the table is public; a deck list stays on its owner's phone."""
     view = {key: state[key] for key in ("order", "names", "turn", "active", "in_play", "combat", "players",
-                                         "this_turn", "catalogue", "roll", "turn_started")}
+                                         "this_turn")}
+    # (a duel saved before these were kept goes on without them)
+    view.update(catalogue=state.get("catalogue", []), roll=state.get("roll"), turn_started=state.get("turn_started"))
     view["global_turn"] = global_turn(state)
     view["options"] = {key: value for key, value in state["options"].items() if key != "memory"}
     view["sharing"] = state["options"]["sharing"]
