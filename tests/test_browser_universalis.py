@@ -144,6 +144,7 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     for page in (attacker, defender):
         expect(page.locator(".uv-phases li.current")).to_have_text("Second preparation")
         expect(page.locator(".uv-history")).to_contain_text("Combat: Koopa −1 PC (4 left); Boo −3 PC (KO); Goomba passed")
+        expect(page.locator(".uv-history")).to_contain_text("Bo blocks: Boo blocks Koopa.")  # Boo, KO'd since, by name
         expect(page.locator(".uv-card", has_text="Koopa")).to_contain_text("PC 4/5")
         no_sideways_scroll(page)
     attacker.evaluate("() => window.scrollTo(0, 0)")

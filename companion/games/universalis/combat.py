@@ -88,7 +88,10 @@ def declare_blockers(state: dict, seat: int, action: dict, rng) -> list[dict]:
     blocks = blocks_of(action) if action.get("type") != "no_block" else {}
     state["combat"]["blocks"] = {str(blocker): attacker for blocker, attacker in blocks.items()}
     state["combat"]["declared"] = True
-    return overrides(seat, broken, action) + [{"type": "blocks", "seat": seat, "blocks": state["combat"]["blocks"]}]
+    # The names as they are now: a blocker KO'd in this combat is gone when the history is read.
+    names = {str(c["id"]): c["name"] for c in state["in_play"] if c["id"] in set(blocks) | set(blocks.values())}
+    return overrides(seat, broken, action) + [{"type": "blocks", "seat": seat, "blocks": state["combat"]["blocks"],
+                                               "names": names}]
 
 
 def still_in_play(state: dict) -> set[int]:

@@ -106,7 +106,7 @@ function eventText(game, event) {
     case 'left_play': return t('%(card)s leaves play, %(place)s.', { card: event.name, place: t(PLACES[event.to]) });
     case 'attack': return t('%(name)s attacks with %(cards)s!', { name: who, cards: (event.names || []).join(', ') });
     case 'blocks': return Object.keys(event.blocks).length
-      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: cardName(game, Number(blocker)), attacker: cardName(game, attacker) })).join(', ') })
+      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: event.names?.[blocker] ?? cardName(game, Number(blocker)), attacker: event.names?.[attacker] ?? cardName(game, attacker) })).join(', ') })
       : t('%(name)s does not block.', { name: who });
     case 'shared': return t('%(name)s shares the PF among the blockers.', { name: who });
     case 'damage_ready': return t('The damage is ready: the cards may change it.');
