@@ -110,6 +110,10 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     expect(defender.locator(".uv-prompt")).to_contain_text("Waiting for Ana")
     on_first_screen(attacker, attacker.get_by_role("button", name="Attack with all (1)"))
     attacker.screenshot(path=str(SHOTS / "en-1-preparation.png"))
+    # The counters read across the table, as a life counter's: 28 px and more.
+    sizes = attacker.locator(".uv-number, .uv-stars").evaluate_all(
+        "nodes => nodes.map(node => parseFloat(getComputedStyle(node).fontSize))")
+    assert len(sizes) == 4 and min(sizes) >= 28, sizes
     form = attacker.locator("form.uv-play")
     form.locator("input[name=name]").fill("Goomba")
     # The other player's action redraws the screen: what was typed stays.
@@ -192,13 +196,14 @@ def test_the_turn_in_french_at_360(server, browser):
 def test_one_phone_for_the_table_plays_both_sides(server, open_context):
     """A pair without a second phone: one seat, the other player a name; the phone plays for each in turn."""
     created = requests.post(f"{server.url}/api/tables", timeout=10, json={
-        "game": "universalis", "options": {"opponent": ["Bo"], "first": "first_seat"}}).json()
+        "game": "universalis", "options": {"opponent": ["Bo"], "first": "first_seat", "turn_seconds": 90}}).json()
     code = created["code"]
     token = seat_via_api(server, code, "Ana")
     act(server, code, created["host_token"], {"type": "table.start"})
     phone = open_phone(open_context, server, code, token)
     expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Ana.")
     expect(phone.locator(".uv-side h3")).to_have_text(["Ana", "Bo"])
+    expect(phone.locator(".uv-timer")).to_contain_text("Time left: 1:")  # the table's optional turn timer
     on_first_screen(phone, phone.get_by_role("button", name="End my turn"))
     phone.get_by_role("button", name="End my turn").tap()
     expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Bo.")

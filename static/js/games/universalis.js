@@ -353,17 +353,16 @@ function chance(game, send) {
 
 function timer(game) {
   const limit = game.options.turn_seconds;
+  clearInterval(timerTick);
   if (!limit || game.outcome) return null;
   const node = el('p', { class: 'uv-timer', role: 'timer' });
-  const started = game.turn_started;
+  const started = game.turn_started;  // the server's time the turn began (none yet in the first turn)
   const show = () => {
-    if (!node.isConnected) { clearInterval(timerTick); return; }
     const left = started ? Math.max(0, Math.round(started + limit - (Date.now() / 1000 + skew))) : limit;
     node.textContent = left > 0 ? t('Time left: %(time)s', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : t('Time is up!');
     node.classList.toggle('up', left === 0);
   };
-  clearInterval(timerTick);
-  timerTick = setInterval(show, 1000);
+  timerTick = setInterval(() => { if (node.isConnected) show(); }, 1000);  // the next redraw replaces it
   show();
   return node;
 }
