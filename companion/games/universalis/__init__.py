@@ -7,9 +7,9 @@ current/max PC and current/base PF, the graveyard, and the phases of the turn
 in `rules.py` (checks: every one can be overridden, « a card allows it »),
 the combat in `combat.py`.
 
-What the book does not say, and what we assumed (the options, shown on the
-create form and in every phone's rules summary marked "the book is silent",
-are where groups differ; `SILENT` lists them all for the screens):
+What the book does not say, and what we assumed (every phone's rules summary
+lists them, marked "the book is silent"; the options, on the create form, are
+where groups differ):
 
 * starting coins: 6 (the book gives no stake; with none, nothing could be
   played in the first global turn, when nobody refills);
