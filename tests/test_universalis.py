@@ -592,6 +592,8 @@ def test_a_die_and_a_coin_come_from_the_tables_fair_draw():
 
 def test_the_turn_timer_starts_when_a_turn_begins():
     state = GAME.setup(GAME.normalize_options({"turn_seconds": 90}), SEATS, ScriptedRng(("who plays first", 0)))
+    state = do(state, ANA, {**character(), "at": 990.0})
+    assert GAME.view(state, BO)["turn_started"] == 990.0  # the first turn's timer starts with its first action
     state = do(state, ANA, {**END_TURN, "at": 1000.5})
     assert GAME.view(state, BO)["turn_started"] == 1000.5 and GAME.view(state, BO)["options"]["turn_seconds"] == 90
 

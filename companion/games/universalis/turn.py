@@ -316,6 +316,8 @@ def with_history(run):
     and the action's time (the server's "at"), which starts the turn timer of a turn it begins."""
     def recorded(state, seat, action, rng):
         state["now"] = action.get("at")
+        if state.get("turn_started") is None:  # the first turn has no start of its own: its first action starts it
+            state["turn_started"] = state["now"]
         events = run(state, seat, action, rng) or []
         state["history"] = (state["history"] + events)[-HISTORY_KEPT:]
         return events
