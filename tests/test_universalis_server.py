@@ -178,3 +178,14 @@ def test_a_defender_whose_phone_left_mid_combat_never_blocks_the_duel(duel):
     duel["host"].play({"type": "table.withdraw", "seat": duel["second"]})
     over = first.wait_for(lambda v: v["table"]["status"] == "over")
     assert over["table"]["outcome"]["winners"] == [duel["first"]]
+
+
+def test_a_phone_changes_the_other_players_coins_as_a_card_says(duel):
+    """A card's effect on the opponent's coins names them with "of" (the table reads "seat" as the acting seat)."""
+    first = duel["phones"][duel["first"]]
+    before = first.wait_for_game(lambda g: True)["game"]["players"][str(duel["second"])]["coins"]
+    first.play({"type": "coins", "of": duel["second"], "delta": 2})
+    game = duel["phones"][duel["second"]].wait_for_game(
+        lambda g: g["players"][str(duel["second"])]["coins"] == before + 2)["game"]
+    assert game["history"][-1] == {"type": "coins", "seat": duel["first"], "of": duel["second"], "delta": 2,
+                                   "now": before + 2}

@@ -214,8 +214,14 @@ def leave(state: dict, seat: int, action: dict, rng) -> list[dict]:
 
 
 # Coins and Super Stars -----------------------------------------------------------
+def coins_of(action: dict):
+    """Whose coins a card changes: ``of`` (the table keeps ``seat`` for the acting phone's own seat, so a
+    phone could not name the other player's coins there); ``seat`` is still read from older clients."""
+    return action["of"] if "of" in action else action.get("seat")
+
+
 def check_coins(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
-    target, delta = action.get("seat"), action.get("delta")
+    target, delta = coins_of(action), action.get("delta")
     if str(target) not in state["players"] or type(target) is not int:
         raise IllegalAction(N_("Say whose coins change."))
     if type(delta) is not int or delta == 0 or abs(delta) > MAX_DELTA:
@@ -228,10 +234,11 @@ def check_coins(state: dict, seat: int, action: dict, broken: list | None = None
 def coins(state: dict, seat: int, action: dict, rng) -> list[dict]:
     broken: list[str] = []
     check_coins(state, seat, action, broken)
-    player(state, action["seat"])["coins"] += action["delta"]
-    return overrides(seat, broken, action) + [{"type": "coins", "seat": seat, "of": action["seat"],
+    target = coins_of(action)
+    player(state, target)["coins"] += action["delta"]
+    return overrides(seat, broken, action) + [{"type": "coins", "seat": seat, "of": target,
                                               "delta": action["delta"],
-                                              "now": player(state, action["seat"])["coins"]}]
+                                              "now": player(state, target)["coins"]}]
 
 
 def check_star(state: dict, seat: int, action: dict, broken: list | None = None) -> None:

@@ -355,7 +355,7 @@ MOVES = {
     "card_stops": Move(run=with_history(cards.set_card_stops), check=cards.check_card_stops),
     "stops": Move(run=with_history(set_stops), check=check_stops),
     "coins": Move(run=with_history(cards.coins), check=cards.check_coins,
-                  candidates=lambda s, seat: [{"seat": seat, "delta": 1}, {"seat": seat, "delta": -1}]),
+                  candidates=lambda s, seat: [{"of": seat, "delta": 1}, {"of": other(s, seat), "delta": -1}]),
     "sacrifice": Move(run=with_history(cards.sacrifice), check=cards.check_sacrifice,
                       candidates=lambda s, seat: [{"card": c["id"]} for c in own_cards(s, seat)]),
     "leave": Move(run=with_history(cards.leave), check=cards.check_leave,

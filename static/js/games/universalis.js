@@ -371,9 +371,9 @@ function coinControls(game, act) {
   const error = el('p', { class: 'error', hidden: true, role: 'alert' });
   const rows = game.order.map((seat) => el('div', { class: 'uv-coin-row' },
     el('span', { text: t('%(name)s\'s coins', { name: nameOf(game, seat) }) }),
-    button('−1', () => act({ type: 'coins', seat, delta: -1 }, error)),
-    button('+1', () => act({ type: 'coins', seat, delta: 1 }, error)),
-    button('+5', () => act({ type: 'coins', seat, delta: 5 }, error))));
+    button('−1', () => act({ type: 'coins', of: seat, delta: -1 }, error)),
+    button('+1', () => act({ type: 'coins', of: seat, delta: 1 }, error)),
+    button('+5', () => act({ type: 'coins', of: seat, delta: 5 }, error))));
   return el('div', { class: 'uv-coins-box' }, ...rows, error);
 }
 
