@@ -431,18 +431,30 @@ def chakart_board(url: str) -> Table:
 
 
 def universalis_start(url: str) -> Table:
+    """The first player's first preparation (the start, refill and draw passed by themselves)."""
     table = Table.create(url, "universalis", {}, ("Ana", "Bo"))
     table.start()
-    table.phone = having(table, "next")[0]
+    table.phone = having(table, "end_turn")[0]
     return table
 
 
 def universalis_preparation(url: str) -> Table:
-    """Three phases on: the first player may play cards."""
+    """The first player played a Character and ended the turn: the second player prepares."""
     table = universalis_start(url)
-    for _ in range(3):
-        table.act(*having(table, "next"))
-    table.phone = having(table, "play")[0]
+    table.act(table.phone, {"type": "play", "card": {"kind": "character", "name": "Koopa Troopa Rouge", "cost": 4,
+                                                     "pf": 3, "pc": 4, "types": ["Koopa", "Carapace"]}})
+    table.act(table.phone, {"type": "end_turn"})
+    table.phone = having(table, "end_turn")[0]
+    return table
+
+
+def universalis_attacked(url: str) -> Table:
+    """Global turn 2: the first player attacks with every Character; the defender's phone declares blockers."""
+    table = universalis_preparation(url)
+    table.act(table.phone, {"type": "play", "card": {"kind": "character", "name": "Boo", "cost": 2, "pf": 1, "pc": 3}})
+    table.act(table.phone, {"type": "end_turn"})
+    table.act(*having(table, "attack"))
+    table.phone = having(table, "block")[0]
     return table
 
 

@@ -170,7 +170,10 @@ CONFIGS: dict[str, list[Config]] = {
     "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
                            invariants=universalis_invariants),
                     Config("rich-each", {"deck_size": 120, "hand_size": 5, "starting_coins": 60, "sharing": "each"},
-                           seats=2, max_steps=4000, invariants=universalis_invariants)],
+                           seats=2, max_steps=4000, invariants=universalis_invariants),
+                    # one phone for the table: the seat plays for both players
+                    Config("one-phone", {"deck_size": 30, "opponent": ["Bo"]}, seats=1, max_steps=4000,
+                           invariants=universalis_invariants)],
 }
 
 

@@ -187,6 +187,8 @@ SCREENS += [
     phone("universalis-start", states.universalis_start, ".universalis-game", prompt=".uv-prompt"),
     host("universalis-preparation", states.universalis_preparation, ".universalis-game", (".uv-prompt",)),
     phone("universalis-preparation", states.universalis_preparation, ".universalis-game", prompt=".uv-prompt"),
+    host("universalis-attacked", states.universalis_attacked, ".universalis-game", (".uv-prompt",)),
+    phone("universalis-attacked", states.universalis_attacked, ".universalis-game", prompt=".uv-prompt"),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [

@@ -842,8 +842,8 @@ def tap_next_until(t: Night, phase: str) -> str:
 
 
 def end_turn(t: Night) -> None:
-    name = tap_next_until(t, "end")
-    t.phones[name].play({"type": "next"})
+    """The active phone ends its turn (the end, and the next turn's start, refill and draw, pass by themselves)."""
+    t.phones[active(t)].play({"type": "end_turn"})
 
 
 def universalis_blockers(t: Night) -> str:
@@ -866,7 +866,7 @@ def universalis_sharing(t: Night) -> str:
     second = tap_next_until(t, "prep1")
     t.phones[second].play({"type": "play", "card": {"kind": "character", "name": "Boo", "cost": 2, "pf": 1, "pc": 3}})
     t.phones[second].play({"type": "play", "card": {"kind": "character", "name": "Bill", "cost": 0, "pf": 2, "pc": 2},
-                           "free": True, "override": True})  # a card allows a second Character this turn
+                           "free": True})  # a card puts a second Character into play
     end_turn(t)
     tap_next_until(t, "attackers")
     ids = {card["name"]: str(card["id"]) for card in t.game()["in_play"]}

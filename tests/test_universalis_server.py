@@ -55,10 +55,12 @@ def step_to(phone: Screen, phase: str) -> dict:
 
 
 def pass_turn(phone: Screen) -> dict:
-    """The active phone ends its turn; the view once the other player's turn has started."""
-    turn = step_to(phone, "end")["turn"]
-    phone.play({"type": "next"})
-    return phone.wait_for_game(lambda g: g["turn"] == turn + 1)
+    """The active phone ends its turn; the view once the other player's turn has started (its start, refill and
+    draw pass by themselves)."""
+    game = phone.wait_for(lambda v: v["game"] is not None and v["game"]["active"] == v["you"]["seat"])["game"]
+    turn = game["turn"]
+    phone.play({"type": "end_turn"})
+    return phone.wait_for_game(lambda g: g["turn"] == turn + 1 and g["phase"] == "prep1")
 
 
 def card_id(game: dict, name: str) -> int:
@@ -73,20 +75,20 @@ def play_character(phone: Screen, name: str, cost: int, pf: int, pc: int) -> dic
 def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
     first, second = duel["phones"][duel["first"]], duel["phones"][duel["second"]]
     # Turn 1: the first player plays Koopa (PF 3, PC 5) and Goomba (next turn); no attack in global turn 1.
-    step_to(first, "prep1")
-    play_character(first, "Koopa", cost=3, pf=3, pc=5)
-    game = step_to(first, "attackers")
+    game = step_to(first, "prep1")
+    assert [e["type"] for e in game["history"]] == ["turn", "no_refill", "no_draw"]  # they passed by themselves
+    game = play_character(first, "Koopa", cost=3, pf=3, pc=5)
     assert first.act({"type": "attack", "attackers": [card_id(game, "Koopa")]})["ok"] is False
     pass_turn(first)
     # Turn 2: the second player plays Boo (PF 1, PC 3).
     step_to(second, "prep1")
     play_character(second, "Boo", cost=2, pf=1, pc=3)
     pass_turn(second)
-    # Turn 3: the first player plays Goomba (PF 2, PC 4)... and the second puts Bill into play, a card allowing it.
+    # Turn 3: the first player plays Goomba (PF 2, PC 4)... and the second puts Bill into play, as a card says.
     step_to(first, "prep1")
     play_character(first, "Goomba", cost=2, pf=2, pc=4)
     second.play({"type": "play", "card": {"kind": "character", "name": "Bill", "cost": 0, "pf": 2, "pc": 2},
-                 "free": True, "override": True})
+                 "free": True})
     first.wait_for_game(lambda g: any(card["name"] == "Bill" for card in g["in_play"]))
     game = step_to(first, "attackers")
     coins_before = {seat: game["players"][str(seat)]["coins"] for seat in (duel["first"], duel["second"])}
@@ -105,16 +107,22 @@ def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
         assert game["players"][str(duel["first"])]["coins"] == coins_before[duel["first"]] + 2  # Goomba passed
         assert game["players"][str(duel["second"])]["coins"] == coins_before[duel["second"]] - 1
         assert game["players"][str(duel["second"])]["graveyard"] == ["Boo"]
-        assert any(event["type"] == "override" for event in game["history"])
+        assert any(event["type"] == "put_into_play" for event in game["history"])
+        combat = next(event for event in game["history"] if event["type"] == "combat")
+        assert {(c["name"], c["loss"]) for c in combat["cards"]} == {("Koopa", 3), ("Boo", 3), ("Bill", 0)}
     # Turn 4: the second player's; the first player's PF are back to base, the turn counter moved on.
     game = pass_turn(first)["game"]
     assert game["turn"] == 4 and game["active"] == duel["second"] and game["global_turn"] == 2
-    # The duel's one draw (who plays first) verifies, with the verifier's own check of the duel.
+    # A card asks for a die: the table's fair draw, on every screen.
+    second.play({"type": "roll", "what": "die"})
+    rolled = duel["host"].wait_for_game(lambda g: g["roll"] is not None)["game"]["roll"]
+    assert rolled["seat"] == duel["second"] and 1 <= rolled["result"] <= 6
+    # The duel's draws (who plays first, the die) verify, with the verifier's own check of the duel.
     closed = requests.post(f"{duel['url']}/api/tables/{duel['table']['code']}/close",
                            headers=bearer(duel["table"]["host_token"]), timeout=WAIT)
     assert closed.status_code == 200, closed.text
     report = verify_log(requests.get(f"{duel['url']}/api/tables/{duel['table']['code']}/log", timeout=WAIT).json())
-    assert report.ok and report.draws_checked >= 1 and not [n for n in report.notes if "not checked" in n]
+    assert report.ok and report.draws_checked >= 2 and not [n for n in report.notes if "not checked" in n]
 
 
 def test_bad_input_over_socketio_changes_nothing(duel):
@@ -155,7 +163,7 @@ def test_a_defender_whose_phone_left_mid_combat_never_blocks_the_duel(duel):
     second.wait_for_game(lambda g: g["turn"] == 2)
     pass_turn(second)
     first.wait_for_game(lambda g: g["turn"] == 3)
-    step_to(first, "attackers")
+    step_to(first, "prep1")
     first.play({"type": "attack", "attackers": [card_id(first.latest["game"], "Koopa")]})
     second.close()
     duel["host"].wait_away(duel["second"])
@@ -165,7 +173,19 @@ def test_a_defender_whose_phone_left_mid_combat_never_blocks_the_duel(duel):
         "en": "no blockers: every attacker passes", "fr": "aucun bloquant\u00a0: tous les attaquants passent"}
     duel["host"].play({"type": "table.decide", "seat": duel["second"], "action": choice})
     game = first.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
-    assert next(e for e in game["history"] if e["type"] == "combat")["passed"] == [card_id(game, "Koopa")]
+    passed = next(e for e in game["history"] if e["type"] == "combat")["passed"]
+    assert passed == [{"card": card_id(game, "Koopa"), "name": "Koopa"}]
     duel["host"].play({"type": "table.withdraw", "seat": duel["second"]})
     over = first.wait_for(lambda v: v["table"]["status"] == "over")
     assert over["table"]["outcome"]["winners"] == [duel["first"]]
+
+
+def test_a_phone_changes_the_other_players_coins_as_a_card_says(duel):
+    """A card's effect on the opponent's coins names them with "of" (the table reads "seat" as the acting seat)."""
+    first = duel["phones"][duel["first"]]
+    before = first.wait_for_game(lambda g: True)["game"]["players"][str(duel["second"])]["coins"]
+    first.play({"type": "coins", "of": duel["second"], "delta": 2})
+    game = duel["phones"][duel["second"]].wait_for_game(
+        lambda g: g["players"][str(duel["second"])]["coins"] == before + 2)["game"]
+    assert game["history"][-1] == {"type": "coins", "seat": duel["first"], "of": duel["second"], "delta": 2,
+                                   "now": before + 2}

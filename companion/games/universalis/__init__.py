@@ -7,19 +7,22 @@ current/max PC and current/base PF, the graveyard, and the phases of the turn
 in `rules.py` (checks: every one can be overridden, « a card allows it »),
 the combat in `combat.py`.
 
-What the book does not say, and what we assumed (all options, shown on the
-create form, except the last two):
+What the book does not say, and what we assumed (every phone's rules summary
+lists them, marked "the book is silent"; the options, on the create form, are
+where groups differ):
 
 * starting coins: 6 (the book gives no stake; with none, nothing could be
   played in the first global turn, when nobody refills);
 * starting hand: 5 cards drawn before the first turn, out of a 40-card deck;
-* who starts: drawn at random by the table;
+* who starts: drawn at random by the table's fair draw, or the first (second)
+  player to sit;
 * several blockers on one attacker: the attacker's controller shares its PF
   among them (``sharing = split``, as card players expect), or each blocker
   takes its whole PF (``each``); the attacker always takes the sum of its
   blockers' PF;
-* an Action card goes to its owner's graveyard once played; the other kinds
-  stay in play until they leave it;
+* a KO'd Character goes to its owner's graveyard; an Action card goes there
+  once played; the other kinds stay in play until they leave it;
+* PF never go below 0 (the book only says so of PC);
 * a player's deck list is theirs alone: the opponent sees its count, not its
   names.
 """
@@ -29,8 +32,10 @@ from __future__ import annotations
 from companion.games.base import N_, Game, IllegalAction, Option, register
 from companion.games.kernel import Move, Rules
 from companion.game_checks import GameCheck, register_game_check
-from companion.games.universalis.turn import ANY_PHASE, HISTORY_KEPT, MOVES, PHASES, decide, forfeit, render, setup, \
-    waiting
+from companion.games.universalis import one_phone
+from companion.games.universalis.turn import (
+    ANY_PHASE, HISTORY_KEPT, MOVES, PHASES, carry, decide, forfeit, render, setup, waiting,
+)
 
 def check_options(options: dict) -> None:
     if options["hand_size"] >= options["deck_size"]:
@@ -48,22 +53,34 @@ GAME = register(Game(
         Option("starting_coins", N_("Coins at the start"), "int", 6, minimum=0, maximum=100),
         Option("sharing", N_("Several blockers on one attacker"), "choice", "split", choices=("split", "each"),
                choice_labels=(N_("the attacker shares its PF among them"), N_("each blocker takes its whole PF"))),
+        Option("first", N_("Who plays first"), "choice", "random", choices=("random", "first_seat", "second_seat"),
+               choice_labels=(N_("drawn at random by the table"), N_("the first player to sit"),
+                              N_("the second player to sit"))),
+        Option("turn_seconds", N_("Turn timer (seconds, 0: none)"), "int", 0, minimum=0, maximum=900),
+        # A pair without a second phone: the other player's name, and the duel is played on one phone.
+        Option("opponent", N_("One phone for the table: the other player's name"), "list", [], max_items=1),
     ),
+    seats_for=one_phone.seat_range,
     setup=setup,
     check_options=check_options,
     uses_figures=False,
+    carry=carry,
     # Nothing in a duel draws after the start: a player may take back any action until the other acts.
     undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
-    **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE,
-            leave=Move(run=forfeit), history=HISTORY_KEPT).hooks(),
+    **one_phone.wrap(Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
+                           always=ANY_PHASE, leave=Move(run=forfeit), history=HISTORY_KEPT).hooks()),
 ))
 
 
-def only_who_plays_first(step) -> list[tuple[int, str]]:
-    """The duel draws once, at the start (who plays first); every other action draws nothing."""
-    return [(draw.get("i"), "the duel draws only who plays first") for draw in step.draws
-            if draw.get("purpose") != "who plays first" or draw.get("lo") != 0 or draw.get("hi") != 1]
+# The duel's draws: who plays first (at the start, when drawn), and the die and the coin a card asks for.
+DRAWS = {"who plays first": (0, 1), "die": (1, 6), "coin": (0, 1)}
 
 
-register_game_check("universalis", lambda: GameCheck(step=only_who_plays_first))
+def only_the_duels_draws(step) -> list[tuple[int, str]]:
+    """Every draw is one of `DRAWS`, over its range."""
+    return [(draw.get("i"), "the duel draws only who plays first, a die and a coin") for draw in step.draws
+            if DRAWS.get(draw.get("purpose")) != (draw.get("lo"), draw.get("hi"))]
+
+
+register_game_check("universalis", lambda: GameCheck(step=only_the_duels_draws))

@@ -7,26 +7,27 @@ from typing import Any
 
 from companion.games.base import N_, IllegalAction
 from companion.games.universalis.rules import (
-    STAR_PRICE, STARS_TO_WIN, card_in_play, check_deck_list, enforce, player, printed_card, same_name,
+    STAR_PRICE, STARS_TO_WIN, card_in_play, check_deck_list, enforce, fold, moments, overriding_card, overrides,
+    player, printed_card, same_name,
 )
 
 PREPARATION = ("prep1", "prep2")
 MAX_DELTA = 999
+CATALOGUE_KEPT = 200  # cards typed this evening, offered by name
 
 
 def is_active(state: dict, seat: Any) -> bool:
     return seat == state["active"]
 
 
-def overrides(state: dict, seat: int, broken: list[str]) -> list[dict]:
-    """The event that tells the opponent a card allowed what the rules forbid."""
-    return [{"type": "override", "seat": seat, "rules": broken}] if broken else []
-
-
 # Playing a card -------------------------------------------------------------
 def check_play(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
     card = printed_card(action.get("card"))
-    free = action.get("free") is True  # « mettre en jeu » a card: its cost is not paid
+    overriding_card(action)
+    if action.get("free") is True:
+        # « "Mettre en jeu" une carte, c'est la poser sur le plateau de jeu » and « si on vous demande de mettre
+        # une carte en jeu, c'est gratuit » : a card's effect, at the card's moment; not the turn's played Character.
+        return
     defending = state["phase"] == "blockers" and seat != state["active"]
     enforce(action, broken, "when", is_active(state, seat) and state["phase"] in PREPARATION
             or defending and card["kind"] == "action",
@@ -34,7 +35,7 @@ def check_play(state: dict, seat: int, action: dict, broken: list | None = None)
     if card["kind"] == "character":
         enforce(action, broken, "one_character", state["this_turn"]["characters"] < 1,
                 N_("Only one Character can be played per turn."))
-    enforce(action, broken, "coins", free or player(state, seat)["coins"] >= card["cost"],
+    enforce(action, broken, "coins", player(state, seat)["coins"] >= card["cost"],
             N_("Not enough coins: this card costs %(cost)s and you have %(coins)s."),
             cost=card["cost"], coins=player(state, seat)["coins"])
 
@@ -43,20 +44,62 @@ def play(state: dict, seat: int, action: dict, rng) -> list[dict]:
     broken: list[str] = []
     check_play(state, seat, action, broken)
     card = printed_card(action["card"])
+    remember(state, card)
     free = action.get("free") is True
-    if not free:
+    if not free:  # « "Jouer une carte" signifie "Payer son coût et la mettre en jeu" »
         player(state, seat)["coins"] -= card["cost"]
-    if card["kind"] == "character":
-        state["this_turn"]["characters"] += 1
-    events = overrides(state, seat, broken) + [{"type": "played", "seat": seat, "name": card["name"],
-                                                "kind": card["kind"], "cost": 0 if free else card["cost"]}]
-    if card["kind"] == "action":  # used at once, then to the graveyard
+        if card["kind"] == "character":
+            state["this_turn"]["characters"] += 1
+    events = overrides(seat, broken, action) + [{"type": "put_into_play" if free else "played", "seat": seat,
+                                                 "name": card["name"], "kind": card["kind"],
+                                                 "cost": 0 if free else card["cost"]}]
+    if card["kind"] == "action":  # used at once, then to the graveyard (the book is silent)
         player(state, seat)["graveyard"].append(card["name"])
         return events
     entered = {**card, "id": state["next_card"], "owner": seat, "controller": seat, "used": []}
     state["next_card"] += 1
     state["in_play"].append(entered)
     return events + apply_hero_rule(state, entered)
+
+
+def catalogue_key(card: dict) -> tuple:
+    """Two printings may share a name (the two Goombas, #36 and #37): a card is its name and its numbers."""
+    return fold(card["name"]), card["kind"], card["cost"], card.get("pf"), card.get("max_pc")
+
+
+def remember(state: dict, card: dict) -> None:
+    """The evening's cards: typed once, then picked by name (the table carries them to the next game)."""
+    kept = {key: card[key] for key in ("kind", "name", "other_name", "cost", "types", "colours", "hero", "stops")}
+    if card["kind"] == "character":
+        kept.update(pf=card["base_pf"], pc=card["max_pc"])
+    key = catalogue_key({**kept, "max_pc": kept.get("pc")})
+    # (a duel started before the evening's cards were kept has none yet)
+    others = [c for c in state.get("catalogue", []) if catalogue_key({**c, "max_pc": c.get("pc")}) != key]
+    state["catalogue"] = (others + [kept])[-CATALOGUE_KEPT:]
+
+
+def check_hero(state: dict, seat: int, action: dict) -> None:
+    card_in_play(state, action.get("card"))
+
+
+def becomes_hero(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """« Si une carte devient de type Héros pendant la partie, la même règle s'applique, même si les autres de
+    même nom ne sont pas des Héros »."""
+    card = card_in_play(state, action["card"])
+    card["hero"] = True
+    return [{"type": "became_hero", "seat": seat, "card": card["id"], "name": card["name"]}] + apply_hero_rule(state, card)
+
+
+def check_card_stops(state: dict, seat: int, action: dict) -> None:
+    card_in_play(state, action.get("card"))
+    moments(action.get("stops"))
+
+
+def set_card_stops(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """Where this card asks its controller to act: those phases then wait for them instead of passing."""
+    card = card_in_play(state, action["card"])
+    card["stops"] = moments(action["stops"])
+    return [{"type": "card_stops", "seat": seat, "card": card["id"], "name": card["name"], "stops": card["stops"]}]
 
 
 def apply_hero_rule(state: dict, entered: dict) -> list[dict]:
@@ -89,7 +132,7 @@ def use_ability(state: dict, seat: int, action: dict, rng) -> list[dict]:
     check_ability(state, seat, action, broken)
     card = card_in_play(state, action["card"])
     card["used"].append(action["ability"])
-    return overrides(state, seat, broken) + [{"type": "ability", "seat": seat, "card": card["id"],
+    return overrides(seat, broken, action) + [{"type": "ability", "seat": seat, "card": card["id"],
                                               "name": card["name"], "ability": action["ability"]}]
 
 
@@ -151,7 +194,7 @@ def sacrifice(state: dict, seat: int, action: dict, rng) -> list[dict]:
     card = card_in_play(state, action["card"])
     state["in_play"].remove(card)
     player(state, card["owner"])["graveyard"].append(card["name"])
-    return overrides(state, seat, broken) + [{"type": "sacrificed", "seat": seat, "card": card["id"],
+    return overrides(seat, broken, action) + [{"type": "sacrificed", "seat": seat, "card": card["id"],
                                               "name": card["name"]}]
 
 
@@ -171,8 +214,14 @@ def leave(state: dict, seat: int, action: dict, rng) -> list[dict]:
 
 
 # Coins and Super Stars -----------------------------------------------------------
+def coins_of(action: dict):
+    """Whose coins a card changes: ``of`` (the table keeps ``seat`` for the acting phone's own seat, so a
+    phone could not name the other player's coins there); ``seat`` is still read from older clients."""
+    return action["of"] if "of" in action else action.get("seat")
+
+
 def check_coins(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
-    target, delta = action.get("seat"), action.get("delta")
+    target, delta = coins_of(action), action.get("delta")
     if str(target) not in state["players"] or type(target) is not int:
         raise IllegalAction(N_("Say whose coins change."))
     if type(delta) is not int or delta == 0 or abs(delta) > MAX_DELTA:
@@ -185,13 +234,17 @@ def check_coins(state: dict, seat: int, action: dict, broken: list | None = None
 def coins(state: dict, seat: int, action: dict, rng) -> list[dict]:
     broken: list[str] = []
     check_coins(state, seat, action, broken)
-    player(state, action["seat"])["coins"] += action["delta"]
-    return overrides(state, seat, broken) + [{"type": "coins", "seat": seat, "of": action["seat"],
+    target = coins_of(action)
+    player(state, target)["coins"] += action["delta"]
+    return overrides(seat, broken, action) + [{"type": "coins", "seat": seat, "of": target,
                                               "delta": action["delta"],
-                                              "now": player(state, action["seat"])["coins"]}]
+                                              "now": player(state, target)["coins"]}]
 
 
 def check_star(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
+    overriding_card(action)
+    if action.get("given") is True:  # a card gives a Super Star: nothing is bought, nothing is paid
+        return
     enforce(action, broken, "when", is_active(state, seat) and state["phase"] == "prep1",
             N_("A Super Star is bought in your first preparation phase only."))
     enforce(action, broken, "one_star", not state["this_turn"]["star"], N_("Only one Super Star can be bought per turn."))
@@ -203,11 +256,14 @@ def buy_star(state: dict, seat: int, action: dict, rng) -> list[dict]:
     broken: list[str] = []
     check_star(state, seat, action, broken)
     me = player(state, seat)
-    me["coins"] = max(0, me["coins"] - STAR_PRICE)
+    given = action.get("given") is True
+    if not given:
+        me["coins"] = max(0, me["coins"] - STAR_PRICE)
+        state["this_turn"]["star"] = True
     me["stars"] += 1
-    state["this_turn"]["star"] = True
-    return overrides(state, seat, broken) + [{"type": "star", "seat": seat, "stars": me["stars"],
-                                              "wins": me["stars"] >= STARS_TO_WIN}]
+    return overrides(seat, broken, action) + [{"type": "star", "seat": seat, "stars": me["stars"], "given": given,
+                                               "card": overriding_card(action),
+                                               "wins": me["stars"] >= STARS_TO_WIN}]
 
 
 # The deck ----------------------------------------------------------------------

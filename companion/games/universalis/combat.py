@@ -10,8 +10,10 @@ coins, paid in one sum, and costs the defender 1 coin (never below 0).
 from __future__ import annotations
 
 from companion.games.base import N_, IllegalAction, Msg
-from companion.games.universalis.cards import knock_out, overrides
-from companion.games.universalis.rules import card_in_play, enforce, global_turn, other, player
+from companion.games.universalis.cards import knock_out
+from companion.games.universalis.rules import (
+    card_in_play, enforce, global_turn, other, overriding_card, overrides, player,
+)
 
 
 def characters_of(state: dict, seat: int) -> list[dict]:
@@ -33,16 +35,22 @@ def check_attackers(state: dict, seat: int, action: dict, broken: list | None = 
         raise IllegalAction(N_("Only the player whose turn it is attacks."))
     enforce(action, broken, "first_global_turn", global_turn(state) > 1,
             N_("Nobody can attack during the first global turn."))
-    mine = {c["id"] for c in characters_of(state, seat)}
-    if not set(attackers) <= mine:
-        raise IllegalAction(N_("Only your own Characters in play can attack."))
+    overriding_card(action)
+    characters = {c["id"] for c in state["in_play"] if c["kind"] == "character"}
+    if not set(attackers) <= characters:
+        raise IllegalAction(N_("Only Characters in play can attack."))
+    enforce(action, broken, "own_attack", set(attackers) <= {c["id"] for c in characters_of(state, seat)},
+            N_("Only your own Characters in play can attack."))
 
 
 def declare_attackers(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """« JE T'ATTAQUE !!! » : from the first preparation too, which then ends."""
     broken: list[str] = []
     check_attackers(state, seat, action, broken)
     state["combat"] = {"attackers": list(action["attackers"]), "blocks": {}}
-    return overrides(state, seat, broken) + [{"type": "attack", "seat": seat, "attackers": action["attackers"]}]
+    names = [card_in_play(state, card_id)["name"] for card_id in action["attackers"]]
+    return overrides(seat, broken, action) + [{"type": "attack", "seat": seat, "attackers": action["attackers"],
+                                               "names": names}]
 
 
 # Blockers --------------------------------------------------------------------
@@ -63,19 +71,27 @@ def check_blockers(state: dict, seat: int, action: dict, broken: list | None = N
     blocks = blocks_of(action) if action.get("type") != "no_block" else {}
     if seat == state["active"]:
         raise IllegalAction(N_("The defender declares the blockers."))
-    mine = {c["id"] for c in characters_of(state, seat)}
-    if not set(blocks) <= mine:
-        raise IllegalAction(N_("Only your own Characters in play can block."))
+    overriding_card(action)
+    characters = {c["id"] for c in state["in_play"] if c["kind"] == "character"}
+    if not set(blocks) <= characters - set(state["combat"]["attackers"]):
+        raise IllegalAction(N_("Only Characters in play that do not attack can block."))
+    enforce(action, broken, "own_block", set(blocks) <= {c["id"] for c in characters_of(state, seat)},
+            N_("Only your own Characters in play can block."))
     if not set(blocks.values()) <= set(fighting_attackers(state)):
         raise IllegalAction(N_("A blocker must block one of the attackers."))
 
 
 def declare_blockers(state: dict, seat: int, action: dict, rng) -> list[dict]:
-    state["combat"]["blocks"] = {str(blocker): attacker for blocker, attacker in blocks_of(action).items()}
-    events = [{"type": "blocks", "seat": seat, "blocks": state["combat"]["blocks"]}]
-    if not needs_sharing(state):
-        events += resolve(state, {})
-    return events
+    """« Un personnage ne peut bloquer qu'un personnage. Un personnage peut être bloqué par plusieurs »."""
+    broken: list[str] = []
+    check_blockers(state, seat, action, broken)
+    blocks = blocks_of(action) if action.get("type") != "no_block" else {}
+    state["combat"]["blocks"] = {str(blocker): attacker for blocker, attacker in blocks.items()}
+    state["combat"]["declared"] = True
+    # The names as they are now: a blocker KO'd in this combat is gone when the history is read.
+    names = {str(c["id"]): c["name"] for c in state["in_play"] if c["id"] in set(blocks) | set(blocks.values())}
+    return overrides(seat, broken, action) + [{"type": "blocks", "seat": seat, "blocks": state["combat"]["blocks"],
+                                               "names": names}]
 
 
 def still_in_play(state: dict) -> set[int]:
@@ -128,37 +144,99 @@ def check_shares(state: dict, seat: int, action: dict) -> None:
 
 
 def share_damage(state: dict, seat: int, action: dict, rng) -> list[dict]:
-    return resolve(state, shares_of(state, action))
+    shares = shares_of(state, action)
+    state["combat"]["shares"] = {str(a): {str(b): v for b, v in given.items()} for a, given in shares.items()}
+    state["combat"]["shared"] = True
+    return [{"type": "shared", "seat": seat, "shares": state["combat"]["shares"]}]
 
 
 # Damage ------------------------------------------------------------------------
-def resolve(state: dict, shares: dict[int, dict[int, int]]) -> list[dict]:
-    """Every fight at once: losses are computed first, then applied, then the KOs."""
-    active = state["active"]
-    defender = other(state, active)
+def shares_as_stored(state: dict) -> dict[int, dict[int, int]]:
+    return {int(a): {int(b): v for b, v in given.items()} for a, given in state["combat"].get("shares", {}).items()}
+
+
+def prepare_damage(state: dict) -> list[dict]:
+    """What each card of the combat would lose, and the coins, before anything is applied: the
+    players apply their cards' modifiers to it (« A chaque fois que Koopa Troopa devrait perdre des
+    {PC}, il perd {PC}{PC} de moins ») before a KO is final."""
+    shares = shares_as_stored(state)
     losses: dict[int, int] = {}
     passers = []
     for attacker_id in fighting_attackers(state):
         attacker = card_in_play(state, attacker_id)
         blockers = blockers_of(state, attacker_id)
         if not blockers:
-            passers.append(attacker)
+            passers.append(attacker_id)
             continue
         losses[attacker_id] = losses.get(attacker_id, 0) + sum(card_in_play(state, b)["pf"] for b in blockers)
         for blocker in blockers:
             taken = shares[attacker_id][blocker] if attacker_id in shares else attacker["pf"]
             losses[blocker] = losses.get(blocker, 0) + taken
-    fought = []
-    for card_id, loss in losses.items():
-        card = card_in_play(state, card_id)
+    # « l'adversaire gagne ses pièces en une seule fois » : one sum, which a card may change as a whole
+    gained = sum(card_in_play(state, card_id)["pf"] for card_id in passers)
+    state["combat"]["damage"] = {"losses": {str(k): v for k, v in losses.items()}, "passed": passers,
+                                 "coins_won": gained, "coins_lost": len(passers)}
+    return [{"type": "damage_ready", "seat": state["active"], **state["combat"]["damage"]}]
+
+
+def check_adjust(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
+    delta = action.get("delta")
+    if type(delta) is not int or delta == 0 or abs(delta) > 999:
+        raise IllegalAction(N_("Say by how much the damage changes (a whole number, not 0)."))
+    overriding_card(action)
+    if action.get("card") is None:
+        if action.get("what") not in ("coins_won", "coins_lost"):
+            raise IllegalAction(N_("Say which card's damage, or which coins, change."))
+        return
+    card = card_in_play(state, action["card"])
+    if card["kind"] != "character":
+        raise IllegalAction(N_("Only Characters have PC and PF."))
+    enforce(action, broken, "combat_shape", str(card["id"]) in state["combat"]["damage"]["losses"],
+            N_("%(card)s is not in this fight."), card=card["name"])
+
+
+def adjust(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A card's modifier on the damage of one card, or on the coins, before the damage is dealt."""
+    broken: list[str] = []
+    check_adjust(state, seat, action, broken)
+    damage = state["combat"]["damage"]
+    if action.get("card") is None:
+        damage[action["what"]] = max(0, damage[action["what"]] + action["delta"])
+        return overrides(seat, broken, action) + [{"type": "adjusted", "seat": seat, "what": action["what"],
+                                                   "now": damage[action["what"]]}]
+    card = card_in_play(state, action["card"])
+    key = str(card["id"])
+    damage["losses"][key] = max(0, damage["losses"].get(key, 0) + action["delta"])
+    return overrides(seat, broken, action) + [{"type": "adjusted", "seat": seat, "card": card["id"],
+                                               "name": card["name"], "now": damage["losses"][key]}]
+
+
+def check_deal(state: dict, seat: int, action: dict) -> None:
+    if seat != state["active"]:
+        raise IllegalAction(N_("The attacker's controller deals the damage, once both players applied their cards."))
+
+
+def deal(state: dict) -> list[dict]:
+    """Every fight at once: the losses as the players left them, then the KOs; PC never below 0."""
+    active, damage = state["active"], state["combat"]["damage"]
+    defender = other(state, active)
+    fought, per_card = [], []
+    for card_id, loss in damage["losses"].items():
+        card = next((c for c in state["in_play"] if c["id"] == int(card_id)), None)
+        if card is None:
+            continue  # it left play before the damage
         card["pc"] = max(0, card["pc"] - loss)
         fought.append(card)
-    gained = sum(card["pf"] for card in passers)
-    player(state, active)["coins"] += gained
-    lost = min(len(passers), player(state, defender)["coins"])
+        per_card.append({"card": card["id"], "name": card["name"], "loss": loss, "pc": card["pc"]})
+    player(state, active)["coins"] += damage["coins_won"]
+    lost = min(damage["coins_lost"], player(state, defender)["coins"])
     player(state, defender)["coins"] -= lost
-    events = [{"type": "combat", "losses": {str(k): v for k, v in losses.items()},
-               "passed": [c["id"] for c in passers], "coins_won": gained, "coins_lost": lost,
-               "attacker": active, "defender": defender}]
+    passed = [{"card": c["id"], "name": c["name"]} for c in state["in_play"] if c["id"] in damage["passed"]]
+    events = [{"type": "combat", "losses": dict(damage["losses"]), "cards": per_card, "passed": passed,
+               "coins_won": damage["coins_won"], "coins_lost": lost, "attacker": active, "defender": defender}]
     state["combat"]["done"] = True
     return events + knock_out(state, fought)
+
+
+def deal_damage(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    return deal(state)

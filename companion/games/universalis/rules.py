@@ -21,6 +21,8 @@ STARS_TO_WIN = 3
 REFILL_COINS = 6
 MAX_COPIES = 4  # « Un deck ne peut pas contenir plus de 4 cartes de même nom »
 CARD_KINDS = ("character", "action", "event", "terrain", "powerup")
+# Where a card of the player's asks to act: the phases that otherwise pass by themselves, and the damage.
+MOMENTS = ("start", "refill", "draw", "end", "damage")
 MAX_VALUE = 999  # costs, PC and PF printed on a card stay far below this
 MAX_TEXT = 40
 
@@ -42,6 +44,20 @@ def enforce(action: dict, broken: list | None, rule: str, allowed: bool, message
             broken.append(rule)
         return
     raise Broken(rule, message, **params)
+
+
+def overriding_card(action: dict) -> str | None:
+    """The card that allows what the rules forbid, as the player names it (``by_card``), if named."""
+    if action.get("by_card") is None:
+        return None
+    return clean_text(action["by_card"], Msg(N_("name")))
+
+
+def overrides(seat: int, broken: list[str], action: dict) -> list[dict]:
+    """The event that tells the opponent a card allowed what the rules forbid, and which card."""
+    if not broken:
+        return []
+    return [{"type": "override", "seat": seat, "rules": broken, "card": overriding_card(action)}]
 
 
 def other(state: dict, seat: int) -> int:
@@ -111,10 +127,22 @@ def printed_card(raw: Any) -> dict:
             "colours": clean_words(raw.get("colours"), Msg(N_("colours"))),
             "types": clean_words(raw.get("types"), Msg(N_("types")))}
     card["hero"] = raw.get("hero") is True or any(same_name(t, "Héros") or same_name(t, "Hero") for t in card["types"])
+    # The name in the other language, to find the card again from a few letters either way.
+    card["other_name"] = clean_text(raw["other_name"], Msg(N_("name"))) if raw.get("other_name") else None
+    card["stops"] = moments(raw.get("stops"))
     if kind == "character":
         card["base_pf"] = card["pf"] = clean_number(raw.get("pf"), Msg(N_("PF")))
         card["max_pc"] = card["pc"] = clean_number(raw.get("pc"), Msg(N_("PC")), low=1)
     return card
+
+
+def moments(value: Any) -> list[str]:
+    """A card's (or a player's) moments to stop at: some of `MOMENTS`."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or any(moment not in MOMENTS for moment in value):
+        raise IllegalAction(N_("A card asks to act at the start, the refill, the draw, the end or the damage."))
+    return [moment for moment in MOMENTS if moment in value]
 
 
 def check_deck_list(names: Any) -> list[str]:
