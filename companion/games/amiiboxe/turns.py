@@ -22,8 +22,8 @@ from __future__ import annotations
 from companion.games.amiiboxe import board, cards
 from companion.games.amiiboxe.board import adjacent, between, card, diagonal, figure_at, require_board, \
     require_cell
-from companion.games.amiiboxe.common import IN_PLAY, figure_by_id, on_board, own_figure, figure_field, require_flag, \
-    require_no_fight, seat_name, seats_on_board
+from companion.games.amiiboxe.common import figure_by_id, on_board, own_figure, figure_field, require_flag, \
+    seat_name, seats_on_board
 from companion.games.amiiboxe.scoring import finish, game_ends, retire
 from companion.games.base import HOST, N_, IllegalAction, require_fields
 
