@@ -11,8 +11,9 @@ step that
 * a refused action (an unknown type, another seat's legal action, a legal
   action after its field is spoiled) leaves no trace,
 * the state, the events and every view survive a JSON round trip,
-* no view holds a string found only in another seat's private data or in the
-  table's secret,
+* non-interference: scrambling every other seat's private part and the table's
+  secret changes nothing in a seat's view (nor in the spectator's and the host
+  screen's, for which every seat is another),
 * the game's own invariants hold,
 
 and, for a game that ends, that it ends within the bound. `record` keeps
@@ -260,33 +261,79 @@ def round_trips(value: Any) -> bool:
     return json.loads(json.dumps(value)) == value
 
 
-def strings_in(tree: Any) -> set[str]:
+# Secrets a game still hides by name (its render drops them) rather than by layout: the
+# non-interference check scrambles them too, so that none escapes it unseen.
+# TODO(rayman branch): move the draft's and the Boss's decks into state["secret"], then drop this entry.
+HIDDEN_BY_NAME: dict[str, tuple[tuple[str, ...], ...]] = {"rayman": (("draft", "deck"), ("boss", "deck"))}
+SCRAMBLED = "\u2042"  # appended to every scrambled string: no game writes it
+# Views left out of the check, by (game, viewer, phase), each with why; every other view of every
+# game is checked at every step.
+# TODO(rayman branch): Rayman's host screen checks a seat's initiative by running its handler on a
+# copy that reads the seat's private cards (it fails on scrambled cards); once that check is a
+# predicate on public facts, drop this entry.
+NOT_YET_CHECKED = {("rayman", HOST, "initiatives"): "the host's initiative check reads a seat's private cards"}
+
+
+def scrambled(tree: Any) -> Any:
+    """Every value of ``tree`` changed, its shape kept (the same keys, the same lengths, the same
+    types): what a seat's view may not depend on. None stays None."""
+    if isinstance(tree, bool):
+        return not tree
+    if isinstance(tree, int):
+        return tree + 7919
+    if isinstance(tree, float):
+        return tree + 0.5
     if isinstance(tree, str):
-        return {tree}
-    if isinstance(tree, dict):
-        return set().union(set(), *(strings_in(value) for value in tree.values()))
+        return tree[::-1] + SCRAMBLED
     if isinstance(tree, list):
-        return set().union(set(), *(strings_in(value) for value in tree))
-    return set()
+        return [scrambled(item) for item in reversed(tree)]
+    if isinstance(tree, dict):
+        return {key: scrambled(value) for key, value in tree.items()}
+    return tree
+
+
+def scrambled_for(state: dict, viewer: Any, game_id: str) -> dict:
+    """The state with what ``viewer`` may not see scrambled: the secret, every other seat's private
+    part, and what the game still hides by name."""
+    other = copy.deepcopy(state)
+    if "secret" in other:
+        other["secret"] = scrambled(other["secret"])
+    for owner, data in (other.get("private") or {}).items():
+        if owner != str(viewer):
+            other["private"][owner] = scrambled(data)
+    for path in HIDDEN_BY_NAME.get(game_id, ()):
+        *parents, name = path
+        holder = other
+        for key in parents:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and name in holder:
+            holder[name] = scrambled(holder[name])
+    return other
+
+
+def check_non_interference(game: Game, state: dict, viewers: list) -> None:
+    """A seat's view (and a spectator's, and the host screen's) is byte for byte the same whatever
+    the others' private parts and the secret hold: nothing of them reaches it, not even a short id."""
+    for viewer in viewers:
+        if (game.id, viewer, state.get("phase")) in NOT_YET_CHECKED:
+            continue
+        seen = json.dumps(game.view(state, viewer), sort_keys=True)
+        try:
+            blind = json.dumps(game.view(scrambled_for(state, viewer, game.id), viewer), sort_keys=True)
+        except Exception as error:  # the view read what it may not see, and choked on it
+            raise AssertionError(f"the view of {viewer} reads another's secret: {error!r}") from error
+        assert seen == blind, f"the view of {viewer} changes with another's private part or the secret"
 
 
 def check_views(walk: Walk) -> None:
-    """Every view is JSON, holds no string that only another seat or the table's secret holds,
-    and leaves the state as it was: a view shares the state's data (`kernel.strip_secrets`)."""
+    """Every view is JSON, does not depend on what its viewer may not see, and leaves the state as
+    it was: a view shares the state's data (`kernel.strip_secrets`)."""
     before = copy.deepcopy(walk.state)
     views = {viewer: walk.game.view(walk.state, viewer) for viewer in walk.viewers}
     assert walk.state == before, "a view changed the state it shows"
     for viewer, seen in views.items():
         assert round_trips(seen), f"the view of {viewer} is not JSON"
-    public = strings_in(views[None])
-    private = walk.state.get("private") or {}
-    for viewer, seen in views.items():
-        hidden = strings_in(walk.state.get("secret"))
-        for owner, data in private.items():
-            if owner != str(viewer):
-                hidden |= strings_in(data)
-        leaked = {text for text in (hidden - public) & strings_in(seen) if len(text) >= 4}
-        assert not leaked, f"the view of {viewer} shows another's secret: {sorted(leaked)[:5]}"
+    check_non_interference(walk.game, walk.state, walk.viewers)
 
 
 def pick(listed: list[tuple[Any, dict]], picker: random.Random) -> tuple[Any, dict]:

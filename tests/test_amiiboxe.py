@@ -473,7 +473,8 @@ def test_a_retire_scores_one_point():
 def test_on_the_kept_board_a_figure_retires_only_from_its_revealed_home():
     state = started(board="kept")
     refused(state, ANA, {"type": "retire", "figure": 1}, "Temple du temps")
-    refused(state, HOST, {"type": "name_card", "cell": [3, 0], "name": "Temple du temps"}, "face down")
+    turned = act(state, HOST, {"type": "name_card", "cell": [3, 0], "name": "Temple du temps"})
+    assert turned["board"][3][0] == {"revealed": True, "name": "Temple du temps"}  # a correction may turn it up
     state["board"][3][0]["revealed"] = True  # as if Link had arrived there
     state = act(state, HOST, {"type": "name_card", "cell": [3, 0], "name": "Château d'Hyrule"})
     refused(state, ANA, {"type": "retire", "figure": 1}, "own location")
@@ -766,7 +767,7 @@ BOARD = {1: [2, 1], 2: [3, 1], 3: [3, 2], 4: [1, 1], 5: [0, 1], 6: [0, 3]}
 def test_repousser_moves_the_figure_one_place_away_without_revealing():
     state = positioned(started(board="kept"), {**BOARD, 2: [3, 0]})
     state, events = events_of(state, HOST, {"type": "push", "figure": 4, "target": 1})
-    assert events == [{"type": "pushed", "figure": 1, "by": 4, "from": [2, 1], "to": [3, 1]}]
+    assert events == [{"type": "pushed", "figure": 1, "by": 4, "from": [2, 1], "to": [3, 1], "correction": True}]
     assert not state["board"][3][1]["revealed"] and state["active"] == ANA
 
 
@@ -831,7 +832,7 @@ def test_the_host_names_cards_from_the_tables_list():
         for place in row:
             place["revealed"] = True  # turned over by figures that came and went
     state, events = events_of(state, HOST, {"type": "name_card", "cell": [1, 2], "name": "Mute city"})
-    assert events == [{"type": "card_named", "cell": [1, 2], "name": "Mute City"}]
+    assert events == [{"type": "card_named", "cell": [1, 2], "name": "Mute City", "correction": True}]
     refused(state, HOST, {"type": "name_card", "cell": [2, 2], "name": "MUTE CITY"}, "already on the board")
     refused(state, HOST, {"type": "name_card", "cell": [2, 2], "name": ""}, "from the list")
     refused(state, HOST, {"type": "name_card", "cell": [2, 2], "name": "Onett"}, "from the list")
@@ -841,16 +842,16 @@ def test_the_host_names_cards_from_the_tables_list():
     assert act(state, HOST, {"type": "name_card", "cell": [1, 2], "name": "Enfers"})["board"][1][2]["name"] == \
         "Enfers"
     state = act(state, HOST, {"type": "add_card", "name": "Onett"})
-    assert act(state, ANA, {"type": "name_card", "cell": [2, 2], "name": "onett"})["board"][2][2]["name"] == "Onett"
+    assert act(state, HOST, {"type": "name_card", "cell": [2, 2], "name": "onett"})["board"][2][2]["name"] == "Onett"
     refused(state, HOST, {"type": "add_card", "name": "ONETT"}, "already knows")
     refused(state, ANA, {"type": "add_card", "name": "Altea"}, "Only the host")
 
 
-def test_the_host_moves_a_figure_for_a_location_effect():
+def test_the_host_corrects_where_a_figure_stands_before_the_action():
     state = started(board="kept")
     state, events = events_of(state, HOST, {"type": "place", "figure": 4, "cell": [2, 2]})
     assert fig(state, 4)["at"] == [2, 2] and state["active"] == ANA  # the turn goes on
-    assert kinds(events) == ["moved", "location_revealed"]
+    assert kinds(events) == ["moved"] and events[0]["correction"] and not state["board"][2][2]["revealed"]
     refused(state, HOST, {"type": "place", "figure": 4, "cell": [3, 0]}, "taken")
     refused(state, HOST, {"type": "place", "cell": [1, 1]}, "figure")
 
@@ -919,7 +920,8 @@ def test_legal_actions_on_the_kept_board():
     assert {"type": "attack", "attacker": 2, "defender": 4} not in listed  # not adjacent, not Bourg Palette
     assert not [a for a in listed if a["type"] == "retire"]  # nobody stands on a named home card
     # The generic board operations have free places: they are not listed, the views say they are open.
-    assert GAME.view(state, HOST)["operations"] and GAME.view(state, ANA)["operations"]
+    # Before her action they are the host's corrections (« une et une seule » action).
+    assert GAME.view(state, HOST)["operations"] and not GAME.view(state, ANA)["operations"]
     assert not GAME.view(state, BEN)["operations"]
     act(state, HOST, {"type": "push", "figure": 3, "target": 2})  # Yoshi pushes Zelda west
     refused(state, HOST, {"type": "push", "figure": 1, "target": 4}, "taken")  # Peach stands behind Mario

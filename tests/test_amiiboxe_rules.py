@@ -13,8 +13,9 @@ import pytest
 from companion.games.amiiboxe import GAME, HOST, legal_actions
 from companion.games.base import IllegalAction
 from tests.rules import ScriptedRng
-from tests.test_amiiboxe import (ANA, BEN, CLO, DAN, LEAST_CLOTHED, LINK, MARIO, PEACH, SHORTEST_NAME, TALLEST, act,
-                                 actions, events_of, fig, kinds, new_game, positioned, refused, rng, started)
+from tests.test_amiiboxe import (ANA, BEN, CLO, DAN, FARTHEST, LEAST_CLOTHED, LIGHTEST, LINK, MARIO, PEACH, SHORTEST_NAME,
+                                 SUPPORTS, TALLEST, act, actions, events_of, fig, kinds, new_game, positioned, refused,
+                                 rng, started)
 
 
 def roll(*faces):
@@ -141,23 +142,67 @@ def test_lexicon_decaler_uses_the_active_players_lines_while_their_turns_effects
     assert act(state, ANA, {"type": "end_turn"})["active"] == BEN
 
 
-def test_generic_board_operations_from_the_host_or_the_active_phone_and_the_turn_can_always_end_after_them():
+def test_turn_une_et_une_seule_action_board_tools_before_it_are_the_hosts_corrections_and_no_action():
+    # « A son tour, un joueur doit faire une et une seule de ces actions avec un de ses amiibo au choix »
     state = kept({1: [2, 1], 2: [3, 1], 4: [1, 1], 5: [0, 2]})
     refused(state, ANA, {"type": "end_turn"}, "Move, attack or retire")
-    for seat, operation in ((HOST, {"type": "place", "figure": 4, "cell": [1, 3]}),
-                            (ANA, {"type": "swap_figures", "figure": 1, "target": 2}),
-                            (HOST, {"type": "swap_cards", "first": [0, 0], "second": [2, 2]}),
-                            (ANA, {"type": "push", "figure": 1, "target": 4})):
-        after = act(state, seat, operation)
-        assert after["active"] == ANA and {"type": "end_turn"} in legal_actions(after, ANA)
-        assert act(after, ANA, {"type": "end_turn"})["active"] == BEN
+    # The active phone cannot move a figure (nor push, swap, shift) and then act: that would be two actions.
+    for operation in ({"type": "place", "figure": 1, "cell": [1, 2]}, {"type": "push", "figure": 1, "target": 4},
+                      {"type": "swap_figures", "figure": 1, "target": 2},
+                      {"type": "swap_cards", "first": [0, 0], "second": [2, 2]},
+                      {"type": "shift", "kind": "line", "index": 1, "direction": "right"}):
+        refused(state, ANA, operation, "only the host corrects the board")
+    assert not GAME.view(state, ANA)["operations"]
+    # The host's corrections are marked as such, reveal and apply nothing, and the action is still to take.
+    for operation in ({"type": "place", "figure": 4, "cell": [1, 3]},
+                      {"type": "swap_cards", "first": [0, 0], "second": [2, 2]},
+                      {"type": "push", "figure": 1, "target": 4}):
+        after, events = events_of(state, HOST, operation)
+        assert events and all(event["correction"] is True for event in events)
+        assert after["active"] == ANA and after["step"] is None
+        assert {"type": "end_turn"} not in legal_actions(after, ANA)
+        refused(after, ANA, {"type": "end_turn"}, "Move, attack or retire")
     refused(state, BEN, {"type": "swap_figures", "figure": 1, "target": 2}, "Not your turn")
-    refused(state, ANA, {"type": "swap_cards", "first": [0, 0], "second": [0, 0]}, "two different")
+    refused(state, HOST, {"type": "swap_cards", "first": [0, 0], "second": [0, 0]}, "two different")
+
+
+def test_turn_after_its_action_the_active_phone_applies_its_cards_effects_with_the_board_tools():
+    state = kept({1: [3, 0], 2: [3, 2], 4: [0, 0], 5: [0, 1]}, {(2, 0): "Temple du temps"})
+    held = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})  # an effect the companion does not know
+    after, events = events_of(held, ANA, {"type": "shift", "kind": "line", "index": 0, "direction": "right"})
+    assert "correction" not in events[0] and fig(after, 2)["at"] == [3, 3] and after["active"] == ANA
+    assert GAME.view(held, ANA)["operations"]
+
+
+def test_turn_a_figure_moved_by_another_cards_effect_applies_the_card_it_lands_on():
+    # « Des effets permettent de déplacer un autre amiibo en plus de celui qui est joué. Si rien n'est
+    # précisé, cet amiibo applique l'effet du lieu qu'il quitte ou rejoint. »
+    state = kept({1: [3, 0], 2: [3, 2], 4: [0, 0], 5: [0, 3]},
+                 {(2, 0): "Temple du temps", (1, 1): "Observatoire"})
+    held = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
+    after, events = events_of(held, ANA, {"type": "place", "figure": 4, "cell": [1, 1]})
+    assert kinds(events) == ["moved", "effect"] + ["location_revealed"] * 4
+    assert events[1]["card"] == "Observatoire" and all(after["board"][r][c]["revealed"]
+                                                       for r, c in ((0, 1), (1, 0), (1, 2), (2, 1)))
+    assert after["step"]["kind"] == "hold" and after["active"] == ANA  # the unknown card still waits
+    # Onto a face-down card: it is turned over and waits for its name, then applies itself.
+    onto_face_down, events = events_of(held, ANA, {"type": "place", "figure": 4, "cell": [1, 2]})
+    assert kinds(events) == ["moved", "location_revealed"] and onto_face_down["step"]["kind"] == "name_card"
+    assert act(onto_face_down, ANA, {"type": "name_card", "cell": [1, 2], "name": "Amiiboxe ville"})["step"]["kind"] \
+        == "swap_cards"
+
+
+def test_turn_a_face_down_card_is_turned_up_when_an_effect_says_so():
+    state = kept({1: [3, 0], 2: [3, 2], 4: [0, 0], 5: [0, 3]}, {(2, 0): "Temple du temps"})
+    held = act(state, ANA, {"type": "move", "figure": 1, "cell": [2, 0]})
+    after, events = events_of(held, ANA, {"type": "name_card", "cell": [1, 3], "name": "Enfers"})
+    assert kinds(events) == ["location_revealed", "card_named"]
+    assert after["board"][1][3] == {"revealed": True, "name": "Enfers"} and after["step"]["kind"] == "hold"
 
 
 def test_lexicon_repousser_activates_no_effect():
     state = kept({1: [2, 1], 4: [1, 1]}, {(0, 1): "Amiiboxe ville"})
-    state, events = events_of(state, ANA, {"type": "push", "figure": 1, "target": 4})
+    state, events = events_of(state, HOST, {"type": "push", "figure": 1, "target": 4})
     assert fig(state, 4)["at"] == [0, 1] and kinds(events) == ["pushed"] and state["step"] is None
 
 
@@ -316,6 +361,48 @@ def test_judgement_two_players_who_agree_override_both_rankings():
     assert [MARIO["amiibo_id"], LINK["amiibo_id"]] not in state["secret"]["house"]["least_clothed"]
 
 
+def disagree_until_decided(state, generator):
+    """Both players of every fight asked answer for their own figure, until the fight is decided."""
+    events = []
+    while state["fight"]:
+        for role in ("attacker", "defender"):
+            seat, figure = state["fight"]["seats"][role], state["fight"][role]
+            state, more = events_of(state, seat, {"type": "judge", "winner": figure}, generator)
+            events += more
+    return state, next(event for event in events if event["type"] == "fight_decided")
+
+
+def test_assumption_pro_with_two_players_a_disagreement_is_settled_by_what_the_companion_knows():
+    # The book is silent (« Si vous ne souhaitez pas tenir compte de cette aide, jouez en mode PRO »).
+    # With two players nobody votes: a player who always disagrees must not turn every fight into a tie.
+    state = started(pro="on")
+    assert fig(state, 1)["values"] == {} and state["secret"]["values"]["1"]["tallest"] == 1.7  # sealed values
+    generator = roll(TALLEST)
+    state, _ = attack_with(state, 1, 4, TALLEST)  # Link 1.7 m against Mario 1.55 m, judged by the players
+    state, decided = disagree_until_decided(state, generator)
+    assert decided["winner"] == "attacker" and decided["by"] == "pro_values" and decided["values"] is None
+    assert fig(state, 4)["status"] == "captured"
+
+
+def test_assumption_pro_with_two_players_nothing_known_on_any_criterion_is_a_fair_draw_not_a_tie():
+    state = started(pro="on")
+    state["secret"]["values"] = {}  # the companion knows no value, and no ranking orders them
+    generator = roll(LEAST_CLOTHED, SUPPORTS, TALLEST, SHORTEST_NAME, LIGHTEST, FARTHEST, 2)
+    state, _ = events_of(state, ANA, {"type": "attack", "attacker": 1, "defender": 4}, generator)
+    state, decided = disagree_until_decided(state, generator)
+    assert decided["by"] == "fair_draw" and decided["winner"] == "defender" and len(decided["tried"]) == 6
+    assert generator.draws[-1]["purpose"].startswith("a fair draw of the winner")
+    assert fig(state, 1)["status"] == "captured"
+
+
+def test_assumption_pro_with_three_players_the_others_still_vote():
+    state = started((ANA, BEN, CLO), pro="on")
+    state, _ = attack_with(state, 1, 4, TALLEST)
+    state = act(state, ANA, {"type": "judge", "winner": 1})
+    state = act(state, BEN, {"type": "judge", "winner": 4})
+    assert state["fight"]["exchange"] == "vote" and state["fight"]["voters"] == [CLO]
+
+
 def test_judgement_disagreement_with_three_players_the_other_player_votes_sealed():
     state, _ = judged((ANA, BEN, CLO))
     state = act(state, ANA, {"type": "judge", "winner": 1})
@@ -420,7 +507,7 @@ def test_assumption_a_card_whose_effect_is_unknown_holds_the_turn_until_the_tabl
     refused(state, BEN, {"type": "confirm_effect"}, "Not your turn")
     refused(state, ANA, {"type": "move", "figure": 2, "cell": [2, 1]}, "Not now: the table is applying a card’s effect")
     # While it holds, the generic operations apply the effect on the kept board; then Ana confirms.
-    pushed = act(state, ANA, {"type": "place", "figure": 4, "cell": [0, 3]})
+    pushed = act(state, ANA, {"type": "place", "figure": 4, "cell": [0, 3], "card": "Mute City"})
     assert pushed["active"] == ANA and fig(pushed, 4)["at"] == [0, 3]
     after, events = events_of(pushed, ANA, {"type": "confirm_effect"})
     assert kinds(events) == ["effect_applied", "turn"] and events[0]["by"] == ANA and after["active"] == BEN

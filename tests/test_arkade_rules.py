@@ -294,11 +294,16 @@ def repair_tile(state):
     return turn_alien_tile(state, "blue")
 
 
-def test_repair_with_one_colour_to_repair_is_applied_at_once():
-    state = saucers(new_game(mode="arcade", power_tiles="on"), green=2)
-    state, events = repair_tile(state)
-    assert events[-1] == {"type": "repaired", "colour": "green"} and state["pending"] is None
-    assert state["saucers"]["on_board"]["green"] == 3
+def test_repair_si_la_premiere_ligne_est_pleine_le_pouvoir_est_sans_effet_even_with_one_colour_to_repair():
+    # « Si aucune soucoupe n'est éliminée ou que la première ligne est pleine, le pouvoir est sans effet. »
+    # Only the board shows whether the first line is full: with one colour to repair the Alien still says.
+    state, events = repair_tile(saucers(new_game(mode="arcade", power_tiles="on"), green=2))
+    assert state["pending"] == {"kind": "repair", "colours": ["green"]} and events[-1]["type"] == "alien_tile"
+    assert {action["colour"] for action in legal_actions(state, ALIEN_SEAT) if action["type"] == "repair"} \
+        == {None, "green"}
+    full = act(state, ALIEN_SEAT, {"type": "repair", "colour": None})
+    assert full["saucers"]["on_board"]["green"] == 2 and full["pending"] is None
+    assert act(state, ALIEN_SEAT, {"type": "repair", "colour": "green"})["saucers"]["on_board"]["green"] == 3
 
 
 def test_repair_the_alien_chooses_among_several_colours_or_says_the_first_line_is_full():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import REGISTRY
-from tests.random_play import CONFIGS, play
+from companion.games.base import HOST, Game
+from tests.random_play import CONFIGS, check_non_interference, play
 
 WALKS_PER_CONFIG = 4
 
@@ -26,3 +27,28 @@ def test_every_registered_game_is_played_at_random():
     shipped = {game_id for game_id, game in REGISTRY.items() if not game.setup.__module__.startswith("tests.")}
     assert shipped <= set(CONFIGS), sorted(shipped - set(CONFIGS))
     assert shipped >= {"dice", "arkade", "rayman", "amiiboxe", "chakart", "universalis"}
+
+
+def leaky_game(view) -> Game:
+    return Game(id="leaky", title="Leaky", min_seats=2, max_seats=2, options=(), setup=lambda o, s, r: {},
+                apply=lambda state, seat, action, rng: (state, []), view=view)
+
+
+SECRETS = {"phase": "play", "secret": {"deck": [3, 1]}, "private": {"1": {"pick": 2}, "2": {"pick": 5}},
+           "public": "open"}
+
+
+@pytest.mark.parametrize("view", [
+    lambda state, seat: {"top": state["secret"]["deck"][0]},  # a one-digit card id: the old string test missed it
+    lambda state, seat: {"others": [data["pick"] for owner, data in state["private"].items() if owner != str(seat)]},
+    lambda state, seat: {"bottom": state["secret"]["deck"][-1] if seat == HOST else None},
+], ids=["short-secret", "another-seats-pick", "host-reads-secret"])
+def test_the_non_interference_check_catches_what_a_view_takes_from_the_others(view):
+    with pytest.raises(AssertionError, match="changes with another's private part or the secret"):
+        check_non_interference(leaky_game(view), SECRETS, [None, HOST, 1, 2])
+
+
+def test_the_non_interference_check_lets_a_seat_see_its_own_part_and_the_public():
+    fair = leaky_game(lambda state, seat: {"mine": (state.get("private") or {}).get(str(seat)),
+                                           "public": state["public"], "deck": len(state["secret"]["deck"])})
+    check_non_interference(fair, SECRETS, [None, HOST, 1, 2])

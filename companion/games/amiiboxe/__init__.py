@@ -48,11 +48,21 @@ Where the book is silent, we chose (each is a test in tests/test_amiiboxe_rules.
 * Without a kept board the player names the card they stand on; only that
   card's effect is offered.
 * A judged fight: see `fights`. A player who does not answer before the
-  table's timeout counts as disagreeing.
+  table's timeout counts as disagreeing. PRO with 2 players: a disagreement is
+  settled by what the companion knows, else the die for another criterion,
+  else a fair draw, so that no player blocks a fight by disagreeing.
 * The generic operations (name a card, repousser, décaler, swap two cards or
-  two figures, move a figure) are the host's and the active phone's; after
-  one the turn can always be ended. ``hold: true`` on an action keeps the turn
-  open after its known effects for such operations.
+  two figures, move a figure) apply a card's effect once the turn's action is
+  taken: then the active phone's and the host's. Before the action (« une et
+  une seule » action) they only correct the companion's board to the real one:
+  the host's alone, marked ``correction`` in the log, applying and revealing
+  nothing; the action is still to take. ``hold: true`` on an action keeps the
+  turn open after its known effects for such operations.
+* A figure moved by a card's effect (the generic move) arrives on the card it
+  lands on: the card is turned over and its arrival effect applies (« cet
+  amiibo applique l'effet du lieu qu'il quitte ou rejoint »; Observatoire
+  reveals the places around). A face-down card is turned up and named when an
+  effect says so.
 * A figure captured while carrying enemies gives them back to their owners
   (out of the game, no points for anyone).
 * A withdrawn seat's figures leave the board and score nothing.

@@ -11,6 +11,12 @@ How a fight is decided, first that applies:
   tied vote) the die is rolled again until it shows another criterion; or, as a house
   option shown on the table, « tie on disagreement ». A player who does not answer
   before the table's timeout counts as disagreeing.
+* PRO with 2 players (the book is silent): a disagreement must not let one player block
+  every fight (a tie whenever they say otherwise). What the companion knows decides, as
+  an arbiter the players do not see beforehand: the figures' values, the measure on a
+  kept board, the table's or the project's ranking; where it knows nothing, the die is
+  rolled for another criterion; when none is left, a fair draw between the two figures.
+  No answer can then win a fight the arbiter gives to the other figure.
 """
 
 from __future__ import annotations
@@ -295,7 +301,36 @@ def disagreement(state: dict, rng) -> list[dict]:
         clear_answers(state)
         state["secret"]["answers"] = {str(seat): None for seat in voters}
         return [{"type": "fight_asks", "exchange": "vote", "proposal": None, "seats": voters}]
+    if state["pro"]:
+        known = arbiter(state, fight)
+        if known is not None:
+            return settle(state, fight, known[0], known[1], None, rng)
     return reroll(state, rng)
+
+
+def arbiter(state: dict, fight: dict) -> tuple[str, str] | None:
+    """PRO with 2 players who disagree: (the winner, how) from what the companion knows, or None.
+    The values stay sealed (the record keeps no values): only who wins is told."""
+    criterion = fight["criterion"]
+    kind, direction = state["criteria"][criterion]["kind"], state["criteria"][criterion]["direction"]
+    attacker, defender = figure_by_id(state, fight["attacker"]), figure_by_id(state, fight["defender"])
+    if kind in ("computed", "facts"):
+        sealed = state["secret"]["values"]
+        values = [sealed.get(str(f["id"]), {}).get(criterion) for f in (attacker, defender)]
+        return None if None in values else (compare(values, direction), "pro_values")
+    measure = BOARD_MEASURES.get(criterion)
+    if kind == "situational":
+        if state["board"] is None or measure is None:
+            return None
+        return compare([measure(state, attacker), measure(state, defender)], direction), "board"
+    proposal = ranking_proposal(state, criterion, attacker, defender)
+    return (proposal["winner"], proposal["by"]) if proposal else None
+
+
+def fair_draw(state: dict, fight: dict, rng) -> list[dict]:
+    """PRO with 2 players: no criterion left that anyone can settle: each figure has one chance in two."""
+    face = rng.randint(1, 2, f"a fair draw of the winner: figure {fight['attacker']} or figure {fight['defender']}")
+    return settle(state, fight, ATTACKER if face == 1 else DEFENDER, "fair_draw", None, rng)
 
 
 def count_votes(state: dict, votes: dict, rng) -> list[dict]:
@@ -326,6 +361,8 @@ def reroll(state: dict, rng) -> list[dict]:
             rolled = {"type": "fight_rerolled", "face": face, "criterion": criterion, "rule": "reroll",
                       "answers": fight.get("first_answers") or fight["rerolled_answers"]}
             return [rolled] + open_fight(state, base, rng)
+    if state["pro"] and not [seat for seat in seat_ids(state) if seat not in fight["seats"].values()]:
+        return fair_draw(state, fight, rng)
     return settle(state, fight, TIE, "no_criterion_left", None, rng)
 
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 from companion.games.amiiboxe import board, cards
 from companion.games.amiiboxe.board import adjacent, between, card, diagonal, figure_at, require_board, \
     require_cell
-from companion.games.amiiboxe.common import IN_PLAY, figure_by_id, on_board, own_figure, figure_field, require_flag, \
-    require_no_fight, seat_name, seats_on_board
+from companion.games.amiiboxe.common import figure_by_id, on_board, own_figure, figure_field, require_flag, \
+    seat_name, seats_on_board
 from companion.games.amiiboxe.scoring import finish, game_ends, retire
 from companion.games.base import HOST, N_, IllegalAction, require_fields
 
@@ -68,7 +68,7 @@ def step_done(state: dict) -> list[dict]:
 def pass_turn(state: dict) -> list[dict]:
     """Clockwise to the next player who still has figures on the board."""
     state["selected"] = {"figure": None, "target": None}
-    state["step"], state["operated"] = None, False
+    state["step"] = None
     if game_ends(state):
         return finish(state)
     holders, order = seats_on_board(state), state["order"]
@@ -80,7 +80,8 @@ def pass_turn(state: dict) -> list[dict]:
 
 
 def check_end_turn(state: dict, seat, action: dict) -> None:
-    if state["step"] is None and not state.get("operated"):
+    """« une et une seule » action: a board correction before it is none."""
+    if state["step"] is None:
         raise IllegalAction(N_("Move, attack or retire a figure: that is your turn."))
 
 
@@ -267,34 +268,48 @@ def run_retire(state: dict, seat, action: dict, rng) -> list[dict]:
 
 # --- naming a card, and the generic board operations ---------------------------------------
 
+# Before the action (and between Enfers' two fights) a board tool only corrects the companion's board to
+# the real one: the host's alone, shown as a correction, and the turn's action is still to take. After
+# the action the active phone applies with them the effects of its cards.
+CORRECTING = (ACTION, "second_fight")
+
+
+def correcting(state: dict) -> bool:
+    return stage_of(state) in CORRECTING
+
+
 def require_board_operator(state: dict, seat) -> None:
-    """The host, or the active phone (the stages hold the board tools only between fights, in play)."""
+    """The host, or the active phone once its action is taken (the stages hold the board tools only
+    between fights, in play)."""
     require_board(state)
-    if seat != HOST and seat != state["active"]:
+    if seat == HOST:
+        return
+    if seat != state["active"]:
         raise IllegalAction(N_("It is %(name)s's turn."), name=seat_name(state, state["active"]))
+    if correcting(state):
+        raise IllegalAction(N_("Move, attack or retire a figure: that is your turn. Before it, only the host "
+                               "corrects the board (a correction is not an action)."))
 
 
-def operated(state: dict) -> list[dict]:
-    """A board operation stands for a card's effect: the turn can always be ended after it."""
-    if state["step"] is None:
-        state["operated"] = True
-    return []
+def as_correction(events: list[dict], correction: bool) -> list[dict]:
+    """The events of a board tool, marked when it corrected the board (the log shows it as such)."""
+    return [{**event, "correction": True} for event in events] if correction else events
 
 
 def check_name_card(state: dict, seat, action: dict) -> None:
     require_board_operator(state, seat)
     cell = require_cell(state, action)
     require_fields(action, name=str)
-    if not card(state, cell)["revealed"]:
-        raise IllegalAction(N_("That card is face down: it is named when a figure turns it over."))
     if card(state, cell)["name"] is not None and seat != HOST:
         raise IllegalAction(N_("That card is named already: only the host corrects it."))
     check_card_name(state, cell, action["name"])
 
 
 def run_name_card(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A face-down card is turned up when an effect (or the real board) says so, and named."""
     cell = list(action["cell"])
-    events = name_card(state, cell, action["name"])
+    correction = correcting(state)
+    events = as_correction(board.reveal(state, cell) + name_card(state, cell, action["name"]), correction)
     step = state["step"]
     if step and step["kind"] == "name_card" and step["cell"] == cell:  # the arrival waited for this name
         state["step"] = None
@@ -315,10 +330,10 @@ def check_swap_cards(state: dict, seat, action: dict) -> None:
 def run_swap_cards(state: dict, seat, action: dict, rng) -> list[dict]:
     first, second = list(action["first"]), list(action["second"])
     moves = board.swap_cards(state, first, second)
-    events = [{"type": "cards_swapped", "cells": [first, second], "moves": moves}]
+    events = as_correction([{"type": "cards_swapped", "cells": [first, second], "moves": moves}], correcting(state))
     if state["step"] and state["step"]["kind"] == "swap_cards":
         return events + step_done(state)
-    return events + operated(state)
+    return events
 
 
 def check_swap_figures(state: dict, seat, action: dict) -> None:
@@ -332,7 +347,7 @@ def check_swap_figures(state: dict, seat, action: dict) -> None:
 def run_swap_figures(state: dict, seat, action: dict, rng) -> list[dict]:
     first, second = figure_field(state, action, "figure"), figure_field(state, action, "target")
     board.swap_figures(first, second)
-    return [{"type": "swapped_figures", "figures": [first["id"], second["id"]]}] + operated(state)
+    return as_correction([{"type": "swapped_figures", "figures": [first["id"], second["id"]]}], correcting(state))
 
 
 def check_push(state: dict, seat, action: dict) -> None:
@@ -347,8 +362,8 @@ def run_push(state: dict, seat, action: dict, rng) -> list[dict]:
     pusher, target = figure_field(state, action, "figure"), figure_field(state, action, "target")
     destination = board.push_destination(state, pusher, target)
     origin, target["at"] = target["at"], destination
-    return [{"type": "pushed", "figure": target["id"], "by": pusher["id"], "from": origin,
-             "to": destination}] + operated(state)
+    return as_correction([{"type": "pushed", "figure": target["id"], "by": pusher["id"], "from": origin,
+                           "to": destination}], correcting(state))
 
 
 def check_shift(state: dict, seat, action: dict) -> None:
@@ -364,22 +379,36 @@ def check_shift(state: dict, seat, action: dict) -> None:
 def run_shift(state: dict, seat, action: dict, rng) -> list[dict]:
     """Décaler, in the active player's lines and columns (the Lexique)."""
     moves = board.shift(state, state["active"], action["kind"], action["index"], action["direction"])
-    return [{"type": "shifted", "kind": action["kind"], "index": action["index"], "direction": action["direction"],
-             "seat": state["active"], "moves": moves}] + operated(state)
+    return as_correction([{"type": "shifted", "kind": action["kind"], "index": action["index"],
+                           "direction": action["direction"], "seat": state["active"], "moves": moves}],
+                         correcting(state))
 
 
 def check_place_in_play(state: dict, seat, action: dict) -> None:
-    """Move a figure anywhere free, as a card the companion does not know asks."""
+    """Move a figure anywhere free, as a card the companion does not know asks (or, before the action,
+    the host's correction)."""
     require_board_operator(state, seat)
     figure = on_board(figure_field(state, action, "figure"))
     cell = require_cell(state, action)
     taken = figure_at(state, cell)
     if taken is not None and taken is not figure:
         raise IllegalAction(N_("That place is taken."))
+    if "card" in action:
+        require_fields(action, card=str)
+        if card(state, cell)["name"] is None:
+            check_card_name(state, cell, action["card"])
 
 
 def run_place_in_play(state: dict, seat, action: dict, rng) -> list[dict]:
+    """A correction puts the figure where it really stands: nothing is revealed or applied. A figure
+    moved by a card's effect arrives: « Si rien n'est précisé, cet amiibo applique l'effet du lieu
+    qu'il quitte ou rejoint » (the card it lands on is turned over and its arrival effect applies)."""
     figure = figure_field(state, action, "figure")
-    origin, figure["at"] = figure["at"], list(action["cell"])
-    return [{"type": "moved", "figure": figure["id"], "from": origin, "to": figure["at"]}] \
-        + board.reveal(state, figure["at"]) + operated(state)
+    if correcting(state):
+        origin, figure["at"] = figure["at"], list(action["cell"])
+        return as_correction([{"type": "moved", "figure": figure["id"], "from": origin, "to": figure["at"]}], True)
+    waiting = state["step"]
+    events = arrive(state, figure, list(action["cell"]), action.get("card"))
+    if state["step"] is not waiting and state["step"] is not None:  # the arrival's effect now waits
+        state["step"]["hold"] = bool(waiting and waiting.get("hold"))
+    return events

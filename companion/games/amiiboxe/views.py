@@ -128,8 +128,9 @@ def board_candidates(state: dict, seat) -> list[dict]:
     if state["board"] is None or (seat != HOST and seat != state["active"]):
         return []
     cells = all_cells(state)
-    listed = [{"type": "name_card", "cell": cell, "name": name} for cell in cells if board.card(state, cell)["revealed"]
-              and not (state["step"] and state["step"].get("cell") == cell) for name in state["cards"]]
+    # A face-down card too: an effect may turn it up (its name is then given).
+    listed = [{"type": "name_card", "cell": cell, "name": name} for cell in cells
+              if not (state["step"] and state["step"].get("cell") == cell) for name in state["cards"]]
     listed += [{"type": "swap_cards", "first": a, "second": b} for a, b in itertools.combinations(cells, 2)]
     on = [f for f in state["figures"] if f["status"] == IN_PLAY]
     for a, b in itertools.permutations(on, 2):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.arkade.common import (
     check_saucer_declared, check_turn, defender_wins_if_board_empty, heart_of, repairable_colours, require_colour,
     require_dice, settle)
-from companion.games.arkade.constants import DEFENDER, LIFTS_FIELD
+from companion.games.arkade.constants import DEFENDER, LIFTS_FIELD, SHIP_CELLS
 from companion.games.base import N_, IllegalAction, require_fields
 
 
@@ -32,7 +32,7 @@ def bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
     state["alien_tiles"][index] = {"kind": kind, "turned": True}
     event = {"type": "alien_tile", "tile": index, "kind": kind, "colour": colour}
     event["applied"] = ALIEN_EFFECTS[kind](state, colour)
-    return [event] + repair_at_once(state)
+    return [event]
 
 
 def bonus_candidates(state: dict, seat) -> list[dict]:
@@ -73,6 +73,8 @@ def damage_reactor(state: dict, colour: str) -> bool:
 
 
 def ask_for_repair(state: dict, colour: str) -> bool | None:
+    """The Alien says which colour comes back, or that the first line is full (« le pouvoir est sans
+    effet »): only the board shows it, even when one colour alone can be repaired."""
     if not repairable_colours(state):
         return False
     state["pending"] = {"kind": "repair", "colours": repairable_colours(state)}
@@ -87,20 +89,18 @@ ALIEN_EFFECTS = {"extra_life": gain_extra_life, "turret": hit_turret, "reactor":
                  "repair": ask_for_repair, "engines": on_the_board_only, "rift": on_the_board_only}
 
 
-def repair_at_once(state: dict) -> list[dict]:
-    """A repair replaces an eliminated saucer at once: with one colour to repair, the companion
-    puts it back without asking (a full first line is then for the players to correct)."""
-    pending = state["pending"]
-    if not pending or pending["kind"] != "repair" or len(pending["colours"]) != 1:
-        return []
-    return put_back(state, pending["colours"][0])
+def first_line_may_be_full(state: dict) -> bool:
+    """The first line has a cell per column (as many as the ship's): with fewer saucers on the board
+    it cannot be full."""
+    return sum(state["saucers"]["on_board"].values()) >= SHIP_CELLS
 
 
 def check_repair(state: dict, role: str, action: dict) -> None:
     colour = action.get("colour")
     if colour is None:
-        if sum(state["saucers"]["on_board"].values()) == 0:
-            raise IllegalAction(N_("No saucer is on the board, so the first line is not full: choose a colour."))
+        if not first_line_may_be_full(state):
+            raise IllegalAction(N_("Fewer than %(count)s saucers are on the board, so the first line is not full: "
+                                   "choose a colour."), count=SHIP_CELLS)
         return
     if colour not in state["pending"]["colours"] or colour not in repairable_colours(state):
         raise IllegalAction(N_("No eliminated saucer of that colour can be repaired."))

@@ -90,11 +90,18 @@ function askText(game, fight) {
       : t("%(criterion)s: who wins? The project's ranking (an estimate) says %(name)s; the same answer from both "
         + 'players decides.', { criterion, name: favoured });
   }
-  return game.disagreement === 'tie'
-    ? t('%(criterion)s: who wins? Both players answer; the same answer decides, different answers are a tie.',
-      { criterion })
-    : t('%(criterion)s: who wins? Both players answer; the same answer decides, otherwise the others vote (the '
-      + 'die again with 2 players).', { criterion });
+  if (game.disagreement === 'tie') {
+    return t('%(criterion)s: who wins? Both players answer; the same answer decides, different answers are a tie.',
+      { criterion });
+  }
+  // PRO with two players: nobody can block a fight by disagreeing (the rule the book leaves open).
+  if (game.pro && game.seats.length === 2) {
+    return t('%(criterion)s: who wins? Both players answer; the same answer decides. Otherwise the companion '
+      + 'decides by what it knows (values, rankings, the board), else the die for another criterion, else a fair '
+      + 'draw between the two figures.', { criterion });
+  }
+  return t('%(criterion)s: who wins? Both players answer; the same answer decides, otherwise the others vote (the '
+    + 'die again with 2 players).', { criterion });
 }
 
 function answerPanel(game, me, act) {
@@ -403,7 +410,9 @@ function boardTools(game, act) {
   const direction = el('select', { 'aria-label': t('Direction') },
     ...Object.entries(DIRECTIONS).map(([value, text]) => el('option', { value, text: t(text) })));
   return el('details', { class: 'ax-board-tools', open: swapping || naming ? '' : null },
-    el('summary', { text: t('Board operations (location effects)') }),
+    // Before the turn's action they only correct the board (the host's): a correction is no action.
+    el('summary', { text: ['action', 'second_fight'].includes(game.stage)
+      ? t('Correct the board (not an action)') : t('Board operations (location effects)') }),
     namingPanel(game, act),
     button(swapping ? t('Tap two locations…') : t('Swap two locations'), () => { swapping = !swapping; swapFirst = null; render(); }),
     el('div', { class: 'inline' }, pusher, el('span', { text: '→' }), pushed,
@@ -440,6 +449,8 @@ const RULES = {
   default: N_("by the project's ranking (an estimate)"), vote: N_('by the vote of the other players'),
   tie_on_disagreement: N_('a tie on disagreement (house option)'),
   no_criterion_left: N_('a tie: no criterion left to roll'),
+  pro_values: N_('by the values the companion keeps (the players disagreed)'),
+  fair_draw: N_('a fair draw: the players disagreed on every criterion'),
 };
 
 function fightHistory(game) {
