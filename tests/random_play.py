@@ -261,17 +261,7 @@ def round_trips(value: Any) -> bool:
     return json.loads(json.dumps(value)) == value
 
 
-# Secrets a game still hides by name (its render drops them) rather than by layout: the
-# non-interference check scrambles them too, so that none escapes it unseen.
-# TODO(rayman branch): move the draft's and the Boss's decks into state["secret"], then drop this entry.
-HIDDEN_BY_NAME: dict[str, tuple[tuple[str, ...], ...]] = {"rayman": (("draft", "deck"), ("boss", "deck"))}
 SCRAMBLED = "\u2042"  # appended to every scrambled string: no game writes it
-# Views left out of the check, by (game, viewer, phase), each with why; every other view of every
-# game is checked at every step.
-# TODO(rayman branch): Rayman's host screen checks a seat's initiative by running its handler on a
-# copy that reads the seat's private cards (it fails on scrambled cards); once that check is a
-# predicate on public facts, drop this entry.
-NOT_YET_CHECKED = {("rayman", HOST, "initiatives"): "the host's initiative check reads a seat's private cards"}
 
 
 def scrambled(tree: Any) -> Any:
@@ -292,22 +282,15 @@ def scrambled(tree: Any) -> Any:
     return tree
 
 
-def scrambled_for(state: dict, viewer: Any, game_id: str) -> dict:
-    """The state with what ``viewer`` may not see scrambled: the secret, every other seat's private
-    part, and what the game still hides by name."""
+def scrambled_for(state: dict, viewer: Any) -> dict:
+    """The state with what ``viewer`` may not see scrambled: the secret and every other seat's
+    private part."""
     other = copy.deepcopy(state)
     if "secret" in other:
         other["secret"] = scrambled(other["secret"])
     for owner, data in (other.get("private") or {}).items():
         if owner != str(viewer):
             other["private"][owner] = scrambled(data)
-    for path in HIDDEN_BY_NAME.get(game_id, ()):
-        *parents, name = path
-        holder = other
-        for key in parents:
-            holder = holder.get(key) if isinstance(holder, dict) else None
-        if isinstance(holder, dict) and name in holder:
-            holder[name] = scrambled(holder[name])
     return other
 
 
@@ -315,11 +298,9 @@ def check_non_interference(game: Game, state: dict, viewers: list) -> None:
     """A seat's view (and a spectator's, and the host screen's) is byte for byte the same whatever
     the others' private parts and the secret hold: nothing of them reaches it, not even a short id."""
     for viewer in viewers:
-        if (game.id, viewer, state.get("phase")) in NOT_YET_CHECKED:
-            continue
         seen = json.dumps(game.view(state, viewer), sort_keys=True)
         try:
-            blind = json.dumps(game.view(scrambled_for(state, viewer, game.id), viewer), sort_keys=True)
+            blind = json.dumps(game.view(scrambled_for(state, viewer), viewer), sort_keys=True)
         except Exception as error:  # the view read what it may not see, and choked on it
             raise AssertionError(f"the view of {viewer} reads another's secret: {error!r}") from error
         assert seen == blind, f"the view of {viewer} changes with another's private part or the secret"
