@@ -16,7 +16,7 @@ from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
 from companion.tables import TableError
-from companion.web import tables
+from companion.web import game_number, tables
 from companion.web.i18n import translate
 from companion.web.links import join_url, public_base, seat_cookie_name
 from companion.web.openapi import openapi_document
@@ -90,12 +90,15 @@ def check_options():
     one just ``changed`` (a combination the change made impossible)."""
     body = json_body()
     game = tables().game_of(body.get("game"))
+    changed = body.get("changed")
+    if changed is not None and not isinstance(changed, str):
+        raise TableError(400, N_("The field “changed” is the name of one option of the game."))
     try:
         options = tables().check_options(game.id, stored_options(game.id, body.get("options"), tables().texts))
     except TableError as error:
         names = {option.name: option for option in game.options}
         blamed = error.params.get("option")
-        blamed = blamed if blamed in names else body.get("changed") if body.get("changed") in names else None
+        blamed = blamed if blamed in names else changed if changed in names else None
         if blamed and "option" in error.params:  # the form's label, not the option's id
             error = TableError(error.status, error.message, **{**error.params, "option": Msg(names[blamed].label)})
         return jsonify({"ok": False, "error": translate(error), "option": blamed})
@@ -164,9 +167,7 @@ def close_table(code: str):
 @api.get("/tables/<code>/log")
 def table_log(code: str):
     """The log of one game of the table: ``?game=<number>`` (the current game by default)."""
-    raw = request.args.get("game")
-    number = int(raw) if raw is not None and raw.isdigit() and len(raw) < 7 else raw
-    return jsonify(tables().public_log(code, number))
+    return jsonify(tables().public_log(code, game_number(request.args.get("game"))))
 
 
 # A TV paired with a table by a short code (companion/displays.py) --------------------------------

@@ -272,6 +272,9 @@ class SocketHub:
         if principal is None:
             disconnect()
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
+        if action is wire.TOO_DEEP:
+            return {"ok": False, "error": translate(TableError(400, N_("The action is nested too deeply."))),
+                    "status": 400}
         try:
             return tables().act(principal.code, token if principal.role != "spectator" else None, action)
         except (TableError, StorageError) as error:  # a full disk answers at once too
