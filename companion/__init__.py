@@ -15,7 +15,7 @@ from companion.amiibo.house import HouseRankings
 from companion.amiibo.locations import FigureLocations
 from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
-from companion.config import ROOT, from_environment
+from companion.config import ROOT, check_settings, from_environment
 from companion.displays import Displays
 from companion.event_loop import gevent_is_running
 from companion.expiry import run_sweeper
@@ -57,6 +57,7 @@ def create_app(config: dict | None = None) -> Flask:
                 instance_path=str(ROOT / "instance"))
     app.config.update(from_environment())
     app.config.update(config or {})
+    check_settings(app.config)
     app.session_interface = NoSessions()
     for module in app.config["GAME_MODULES"]:  # each registers its games on import
         importlib.import_module(module)

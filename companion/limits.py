@@ -27,8 +27,9 @@ from typing import Callable
 from companion.games.base import N_
 from companion.tables import TableError
 
-CREATE, JOIN, LOOKUP = "create", "join", "lookup"
-DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60"}
+CREATE, JOIN, LOOKUP, ADMIN = "create", "join", "lookup", "admin"
+# ADMIN counts wrong administrator keys: a script that knows the key never comes near it.
+DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60", ADMIN: "5/600"}
 DEFAULT_CONNECTIONS = 30
 MAX_BUCKETS = 50_000  # beyond this many clients, full (idle) buckets are forgotten
 

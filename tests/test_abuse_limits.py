@@ -148,3 +148,34 @@ def test_a_bucket_refills_evenly_and_says_how_long_to_wait():
 def test_a_malformed_limit_setting_stops_the_server_with_its_format(raw):
     with pytest.raises(ValueError):
         Rule.parse(raw)
+
+
+ADMIN_KEY = "k" * 40
+
+
+def name_figure(url: str, key: str) -> requests.Response:
+    return requests.put(f"{url}/api/amiibo/0x01000000fffe0002/name", json={"name": "Newcomer"},
+                        headers={"Authorization": f"Bearer {key}"}, timeout=10)
+
+
+def test_guessing_the_administrator_key_is_stopped_per_client_even_for_the_right_key(tmp_path):
+    process = ServerProcess(tmp_path, extra_env={**DEFAULTS, "COMPANION_HOST": "::",
+                                                 "COMPANION_ADMIN_KEY": ADMIN_KEY}).start()
+    try:
+        guesses = iter(f"guess-{n:04d}".ljust(40, "x") for n in range(100))
+        misses, refusal = attempts_until_refused(lambda: name_figure(process.url, next(guesses)), 3 * burst("admin"))
+        assert misses >= burst("admin") and misses < 3 * burst("admin")
+        assert_says_wait(refusal)
+        assert name_figure(process.url, ADMIN_KEY).status_code == 429  # stopped, a guess learns nothing
+        assert name_figure(f"http://[::1]:{process.port}", ADMIN_KEY).status_code == 200  # another client
+    finally:
+        process.stop()
+
+
+@pytest.mark.parametrize("length", [1, 16, 31])
+def test_an_administrator_key_under_32_characters_stops_the_server_with_a_clear_message(tmp_path, length):
+    process = ServerProcess(tmp_path, extra_env={"COMPANION_ADMIN_KEY": "k" * length})
+    with pytest.raises(RuntimeError) as refused:
+        process.start()
+    assert f"COMPANION_ADMIN_KEY has {length} characters: it needs at least 32" in str(refused.value)
+    assert "Traceback" not in str(refused.value)
