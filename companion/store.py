@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sqlite3
 import sys
 import threading
@@ -260,12 +261,25 @@ class DamagedDatabase(RuntimeError):
     """The database file fails SQLite's check: the server must not start on it."""
 
 
+def repair_commands(path: str) -> list[str]:
+    """Shell commands that copy what SQLite can still read of ``path`` into a new file and put it in
+    its place. ``.dump`` rather than ``.recover``: Debian 12's sqlite3 (3.40) fails ``.recover`` even on
+    a healthy file. A dump that met damage ends in ROLLBACK, which would throw away every row it
+    saved: it is turned into COMMIT. The dump leaves out the schema version, which is copied over; the
+    old -wal and -shm files go, or SQLite would lay the damaged file's last writes over the new one."""
+    file, recovered = shlex.quote(path), shlex.quote(path + ".recovered")
+    return [f"rm -f {recovered}",
+            f"sqlite3 {file} .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' | sqlite3 {recovered}",
+            f"sqlite3 {recovered} \"PRAGMA user_version = $(sqlite3 {file} 'PRAGMA user_version')\"",
+            f"rm -f {shlex.quote(path + '-wal')} {shlex.quote(path + '-shm')} && mv {recovered} {file}"]
+
+
 def repair_advice(path: str, found: str) -> str:
+    steps = "".join(f"   {command}\n" for command in repair_commands(path))
     return (f"The database {path} is damaged ({found}). Companion will not use it, so that nothing more is lost.\n"
             f"1. Stop the server and copy {path} (and {path}-wal if it exists) somewhere safe.\n"
-            f"2. Either put your last backup in its place, or recover what can be read:\n"
-            f"   sqlite3 {path} .recover | sqlite3 {path}.recovered && mv {path}.recovered {path}\n"
-            f"   (after moving the damaged file and its -wal file aside).\n"
+            f"2. Either put your last backup in its place, or recover what can be read (Debian's sqlite3 package):\n"
+            f"{steps}"
             f"3. Start the server again: it checks the file at every start.")
 
 
