@@ -27,9 +27,10 @@ from typing import Callable
 from companion.games.base import N_
 from companion.tables import TableError
 
-CREATE, JOIN, LOOKUP, ADMIN = "create", "join", "lookup", "admin"
-# ADMIN counts wrong administrator keys: a script that knows the key never comes near it.
-DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60", ADMIN: "5/600"}
+CREATE, JOIN, LOOKUP, ADMIN, WATCH = "create", "join", "lookup", "admin", "watch"
+# ADMIN counts wrong administrator keys: a script that knows the key never comes near it. WATCH
+# counts actions sent by a screen that only watches (no seat, no host key): all are refused.
+DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60", ADMIN: "5/600", WATCH: "10/60"}
 DEFAULT_CONNECTIONS = 30
 MAX_BUCKETS = 50_000  # beyond this many clients, full (idle) buckets are forgotten
 

@@ -7,6 +7,7 @@ of a table, sweeps table codes or holds connections open is told to wait
 from __future__ import annotations
 
 import socket
+import sqlite3
 
 import pytest
 import requests
@@ -179,3 +180,36 @@ def test_an_administrator_key_under_32_characters_stops_the_server_with_a_clear_
         process.start()
     assert f"COMPANION_ADMIN_KEY has {length} characters: it needs at least 32" in str(refused.value)
     assert "Traceback" not in str(refused.value)
+
+
+def test_a_spectator_flooding_act_is_refused_without_the_store_and_slowed_alone(server):
+    """A screen with no token may not act: its actions are refused before any transaction is opened
+    (here, while another connection holds the database's write lock, they are still answered at once;
+    before, each waited for the lock), and past its address's limit it is told to wait, while the
+    seats of the table play on."""
+    created = create(server.url).json()
+    code = created["code"]
+    seat = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
+                         timeout=10).json()
+    spectator = Screen(server.url, code, None)
+    phone = Screen(server.url, code, seat["token"])
+    spectator.wait_for(lambda view: True)
+    log_before = requests.get(f"{server.url}/api/tables/{code}/log", timeout=10).json()["entries"]
+    locker = sqlite3.connect(server.database, timeout=0)
+    try:
+        locker.execute("BEGIN IMMEDIATE")  # the store's write lock, held by someone else
+        answers = [spectator.client.call("act", {"type": "roll"}, timeout=10) for _ in range(burst("watch") + 2)]
+        locker.rollback()
+    finally:
+        locker.close()
+    refused = {"ok": False, "status": 401, "error": "A seat or host token is needed to act."}
+    assert answers[:burst("watch")] == [refused] * burst("watch")
+    for answer in answers[burst("watch"):]:
+        assert answer["status"] == 429 and answer["retry_after"] >= 1
+        assert answer["error"] == f"Too many attempts from this device: wait {answer['retry_after']} s and try again."
+    assert requests.get(f"{server.url}/api/tables/{code}/log", timeout=10).json()["entries"] == log_before
+    assert phone.act({"type": "roll"})["ok"] is True  # a seat, from the same address, is not slowed
+    other = Screen(server.other_url, code, None)  # another address's spectator is refused plainly
+    assert other.act({"type": "roll"}) == refused
+    for screen in (spectator, phone, other):
+        screen.close()
