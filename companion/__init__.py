@@ -10,6 +10,7 @@ from flask import Flask
 from flask.sessions import SessionInterface
 from flask_socketio import SocketIO
 
+from companion import clock as steady
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.house import HouseRankings
 from companion.amiibo.locations import FigureLocations
@@ -93,6 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
                         # p99 at 100 tables x 6 phones 139-175 ms against 320-1600, bench/run.py).
                         async_handlers=False)
     store = open_store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
+    steady.catch_up_with(store)
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from companion import jsontext
+from companion import clock as steady, jsontext
 from companion.event_loop import gevent_is_running, off_the_loop
 from companion.games.base import plain_copy
 
@@ -424,13 +424,14 @@ def open_store(database: str, sync: str = "FULL"):
 
 
 class Store:
-    def __init__(self, path: str, sync: str = "FULL"):
+    def __init__(self, path: str, sync: str = "FULL", clock: Callable[[], float] | None = None):
         sync = sync.upper()
         if sync not in SYNC_LEVELS:
             raise ValueError(f"COMPANION_DB_SYNC must be one of {', '.join(SYNC_LEVELS)}, not {sync!r}")
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
+        self.clock = clock or steady.now  # the time of updated_at and the log's entries (companion.clock)
         # Set once a running transaction finds the file damaged: from then on nothing is
         # read or written, every caller hears why (and the log says what to do).
         self.damaged: str | None = None
@@ -549,7 +550,7 @@ class Store:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise self._failed(error) from error
-            tx = self._current = Transaction(self._db, self.cache)
+            tx = self._current = Transaction(self._db, self.cache, self.clock)
             try:
                 yield tx
                 tx.finish()
@@ -581,7 +582,7 @@ class Store:
                 return
             self._refuse_if_damaged()
             self._db.execute("BEGIN")
-            tx = self._current = Transaction(self._db, self.cache)
+            tx = self._current = Transaction(self._db, self.cache, self.clock)
             try:
                 yield tx
             except BaseException as error:
@@ -605,8 +606,10 @@ class Transaction:
     committed. Reads and writes of a table go through these methods, which keep that copy
     exact; a write by `execute` to one of these tables empties the cache."""
 
-    def __init__(self, db: sqlite3.Connection, cache: TableCache | None = None):
+    def __init__(self, db: sqlite3.Connection, cache: TableCache | None = None,
+                 clock: Callable[[], float] | None = None):
         self._db = db
+        self.clock = clock or steady.now
         self._cache = cache
         self._work: dict[str, dict] = {}
         self._changed: set[str] = set()  # tables whose seats, log, games or actions were written
@@ -695,7 +698,8 @@ class Transaction:
     def update_table(self, code: str, **fields: Any) -> None:
         work = self._load(code)
         # The stamp only moves forward, even between machines whose clocks differ a little.
-        fields["updated_at"] = max(time.time(), work["stamp"][1] + 1e-6) if work else time.time()
+        now = self.clock()
+        fields["updated_at"] = max(now, work["stamp"][1] + 1e-6) if work else now
         encoded = {column: _encode(column, value) for column, value in fields.items()}
         assignments = ", ".join(f"{column} = ?" for column in encoded)
         self._write(f"UPDATE tables SET {assignments} WHERE code = ?", [*encoded.values(), code])
@@ -745,7 +749,7 @@ class Transaction:
                                (code,)).fetchone()
         seat = row[0]
         self._write("INSERT INTO seats (table_code, seat, name, colour, token_hash, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, time.time()))
+                    "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, self.clock()))
         return seat
 
     def update_seat(self, code: str, seat: int, **fields: Any) -> None:
@@ -762,7 +766,7 @@ class Transaction:
         if game is None:
             game = work["table"]["game_no"] if work is not None else 1
         first = self.next_log_index(code)
-        now = time.time()
+        now = self.clock()
         self._write_many(
             "INSERT INTO log (table_code, idx, kind, data, at, game) VALUES (?, ?, ?, ?, ?, ?)",
             [(code, first + offset, entry["kind"], jsontext.dumps(entry), now, game)
@@ -830,6 +834,6 @@ class Transaction:
                                    (code,)).fetchone()[0]
         self._write("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (code, seq, actor, key, jsontext.dumps(action), jsontext.dumps(result), time.time()))
+                    (code, seq, actor, key, jsontext.dumps(action), jsontext.dumps(result), self.clock()))
         if work is not None:
             work["next_action"] = seq + 1

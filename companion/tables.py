@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness, figures, jsontext, text, waits
+from companion import clock as steady, fairness, figures, jsontext, text, waits
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
@@ -173,7 +173,7 @@ class Tables(NightActions):
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
                  rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
                  name_figure: Callable[[str, Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.time, services: "GameServices | None" = None,
+                 clock: Callable[[], float] = steady.now, services: "GameServices | None" = None,
                  away: Callable[[str, int], float | None] | None = None, away_after: float = 5,
                  texts: Callable[[str, dict], dict[str, str]] = english):
         self.store = store
@@ -187,6 +187,7 @@ class Tables(NightActions):
         # rankings before a game starts, remember what a game taught afterwards.
         self.services = services or GameServices()
         # The games read no clock: the server's time reaches them as data, the "at" of each action.
+        # Deadlines are measured with it too: a clock that never jumps (companion.clock).
         self.clock = clock
         self.describe_figure = describe_figure
         # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
@@ -217,7 +218,7 @@ class Tables(NightActions):
         settings = {"timeout": self._clean_timeout(timeout)}
         host_token = secrets.token_urlsafe(24)
         seed = fairness.new_seed()
-        now = time.time()
+        now = self.clock()
         with self.store.transaction() as tx:
             table = {"code": self._fresh_code(tx), "game": game.id, "options": options, "state": None,
                      "status": "lobby", "joining_open": 1, "host_token_hash": hash_token(host_token),

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import math
 import threading
-import time
 from typing import Any, Callable
 
 from flask import Flask, has_request_context, request
 from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
+from companion import clock as steady
 from companion.errors import SERVER_FAILED
 from companion.games.base import N_
 from companion.limits import WATCH, TooManyAttempts
@@ -63,7 +63,7 @@ class Presence:
     when each seat nobody holds has been away (a seat never seen since the process
     started counts from the start)."""
 
-    def __init__(self, clock: Callable[[], float] = time.time):
+    def __init__(self, clock: Callable[[], float] = steady.now):
         self._lock = threading.Lock()
         self._by_sid: dict[str, tuple[Principal, str | None]] = {}
         self._holders: dict[str, dict[int, str]] = {}  # table code -> seat -> sid
