@@ -14,7 +14,11 @@ in WAL mode still keeps the file consistent), then the transaction waits,
 outside the lock, for one fsync of the WAL that covers every transaction
 committed meanwhile; that fsync runs in a native thread so no websocket
 stalls. The caller only tells the phones once it returns, so a power cut never
-loses anything a phone was told. Elsewhere each commit syncs (``FULL``).
+loses anything a phone was told. If that fsync fails, the transaction is already
+committed and every reader sees it: it stands and its caller is told it happened
+(never "failed" about a roll that is kept and shown), and the next writes are
+refused before they begin until the disk syncs again. Elsewhere each commit syncs
+(``FULL``), and a failed sync fails the COMMIT itself: nothing of it is kept.
 ``BEGIN IMMEDIATE`` takes SQLite's write lock at once, which also makes the
 transaction the table's lock when several processes share the file.
 """
@@ -338,6 +342,10 @@ class GroupSync:
         self._checkpointing = False
         self.checkpoints = 0
 
+    def sync_now(self) -> None:
+        """One fsync of the WAL, off the event loop; raises the disk's error."""
+        off_the_loop(os.fsync, self._fd)
+
     def wait_durable(self) -> None:
         """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
         waiter = self._new_waiter()
@@ -453,6 +461,7 @@ class Store:
                 raise DamagedDatabase(repair_advice(path, str(error))) from error
             raise
         self.group_sync = None
+        self.unsynced = False  # a group commit's fsync failed: no write until one succeeds
         if group:
             # Checkpoints leave the COMMIT (and the event loop): GroupSync runs them in a thread.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
@@ -546,6 +555,7 @@ class Store:
                 yield self._current
                 return
             self._refuse_if_damaged()
+            self._refuse_until_synced()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
@@ -570,7 +580,31 @@ class Store:
                 raise self._failed(error) from error
             tx.committed()
         if self.group_sync:
+            self._wait_durable()
+
+    def _wait_durable(self) -> None:
+        """After a group commit: once its fsync is done. When the fsync failed, the transaction is
+        committed all the same (SQLite shows it to every reader from the COMMIT on), so it stands: its
+        caller is told it happened, as everyone else will see, never "failed" about a roll that is
+        kept and shown. Nothing more is written until an fsync succeeds (`_refuse_until_synced`)."""
+        try:
             self.group_sync.wait_durable()
+        except StorageError as failure:
+            self.unsynced = True
+            print(f"An fsync of {self.path}-wal failed ({failure.__cause__}): what was just committed stands but "
+                  "may not be on disk; nothing more is written until the disk syncs again.",
+                  file=sys.stderr, flush=True)
+
+    def _refuse_until_synced(self) -> None:
+        """Before a write, after a failed fsync: the disk must sync what is already committed first,
+        or the write is refused before it begins (`StorageError`: nothing of it is written)."""
+        if not self.unsynced:
+            return
+        try:
+            self.group_sync.sync_now()
+        except Exception as error:  # OSError from the disk
+            raise StorageError(DISK_FAILED) from error
+        self.unsynced = False
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,66 @@ def test_the_printed_repair_keeps_a_healthy_file_whole_and_saves_what_a_damaged_
     kept = sum(len(log) for log in saved.values())
     assert 0 < kept < sum(len(log) for log in before.values())
     assert all(set(map(str, log)) <= set(map(str, before[code])) for code, log in saved.items())  # nothing made up
+
+
+FAILING_FSYNC_SCRIPT = textwrap.dedent("""
+    from gevent import monkey; monkey.patch_all()
+    import json, os, sys
+    from companion.store import Store, StorageError
+    from companion.tables import Tables, TableError
+    real_fsync, failures = os.fsync, [0]
+    def fsync(fd):  # the disk: the next `failures` fsyncs fail, as a failing SD card's do
+        if failures[0]:
+            failures[0] -= 1
+            raise OSError(5, "Input/output error")
+        real_fsync(fd)
+    os.fsync = fsync
+    store = Store(sys.argv[1])
+    assert store.group_sync is not None  # under gevent: the group commit syncs with os.fsync
+    shown = []  # what every screen was sent: the last roll of each publish
+    tables = Tables(store, notify=lambda code, views, **kw: shown.append((views[None]["game"] or {}).get("last")))
+    code = tables.create("dice", {})["code"]
+    token = tables.join(code, "Ana", "5a" * 32)["token"]
+    def roll():
+        try:
+            answer = tables.act(code, token, {"type": "roll"})
+            return {"ok": True, "number": answer["events"][0]["number"]}
+        except (StorageError, TableError) as error:
+            return {"ok": False, "error": str(error)}
+    def logged():
+        with store.reading() as tx:
+            return [entry["event"]["number"] for entry in tx.log(code) if entry["kind"] == "event"]
+    report = {}
+    failures[0] = 1
+    report["fsync fails once"] = roll()
+    report["logged then"] = logged()
+    report["shown then"] = [last["number"] for last in shown if last]
+    failures[0] = 1000
+    report["while the disk fails"] = roll()
+    report["logged while failing"] = logged()
+    failures[0] = 0
+    report["disk back"] = roll()
+    report["logged"] = logged()
+    print(json.dumps(report))
+""")
+
+
+def test_a_roll_whose_fsync_failed_is_either_told_as_rolled_or_leaves_no_trace(tmp_path):
+    """The real store under gevent (its group commit calls os.fsync), with the disk's fsync failing.
+    Once: the roll was committed and every reader sees it, so the phone is told it rolled (not "failed",
+    while the roll stays and is shown to everyone). While the disk keeps failing: the next roll is refused
+    before anything is written, and leaves no trace. Disk back: the rolls go on from where they were."""
+    import json
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", FAILING_FSYNC_SCRIPT, str(tmp_path / "db.sqlite3")],
+                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["fsync fails once"] == {"ok": True, "number": 1}
+    assert report["logged then"] == [1] and report["shown then"] == [1]
+    assert report["while the disk fails"] == {"ok": False, "error": DISK_FAILED}
+    assert report["logged while failing"] == [1]
+    assert report["disk back"] == {"ok": True, "number": 2}
+    assert report["logged"] == [1, 2]
+    assert "An fsync of" in result.stderr and "failed" in result.stderr  # the operator's log says so
