@@ -75,6 +75,7 @@ def from_environment() -> dict:
         "LIMIT_LOOKUP": os.environ.get("COMPANION_LIMIT_LOOKUP") or None,
         "LIMIT_ADMIN": os.environ.get("COMPANION_LIMIT_ADMIN") or None,
         "LIMIT_WATCH": os.environ.get("COMPANION_LIMIT_WATCH") or None,
+        "LIMIT_HANDOFF": os.environ.get("COMPANION_LIMIT_HANDOFF") or None,
         "LIMIT_CONNECTIONS": _int("COMPANION_LIMIT_CONNECTIONS", 30),
         # Expiry (companion/expiry.py): finished and idle tables close, closed ones are deleted.
         "FINISHED_HOURS": float(os.environ.get("COMPANION_FINISHED_HOURS") or 6),

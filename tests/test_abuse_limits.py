@@ -213,3 +213,59 @@ def test_a_spectator_flooding_act_is_refused_without_the_store_and_slowed_alone(
     assert other.act({"type": "roll"}) == refused
     for screen in (spectator, phone, other):
         screen.close()
+
+
+def test_flooding_a_tables_hand_off_stops_the_flooder_not_the_phone_given_the_code(server):
+    """The limit on hand-off claims is per address: a client trying codes by the dozen at a table is told
+    to wait; the phone the host gave the code to, elsewhere, takes the seat."""
+    created = create(server.other_url).json()  # the shared die: a game from the start
+    code = created["code"]
+    seat = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
+                         timeout=10).json()
+    host = Screen(server.other_url, code, created["host_token"])
+    try:
+        offer = host.play({"type": "table.handoff", "seat": seat["seat"]})["handoff"]
+    finally:
+        host.close()
+    guesses = iter(f"ZZZZ{n:02d}" for n in range(100))
+    claim = lambda: requests.post(f"{server.url}/api/tables/{code}/handoff", timeout=10,  # noqa: E731
+                                  json={"handoff": next(guesses), "commitment": "6b" * 32})
+    tries, refusal = attempts_until_refused(claim, 3 * burst("handoff"))
+    assert burst("handoff") <= tries < 3 * burst("handoff")
+    assert_says_wait(refusal)
+    claimed = requests.post(f"{server.other_url}/api/tables/{code}/handoff", timeout=10,
+                            json={"handoff": offer["code"], "commitment": "6b" * 32})
+    assert claimed.status_code == 201 and claimed.json()["seat"] == seat["seat"]
+
+
+@pytest.fixture
+def two_processes_and_redis(tmp_path):
+    """Two Companion processes on one database, sharing a Redis queue (how several processes run),
+    the second on both loopback addresses."""
+    from scripts.cluster import Cluster
+
+    redis_server = Cluster(tmp_path / "redis", processes=0)
+    redis_server.workdir.mkdir()
+    redis_server._start_redis()
+    shared = {**DEFAULTS, "COMPANION_MESSAGE_QUEUE": redis_server.queue,
+              "COMPANION_DATABASE": str(tmp_path / "shared.sqlite3")}
+    processes = [ServerProcess(tmp_path, extra_env=shared, name=f"node{index}") for index in range(2)]
+    try:
+        yield [process.start() for process in processes]
+    finally:
+        for process in processes:
+            process.stop()
+        redis_server.stop()
+
+
+def test_with_several_processes_a_client_gets_each_limit_once_not_once_per_process(two_processes_and_redis):
+    first, second = two_processes_and_redis
+    created = 0
+    for attempt in range(4 * burst("create")):
+        answer = create((first, second)[attempt % 2].url)
+        if answer.status_code == 429:
+            break
+        assert answer.status_code == 201, answer.text
+        created += 1
+    assert burst("create") <= created < 2 * burst("create")  # 10 in all, not 10 on each process
+    assert create(first.url).status_code == create(second.url).status_code == 429

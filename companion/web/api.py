@@ -20,7 +20,7 @@ from companion.web import game_number, tables
 from companion.web.i18n import translate
 from companion.web.links import join_url, public_base, seat_cookie_name
 from companion.web.openapi import openapi_document
-from companion.limits import CREATE, JOIN, WATCH
+from companion.limits import CREATE, HANDOFF, JOIN, WATCH
 from companion.web.security import charge, is_cross_origin
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -135,6 +135,7 @@ def seated(seat: dict):
 @api.post("/tables/<code>/handoff")
 def claim_handoff(code: str):
     """The phone that opened a seat's one-time hand-off code takes the seat."""
+    charge(HANDOFF)  # per address: a client flooding a table's claims stops itself, not the real claimant
     body = json_body()
     return seated(tables().claim_handoff(code, body.get("handoff"), body.get("entropy"),
                                                 body.get("commitment"))), 201

@@ -13,7 +13,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_babel import gettext
 
 from companion.games.base import N_
-from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, rules_from
+from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, limits_for
 from companion.store import StorageError
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -137,7 +137,7 @@ class GuardedWSGI:
 
 def install_security(app: Flask) -> None:
     app.json = SafeJSONProvider(app)
-    app.extensions["companion.limits"] = ClientLimits(rules_from(app.config))
+    app.extensions["companion.limits"] = limits_for(app.config)
 
     @app.errorhandler(StorageError)
     def storage_failed(error: StorageError):
