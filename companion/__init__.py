@@ -93,6 +93,10 @@ def create_app(config: dict | None = None) -> Flask:
                         # handled as soon as it is read (one spawn and one trip through the loop less;
                         # p99 at 100 tables x 6 phones 139-175 ms against 320-1600, bench/run.py).
                         async_handlers=False)
+    if socketio.async_mode == "gevent":  # a flooding connection is read at the pace it is handled
+        from companion.web.paced_websocket import pace_websockets
+
+        pace_websockets(socketio)
     store = open_store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
     steady.catch_up_with(store)
     catalog = app.extensions["companion.catalog"] = Catalog(store)
