@@ -54,6 +54,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                         help="who floods: a screen with no token, or a seat of its own table (spectator)")
     parser.add_argument("--flooders", type=int, default=1, help="flooding sockets (1)")
     parser.add_argument("--flood-max", type=int, default=200_000, help="actions per flooder at most (200000)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="pairs of runs (alone, then flooded), each on a fresh server: on a shared machine one "
+                             "pair is mostly noise, the median ratio of several is the figure (3)")
     parser.add_argument("--flooder", nargs=2, metavar=("PLAN", "RESULT"), help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -113,8 +116,10 @@ def flood(plan: dict) -> dict:
             sending["blocks"] += 1
 
     threading.Thread(target=read, daemon=True).start()
-    time.sleep(max(0.0, plan["start"] - time.time()))
-    end = plan["start"] + plan["duration"]
+    print("ready", flush=True)  # connected: the runner sends the window's start (wall clock) on stdin
+    start = float(sys.stdin.readline())
+    time.sleep(max(0.0, start - time.time()))
+    end = start + plan["duration"]
     sender = threading.Thread(target=send, args=(end,), daemon=True)  # may stay blocked: the process ends
     sender.start()
     time.sleep(max(0.0, end - time.time()) + plan["drain"])
@@ -151,15 +156,22 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             plans = flooder_plans(server.url, arguments, tables) if flooding else []
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
+            for index, plan in enumerate(plans):  # started and connected before the window opens
+                plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
+                plan_path.write_text(json.dumps(plan))
+                flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
+                                                   str(result_path)], cwd=ROOT, stdin=subprocess.PIPE,
+                                                  stdout=subprocess.PIPE, text=True), result_path))
             deadline = time.monotonic() + 60
             for client in clients:
                 client.wait_ready(deadline)
+            for process, _ in flooders:
+                if process.stdout.readline().strip() != "ready":
+                    raise RuntimeError("a flooder could not connect")
             start = time.time() + START_DELAY
-            for index, plan in enumerate(plans):
-                plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
-                plan_path.write_text(json.dumps({**plan, "start": start}))
-                flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
-                                                   str(result_path)], cwd=ROOT), result_path))
+            for process, _ in flooders:
+                process.stdin.write(f"{start}\n")
+                process.stdin.flush()
             for client in clients:
                 client.start_at(start)
             time.sleep(max(0.0, start - time.time()))
@@ -187,27 +199,35 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods}
 
 
-def report(arguments: argparse.Namespace, argv: list[str], alone: dict, flooded: dict) -> str:
-    sent = sum(f["sent"] for f in flooded["floods"])
-    answers: dict[str, int] = {}
-    for result in flooded["floods"]:
-        for key, count in result["answers"].items():
-            answers[key] = answers.get(key, 0) + count
-    ratio = flooded["p99"] / alone["p99"] if alone["p99"] else float("nan")
+def pair_line(name: str, outcome: dict) -> str:
+    return (f"| {name} | {outcome['accepted']} / {outcome['sent']} | {outcome['refused']} | {outcome['unanswered']} | "
+            f"{outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | {outcome['server_cpu']:.0%} |")
+
+
+def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dict, dict]], load_before: str) -> str:
+    flooders = f"{arguments.flooders} {arguments.flood} flooder(s)"
     lines = [f"Command: `{' '.join(['.venv/bin/python bench/flood.py', shlex.join(argv)]).strip()}`",
-             f"Machine: {cpu_model()}, load before {load_average()}; commit {code_version()}",
+             f"Machine: {cpu_model()}, load average before {load_before}, after {load_average()}; "
+             f"commit {code_version()}",
              "",
              "| run | rolls accepted / sent | refused | unanswered | p50 ms | p99 ms | max ms | server CPU |",
              "|---|---|---|---|---|---|---|---|"]
-    for name, outcome in (("alone", alone), (f"{arguments.flooders} {arguments.flood} flooder(s)", flooded)):
-        lines.append(f"| {name} | {outcome['accepted']} / {outcome['sent']} | {outcome['refused']} | "
-                     f"{outcome['unanswered']} | {outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | "
-                     f"{outcome['server_cpu']:.0%} |")
+    ratios = []
+    for number, (alone, flooded) in enumerate(pairs, 1):
+        lines += [pair_line(f"{number}. alone", alone), pair_line(f"{number}. {flooders}", flooded)]
+        ratios.append(flooded["p99"] / alone["p99"] if alone["p99"] else math.inf)
+    sent = sum(f["sent"] for _, flooded in pairs for f in flooded["floods"])
+    answers: dict[str, int] = {}
+    for _, flooded in pairs:
+        for result in flooded["floods"]:
+            for key, count in result["answers"].items():
+                answers[key] = answers.get(key, 0) + count
+    blocked = any(f["still_sending"] for _, flooded in pairs for f in flooded["floods"])
     lines += ["", "A roll never answered or a view never shown counts as infinitely slow (inf).",
-              f"Honest p99 with the flood / alone: {ratio:.2f} (goal: at most 1.5).",
-              f"Flood: {sent} actions sent in {arguments.duration:.0f} s"
-              + (" (a flooder was still blocked in a send at the end: the server read it no faster)"
-                 if any(f["still_sending"] for f in flooded["floods"]) else "")
+              "Honest p99 with the flood / alone, pair by pair: " + ", ".join(f"{r:.2f}" for r in ratios)
+              + f"; median {sorted(ratios)[len(ratios) // 2]:.2f} (goal: at most 1.5).",
+              f"Flood: {sent} actions sent in {len(pairs)} x {arguments.duration:.0f} s"
+              + (" (a flooder was still blocked in a send at the end: the server read it no faster)" if blocked else "")
               + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items()))]
     return "\n".join(lines)
 
@@ -218,10 +238,13 @@ def main(argv: list[str]) -> int:
         plan_path, result_path = arguments.flooder
         Path(result_path).write_text(json.dumps(flood(json.loads(Path(plan_path).read_text()))))
         os._exit(0)  # a sender still blocked in its socket is not waited for
+    load_before = load_average()
+    pairs = []
     with tempfile.TemporaryDirectory(prefix="companion-flood-") as workdir:
-        alone = run(arguments, Path(workdir), flooding=False)
-        flooded = run(arguments, Path(workdir), flooding=True)
-    print(report(arguments, argv, alone, flooded))
+        for _ in range(arguments.repeat):
+            pairs.append((run(arguments, Path(workdir), flooding=False), run(arguments, Path(workdir), flooding=True)))
+            print(pair_line("alone", pairs[-1][0]) + "\n" + pair_line("flooded", pairs[-1][1]), flush=True)
+    print(report(arguments, argv, pairs, load_before))
     return 0
 
 
