@@ -14,12 +14,13 @@ if __name__ == "__main__":
 import sys
 
 from companion import create_app
+from companion.config import BadSetting
 from companion.store import DamagedDatabase
 
 try:
     app = create_app()
-except DamagedDatabase as damaged:
-    sys.exit(f"Companion cannot start.\n{damaged}")
+except (DamagedDatabase, BadSetting) as refusal:
+    sys.exit(f"Companion cannot start.\n{refusal}")
 
 
 def announce(url: str) -> None:

@@ -80,7 +80,7 @@ install_cluster() {
 install_test() {
   install_runtime
   install_cluster
-  if command -v apt-get >/dev/null; then apt_install chromium zbar-tools fonts-noto-color-emoji; fi
+  if command -v apt-get >/dev/null; then apt_install chromium zbar-tools fonts-noto-color-emoji sqlite3; fi
   pip_install requirements-dev.txt
 }
 

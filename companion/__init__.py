@@ -10,12 +10,13 @@ from flask import Flask
 from flask.sessions import SessionInterface
 from flask_socketio import SocketIO
 
+from companion import clock as steady
 from companion.amiibo.catalog import Catalog
 from companion.amiibo.house import HouseRankings
 from companion.amiibo.locations import FigureLocations
 from companion.amiibo.proposals import HouseProposals
 from companion.amiibo.shipped import SHIPPED, load_shipped
-from companion.config import ROOT, from_environment
+from companion.config import ROOT, check_settings, from_environment
 from companion.displays import Displays
 from companion.event_loop import gevent_is_running
 from companion.expiry import run_sweeper
@@ -57,6 +58,7 @@ def create_app(config: dict | None = None) -> Flask:
                 instance_path=str(ROOT / "instance"))
     app.config.update(from_environment())
     app.config.update(config or {})
+    check_settings(app.config)
     app.session_interface = NoSessions()
     for module in app.config["GAME_MODULES"]:  # each registers its games on import
         importlib.import_module(module)
@@ -91,7 +93,12 @@ def create_app(config: dict | None = None) -> Flask:
                         # handled as soon as it is read (one spawn and one trip through the loop less;
                         # p99 at 100 tables x 6 phones 139-175 ms against 320-1600, bench/run.py).
                         async_handlers=False)
+    if socketio.async_mode == "gevent":  # a flooding connection is read at the pace it is handled
+        from companion.web.paced_websocket import pace_websockets
+
+        pace_websockets(socketio)
     store = open_store(app.config["DATABASE"], sync=app.config["DB_SYNC"])
+    steady.catch_up_with(store)
     catalog = app.extensions["companion.catalog"] = Catalog(store)
     if app.config.get("SHIPPED_CATALOGUE", SHIPPED):  # a fresh install names every known figure offline
         load_shipped(catalog, app.config.get("SHIPPED_CATALOGUE", SHIPPED))

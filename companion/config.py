@@ -9,6 +9,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+ADMIN_KEY_MIN_LENGTH = 32
+
+
+class BadSetting(ValueError):
+    """A setting the server must not start with; the message says which and what to do."""
+
+
+def check_settings(config: dict) -> None:
+    """Refuses settings that would leave the server open: an administrator key short enough to guess."""
+    key = config.get("ADMIN_KEY")
+    if key is not None and len(key) < ADMIN_KEY_MIN_LENGTH:
+        raise BadSetting(f"COMPANION_ADMIN_KEY has {len(key)} characters: it needs at least {ADMIN_KEY_MIN_LENGTH}, "
+                         "so that it cannot be guessed. Make one with: python -c \"import secrets; "
+                         "print(secrets.token_urlsafe(32))\"")
+
+
 def _int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
@@ -61,6 +77,9 @@ def from_environment() -> dict:
         "LIMIT_CREATE": os.environ.get("COMPANION_LIMIT_CREATE") or None,
         "LIMIT_JOIN": os.environ.get("COMPANION_LIMIT_JOIN") or None,
         "LIMIT_LOOKUP": os.environ.get("COMPANION_LIMIT_LOOKUP") or None,
+        "LIMIT_ADMIN": os.environ.get("COMPANION_LIMIT_ADMIN") or None,
+        "LIMIT_WATCH": os.environ.get("COMPANION_LIMIT_WATCH") or None,
+        "LIMIT_HANDOFF": os.environ.get("COMPANION_LIMIT_HANDOFF") or None,
         "LIMIT_CONNECTIONS": _int("COMPANION_LIMIT_CONNECTIONS", 30),
         # Expiry (companion/expiry.py): finished and idle tables close, closed ones are deleted.
         "FINISHED_HOURS": float(os.environ.get("COMPANION_FINISHED_HOURS") or 6),

@@ -23,9 +23,9 @@ what to do, and change nothing.
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any, Callable
 
+from companion import clock as steady
 from companion.errors import TableError, hash_token
 from companion.games.base import N_
 from companion.tables import CODE_ALPHABET, Principal, Tables
@@ -66,7 +66,7 @@ def clean_pairing(raw: Any) -> str:
 
 
 class Displays:
-    def __init__(self, store, tables: Tables, clock: Callable[[], float] = time.time, wait: float = 10):
+    def __init__(self, store, tables: Tables, clock: Callable[[], float] = steady.now, wait: float = 10):
         self.store, self.tables, self.clock = store, tables, clock
         self.wait = wait  # seconds a TV names the table that asked before showing it
         store.ensure_schema(SCHEMA)

@@ -19,10 +19,10 @@ between them, so the phones' actions are never held up behind it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Callable
 
+from companion import clock as steady
 from companion.tables import TableError
 
 HOUR, DAY = 3600.0, 86400.0
@@ -45,8 +45,9 @@ class Expiry:
 
 class Sweeper:
     def __init__(self, tables, expiry: Expiry, pause: Callable[[], None] = lambda: None,
-                 clock: Callable[[], float] = time.time):
-        """``pause`` yields to the other work of the server between two batches."""
+                 clock: Callable[[], float] = steady.now):
+        """``pause`` yields to the other work of the server between two batches; ``clock`` is the one the
+        store stamps ``updated_at`` with (`companion.clock`: a wall clock set forward closes nothing)."""
         self.tables, self.expiry, self.pause, self.clock = tables, expiry, pause, clock
         tables.store.ensure_schema(INDEX)
 

@@ -8,7 +8,9 @@ space of table codes or holds a thousand websockets. Each rule is a token
 bucket: ``BURST/SECONDS`` allows BURST attempts at once, then one more every
 SECONDS/BURST seconds. A refusal is a 429 that says how long to wait (and a
 ``Retry-After`` header). Behind a reverse proxy every phone has the proxy's
-address: raise the limits there.
+address: raise the limits there (or name the proxy: ``COMPANION_PROXIES``).
+Several processes sharing a Redis queue share the buckets too, in Redis
+(`SharedLimits`): a client gets the limit once, not once per process.
 
 Code lookups count only the misses (a code that names no table): a phone
 that types its table's code once never comes near the limit, while a client
@@ -27,8 +29,12 @@ from typing import Callable
 from companion.games.base import N_
 from companion.tables import TableError
 
-CREATE, JOIN, LOOKUP = "create", "join", "lookup"
-DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60"}
+CREATE, JOIN, LOOKUP, ADMIN, WATCH, HANDOFF = "create", "join", "lookup", "admin", "watch", "handoff"
+# ADMIN counts wrong administrator keys: a script that knows the key never comes near it. WATCH
+# counts actions sent by a screen that only watches (no seat, no host key): all are refused.
+# HANDOFF counts claims of a seat's hand-off code: per address, so that a client flooding a table's
+# claims stops itself, never the phone the host gave the code to.
+DEFAULT_RULES = {CREATE: "10/600", JOIN: "6/60", LOOKUP: "20/60", ADMIN: "5/600", WATCH: "10/60", HANDOFF: "6/60"}
 DEFAULT_CONNECTIONS = 30
 MAX_BUCKETS = 50_000  # beyond this many clients, full (idle) buckets are forgotten
 
@@ -60,44 +66,102 @@ class TooManyAttempts(TableError):
 
 
 class ClientLimits:
-    """Token buckets per (kind, client address)."""
+    """Token buckets per (kind, client address), in this process's memory."""
 
     def __init__(self, rules: dict[str, Rule], clock: Callable[[], float] = time.monotonic):
         self.rules, self.clock = rules, clock
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
-    def _tokens(self, kind: str, address: str, now: float) -> float:
-        rule = self.rules[kind]
-        tokens, last = self._buckets.get((kind, address), (rule.burst, now))
-        return min(rule.burst, tokens + (now - last) * rule.per_second)
-
-    def _refuse(self, kind: str, tokens: float) -> TooManyAttempts:
-        return TooManyAttempts(max(1, math.ceil((1 - tokens) / self.rules[kind].per_second)))
-
     def check(self, kind: str, address: str) -> None:
         """Refuses (`TooManyAttempts`) when this client has no attempt left, without spending one."""
-        with self._lock:
-            tokens = self._tokens(kind, address, self.clock())
+        tokens = self._tokens_left(kind, address, spend=False)
         if tokens < 1:
             raise self._refuse(kind, tokens)
 
     def charge(self, kind: str, address: str) -> None:
         """Spends one attempt, or refuses when none is left."""
+        tokens = self._tokens_left(kind, address, spend=True)
+        if tokens < 1:
+            raise self._refuse(kind, tokens)
+
+    def _refuse(self, kind: str, tokens: float) -> TooManyAttempts:
+        return TooManyAttempts(max(1, math.ceil((1 - tokens) / self.rules[kind].per_second)))
+
+    def _tokens_left(self, kind: str, address: str, spend: bool) -> float:
+        """The attempts this client had left; with ``spend``, one of them is spent (if there was one)."""
         with self._lock:
             now = self.clock()
             tokens = self._tokens(kind, address, now)
-            if tokens < 1:
-                self._buckets[(kind, address)] = (tokens, now)
-                raise self._refuse(kind, tokens)
-            self._buckets[(kind, address)] = (tokens - 1, now)
-            if len(self._buckets) > MAX_BUCKETS:
-                self._forget_full(now)
+            if spend:
+                self._buckets[(kind, address)] = (tokens - 1 if tokens >= 1 else tokens, now)
+                if len(self._buckets) > MAX_BUCKETS:
+                    self._forget_full(now)
+            return tokens
+
+    def _tokens(self, kind: str, address: str, now: float) -> float:
+        rule = self.rules[kind]
+        tokens, last = self._buckets.get((kind, address), (rule.burst, now))
+        return min(rule.burst, tokens + (now - last) * rule.per_second)
 
     def _forget_full(self, now: float) -> None:
         full = [key for key in self._buckets if self._tokens(*key, now) >= self.rules[key[0]].burst]
         for key in full:
             del self._buckets[key]
+
+
+# One bucket, read and (with ARGV[4] = 1) spent in one step, so that processes never both take the
+# last attempt. A bucket left alone until it is full again expires: a full bucket is no key.
+TAKE = """
+local burst, rate, now, spend = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1'
+local kept = redis.call('HMGET', KEYS[1], 'tokens', 'last')
+local tokens, last = tonumber(kept[1]), tonumber(kept[2])
+if tokens == nil then tokens, last = burst, now end
+tokens = math.min(burst, tokens + math.max(0, now - last) * rate)
+if spend then
+  local left = tokens
+  if left >= 1 then left = left - 1 end
+  redis.call('HSET', KEYS[1], 'tokens', tostring(left), 'last', tostring(now))
+  redis.call('EXPIRE', KEYS[1], math.ceil(burst / rate) + 1)
+end
+return tostring(tokens)
+"""
+
+
+class SharedLimits(ClientLimits):
+    """The same buckets in Redis, for several processes behind one proxy (``COMPANION_MESSAGE_QUEUE``):
+    in each process's memory, every process would give a client the whole limit again (two processes,
+    20 tables where the limit says 10). Each process reads its own clock, one that never jumps
+    (`companion.clock`); the processes' clocks differ by a few milliseconds at most, which a bucket
+    refilled in seconds does not notice (a time that seems to go back refills nothing)."""
+
+    def __init__(self, rules: dict[str, Rule], url: str, clock: Callable[[], float] | None = None):
+        import redis
+
+        from companion import clock as steady
+
+        super().__init__(rules, clock or steady.now)
+        self.redis = redis.Redis.from_url(url, socket_timeout=5)
+        self._take = self.redis.register_script(TAKE)
+
+    def _tokens_left(self, kind: str, address: str, spend: bool) -> float:
+        import redis
+
+        rule = self.rules[kind]
+        try:
+            answer = self._take(keys=[f"companion:limit:{kind}:{address}"],
+                                args=[rule.burst, rule.per_second, repr(self.clock()), "1" if spend else "0"])
+        except redis.RedisError:  # Redis unreachable: this process's own buckets meanwhile, not a 500
+            return super()._tokens_left(kind, address, spend)
+        return float(answer)
+
+
+def limits_for(config: dict) -> ClientLimits:
+    """In Redis when the processes share a Redis queue, in this process's memory otherwise."""
+    queue = config.get("MESSAGE_QUEUE") or ""
+    if queue.startswith(("redis://", "rediss://", "unix://")):
+        return SharedLimits(rules_from(config), queue)
+    return ClientLimits(rules_from(config))
 
 
 def rules_from(config: dict) -> dict[str, Rule]:

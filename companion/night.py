@@ -264,8 +264,6 @@ class NightActions:
         token = secrets.token_urlsafe(24)
         with self.store.transaction() as tx:
             table = self._open_table(tx, raw_code)
-            if not self.limiter.allow((table["code"], "handoff")):
-                raise TableError(429, N_("Too many actions: wait a moment and try again."))
             offer = table["handoffs"].get(hash_token(handoff)) if handoff else None
             seat = next((s for s in tx.seats(table["code"]) if offer and s["seat"] == offer["seat"]), None)
             if offer is None or offer["expires"] <= self.clock() or seat is None:

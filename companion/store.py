@@ -14,7 +14,11 @@ in WAL mode still keeps the file consistent), then the transaction waits,
 outside the lock, for one fsync of the WAL that covers every transaction
 committed meanwhile; that fsync runs in a native thread so no websocket
 stalls. The caller only tells the phones once it returns, so a power cut never
-loses anything a phone was told. Elsewhere each commit syncs (``FULL``).
+loses anything a phone was told. If that fsync fails, the transaction is already
+committed and every reader sees it: it stands and its caller is told it happened
+(never "failed" about a roll that is kept and shown), and the next writes are
+refused before they begin until the disk syncs again. Elsewhere each commit syncs
+(``FULL``), and a failed sync fails the COMMIT itself: nothing of it is kept.
 ``BEGIN IMMEDIATE`` takes SQLite's write lock at once, which also makes the
 transaction the table's lock when several processes share the file.
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import sqlite3
 import sys
 import threading
@@ -32,7 +37,7 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from companion import jsontext
+from companion import clock as steady, jsontext
 from companion.event_loop import gevent_is_running, off_the_loop
 from companion.games.base import plain_copy
 
@@ -260,12 +265,25 @@ class DamagedDatabase(RuntimeError):
     """The database file fails SQLite's check: the server must not start on it."""
 
 
+def repair_commands(path: str) -> list[str]:
+    """Shell commands that copy what SQLite can still read of ``path`` into a new file and put it in
+    its place. ``.dump`` rather than ``.recover``: Debian 12's sqlite3 (3.40) fails ``.recover`` even on
+    a healthy file. A dump that met damage ends in ROLLBACK, which would throw away every row it
+    saved: it is turned into COMMIT. The dump leaves out the schema version, which is copied over; the
+    old -wal and -shm files go, or SQLite would lay the damaged file's last writes over the new one."""
+    file, recovered = shlex.quote(path), shlex.quote(path + ".recovered")
+    return [f"rm -f {recovered}",
+            f"sqlite3 {file} .dump | sed 's/^ROLLBACK; -- due to errors$/COMMIT;/' | sqlite3 {recovered}",
+            f"sqlite3 {recovered} \"PRAGMA user_version = $(sqlite3 {file} 'PRAGMA user_version')\"",
+            f"rm -f {shlex.quote(path + '-wal')} {shlex.quote(path + '-shm')} && mv {recovered} {file}"]
+
+
 def repair_advice(path: str, found: str) -> str:
+    steps = "".join(f"   {command}\n" for command in repair_commands(path))
     return (f"The database {path} is damaged ({found}). Companion will not use it, so that nothing more is lost.\n"
             f"1. Stop the server and copy {path} (and {path}-wal if it exists) somewhere safe.\n"
-            f"2. Either put your last backup in its place, or recover what can be read:\n"
-            f"   sqlite3 {path} .recover | sqlite3 {path}.recovered && mv {path}.recovered {path}\n"
-            f"   (after moving the damaged file and its -wal file aside).\n"
+            f"2. Either put your last backup in its place, or recover what can be read (Debian's sqlite3 package):\n"
+            f"{steps}"
             f"3. Start the server again: it checks the file at every start.")
 
 
@@ -323,6 +341,10 @@ class GroupSync:
         self._since_checkpoint = 0  # transactions made durable since the last checkpoint began
         self._checkpointing = False
         self.checkpoints = 0
+
+    def sync_now(self) -> None:
+        """One fsync of the WAL, off the event loop; raises the disk's error."""
+        off_the_loop(os.fsync, self._fd)
 
     def wait_durable(self) -> None:
         """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
@@ -410,13 +432,14 @@ def open_store(database: str, sync: str = "FULL"):
 
 
 class Store:
-    def __init__(self, path: str, sync: str = "FULL"):
+    def __init__(self, path: str, sync: str = "FULL", clock: Callable[[], float] | None = None):
         sync = sync.upper()
         if sync not in SYNC_LEVELS:
             raise ValueError(f"COMPANION_DB_SYNC must be one of {', '.join(SYNC_LEVELS)}, not {sync!r}")
         if path != ":memory:":
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.path = path
+        self.clock = clock or steady.now  # the time of updated_at and the log's entries (companion.clock)
         # Set once a running transaction finds the file damaged: from then on nothing is
         # read or written, every caller hears why (and the log says what to do).
         self.damaged: str | None = None
@@ -438,6 +461,7 @@ class Store:
                 raise DamagedDatabase(repair_advice(path, str(error))) from error
             raise
         self.group_sync = None
+        self.unsynced = False  # a group commit's fsync failed: no write until one succeeds
         if group:
             # Checkpoints leave the COMMIT (and the event loop): GroupSync runs them in a thread.
             self._db.execute("PRAGMA wal_autocheckpoint=0")
@@ -531,11 +555,12 @@ class Store:
                 yield self._current
                 return
             self._refuse_if_damaged()
+            self._refuse_until_synced()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as error:
                 raise self._failed(error) from error
-            tx = self._current = Transaction(self._db, self.cache)
+            tx = self._current = Transaction(self._db, self.cache, self.clock)
             try:
                 yield tx
                 tx.finish()
@@ -555,7 +580,31 @@ class Store:
                 raise self._failed(error) from error
             tx.committed()
         if self.group_sync:
+            self._wait_durable()
+
+    def _wait_durable(self) -> None:
+        """After a group commit: once its fsync is done. When the fsync failed, the transaction is
+        committed all the same (SQLite shows it to every reader from the COMMIT on), so it stands: its
+        caller is told it happened, as everyone else will see, never "failed" about a roll that is
+        kept and shown. Nothing more is written until an fsync succeeds (`_refuse_until_synced`)."""
+        try:
             self.group_sync.wait_durable()
+        except StorageError as failure:
+            self.unsynced = True
+            print(f"An fsync of {self.path}-wal failed ({failure.__cause__}): what was just committed stands but "
+                  "may not be on disk; nothing more is written until the disk syncs again.",
+                  file=sys.stderr, flush=True)
+
+    def _refuse_until_synced(self) -> None:
+        """Before a write, after a failed fsync: the disk must sync what is already committed first,
+        or the write is refused before it begins (`StorageError`: nothing of it is written)."""
+        if not self.unsynced:
+            return
+        try:
+            self.group_sync.sync_now()
+        except Exception as error:  # OSError from the disk
+            raise StorageError(DISK_FAILED) from error
+        self.unsynced = False
 
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
@@ -567,7 +616,7 @@ class Store:
                 return
             self._refuse_if_damaged()
             self._db.execute("BEGIN")
-            tx = self._current = Transaction(self._db, self.cache)
+            tx = self._current = Transaction(self._db, self.cache, self.clock)
             try:
                 yield tx
             except BaseException as error:
@@ -591,8 +640,10 @@ class Transaction:
     committed. Reads and writes of a table go through these methods, which keep that copy
     exact; a write by `execute` to one of these tables empties the cache."""
 
-    def __init__(self, db: sqlite3.Connection, cache: TableCache | None = None):
+    def __init__(self, db: sqlite3.Connection, cache: TableCache | None = None,
+                 clock: Callable[[], float] | None = None):
         self._db = db
+        self.clock = clock or steady.now
         self._cache = cache
         self._work: dict[str, dict] = {}
         self._changed: set[str] = set()  # tables whose seats, log, games or actions were written
@@ -681,7 +732,8 @@ class Transaction:
     def update_table(self, code: str, **fields: Any) -> None:
         work = self._load(code)
         # The stamp only moves forward, even between machines whose clocks differ a little.
-        fields["updated_at"] = max(time.time(), work["stamp"][1] + 1e-6) if work else time.time()
+        now = self.clock()
+        fields["updated_at"] = max(now, work["stamp"][1] + 1e-6) if work else now
         encoded = {column: _encode(column, value) for column, value in fields.items()}
         assignments = ", ".join(f"{column} = ?" for column in encoded)
         self._write(f"UPDATE tables SET {assignments} WHERE code = ?", [*encoded.values(), code])
@@ -731,7 +783,7 @@ class Transaction:
                                (code,)).fetchone()
         seat = row[0]
         self._write("INSERT INTO seats (table_code, seat, name, colour, token_hash, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, time.time()))
+                    "VALUES (?, ?, ?, ?, ?, ?)", (code, seat, name, colour, token_hash, self.clock()))
         return seat
 
     def update_seat(self, code: str, seat: int, **fields: Any) -> None:
@@ -748,7 +800,7 @@ class Transaction:
         if game is None:
             game = work["table"]["game_no"] if work is not None else 1
         first = self.next_log_index(code)
-        now = time.time()
+        now = self.clock()
         self._write_many(
             "INSERT INTO log (table_code, idx, kind, data, at, game) VALUES (?, ?, ?, ?, ?, ?)",
             [(code, first + offset, entry["kind"], jsontext.dumps(entry), now, game)
@@ -816,6 +868,6 @@ class Transaction:
                                    (code,)).fetchone()[0]
         self._write("INSERT INTO actions (table_code, seq, actor, action_key, action, result, at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (code, seq, actor, key, jsontext.dumps(action), jsontext.dumps(result), time.time()))
+                    (code, seq, actor, key, jsontext.dumps(action), jsontext.dumps(result), self.clock()))
         if work is not None:
             work["next_action"] = seq + 1

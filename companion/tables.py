@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from companion import fairness, figures, jsontext, text, waits
+from companion import clock as steady, fairness, figures, jsontext, text, waits
 from companion.amiibo.ids import AmiiboError
 from companion.games import REGISTRY, IllegalAction
 from companion.games.base import HOST, N_, Game
@@ -57,6 +57,8 @@ FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
 SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.handoff"}
 # A phone's chain value for the open round of random contributions (companion.fairness.Entropy).
 REVEAL_ACTION = "entropy.reveal"
+SPECTATOR_REFUSED = N_("A seat or host token is needed to act.")
+TOO_MANY_ACTIONS = N_("Too many actions: wait a moment and try again.")
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
 
 
@@ -115,16 +117,26 @@ class RateLimiter:
         self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
         self._lock = threading.Lock()
 
+    def _tokens(self, key: tuple[str, str], now: float) -> float:
+        tokens, last = self._buckets.get(key, (self.capacity, now))
+        return min(self.capacity, tokens + (now - last) * self.per_second)
+
     def allow(self, key: tuple[str, str]) -> bool:
         with self._lock:
             now = self.clock()
-            tokens, last = self._buckets.get(key, (self.capacity, now))
-            tokens = min(self.capacity, tokens + (now - last) * self.per_second)
+            tokens = self._tokens(key, now)
             if tokens < 1:
                 self._buckets[key] = (tokens, now)
                 return False
             self._buckets[key] = (tokens - 1, now)
             return True
+
+    def wait_for(self, key: tuple[str, str]) -> float:
+        """Seconds until ``key`` may act again (0: now), spending nothing: a flood is refused
+        before it reaches the store."""
+        with self._lock:
+            tokens = self._tokens(key, self.clock())
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.per_second
 
 
 # Gets a table's new views after a commit: every viewer's (public, host, each
@@ -162,7 +174,7 @@ class Tables(NightActions):
     def __init__(self, store: Store, notify: Notify | None = None, rate_capacity: float = 10,
                  rate_per_second: float = 5, describe_figure: figures.Describe = describe_by_id,
                  name_figure: Callable[[str, Any, Any], None] | None = None,
-                 clock: Callable[[], float] = time.time, services: "GameServices | None" = None,
+                 clock: Callable[[], float] = steady.now, services: "GameServices | None" = None,
                  away: Callable[[str, int], float | None] | None = None, away_after: float = 5,
                  texts: Callable[[str, dict], dict[str, str]] = english):
         self.store = store
@@ -176,6 +188,7 @@ class Tables(NightActions):
         # rankings before a game starts, remember what a game taught afterwards.
         self.services = services or GameServices()
         # The games read no clock: the server's time reaches them as data, the "at" of each action.
+        # Deadlines are measured with it too: a clock that never jumps (companion.clock).
         self.clock = clock
         self.describe_figure = describe_figure
         # Remembers a name given to a figure (the catalogue's); raises with a message on a bad name.
@@ -206,7 +219,7 @@ class Tables(NightActions):
         settings = {"timeout": self._clean_timeout(timeout)}
         host_token = secrets.token_urlsafe(24)
         seed = fairness.new_seed()
-        now = time.time()
+        now = self.clock()
         with self.store.transaction() as tx:
             table = {"code": self._fresh_code(tx), "game": game.id, "options": options, "state": None,
                      "status": "lobby", "joining_open": 1, "host_token_hash": hash_token(host_token),
@@ -326,6 +339,8 @@ class Tables(NightActions):
 
     # The one path --------------------------------------------------------
     def act(self, raw_code: Any, token: Any, action: Any) -> dict:
+        if token is None or token == "":  # a spectator: refused before any transaction is opened
+            raise TableError(401, SPECTATOR_REFUSED)
         return self._act(raw_code, action, lambda tx, table: self._principal(tx, table, token), token)
 
     def act_as_host(self, code: str, action: Any) -> dict:
@@ -341,13 +356,13 @@ class Tables(NightActions):
             table = self._existing_table(tx, raw_code)
             principal = who(tx, table)
             if principal.role == "spectator":
-                raise TableError(401, N_("A seat or host token is needed to act."))
+                raise TableError(401, SPECTATOR_REFUSED)
             self._check_actor(principal, action, REGISTRY[table["game"]])
             earlier = tx.find_action(table["code"], principal.actor, key) if key is not None else None
             if earlier is not None:
                 return {**earlier, "duplicate": True}
             if not self.limiter.allow((table["code"], principal.actor)):
-                raise TableError(429, N_("Too many actions: wait a moment and try again."))
+                raise TableError(429, TOO_MANY_ACTIONS)
             if table["status"] == "closed":
                 raise TableError(410, N_("This table is closed."))
             # A deadline that passed since the last tick is settled before the action (the timer may lag).

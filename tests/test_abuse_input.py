@@ -194,3 +194,108 @@ def test_a_rayman_character_name_that_would_lie_is_refused(name):
     from tests.test_rayman import new_game, refused
 
     refused(new_game(2), 1, {"type": "character", "name": name}, "direction-changing")
+
+
+# Inputs that crashed the server (issue 24): each gets a clear 400 and changes nothing -------------
+@pytest.mark.parametrize("number", ["²", "x", "-1", "1.0", "9" * 40])
+def test_a_game_number_that_is_not_ascii_digits_is_a_400_on_the_log_and_the_verify_page(server, number):
+    table = new_table(server)
+    log = requests.get(f"{server.url}/api/tables/{table['code']}/log", params={"game": number}, timeout=10)
+    assert log.status_code == 400, (number, log.text[:200])
+    assert log.json() == {"ok": False, "error": "The game number is a whole number, such as 1 or 2."}
+    page = requests.get(f"{server.url}/t/{table['code']}/verify", params={"game": number, "lang": "fr"}, timeout=10)
+    assert page.status_code == 400 and "Le numéro de la partie est un nombre entier" in page.text, number
+    assert requests.get(f"{server.url}/t/{table['code']}/verify", params={"game": "1"}, timeout=10).status_code == 200
+
+
+@pytest.mark.parametrize("changed", [["faces"], {"option": "faces"}, 3, True])
+def test_a_changed_field_that_is_not_an_option_name_is_a_400(server, changed):
+    body = {"game": "dice", "options": {"die": "custom", "faces": []}, "changed": changed}
+    response = requests.post(f"{server.url}/api/options/check", json=body, timeout=10)
+    assert response.status_code == 400, response.text[:200]
+    assert response.json() == {"ok": False, "error": "The field “changed” is the name of one option of the game."}
+    body["changed"] = "faces"  # the same check with a name: the refusal is the option's, next to it
+    named = requests.post(f"{server.url}/api/options/check", json=body, timeout=10)
+    assert named.status_code == 200 and named.json()["ok"] is False and named.json()["option"] == "faces"
+
+
+def send_with_answer(screen: Screen, raw_event: str) -> dict:
+    """Sends a Socket.IO event written by hand (the client's encoder refuses to nest this deep)
+    with an acknowledgement id, and returns the server's answer to it."""
+    import queue
+
+    answers: "queue.Queue[dict]" = queue.Queue()
+    ack = screen.client._generate_ack_id("/", lambda *data: answers.put(data[0] if data else None))
+    screen.client.eio.send(f"2{ack}{raw_event}")
+    return answers.get(timeout=10)
+
+
+@pytest.mark.parametrize("shape", ["lists", "objects"])
+def test_a_socket_io_act_nested_too_deep_is_answered_and_changes_nothing(server, shape):
+    table = new_table(server)
+    phone = Screen(server.url, table["code"], table["seats"]["Ana"]["token"])
+    try:
+        phone.wait_for(lambda view: True)
+        before = log_of(server, table["code"])
+        deep = "[" * DEEP + "]" * DEEP if shape == "lists" else '{"a":' * DEEP + "1" + "}" * DEEP
+        answer = send_with_answer(phone, '["act",{"type":"roll","x":' + deep + "}]")
+        assert answer == {"ok": False, "error": "The action is nested too deeply.", "status": 400}
+        assert log_of(server, table["code"]) == before
+        assert phone.act({"type": "roll"})["ok"] is True  # the same connection plays on
+    finally:
+        phone.close()
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory):
+    """A bot taps faster than a thumb: no per-seat rate limit in its way."""
+    process = ServerProcess(tmp_path_factory.mktemp("abuse-input-fast"), extra_env={
+        "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="module")
+def sharing_duel(fast_server):
+    """A Universalis duel where Koopa (PF 3), blocked by Boo and Bill, waits for its PF to be shared."""
+    from tests.test_universalis_server import card_id, pass_turn, play_character, step_to
+
+    created = requests.post(f"{fast_server.url}/api/tables", json={"game": "universalis"}, timeout=10).json()
+    seats = [requests.post(f"{fast_server.url}/api/tables/{created['code']}/seats",
+                           json={"name": name, "entropy": ENTROPY}, timeout=10).json() for name in ("Ana", "Bo")]
+    requests.post(f"{fast_server.url}/api/tables/{created['code']}/actions", json={"type": "table.start"},
+                  headers=bearer(created["host_token"]), timeout=10).raise_for_status()
+    phones = {seat["seat"]: Screen(fast_server.url, created["code"], seat["token"]) for seat in seats}
+    first_seat = next(iter(phones.values())).wait_for_game(lambda game: True)["game"]["active"]
+    first = phones[first_seat]
+    second = next(phone for seat, phone in phones.items() if seat != first_seat)
+    step_to(first, "prep1")
+    play_character(first, "Koopa", cost=3, pf=3, pc=5)
+    pass_turn(first)
+    step_to(second, "prep1")
+    play_character(second, "Boo", cost=2, pf=1, pc=3)
+    pass_turn(second)
+    step_to(first, "prep1")
+    second.play({"type": "play", "card": {"kind": "character", "name": "Bill", "cost": 0, "pf": 2, "pc": 2},
+                 "free": True, "override": True})  # a card allows it, as in tests/test_universalis_server.py
+    first.wait_for_game(lambda g: any(card["name"] == "Bill" for card in g["in_play"]))
+    game = step_to(first, "attackers")
+    koopa, boo, bill = (card_id(game, name) for name in ("Koopa", "Boo", "Bill"))
+    first.play({"type": "attack", "attackers": [koopa]})
+    second.wait_for_game(lambda g: g["phase"] == "blockers")
+    second.play({"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    first.wait_for_game(lambda g: g["phase"] == "sharing")
+    yield {"code": created["code"], "phone": first, "koopa": str(koopa), "boo": str(boo), "bill": str(bill)}
+    for phone in phones.values():
+        phone.close()
+
+
+@pytest.mark.parametrize("key", ["x", "1.0", "²", "-1", " 1", "01"])
+def test_a_universalis_share_with_a_key_that_names_no_blocker_is_refused(fast_server, sharing_duel, key):
+    duel = sharing_duel
+    before = log_of(fast_server, duel["code"])
+    shares = {duel["boo"]: 1, duel["bill"]: 0, key: 2}  # 3 in all: Koopa's PF, a part of it to no card
+    answer = duel["phone"].act({"type": "share", "shares": {duel["koopa"]: shares}})
+    assert answer == {"ok": False, "status": 400, "error": "Say how each attacker's PF is shared among its blockers."}
+    assert log_of(fast_server, duel["code"]) == before
+    assert duel["phone"].latest["game"]["phase"] == "sharing"

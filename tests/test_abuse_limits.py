@@ -7,6 +7,7 @@ of a table, sweeps table codes or holds connections open is told to wait
 from __future__ import annotations
 
 import socket
+import sqlite3
 
 import pytest
 import requests
@@ -148,3 +149,123 @@ def test_a_bucket_refills_evenly_and_says_how_long_to_wait():
 def test_a_malformed_limit_setting_stops_the_server_with_its_format(raw):
     with pytest.raises(ValueError):
         Rule.parse(raw)
+
+
+ADMIN_KEY = "k" * 40
+
+
+def name_figure(url: str, key: str) -> requests.Response:
+    return requests.put(f"{url}/api/amiibo/0x01000000fffe0002/name", json={"name": "Newcomer"},
+                        headers={"Authorization": f"Bearer {key}"}, timeout=10)
+
+
+def test_guessing_the_administrator_key_is_stopped_per_client_even_for_the_right_key(tmp_path):
+    process = ServerProcess(tmp_path, extra_env={**DEFAULTS, "COMPANION_HOST": "::",
+                                                 "COMPANION_ADMIN_KEY": ADMIN_KEY}).start()
+    try:
+        guesses = iter(f"guess-{n:04d}".ljust(40, "x") for n in range(100))
+        misses, refusal = attempts_until_refused(lambda: name_figure(process.url, next(guesses)), 3 * burst("admin"))
+        assert misses >= burst("admin") and misses < 3 * burst("admin")
+        assert_says_wait(refusal)
+        assert name_figure(process.url, ADMIN_KEY).status_code == 429  # stopped, a guess learns nothing
+        assert name_figure(f"http://[::1]:{process.port}", ADMIN_KEY).status_code == 200  # another client
+    finally:
+        process.stop()
+
+
+@pytest.mark.parametrize("length", [1, 16, 31])
+def test_an_administrator_key_under_32_characters_stops_the_server_with_a_clear_message(tmp_path, length):
+    process = ServerProcess(tmp_path, extra_env={"COMPANION_ADMIN_KEY": "k" * length})
+    with pytest.raises(RuntimeError) as refused:
+        process.start()
+    assert f"COMPANION_ADMIN_KEY has {length} characters: it needs at least 32" in str(refused.value)
+    assert "Traceback" not in str(refused.value)
+
+
+def test_a_spectator_flooding_act_is_refused_without_the_store_and_slowed_alone(server):
+    """A screen with no token may not act: its actions are refused before any transaction is opened
+    (here, while another connection holds the database's write lock, they are still answered at once;
+    before, each waited for the lock), and past its address's limit it is told to wait, while the
+    seats of the table play on."""
+    created = create(server.url).json()
+    code = created["code"]
+    seat = requests.post(f"{server.url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
+                         timeout=10).json()
+    spectator = Screen(server.url, code, None)
+    phone = Screen(server.url, code, seat["token"])
+    spectator.wait_for(lambda view: True)
+    log_before = requests.get(f"{server.url}/api/tables/{code}/log", timeout=10).json()["entries"]
+    locker = sqlite3.connect(server.database, timeout=0)
+    try:
+        locker.execute("BEGIN IMMEDIATE")  # the store's write lock, held by someone else
+        answers = [spectator.client.call("act", {"type": "roll"}, timeout=10) for _ in range(burst("watch") + 2)]
+        locker.rollback()
+    finally:
+        locker.close()
+    refused = {"ok": False, "status": 401, "error": "A seat or host token is needed to act."}
+    assert answers[:burst("watch")] == [refused] * burst("watch")
+    for answer in answers[burst("watch"):]:
+        assert answer["status"] == 429 and answer["retry_after"] >= 1
+        assert answer["error"] == f"Too many attempts from this device: wait {answer['retry_after']} s and try again."
+    assert requests.get(f"{server.url}/api/tables/{code}/log", timeout=10).json()["entries"] == log_before
+    assert phone.act({"type": "roll"})["ok"] is True  # a seat, from the same address, is not slowed
+    other = Screen(server.other_url, code, None)  # another address's spectator is refused plainly
+    assert other.act({"type": "roll"}) == refused
+    for screen in (spectator, phone, other):
+        screen.close()
+
+
+def test_flooding_a_tables_hand_off_stops_the_flooder_not_the_phone_given_the_code(server):
+    """The limit on hand-off claims is per address: a client trying codes by the dozen at a table is told
+    to wait; the phone the host gave the code to, elsewhere, takes the seat."""
+    created = create(server.other_url).json()  # the shared die: a game from the start
+    code = created["code"]
+    seat = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
+                         timeout=10).json()
+    host = Screen(server.other_url, code, created["host_token"])
+    try:
+        offer = host.play({"type": "table.handoff", "seat": seat["seat"]})["handoff"]
+    finally:
+        host.close()
+    guesses = iter(f"ZZZZ{n:02d}" for n in range(100))
+    claim = lambda: requests.post(f"{server.url}/api/tables/{code}/handoff", timeout=10,  # noqa: E731
+                                  json={"handoff": next(guesses), "commitment": "6b" * 32})
+    tries, refusal = attempts_until_refused(claim, 3 * burst("handoff"))
+    assert burst("handoff") <= tries < 3 * burst("handoff")
+    assert_says_wait(refusal)
+    claimed = requests.post(f"{server.other_url}/api/tables/{code}/handoff", timeout=10,
+                            json={"handoff": offer["code"], "commitment": "6b" * 32})
+    assert claimed.status_code == 201 and claimed.json()["seat"] == seat["seat"]
+
+
+@pytest.fixture
+def two_processes_and_redis(tmp_path):
+    """Two Companion processes on one database, sharing a Redis queue (how several processes run),
+    the second on both loopback addresses."""
+    from scripts.cluster import Cluster
+
+    redis_server = Cluster(tmp_path / "redis", processes=0)
+    redis_server.workdir.mkdir()
+    redis_server._start_redis()
+    shared = {**DEFAULTS, "COMPANION_MESSAGE_QUEUE": redis_server.queue,
+              "COMPANION_DATABASE": str(tmp_path / "shared.sqlite3")}
+    processes = [ServerProcess(tmp_path, extra_env=shared, name=f"node{index}") for index in range(2)]
+    try:
+        yield [process.start() for process in processes]
+    finally:
+        for process in processes:
+            process.stop()
+        redis_server.stop()
+
+
+def test_with_several_processes_a_client_gets_each_limit_once_not_once_per_process(two_processes_and_redis):
+    first, second = two_processes_and_redis
+    created = 0
+    for attempt in range(4 * burst("create")):
+        answer = create((first, second)[attempt % 2].url)
+        if answer.status_code == 429:
+            break
+        assert answer.status_code == 201, answer.text
+        created += 1
+    assert burst("create") <= created < 2 * burst("create")  # 10 in all, not 10 on each process
+    assert create(first.url).status_code == create(second.url).status_code == 429

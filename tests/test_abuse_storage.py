@@ -11,12 +11,14 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
 import requests
 
-from companion.store import DATABASE_DAMAGED, DISK_FAILED
+from companion.store import DATABASE_DAMAGED, DISK_FAILED, SCHEMA_VERSION, DamagedDatabase, Store, repair_commands
+from companion.tables import Tables
 from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
 from tests.server import ServerProcess
@@ -148,7 +150,7 @@ def test_a_damaged_database_is_refused_at_start_with_what_to_do(tmp_path):
     assert damaged.process.returncode != 0
     said = damaged.log_path.read_text()
     assert "Companion cannot start." in said and f"The database {copy} is damaged" in said
-    assert f"sqlite3 {copy} .recover" in said and "backup" in said
+    assert f"sqlite3 {copy} .dump" in said and "backup" in said
     server.start()  # the original file is untouched
     try:
         assert rolled_numbers(server.url, code) == list(range(1, 9))
@@ -174,7 +176,125 @@ def test_a_database_damaged_while_running_stops_taking_actions_with_what_to_do(t
         assert closing.status_code == 503
         page = requests.get(f"{server.url}/t/{code}", timeout=10)
         assert page.status_code == 503 and "repair the database" in page.text
-        assert "is damaged" in server.log_tail() and ".recover" in server.log_tail()
+        assert "is damaged" in server.log_tail() and ".dump" in server.log_tail()
         phone.close()
     finally:
         server.stop()
+
+
+def stored_tables(path: Path) -> dict[str, list]:
+    """Every table of a store file and its log, as the server reads them."""
+    store = Store(str(path))
+    try:
+        with store.reading() as tx:
+            codes = [row["code"] for row in tx.execute("SELECT code FROM tables ORDER BY code").fetchall()]
+            return {code: tx.log(code) for code in codes}
+    finally:
+        store.close()
+
+
+def run_repair(path: Path) -> None:
+    """The commands the server prints for a damaged file, run as a host would paste them."""
+    for command in repair_commands(str(path)):
+        subprocess.run(["bash", "-c", command], check=True, capture_output=True, timeout=120)
+
+
+def rolled_store(path: Path, tables: int = 12, rolls: int = 30) -> dict[str, list]:
+    store = Store(str(path))
+    many = Tables(store, rate_capacity=10_000, rate_per_second=10_000)
+    for _ in range(tables):
+        code = many.create("dice", {})["code"]
+        token = many.join(code, "Ana", ENTROPY)["token"]
+        for _ in range(rolls):
+            many.act(code, token, {"type": "roll"})
+    store.close()
+    return stored_tables(path)
+
+
+@pytest.mark.skipif(shutil.which("sqlite3") is None, reason="the sqlite3 command (./manage.sh install-test installs it)")
+def test_the_printed_repair_keeps_a_healthy_file_whole_and_saves_what_a_damaged_one_still_holds(tmp_path):
+    healthy = tmp_path / "healthy.sqlite3"
+    before = rolled_store(healthy)
+    run_repair(healthy)
+    assert not Path(str(healthy) + ".recovered").exists()
+    assert stored_tables(healthy) == before  # the server opens it (its check passes) and reads every entry
+    assert sqlite3.connect(healthy).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+    damaged = tmp_path / "damaged.sqlite3"
+    shutil.copy(healthy, damaged)
+    with sqlite3.connect(damaged) as db:
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    with open(damaged, "r+b") as raw:  # one page in the middle, as a failing SD card might
+        raw.seek(page_size * (pages // 2))
+        raw.write(b"\xff" * page_size)
+    with pytest.raises(DamagedDatabase):
+        Store(str(damaged))
+    run_repair(damaged)
+    saved = stored_tables(damaged)
+    kept = sum(len(log) for log in saved.values())
+    assert 0 < kept < sum(len(log) for log in before.values())
+    assert all(set(map(str, log)) <= set(map(str, before[code])) for code, log in saved.items())  # nothing made up
+
+
+FAILING_FSYNC_SCRIPT = textwrap.dedent("""
+    from gevent import monkey; monkey.patch_all()
+    import json, os, sys
+    from companion.store import Store, StorageError
+    from companion.tables import Tables, TableError
+    real_fsync, failures = os.fsync, [0]
+    def fsync(fd):  # the disk: the next `failures` fsyncs fail, as a failing SD card's do
+        if failures[0]:
+            failures[0] -= 1
+            raise OSError(5, "Input/output error")
+        real_fsync(fd)
+    os.fsync = fsync
+    store = Store(sys.argv[1])
+    assert store.group_sync is not None  # under gevent: the group commit syncs with os.fsync
+    shown = []  # what every screen was sent: the last roll of each publish
+    tables = Tables(store, notify=lambda code, views, **kw: shown.append((views[None]["game"] or {}).get("last")))
+    code = tables.create("dice", {})["code"]
+    token = tables.join(code, "Ana", "5a" * 32)["token"]
+    def roll():
+        try:
+            answer = tables.act(code, token, {"type": "roll"})
+            return {"ok": True, "number": answer["events"][0]["number"]}
+        except (StorageError, TableError) as error:
+            return {"ok": False, "error": str(error)}
+    def logged():
+        with store.reading() as tx:
+            return [entry["event"]["number"] for entry in tx.log(code) if entry["kind"] == "event"]
+    report = {}
+    failures[0] = 1
+    report["fsync fails once"] = roll()
+    report["logged then"] = logged()
+    report["shown then"] = [last["number"] for last in shown if last]
+    failures[0] = 1000
+    report["while the disk fails"] = roll()
+    report["logged while failing"] = logged()
+    failures[0] = 0
+    report["disk back"] = roll()
+    report["logged"] = logged()
+    print(json.dumps(report))
+""")
+
+
+def test_a_roll_whose_fsync_failed_is_either_told_as_rolled_or_leaves_no_trace(tmp_path):
+    """The real store under gevent (its group commit calls os.fsync), with the disk's fsync failing.
+    Once: the roll was committed and every reader sees it, so the phone is told it rolled (not "failed",
+    while the roll stays and is shown to everyone). While the disk keeps failing: the next roll is refused
+    before anything is written, and leaves no trace. Disk back: the rolls go on from where they were."""
+    import json
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", FAILING_FSYNC_SCRIPT, str(tmp_path / "db.sqlite3")],
+                            cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["fsync fails once"] == {"ok": True, "number": 1}
+    assert report["logged then"] == [1] and report["shown then"] == [1]
+    assert report["while the disk fails"] == {"ok": False, "error": DISK_FAILED}
+    assert report["logged while failing"] == [1]
+    assert report["disk back"] == {"ok": True, "number": 2}
+    assert report["logged"] == [1, 2]
+    assert "An fsync of" in result.stderr and "failed" in result.stderr  # the operator's log says so

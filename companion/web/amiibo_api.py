@@ -16,7 +16,8 @@ from companion.amiibo.catalog import MAX_LIMIT, MAX_QUERY, Catalog
 from companion.amiibo.ids import AmiiboError
 from companion.games.base import N_
 from companion.web.i18n import current_language, translate
-from companion.web.security import is_cross_origin
+from companion.limits import ADMIN, TooManyAttempts
+from companion.web.security import count_guess, is_cross_origin
 
 amiibo_api = Blueprint("amiibo_api", __name__, url_prefix="/api/amiibo")
 
@@ -62,7 +63,12 @@ def name_figure(amiibo_id: str):
     given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not key:
         raise RequestError(403, N_("This server has no administrator key: figures are named by the host of a table."))
-    if not secrets.compare_digest(given.encode(), key.encode()):
+    right = secrets.compare_digest(given.encode(), key.encode())
+    try:
+        count_guess(ADMIN, right)
+    except TooManyAttempts as error:
+        raise RequestError(429, error.message, **error.params) from None
+    if not right:
         raise RequestError(401, N_("The administrator key is needed to name a figure in the catalogue."))
     body = request.get_json(silent=True)
     if not isinstance(body, dict):

@@ -16,11 +16,11 @@ from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
 from companion.tables import TableError
-from companion.web import tables
+from companion.web import game_number, tables
 from companion.web.i18n import translate
 from companion.web.links import join_url, public_base, seat_cookie_name
 from companion.web.openapi import openapi_document
-from companion.limits import CREATE, JOIN
+from companion.limits import CREATE, HANDOFF, JOIN, WATCH
 from companion.web.security import charge, is_cross_origin
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -93,12 +93,15 @@ def check_options():
     one just ``changed`` (a combination the change made impossible)."""
     body = json_body()
     game = tables().game_of(body.get("game"))
+    changed = body.get("changed")
+    if changed is not None and not isinstance(changed, str):
+        raise TableError(400, N_("The field “changed” is the name of one option of the game."))
     try:
         options = tables().check_options(game.id, stored_options(game.id, body.get("options"), tables().texts))
     except TableError as error:
         names = {option.name: option for option in game.options}
         blamed = error.params.get("option")
-        blamed = blamed if blamed in names else body.get("changed") if body.get("changed") in names else None
+        blamed = blamed if blamed in names else changed if changed in names else None
         if blamed and "option" in error.params:  # the form's label, not the option's id
             error = TableError(error.status, error.message, **{**error.params, "option": Msg(names[blamed].label)})
         return jsonify({"ok": False, "error": translate(error), "option": blamed})
@@ -135,6 +138,7 @@ def seated(seat: dict):
 @api.post("/tables/<code>/handoff")
 def claim_handoff(code: str):
     """The phone that opened a seat's one-time hand-off code takes the seat."""
+    charge(HANDOFF)  # per address: a client flooding a table's claims stops itself, not the real claimant
     body = json_body()
     return seated(tables().claim_handoff(code, body.get("handoff"), body.get("entropy"),
                                                 body.get("commitment"))), 201
@@ -148,8 +152,8 @@ def table_view(code: str):
 
 def act(code: str, action: Any):
     token = bearer_token()
-    if token is None:
-        raise TableError(401, N_("A seat or host token is needed to act."))
+    if token is None:  # refused without the store; a flood of them is stopped per address
+        charge(WATCH)
     return jsonify(tables().act(code, token, action))
 
 
@@ -167,9 +171,7 @@ def close_table(code: str):
 @api.get("/tables/<code>/log")
 def table_log(code: str):
     """The log of one game of the table: ``?game=<number>`` (the current game by default)."""
-    raw = request.args.get("game")
-    number = int(raw) if raw is not None and raw.isdigit() and len(raw) < 7 else raw
-    return jsonify(tables().public_log(code, number))
+    return jsonify(tables().public_log(code, game_number(request.args.get("game"))))
 
 
 # A TV paired with a table by a short code (companion/displays.py) --------------------------------

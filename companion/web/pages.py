@@ -14,7 +14,7 @@ from companion.games.rayman.components import label_groups
 from companion.option_texts import shown_value
 from companion.rules_bundle import bundle, rules_hash
 from companion.tables import TableError, normalize_code
-from companion.web import tables
+from companion.web import game_number, tables
 from companion.web.i18n import translate
 from companion.web.delivery import accepts_gzip, gzipped
 from companion.web.links import join_url, public_base, qr_svg
@@ -183,10 +183,13 @@ def verify(code: str):
     table, error = _table_or_error_page(code, allow_closed=True)
     if error:
         return error
-    number = request.args.get("game", "")
+    try:
+        number = game_number(request.args.get("game"))
+    except TableError as error:
+        return render_template("error.html", message=translate(error), code=code), error.status
     # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
     response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
-                                              number=int(number) if number.isdigit() else None))
+                                              number=number))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(

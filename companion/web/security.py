@@ -14,7 +14,7 @@ from flask_babel import gettext
 
 from companion.errors import fault_answer, log_unspent_value
 from companion.games.base import N_
-from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, rules_from
+from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, limits_for
 from companion.store import StorageError
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -77,18 +77,24 @@ def charge(kind: str) -> None:
         raise
 
 
-def _code_lookup(found: bool) -> None:
-    """Tables' hook: a miss spends an attempt; a client with none left looks up nothing."""
-    if not has_request_context():
-        return  # the server's own work (the reader, the sweeper)
+def count_guess(kind: str, right: bool) -> None:
+    """For what can be guessed (a table code, the administrator key): a miss spends one of this
+    client's attempts, and a client with none left is refused even when right, so guessing gains
+    nothing (`TooManyAttempts`)."""
     try:
-        if found:
-            limits().check(LOOKUP, client_address())
+        if right:
+            limits().check(kind, client_address())
         else:
-            limits().charge(LOOKUP, client_address())
+            limits().charge(kind, client_address())
     except TooManyAttempts as error:
         g.retry_after = error.retry_after
         raise
+
+
+def _code_lookup(found: bool) -> None:
+    """Tables' hook: a miss spends an attempt; a client with none left looks up nothing."""
+    if has_request_context():  # not the server's own work (the reader, the sweeper)
+        count_guess(LOOKUP, found)
 
 
 class GuardedWSGI:
@@ -132,7 +138,7 @@ class GuardedWSGI:
 
 def install_security(app: Flask) -> None:
     app.json = SafeJSONProvider(app)
-    app.extensions["companion.limits"] = ClientLimits(rules_from(app.config))
+    app.extensions["companion.limits"] = limits_for(app.config)
 
     @app.errorhandler(StorageError)
     def storage_failed(error: StorageError):

@@ -24,12 +24,12 @@ whichever process holds it.
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from typing import Callable
 
 import redis
 
+from companion import clock as steady
 from companion.tables import Principal
 
 REDIS_CONNECTIONS = 32
@@ -57,7 +57,7 @@ return 0
 class SharedPresence:
     """`companion.web.sockets.Presence`'s interface, shared through Redis."""
 
-    def __init__(self, url: str, clock: Callable[[], float] = time.time):
+    def __init__(self, url: str, clock: Callable[[], float] = steady.now):
         # Hundreds of greenlets may ask at once: they wait for one of the pool's connections
         # (redis-py's default pool refuses past 100 with "Too many connections").
         self.redis = redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(

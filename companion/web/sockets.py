@@ -10,22 +10,36 @@ it was replaced, so two phones never hold one seat.
 from __future__ import annotations
 
 import json
+import math
 import threading
-import time
 from typing import Any, Callable
 
 from flask import Flask, has_request_context, request
 from flask_babel import get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
+from companion import clock as steady
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games.base import N_
+from companion.limits import WATCH, TooManyAttempts
 from companion.store import StorageError
-from companion.tables import Principal, TableError, normalize_code
+from companion.tables import SPECTATOR_REFUSED, TOO_MANY_ACTIONS, Principal, TableError, normalize_code
 from companion.web import tables, wire
 from companion.web.i18n import translate
 from companion.web.reader_bridge import HOSTS_ROOM, PHONES_ROOM, phone_status, reader_room
 from companion.web.links import seat_cookie_name
+from companion.web.security import client_address, limits
+
+# The longest a refusal over a limit is held (see `SocketHub._refused_before_the_store`): under the ping timeout.
+HOLD_AT_MOST = 1.0
+
+
+def refusal(error: TableError | StorageError) -> dict:
+    """The acknowledgement of a refused action, in the screen's language."""
+    answer = {"ok": False, "error": translate(error), "status": error.status}
+    if getattr(error, "retry_after", None):
+        answer["retry_after"] = error.retry_after
+    return answer
 
 
 def acting_sid() -> str | None:
@@ -49,7 +63,7 @@ class Presence:
     when each seat nobody holds has been away (a seat never seen since the process
     started counts from the start)."""
 
-    def __init__(self, clock: Callable[[], float] = time.time):
+    def __init__(self, clock: Callable[[], float] = steady.now):
         self._lock = threading.Lock()
         self._by_sid: dict[str, tuple[Principal, str | None]] = {}
         self._holders: dict[str, dict[int, str]] = {}  # table code -> seat -> sid
@@ -267,21 +281,44 @@ class SocketHub:
         if principal is not None and principal.role == "seat":
             self._announce_presence(principal.code)
 
+    def _refused_before_the_store(self, principal: Principal) -> dict | None:
+        """What never reaches the store: a spectator's action (a spectator may not act; each one counts
+        against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate.
+        Past a limit the answer is held for as long as the screen must wait: the events of a connection
+        are read one after another, so its next ones are read only then, and a flooding screen slows
+        itself, not the other tables."""
+        if principal.role == "spectator":
+            try:
+                limits().charge(WATCH, client_address())
+            except TooManyAttempts as error:
+                return self._held(error, error.retry_after)
+            return refusal(TableError(401, SPECTATOR_REFUSED))
+        wait = tables().limiter.wait_for((principal.code, principal.actor))
+        if wait > 0:
+            return self._held(TableError(429, TOO_MANY_ACTIONS), wait)
+        return None
+
+    def _held(self, error: TableError, wait: float) -> dict:
+        self.socketio.sleep(min(wait, HOLD_AT_MOST))
+        return {**refusal(error), "retry_after": max(1, math.ceil(wait))}
+
     def on_act(self, action: Any = None) -> dict:
         principal, token = self.presence.of(request.sid)
         if principal is None:
             disconnect()
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
+        if action is wire.TOO_DEEP:
+            return refusal(TableError(400, N_("The action is nested too deeply.")))
+        refused = self._refused_before_the_store(principal)
+        if refused is not None:
+            return refused
         try:
             return tables().act(principal.code, token if principal.role != "spectator" else None, action)
         except StorageError as error:  # a full disk answers at once too, as the server's fault
             log_unspent_value(self.app.logger, principal.code, principal.seat, action)
             return fault_answer(translate(error), error.status)
         except TableError as error:  # a refusal
-            answer = {"ok": False, "error": translate(error), "status": error.status}
-            if getattr(error, "retry_after", None):
-                answer["retry_after"] = error.retry_after
-            return answer
+            return refusal(error)
         except Exception:  # a bug: the phone hears of it, and its connection (which reads its events) stays up
             self.app.logger.exception("the action %r at table %s failed", action, principal.code)
             log_unspent_value(self.app.logger, principal.code, principal.seat, action)

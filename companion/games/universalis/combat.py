@@ -126,7 +126,8 @@ def shares_of(state: dict, action: dict) -> dict[int, dict[int, int]]:
         if len(blockers) < 2:
             continue
         given = raw.get(str(attacker))
-        if not isinstance(given, dict) or {int(b) for b in given if str(b).isdigit()} != set(blockers):
+        # Exactly its blockers' ids as JSON writes them: "x", "1.0", "²" or "-1" name no blocker.
+        if not isinstance(given, dict) or set(given) != {str(b) for b in blockers}:
             raise IllegalAction(N_("Say how each attacker's PF is shared among its blockers."))
         amounts = {int(b): v for b, v in given.items()}
         pf = card_in_play(state, attacker)["pf"]

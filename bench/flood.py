@@ -1,0 +1,252 @@
+"""Honest tables under a flood: ``.venv/bin/python bench/flood.py``.
+
+The same load runs twice on a fresh production server (gunicorn, one gevent worker, loopback):
+first alone, then while flooders send ``act`` as fast as their sockets let them. The phones of
+the honest tables roll once per period (bench/phones.py, as in bench/run.py) and the report gives
+their p99 (roll sent to the view on every phone) in both runs and the ratio, with the flooders'
+tally: how many actions they sent and how each was answered.
+
+A flooder is one Socket.IO connection from 127.0.0.2 (its own address: the honest phones are all
+127.0.0.1, so a per-address limit on the flooder is not one on them), speaking the protocol by hand
+(Engine.IO 4 over a websocket): ``--flood spectator`` connects with no token (issue 24: one such
+socket took honest p99 from 62 ms to 1,405 ms), ``--flood seat`` with the token of a seat of a
+table of its own (a phone that floods its own table). Every loop is bounded: each flooder stops
+at the end of the rolling window or after ``--flood-max`` actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.report import Load, percentile  # noqa: E402
+from bench.run import (START_DELAY, ClientProcess, code_version, cpu_model, load_average, make_server,  # noqa: E402
+                       merge_tallies, seat_tables, split)
+from bench.server import ResourceSampler  # noqa: E402
+
+FLOODER_ADDRESS = "127.0.0.2"
+BLOCK = 64  # flood frames per system call
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20, help="honest tables (20)")
+    parser.add_argument("--phones", type=int, default=6, help="phones per honest table (6)")
+    parser.add_argument("--duration", type=float, default=15, help="seconds of rolling per run (15)")
+    parser.add_argument("--period", type=float, default=1.0, help="seconds between two rolls of a phone (1)")
+    parser.add_argument("--drain", type=float, default=5, help="seconds to wait for late acks and views (5)")
+    parser.add_argument("--settle", type=float, default=5, help="seconds more for views still missing (5)")
+    parser.add_argument("--client-processes", type=int, default=2, help="honest client processes (2)")
+    parser.add_argument("--flood", choices=("spectator", "seat"), default="spectator",
+                        help="who floods: a screen with no token, or a seat of its own table (spectator)")
+    parser.add_argument("--flooders", type=int, default=1, help="flooding sockets (1)")
+    parser.add_argument("--flood-max", type=int, default=200_000, help="actions per flooder at most (200000)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="pairs of runs (alone, then flooded), each on a fresh server: on a shared machine one "
+                             "pair is mostly noise, the median ratio of several is the figure (3)")
+    parser.add_argument("--flooder", nargs=2, metavar=("PLAN", "RESULT"), help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+# The flooder process -------------------------------------------------------------------------
+
+def flood(plan: dict) -> dict:
+    """One flooding connection: sends ``act`` until the window closes; counts the answers by status.
+
+    The frames are encoded (and masked, as a client's must be) once, in blocks of ``BLOCK`` that go
+    out in one system call each: the flooder costs the machine it shares with the server and the
+    honest phones almost no CPU, as a phone flooding over the Wi-Fi would, and it sends as fast as
+    the server's socket takes them (blocked, not spinning, while the server reads no more)."""
+    import websocket
+
+    host, port = plan["host"], plan["port"]
+    raw = socket.socket()
+    raw.bind((FLOODER_ADDRESS, 0))
+    raw.connect((host, port))
+    ws = websocket.create_connection(f"ws://{host}:{port}/socket.io/?EIO=4&transport=websocket", socket=raw,
+                                     skip_utf8_validation=True)
+    ws.recv()  # the Engine.IO open packet
+    auth = {"table": plan["code"], **({"token": plan["token"]} if plan.get("token") else {})}
+    ws.send("40" + json.dumps(auth))
+
+    def frame(text: str) -> bytes:
+        return websocket.ABNF.create_frame(text, websocket.ABNF.OPCODE_TEXT).format()
+
+    block = b"".join(frame(f'42{n}["act",{{"type":"roll"}}]') for n in range(1, BLOCK + 1))
+    pong = frame("3")
+    answers: dict[str, int] = {}
+    pings = [0]
+    lock = threading.Lock()
+    sending = {"blocks": 0, "pongs": 0}
+
+    def read() -> None:
+        while True:
+            try:
+                message = ws.recv()
+            except Exception:  # closed by the server
+                answers["closed"] = answers.get("closed", 0) + 1
+                return
+            if message == "2":  # the server's ping: the sender answers it between two blocks
+                pings[0] += 1
+            elif message.startswith("43"):
+                body = json.loads(message[message.index("["):])[0]
+                key = "ok" if body.get("ok") else str(body.get("status"))
+                with lock:
+                    answers[key] = answers.get(key, 0) + 1
+
+    def send(end: float) -> None:
+        while time.time() < end and sending["blocks"] * BLOCK < plan["max"]:
+            while sending["pongs"] < pings[0]:
+                raw.sendall(pong)
+                sending["pongs"] += 1
+            raw.sendall(block)
+            sending["blocks"] += 1
+
+    threading.Thread(target=read, daemon=True).start()
+    print("ready", flush=True)  # connected: the runner sends the window's start (wall clock) on stdin
+    start = float(sys.stdin.readline())
+    time.sleep(max(0.0, start - time.time()))
+    end = start + plan["duration"]
+    sender = threading.Thread(target=send, args=(end,), daemon=True)  # may stay blocked: the process ends
+    sender.start()
+    time.sleep(max(0.0, end - time.time()) + plan["drain"])
+    with lock:
+        return {"sent": sending["blocks"] * BLOCK, "still_sending": sender.is_alive(), "answers": dict(answers)}
+
+
+# The runner -----------------------------------------------------------------------------------
+
+def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -> list[dict]:
+    """Where each flooder connects: an honest table as a spectator, or a seat of a table of its own."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    plans = []
+    for index in range(arguments.flooders):
+        if arguments.flood == "spectator":
+            target = {"code": honest[index % len(honest)]["code"], "token": None}
+        else:
+            own = seat_tables(url, Load("f", "flooder", 1, 1, 0))[0]
+            target = {"code": own["code"], "token": own["seats"][0]["token"]}
+        plans.append({"host": host, "port": int(port), "max": arguments.flood_max,
+                      "duration": arguments.duration, "drain": arguments.drain, **target})
+    return plans
+
+
+def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
+    load = Load("f", f"{arguments.tables} tables x {arguments.phones} phones", arguments.tables, arguments.phones, 0)
+    server = make_server("companion", workdir)
+    server.env["COMPANION_LIMIT_WATCH"] = ""  # the server's own default (the tests' settings lift it)
+    server.start()
+    clients, flooders = [], []
+    try:
+        with ResourceSampler(server) as sampler:
+            tables = seat_tables(server.url, load)
+            plans = flooder_plans(server.url, arguments, tables) if flooding else []
+            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
+                       for index, group in enumerate(split(tables, arguments.client_processes))]
+            for index, plan in enumerate(plans):  # started and connected before the window opens
+                plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
+                plan_path.write_text(json.dumps(plan))
+                flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
+                                                   str(result_path)], cwd=ROOT, stdin=subprocess.PIPE,
+                                                  stdout=subprocess.PIPE, text=True), result_path))
+            deadline = time.monotonic() + 60
+            for client in clients:
+                client.wait_ready(deadline)
+            for process, _ in flooders:
+                if process.stdout.readline().strip() != "ready":
+                    raise RuntimeError("a flooder could not connect")
+            start = time.time() + START_DELAY
+            for process, _ in flooders:
+                process.stdin.write(f"{start}\n")
+                process.stdin.flush()
+            for client in clients:
+                client.start_at(start)
+            time.sleep(max(0.0, start - time.time()))
+            cpu_before = sampler.cpu_seconds()
+            time.sleep(arguments.duration)
+            server_cpu = (sampler.cpu_seconds() - cpu_before) / arguments.duration
+            tally = merge_tallies([client.result(timeout=arguments.drain + 40) for client in clients])
+            floods = []
+            for process, result_path in flooders:
+                process.wait(timeout=30)
+                floods.append(json.loads(result_path.read_text()))
+    finally:
+        for client in clients:
+            client.kill()
+        for process, _ in flooders:
+            if process.poll() is None:
+                process.kill()
+        server.stop()
+    # A roll never answered, or a view never shown, counts as slower than any: the percentiles of the
+    # answered ones alone would look better the more the flood stopped.
+    missing = tally["unanswered"] * arguments.phones + tally["views_lost"]
+    latencies = sorted(tally["phone_latencies_ms"]) + [math.inf] * missing
+    return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
+            "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
+            "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods}
+
+
+def pair_line(name: str, outcome: dict) -> str:
+    return (f"| {name} | {outcome['accepted']} / {outcome['sent']} | {outcome['refused']} | {outcome['unanswered']} | "
+            f"{outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | {outcome['server_cpu']:.0%} |")
+
+
+def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dict, dict]], load_before: str) -> str:
+    flooders = f"{arguments.flooders} {arguments.flood} flooder(s)"
+    lines = [f"Command: `{' '.join(['.venv/bin/python bench/flood.py', shlex.join(argv)]).strip()}`",
+             f"Machine: {cpu_model()}, load average before {load_before}, after {load_average()}; "
+             f"commit {code_version()}",
+             "",
+             "| run | rolls accepted / sent | refused | unanswered | p50 ms | p99 ms | max ms | server CPU |",
+             "|---|---|---|---|---|---|---|---|"]
+    ratios = []
+    for number, (alone, flooded) in enumerate(pairs, 1):
+        lines += [pair_line(f"{number}. alone", alone), pair_line(f"{number}. {flooders}", flooded)]
+        ratios.append(flooded["p99"] / alone["p99"] if alone["p99"] else math.inf)
+    sent = sum(f["sent"] for _, flooded in pairs for f in flooded["floods"])
+    answers: dict[str, int] = {}
+    for _, flooded in pairs:
+        for result in flooded["floods"]:
+            for key, count in result["answers"].items():
+                answers[key] = answers.get(key, 0) + count
+    blocked = any(f["still_sending"] for _, flooded in pairs for f in flooded["floods"])
+    lines += ["", "A roll never answered or a view never shown counts as infinitely slow (inf).",
+              "Honest p99 with the flood / alone, pair by pair: " + ", ".join(f"{r:.2f}" for r in ratios)
+              + f"; median {sorted(ratios)[len(ratios) // 2]:.2f} (goal: at most 1.5).",
+              f"Flood: {sent} actions sent in {len(pairs)} x {arguments.duration:.0f} s"
+              + (" (a flooder was still blocked in a send at the end: the server read it no faster)" if blocked else "")
+              + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items()))]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.flooder:
+        plan_path, result_path = arguments.flooder
+        Path(result_path).write_text(json.dumps(flood(json.loads(Path(plan_path).read_text()))))
+        os._exit(0)  # a sender still blocked in its socket is not waited for
+    load_before = load_average()
+    pairs = []
+    with tempfile.TemporaryDirectory(prefix="companion-flood-") as workdir:
+        for _ in range(arguments.repeat):
+            pairs.append((run(arguments, Path(workdir), flooding=False), run(arguments, Path(workdir), flooding=True)))
+            print(pair_line("alone", pairs[-1][0]) + "\n" + pair_line("flooded", pairs[-1][1]), flush=True)
+    print(report(arguments, argv, pairs, load_before))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
