@@ -222,11 +222,13 @@ def test_flooding_a_tables_hand_off_stops_the_flooder_not_the_phone_given_the_co
     code = created["code"]
     seat = requests.post(f"{server.other_url}/api/tables/{code}/seats", json={"name": "Ana", "entropy": ENTROPY},
                          timeout=10).json()
-    host = Screen(server.other_url, code, created["host_token"])
+    host, ana = Screen(server.other_url, code, created["host_token"]), Screen(server.other_url, code, seat["token"])
     try:
         offer = host.play({"type": "table.handoff", "seat": seat["seat"]})["handoff"]
+        ana.play({"type": "seat.handoff", "allow": True})  # her phone is here: the seat moves once she allows it
     finally:
         host.close()
+        ana.close()
     guesses = iter(f"ZZZZ{n:02d}" for n in range(100))
     claim = lambda: requests.post(f"{server.url}/api/tables/{code}/handoff", timeout=10,  # noqa: E731
                                   json={"handoff": next(guesses), "commitment": "6b" * 32})
