@@ -234,6 +234,19 @@ def rayman_turns(url: str) -> Table:
     return table
 
 
+def rayman_roll(url: str) -> Table:
+    """A projectile in play: the first round waits for the phone the table drew to roll its die."""
+    table = Table.create(url, "rayman", {"projectile": "missile"}, RAYMAN_NAMES)
+    table.start()
+    name_two_ptizetres(table, "host")
+    for name in RAYMAN_NAMES:
+        table.act(name, table.game(name)["legal"][0])
+    game = table.game()
+    assert game["phase"] == "round_start", game["phase"]
+    table.phone = table.name_of(game["round"]["roller"])
+    return table
+
+
 def rayman_question(url: str) -> Table:
     """Intermediate: the extra cards' draft waits for the host screen to name the youngest player."""
     table = Table.create(url, "rayman", {"difficulty": "intermediate"}, RAYMAN_NAMES)
@@ -378,6 +391,20 @@ def amiiboxe_turn(url: str) -> Table:
 def amiiboxe_fight(url: str) -> Table:
     """Mario attacks Bowser; the phones answer when the criterion asks them (Bo's phone shown)."""
     table = amiiboxe_turn(url)
+    game = table.game("Ana")
+    mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
+                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
+    table.act("Ana", {"type": "attack", "attacker": mario, "defender": bowser})
+    table.phone = "Bo"
+    return table
+
+
+def amiiboxe_judged(url: str) -> Table:
+    """PRO: Mario attacks Bowser and the players judge the fight; Bo's phone asks him who wins."""
+    table = amiiboxe_started(url, {"pro": "on"})
+    name_locations(table)
+    table.act("host", {"type": "first_player", "player": table.seats["Ana"]})
+    table.act("host", {"type": "begin"})
     game = table.game("Ana")
     mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
                      for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
