@@ -132,6 +132,16 @@ def arkade_countdown(url: str) -> Table:
     return table
 
 
+def arkade_claim(url: str) -> Table:
+    """The Alien claims a saucer reached the last line: Max's phone (the Defender) confirms or denies it."""
+    table = Table.create(url, "arkade", {"mode": "strategie", "alien": "first", "power_tiles": "off"}, ("Zoé", "Max"))
+    table.start()
+    table.act("Zoé", {"type": "throw"})
+    table.act("Zoé", {"type": "claim"})
+    table.phone = "Max"
+    return table
+
+
 def play_arkade(table: Table, until) -> None:
     """Stratégie turns from the rules' legal actions until ``until(game)``."""
     player = StrategiePlayer()
@@ -388,6 +398,14 @@ def amiiboxe_turn(url: str) -> Table:
     return table
 
 
+def amiiboxe_effects(url: str) -> Table:
+    """Ana moved and holds her turn open for its effects: ending the turn is what her phone does next."""
+    table = amiiboxe_turn(url)
+    figure = next(f["id"] for f in table.game()["figures"] if f["seat"] == table.seats["Ana"])
+    table.act("Ana", {"type": "move", "figure": figure, "hold": True})
+    return table
+
+
 def amiiboxe_fight(url: str) -> Table:
     """Mario attacks Bowser; the phones answer when the criterion asks them (Bo's phone shown)."""
     table = amiiboxe_turn(url)
@@ -454,6 +472,14 @@ def chakart_board(url: str) -> Table:
     table = chakart_start(url)
     table.act(*having(table, "move"))
     table.phone = having(table, "board_done")[0]
+    return table
+
+
+def chakart_pass(url: str) -> Table:
+    """White's king walled in by its own pawns: nothing can move, the phone passes."""
+    table = Table.create(url, "chakart", {"colours": "first", "position": ["6PK/6PP/8/8/8/8/8/k7 w"]}, ("Ana", "Bo"))
+    table.start()
+    table.phone = having(table, "pass")[0]
     return table
 
 
