@@ -32,6 +32,7 @@ STATES = [
     ("rayman-turns", states.rayman_turns, ".rm-your-turn button"),
     ("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn button"),
     ("amiiboxe-fight", states.amiiboxe_fight, ".ax-answer"),
+    ("amiiboxe-judged", states.amiiboxe_judged, ".ax-answer button"),
 ]
 
 

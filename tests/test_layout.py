@@ -359,7 +359,18 @@ def out_of_view(page: Page, selectors: tuple[str, ...], viewport: dict) -> dict:
         if box is None or box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > viewport["width"] + 1 \
                 or box["y"] + box["height"] > viewport["height"] + 1:
             outside[selector] = box
+        elif not shown.first.evaluate(ON_TOP):
+            outside[selector] = f"under {shown.first.evaluate(ON_TOP_OF)}"
     return {"next action out of view": outside} if outside else {}
+
+
+# What a tap at the middle of a box reaches: the box itself, not a bar fixed over it.
+ON_TOP_OF = """(node) => { const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'; }"""
+ON_TOP = """(node) => { const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return Boolean(hit) && (node.contains(hit) || hit.contains(node)); }"""
 
 
 def lobby_or_game(page: Page, in_game: bool, viewport: dict) -> dict:
