@@ -153,6 +153,29 @@
     }
   }
 
+  // A bar fixed to the screen (a phone's next action) lies over the page by design: what it covers
+  // scrolls out from under it, as long as the page keeps room for it under its end.
+  const fixedOf = (node) => {
+    for (let at = node; at && at.nodeType === 1; at = at.parentElement) {
+      if (getComputedStyle(at).position === 'fixed') return at;
+    }
+    return null;
+  };
+  for (const atom of atoms) atom.bar = fixedOf(atom.owner);
+  const bars = [...new Set(atoms.map((atom) => atom.bar).filter(Boolean))];
+  // (what a scrolling box clips, such as the end of a log, does not count)
+  const inFlow = atoms.filter((atom) => !atom.bar).map((atom) => ({ ...atom, rect: intersect(atom.rect, clipOf(atom.owner)) }))
+    .filter((atom) => area(atom.rect) > 0);
+  const last = inFlow.reduce((low, atom) => (!low || atom.rect.bottom > low.rect.bottom ? atom : low), null);
+  const pageEnd = last ? last.rect.bottom + window.scrollY : 0;
+  for (const bar of bars) {
+    const room = document.documentElement.scrollHeight - pageEnd;
+    if (room < bar.getBoundingClientRect().height - 1) {
+      covered.push(`${last.what} stays under ${describe(bar).slice(0, 40)}: ${Math.round(room)}px of room for `
+        + `${Math.round(bar.getBoundingClientRect().height)}px`);
+    }
+  }
+
   // Overlaps: two atoms (neither inside the other) that cover each other by more than a sliver.
   const overlaps = [];
   const seen = atoms.map((atom) => ({ ...atom, rect: intersect(atom.rect, clipOf(atom.owner)) }))
@@ -162,6 +185,7 @@
       const a = seen[i];
       const b = seen[j];
       if (a.text && a.text === b.text) continue;
+      if (a.bar !== b.bar) continue;
       if (a.owner.contains(b.owner) || b.owner.contains(a.owner)) {
         if (a.text || b.text || a.owner === b.owner) continue;
       }

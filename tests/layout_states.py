@@ -132,6 +132,16 @@ def arkade_countdown(url: str) -> Table:
     return table
 
 
+def arkade_claim(url: str) -> Table:
+    """The Alien claims a saucer reached the last line: Max's phone (the Defender) confirms or denies it."""
+    table = Table.create(url, "arkade", {"mode": "strategie", "alien": "first", "power_tiles": "off"}, ("Zoé", "Max"))
+    table.start()
+    table.act("Zoé", {"type": "throw"})
+    table.act("Zoé", {"type": "claim"})
+    table.phone = "Max"
+    return table
+
+
 def play_arkade(table: Table, until) -> None:
     """Stratégie turns from the rules' legal actions until ``until(game)``."""
     player = StrategiePlayer()
@@ -231,6 +241,19 @@ def rayman_turns(url: str) -> Table:
     table = rayman_choosing(url)
     race_until(table, lambda game, players: game["phase"] == "turns", unplaced_racers(table))
     table.phone = table.name_of(table.game()["active"])
+    return table
+
+
+def rayman_roll(url: str) -> Table:
+    """A projectile in play: the first round waits for the phone the table drew to roll its die."""
+    table = Table.create(url, "rayman", {"projectile": "missile"}, RAYMAN_NAMES)
+    table.start()
+    name_two_ptizetres(table, "host")
+    for name in RAYMAN_NAMES:
+        table.act(name, table.game(name)["legal"][0])
+    game = table.game()
+    assert game["phase"] == "round_start", game["phase"]
+    table.phone = table.name_of(game["round"]["roller"])
     return table
 
 
@@ -375,9 +398,31 @@ def amiiboxe_turn(url: str) -> Table:
     return table
 
 
+def amiiboxe_effects(url: str) -> Table:
+    """Ana moved and holds her turn open for its effects: ending the turn is what her phone does next."""
+    table = amiiboxe_turn(url)
+    figure = next(f["id"] for f in table.game()["figures"] if f["seat"] == table.seats["Ana"])
+    table.act("Ana", {"type": "move", "figure": figure, "hold": True})
+    return table
+
+
 def amiiboxe_fight(url: str) -> Table:
     """Mario attacks Bowser; the phones answer when the criterion asks them (Bo's phone shown)."""
     table = amiiboxe_turn(url)
+    game = table.game("Ana")
+    mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
+                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
+    table.act("Ana", {"type": "attack", "attacker": mario, "defender": bowser})
+    table.phone = "Bo"
+    return table
+
+
+def amiiboxe_judged(url: str) -> Table:
+    """PRO: Mario attacks Bowser and the players judge the fight; Bo's phone asks him who wins."""
+    table = amiiboxe_started(url, {"pro": "on"})
+    name_locations(table)
+    table.act("host", {"type": "first_player", "player": table.seats["Ana"]})
+    table.act("host", {"type": "begin"})
     game = table.game("Ana")
     mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
                      for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
@@ -427,6 +472,14 @@ def chakart_board(url: str) -> Table:
     table = chakart_start(url)
     table.act(*having(table, "move"))
     table.phone = having(table, "board_done")[0]
+    return table
+
+
+def chakart_pass(url: str) -> Table:
+    """White's king walled in by its own pawns: nothing can move, the phone passes."""
+    table = Table.create(url, "chakart", {"colours": "first", "position": ["6PK/6PP/8/8/8/8/8/k7 w"]}, ("Ana", "Bo"))
+    table.start()
+    table.phone = having(table, "pass")[0]
     return table
 
 

@@ -16,7 +16,9 @@ rendered page (tests/layout_check.js) each case asserts:
 * on a host screen, nothing of the game lies outside its area or under another panel (the seats,
   the QR code): a TV layout's column that ran out of room once slid under the seats on a laptop;
 * on the phone, the line that says what to do is on the first screen, and setup controls
-  (Remove, Add my figures, the catalogue search) are gone once the game is on.
+  (Remove, Add my figures, the catalogue search) are gone once the game is on;
+* on the phone a step waits on, its next action (what it taps) lies wholly inside the 360 x 640 screen,
+  without scrolling, and nothing of the page stays hidden under a bar fixed to the screen's bottom.
 
 The cases are SCREENS (pages, and each game state on the host screen and on the phone
 concerned) x SIZES: ``pytest --collect-only -q tests/test_layout.py`` counts them. A
@@ -77,6 +79,8 @@ class Screen:
     status: int = 200
     setup_gone: bool = False  # the phone: the game is on, setup controls are gone
     opened: str = ""  # a fold opened (tapped) before measuring, so that what it holds is measured too
+    # On the phone the step waits on: what it taps next, each selector's first match wholly inside 360 x 640.
+    action: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict)
 
 
@@ -99,6 +103,8 @@ def fresh_dice_nobody_seated(url: str) -> states.Table:
 
 
 DICE_MAIN = (".game-area .die", ".game-area .roll-caption")
+# Rayman's secret choice on one screen: the hand, both picks, the Bubble (when allowed) and Lock in.
+RAYMAN_CHOICE = (".rm-hand .rm-card-button", ".rm-tentative", ".rm-lock")
 SCREENS = [
     # Pages.
     Screen("home", "/", ready="#create-table"),
@@ -118,31 +124,37 @@ SCREENS = [
            main=(".rm-status",), in_game=True),
     # Dice.
     host("dice-fresh", states.dice_fresh, ".die", DICE_MAIN),
-    phone("dice-fresh", states.dice_fresh, "button.die", prompt=".die-hint"),
+    phone("dice-fresh", states.dice_fresh, "button.die", prompt=".die-hint", action=("button.die",)),
     host("dice-six-d20", states.dice_six_d20_rolled, ".history li", DICE_MAIN),
-    phone("dice-six-d20", states.dice_six_d20_rolled, ".history li", prompt=".die-hint"),
+    phone("dice-six-d20", states.dice_six_d20_rolled, ".history li", prompt=".die-hint", action=("button.die",)),
     host("dice-long-faces", states.dice_long_faces_rolled, ".history li", DICE_MAIN),
     phone("dice-long-faces", states.dice_long_faces_rolled, ".history li", prompt=".die-hint"),
     # Arkade.
     host("arkade-roles", states.arkade_roles, ".ak-big", (".ak-big",)),
-    phone("arkade-roles", states.arkade_roles, ".ak-roles", prompt=".ak-roles button"),
+    phone("arkade-roles", states.arkade_roles, ".ak-roles", prompt=".ak-roles button", action=(".ak-roles button",)),
     host("arkade-ready", states.arkade_ready, ".arkade", (".ak-status",)),
-    phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button"),
+    phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button", action=(".ak-ready button",)),
     host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
     host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", (".ak-status", ".ak-die")),
-    phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status"),
+    phone("arkade-claim", states.arkade_claim, ".ak-controls", prompt=".ak-status", action=(".ak-controls button",)),
+    phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status",
+          action=(".ak-side.mine .ak-die", ".ak-controls button")),
     host("arkade-over", states.arkade_over, ".ak-final", (".ak-final",)),
     phone("arkade-over", states.arkade_over, ".ak-final", prompt=".game-over"),
     # Rayman.
     host("rayman-characters", states.rayman_characters, ".rm-status", (".rm-status",)),
-    phone("rayman-characters", states.rayman_characters, ".rm-status", prompt=".rm-status"),
+    phone("rayman-characters", states.rayman_characters, ".rm-status", prompt=".rm-status",
+          action=(".rm-setup .rm-choices button",)),
     host("rayman-initiatives", states.rayman_initiatives, ".rm-initiatives", (".rm-status",)),
-    phone("rayman-initiatives", states.rayman_initiatives, ".rm-initiative-form", prompt=".rm-status"),
+    phone("rayman-initiatives", states.rayman_initiatives, ".rm-initiative-form", prompt=".rm-status",
+          action=(".rm-initiative-form input", ".rm-initiative-form button[type=submit]")),
     host("rayman-choosing", states.rayman_choosing, ".rm-locks", (".rm-status",)),
-    phone("rayman-choosing", states.rayman_choosing, ".rm-locks", prompt=".rm-status"),
-    phone("rayman-choosing-extras", states.rayman_choosing_extras, ".rm-card-button", prompt=".rm-status"),
+    phone("rayman-choosing", states.rayman_choosing, ".rm-locks", prompt=".rm-status", action=RAYMAN_CHOICE),
+    phone("rayman-choosing-extras", states.rayman_choosing_extras, ".rm-card-button", prompt=".rm-status",
+          action=RAYMAN_CHOICE),
+    phone("rayman-roll", states.rayman_roll, ".rm-roll", prompt=".rm-status", action=(".rm-roll",)),
     host("rayman-turns", states.rayman_turns, ".rm-order-item", (".rm-status",)),
-    phone("rayman-turns", states.rayman_turns, ".rm-your-turn", prompt=".rm-your-turn"),
+    phone("rayman-turns", states.rayman_turns, ".rm-your-turn", prompt=".rm-your-turn", action=(".rm-end-turn",)),
     host("rayman-question", states.rayman_question, ".rm-question-text", (".rm-question-text",)),
     phone("rayman-question", states.rayman_question, ".rm-status", prompt=".rm-status"),
     host("rayman-over", states.rayman_over, ".rm-result", (".rm-result .rm-big",)),
@@ -155,10 +167,12 @@ SCREENS = [
     phone("amiiboxe-adding-no-reader", states.amiiboxe_adding_without_reader, ".no-reader-note", setup_gone=False),
     host("amiiboxe-placement", states.amiiboxe_placement, ".ax-board", (".ax-setup h3",)),
     host("amiiboxe-hold", states.amiiboxe_hold, ".ax-hold", (".ax-hold .ax-status",)),
-    phone("amiiboxe-hold", states.amiiboxe_hold, ".ax-hold", prompt=".ax-confirm"),
+    phone("amiiboxe-hold", states.amiiboxe_hold, ".ax-hold", prompt=".ax-confirm", action=(".ax-confirm",)),
     phone("amiiboxe-placement", states.amiiboxe_placement, ".ax-setup", prompt=".ax-setup"),
     host("amiiboxe-turn", states.amiiboxe_turn, ".ax-status", (".ax-status",)),
-    phone("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn", prompt=".ax-status"),
+    phone("amiiboxe-turn", states.amiiboxe_turn, ".ax-turn", prompt=".ax-status", action=(".ax-pick button",)),
+    phone("amiiboxe-effects", states.amiiboxe_effects, ".ax-end", prompt=".ax-turn p", action=(".ax-end",)),
+    phone("amiiboxe-judged", states.amiiboxe_judged, ".ax-answers", prompt=".ax-ask", action=(".ax-answers button",)),
     host("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", (".ax-fight-title", ".ax-criterion")),
     phone("amiiboxe-fight", states.amiiboxe_fight, ".ax-fight", prompt=".ax-answer, .ax-outcome"),
     host("amiiboxe-over", states.amiiboxe_over, ".ax-over", (".ax-over .ak-big",)),
@@ -180,9 +194,10 @@ SCREENS += [
     Screen("arkade-host-phone", "/t/{code}", states.arkade_host_phone, "host-phone", ".host-panel",
            prompt=".host-panel .seat.away", setup_gone=True),  # waiting on an away seat: the host's tools for it
     host("chakart-start", states.chakart_start, ".chakart-game", (".ck-prompt",)),
-    phone("chakart-start", states.chakart_start, ".ck-board", prompt=".ck-prompt"),
+    phone("chakart-start", states.chakart_start, ".ck-board", prompt=".ck-prompt", action=(".ck-board",)),
     host("chakart-board", states.chakart_board, ".chakart-game", (".ck-prompt",)),
-    phone("chakart-board", states.chakart_board, ".chakart-game", prompt=".ck-prompt"),
+    phone("chakart-pass", states.chakart_pass, ".ck-board", prompt=".ck-prompt", action=(".ck-next button",)),
+    phone("chakart-board", states.chakart_board, ".chakart-game", prompt=".ck-prompt", action=(".ck-done",)),
     host("universalis-start", states.universalis_start, ".universalis-game", (".uv-prompt",)),
     phone("universalis-start", states.universalis_start, ".universalis-game", prompt=".uv-prompt"),
     host("universalis-preparation", states.universalis_preparation, ".universalis-game", (".uv-prompt",)),
@@ -296,6 +311,8 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
         box = page.locator(screen.prompt).first.bounding_box()
         if box is None or box["y"] < 0 or box["y"] + min(box["height"], 48) > viewport["height"]:
             problems["prompt"] = f"{screen.prompt} is not on the first screen: {box}"
+    if screen.action and size.startswith("phone"):
+        problems.update(out_of_view(page, screen.action, viewport))
     if screen.who in ("phone", "host-phone") and screen.setup_gone:
         shown = page.locator(SETUP_CONTROLS).filter(visible=True).all_inner_texts()
         if shown:
@@ -332,6 +349,30 @@ BARE_HEADINGS = """() => [...document.querySelectorAll('.game-area h2, .game-are
   return heading.offsetParent !== null && next && next.matches('ol, ul') && !next.children.length
     && !next.nextElementSibling;
 }).map((heading) => heading.textContent)"""
+
+
+def out_of_view(page: Page, selectors: tuple[str, ...], viewport: dict) -> dict:
+    """Each selector's first visible match lies wholly inside the viewport, the page not scrolled."""
+    assert page.evaluate("() => window.scrollY") == 0
+    outside = {}
+    for selector in selectors:
+        shown = page.locator(selector).filter(visible=True)
+        box = shown.first.bounding_box() if shown.count() else None
+        if box is None or box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > viewport["width"] + 1 \
+                or box["y"] + box["height"] > viewport["height"] + 1:
+            outside[selector] = box
+        elif not shown.first.evaluate(ON_TOP):
+            outside[selector] = f"under {shown.first.evaluate(ON_TOP_OF)}"
+    return {"next action out of view": outside} if outside else {}
+
+
+# What a tap at the middle of a box reaches: the box itself, not a bar fixed over it.
+ON_TOP_OF = """(node) => { const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'; }"""
+ON_TOP = """(node) => { const box = node.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return Boolean(hit) && (node.contains(hit) || hit.contains(node)); }"""
 
 
 def lobby_or_game(page: Page, in_game: bool, viewport: dict) -> dict:

@@ -280,7 +280,28 @@ function render(view, connection) {
     onRoll: canAct && view.you.role === 'seat' ? () => act({ type: 'roll' }) : null,
     onNewRoll: (roll, text) => announce(text),
   });
+  showTurnStart(view);
+  roomForActionBar();
 }
+
+// A phone whose turn starts shows the top of its game (what it is asked and its action), not the
+// score sheet it was last scrolled to.
+let waitedOn = false;
+function showTurnStart(view) {
+  const now = view.you.role === 'seat' && (view.table.waiting || []).some((wait) => wait.seat === view.you.seat);
+  if (now && !waitedOn && gameArea.getBoundingClientRect().top < 0) gameArea.scrollIntoView({ block: 'start' });
+  waitedOn = now;
+}
+
+// The game's next action is a bar fixed to the bottom of the screen (companion.css): the page keeps room
+// for it under its end, so that nothing stays hidden behind it.
+function roomForActionBar() {
+  const bar = [...gameArea.querySelectorAll('.next-action')].find((node) => node.offsetParent !== null
+    || getComputedStyle(node).position === 'fixed');
+  seatView.style.paddingBottom = bar ? `${Math.ceil(bar.getBoundingClientRect().height) + 12}px` : '';
+}
+// A game may draw again by itself (a tapped die, a picked card): the bar may change with it.
+new MutationObserver(roomForActionBar).observe(gameArea, { childList: true, subtree: true });
 
 // Without a connection nothing a tap sends would arrive: the actions grey out and stop taking taps
 // until the seat is back (the browser says at once when the network goes; the socket says when it is back).

@@ -114,13 +114,14 @@ function answerPanel(game, me, act) {
       const label = t('Value of %(name)s', { name: figureName(figureById(game, fight[role])) });
       const input = el('input', { type: 'number', min: '0', max: '99', inputmode: 'numeric', value: '0',
         'aria-label': label });
-      parts.push(el('label', {}, label, input),
-        button(t('Send'), () => act({ type: 'enter_value', value: Number(input.value) }), 'primary'));
+      parts.push(el('div', { class: 'ax-answers next-action' }, el('label', {}, label, input),
+        button(t('Send'), () => act({ type: 'enter_value', value: Number(input.value) }), 'primary')));
     } else {
-      for (const role of ['attacker', 'defender']) {
+      // The answers: a bar at the bottom of the phone's screen, under the question.
+      parts.push(el('div', { class: 'ax-answers next-action' }, ...['attacker', 'defender'].map((role) => {
         const figure = figureById(game, fight[role]);
-        parts.push(button(figureName(figure), () => act({ type: 'judge', winner: figure.id }), 'primary big'));
-      }
+        return button(figureName(figure), () => act({ type: 'judge', winner: figure.id }), 'primary big');
+      })));
     }
   }
   parts.push(el('p', { class: 'muted', text: waiting.length
@@ -153,8 +154,8 @@ function stepPanel(game, me, act) {
   if (step.kind === 'name_card') {
     let chosen = '';
     parts.push(el('p', { text: t('Which card did you turn over? Its effect depends on it.') }),
-      cardSelect(game, t('The card turned over'), '', (value) => { chosen = value; }),
-      button(t('Name it'), () => act({ type: 'name_card', cell: step.cell, name: chosen }), 'primary'));
+      el('div', { class: 'next-action' }, cardSelect(game, t('The card turned over'), '', (value) => { chosen = value; }),
+        button(t('Name it'), () => act({ type: 'name_card', cell: step.cell, name: chosen }), 'primary')));
   } else if (step.kind === 'swap_cards') {
     parts.push(el('p', { text: t('Amiiboxe ville: tap two locations on the board to swap them (revealed or not).') }));
   } else if (step.kind === 'second_fight') {
@@ -162,13 +163,15 @@ function stepPanel(game, me, act) {
     parts.push(el('p', { text: t('Enfers: %(name)s won and stays. Fight once more (a normal fight) or end the turn.',
       { name: figureName(figure) }) }), ...attackButtons(game, figure, act));
   } else if (step.kind === 'hold') {
-    parts.push(holdText(game), button(t('Done: the effect is applied'), () => act({ type: 'confirm_effect' }),
-      'primary ax-confirm'));
+    parts.push(holdText(game), el('div', { class: 'next-action' }, button(t('Done: the effect is applied'),
+      () => act({ type: 'confirm_effect' }), 'primary ax-confirm')));
     return el('section', { class: 'ax-turn ax-hold' }, ...parts);
   } else {
     parts.push(el('p', { text: t("Apply your card's effect with the board operations, then end the turn.") }));
   }
-  parts.push(endTurnButton(game, act));
+  const end = endTurnButton(game, act);
+  // Ending the turn is then what this phone does next: a bar at the bottom of its screen.
+  if (end) parts.push(step.kind === 'name_card' ? end : el('div', { class: 'next-action' }, end));
   return el('section', { class: 'ax-turn' }, ...parts);
 }
 
@@ -201,7 +204,8 @@ function turnPanel(game, me, act) {
   if (mine) {
     const boardKept = game.board !== null;
     const retire = legalOf(game, 'retire').some((action) => action.figure === mine.id);
-    parts.push(el('div', { class: 'ax-actions' },
+    // Once a figure is picked, what it may do is this phone's next action: a bar at the bottom of its screen.
+    parts.push(el('div', { class: 'ax-actions next-action' },
       // Free board: the card it arrives on, when the player says it, brings its arrival effect (or the
       // pause to apply one the companion does not know).
       boardKept ? null : cardSelect(game, t('The card %(name)s arrives on', { name: figureName(mine) }),

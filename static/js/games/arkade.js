@@ -5,6 +5,9 @@ import { piouuu } from '../sound.js';
 
 const ALIEN = 'alien';
 const DEFENDER = 'defender';
+// The role that won, read from the kernel's outcome (its winner's seat): null while the game runs.
+const winnerOf = (game) => (game.outcome
+  ? [ALIEN, DEFENDER].find((role) => game.roles[role] === game.outcome.winners[0]) ?? null : null);
 
 let seenEvents = null;  // history length already announced (null: first view, announce nothing)
 let serverOffset = 0;  // server time minus this screen's time, in ms
@@ -394,11 +397,13 @@ function controls(game, act) {
   const parts = [...throwButtons(game, act)];
   parts.push(...(game.role === ALIEN ? alienButtons(game, act) : defenderButtons(game, act)));
   if (can(game, 'end_turn')) parts.push(button(t('End my turn'), () => act({ type: 'end_turn' })));
-  return el('div', { class: 'ak-controls' }, ...parts);
+  // What this phone taps next: a bar at the bottom of its screen (nothing while the other side plays).
+  return el('div', { class: `ak-controls${parts.length ? ' next-action' : ''}` }, ...parts);
 }
 
 function statusLine(game) {
-  if (game.winner) return t('%(name)s (%(role)s) wins!', { name: game.names[game.winner], role: roleName(game.winner) });
+  const winner = winnerOf(game);
+  if (winner) return t('%(name)s (%(role)s) wins!', { name: game.names[winner], role: roleName(winner) });
   if (game.pending?.kind === 'claim') return t("Waiting for the Defender's answer…");
   if (game.pending && game.role !== ALIEN) return t("Waiting for the Alien's answer to the power tile…");
   if (game.mode === 'arcade') return t('Arcade: throw whenever you like!');
@@ -428,7 +433,7 @@ function reminders(game) {
 
 function rolesPanel(game, act) {
   if (!act) return el('p', { class: 'ak-big', text: t('The players choose their roles on their phones.') });
-  return el('div', { class: 'ak-roles' }, el('p', { text: t('Who do you play?') }),
+  return el('div', { class: 'ak-roles next-action' }, el('p', { text: t('Who do you play?') }),
     button(t('I play the Alien'), () => act({ type: 'choose_role', role: ALIEN }), 'primary big'),
     button(t('I play the Defender'), () => act({ type: 'choose_role', role: DEFENDER }), 'primary big'));
 }
@@ -437,7 +442,7 @@ function readyPanel(game, act) {
   const waiting = [ALIEN, DEFENDER].filter((role) => !game.ready[role]).map((role) => game.names[role]);
   return el('div', { class: 'ak-ready' },
     el('p', { text: t('%(alien)s plays the Alien, %(defender)s the Defender.', { alien: game.names.alien, defender: game.names.defender }) }),
-    act && can(game, 'ready') ? button(t('Ready!'), () => act({ type: 'ready' }), 'primary big') : null,
+    act && can(game, 'ready') ? el('div', { class: 'next-action' }, button(t('Ready!'), () => act({ type: 'ready' }), 'primary big')) : null,
     el('p', { text: t('Waiting for: %(names)s', { names: waiting.join(', ') }) }));
 }
 
@@ -478,7 +483,7 @@ function clock(game) {
 
 function finalPanel(game) {
   return el('section', { class: 'ak-final' },
-    el('p', { class: 'ak-big', text: t('%(name)s (%(role)s) wins!', { name: game.names[game.winner], role: roleName(game.winner) }) }),
+    el('p', { class: 'ak-big', text: t('%(name)s (%(role)s) wins!', { name: game.names[winnerOf(game)], role: roleName(winnerOf(game)) }) }),
     el('p', { text: game.mode === 'arcade'
       ? t('Throws: %(count)s', { count: game.history.filter((event) => event.type === 'thrown').length })
       : t('Turns played: %(count)s', { count: game.turn }) }),
@@ -502,13 +507,18 @@ function render() {
   else if (game.phase === 'ready') parts.push(readyPanel(game, act), reminders(game));
   else if (game.phase === 'countdown') parts.push(countdownPanel(game, act));
   else {
-    if (game.winner) parts.push(finalPanel(game));
+    const over = Boolean(game.outcome);
+    if (over) parts.push(finalPanel(game));
     const order = game.role === DEFENDER ? [DEFENDER, ALIEN] : [ALIEN, DEFENDER];
-    if (act && game.role && !game.winner) parts.push(controls(game, act));
+    const sides = el('div', { class: 'ak-sides' }, ...order.map((role) => sidePanel(game, role, act)));
+    // A player's phone: its own dice first, under the line that says whose turn it is (its buttons are
+    // a bar at the bottom of the screen); the host screen keeps its controls above the sides.
+    if (game.role) parts.push(sides);
+    if (act && game.role && !over) parts.push(controls(game, act));
     const corrector = act && game.role ? act : context.hostAct;
-    if (corrector && !game.winner) parts.push(correctionPanel(game, corrector, game.role ? 'seat' : 'host'));
-    parts.push(el('div', { class: 'ak-sides' }, ...order.map((role) => sidePanel(game, role, act))),
-      saucerTable(game), history(game), reminders(game));
+    if (corrector && !over) parts.push(correctionPanel(game, corrector, game.role ? 'seat' : 'host'));
+    if (!game.role) parts.push(sides);
+    parts.push(saucerTable(game), history(game), reminders(game));
   }
   target.replaceChildren(el('div', { class: `arkade phase-${game.phase}${reducedMotion() ? ' calm' : ''}` }, ...parts));
 }

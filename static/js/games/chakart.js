@@ -218,7 +218,7 @@ function tap(game, square, actions, act, errorNode) {
 }
 
 function chooseStealth(normal, secret, act, errorNode) {
-  const dialog = el('div', { class: 'ck-stealth-choice', role: 'group' },
+  const dialog = el('div', { class: 'ck-stealth-choice next-action', role: 'group' },
     el('p', { text: t('Mario can go there openly, or in secret (once per game).') }),
     button(t('Move openly'), () => send(act, normal, errorNode), 'primary'),
     button(t('Stealth move: only I know where'), () => send(act, secret, errorNode)),
@@ -248,8 +248,14 @@ export function renderChakart(container, view, options = {}) {
     parts.push(el('p', { class: 'notice', text: t('Your queen is hidden on %(square)s: keep her off the board until she comes back.', { square: game.hidden_queen }) }));
   }
   parts.push(renderBoard(game, me, act, errorNode), errorNode);
-  if (act && game.phase === 'board') parts.push(button(t('Board done'), () => send(act, { type: 'board_done' }, errorNode), 'primary big ck-done'));
-  if (act) parts.push(...choiceControls(game, act, errorNode));
+  // What this phone taps next, besides the board: a bar at the bottom of the phone's screen.
+  const next = [];
+  if (act && game.phase === 'board') next.push(button(t('Board done'), () => send(act, { type: 'board_done' }, errorNode), 'primary big ck-done'));
+  if (act) next.push(...choiceControls(game, act, errorNode));
+  if (next.length) parts.push(el('div', { class: 'ck-next next-action' }, ...next));
+  if (act && game.phase === 'move' && game.legal.some((a) => a.type === 'shell')) {
+    parts.push(el('p', { class: 'ck-hint', text: t('Peach can throw her shell: tap your king, then a red target.') }));
+  }
   if (game.report) parts.push(report(game, me));
   parts.push(sides(game, me));
   if (game.reports.length) {
@@ -276,9 +282,6 @@ function choiceControls(game, act, errorNode) {
   }
   if (game.legal.some((a) => a.type === 'decline')) parts.push(button(t('Decline the bonus'), () => send(act, { type: 'decline' }, errorNode)));
   if (game.legal.some((a) => a.type === 'pass')) parts.push(button(t('Pass: nothing can move'), () => send(act, { type: 'pass' }, errorNode)));
-  if (game.phase === 'move' && game.legal.some((a) => a.type === 'shell')) {
-    parts.push(el('p', { class: 'ck-hint', text: t('Peach can throw her shell: tap your king, then a red target.') }));
-  }
   return parts;
 }
 

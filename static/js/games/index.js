@@ -6,7 +6,7 @@ const SCREENS = {
   arkade: [() => import('./arkade.js'), 'renderArkade'],
   chakart: [() => import('./chakart.js'), 'renderChakart'],
   dice: [() => import('./dice.js'), 'renderDice'],
-  rayman: [() => import('./rayman.js'), 'renderRayman'],
+  rayman: [() => import('./rayman/view.js'), 'renderRayman'],  // its parts (rayman/*.js) load with it
   universalis: [() => import('./universalis.js'), 'renderUniversalis'],
 };
 

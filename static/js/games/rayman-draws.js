@@ -1,7 +1,7 @@
 // Rayman's events against the draws they come from, and each revealed choice against the commitment
 // its phone published, for the verify page: the same rules as companion/games/rayman/audit.py (its
 // Audit keeps its state across the steps of a game). A problem is {i, text, params}, its text marked
-// for translation. The commitment is hashed here as the Rayman phone hashes it (rayman.js imports it).
+// for translation. The commitment is hashed here as the Rayman phone hashes it (rayman/common.js and rayman/choosing.js import it).
 import { bytesToHex, sha256, utf8 } from '../hashes.js';
 import { N_ } from '../i18n.js';
 
