@@ -436,7 +436,9 @@ def test_a_combat_two_attackers_one_blocked_by_two_one_unblocked():
     state = do(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
     assert state["phase"] == "sharing"
     refused(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 1, str(bill): 1}}}, "add up to its 3 PF")
-    state, events = act(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    state = do(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    assert state["phase"] == "damage"  # Boo would be KO'd: the players see it first
+    state, events = act(state, ANA, {"type": "deal"})
     combat = next(e for e in events if e["type"] == "combat")
     assert combat["losses"] == {str(koopa): 3, str(boo): 3, str(bill): 0}
     assert {(c["name"], c["loss"]) for c in combat["cards"]} == {("Koopa", 3), ("Boo", 3), ("Bill", 0)}
@@ -450,7 +452,9 @@ def test_with_each_blocker_taking_the_whole_pf_the_damage_needs_no_sharing():
     state = duel_with_armies(sharing="each")
     koopa, boo, bill = ids(state, "Koopa", "Boo", "Bill")
     state = do(state, ANA, {"type": "attack", "attackers": [koopa]})
-    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    state = do(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    assert state["phase"] == "damage"
+    state, events = act(state, ANA, {"type": "deal"})
     assert state["phase"] == "prep2"
     assert {e["name"] for e in events if e["type"] == "ko"} == {"Boo", "Bill"}
     assert card(state, "Koopa")["pc"] == 2
@@ -461,7 +465,7 @@ def test_fighters_strike_at_the_same_time_and_may_all_be_ko():
     state = duel_with_armies()
     goomba, bill = ids(state, "Goomba", "Bill")
     state = do(state, ANA, {"type": "attack", "attackers": [goomba]})
-    state = do(state, BO, {"type": "block", "blocks": {str(bill): goomba}})
+    state = do(do(state, BO, {"type": "block", "blocks": {str(bill): goomba}}), ANA, {"type": "deal"})
     assert "Bill" not in [c["name"] for c in state["in_play"]] and card(state, "Goomba")["pc"] == 2
 
 
@@ -500,6 +504,31 @@ def test_a_damage_modifier_applies_before_the_ko_is_final():
     state, events = act(state, ANA, {"type": "deal"})
     assert card(state, "Koopa Troopa Rouge")["pc"] == 2 and card(state, "Bill")["pc"] == 2
     assert "ko" not in [e["type"] for e in events] and state["phase"] == "prep2"
+
+
+def test_a_ko_is_never_final_before_the_players_saw_it():
+    # « Les personnages combattent comme il a été décidé et sont mis KO le cas échéant » and « A chaque fois que
+    # Koopa Troopa devrait perdre des {PC}, il perd {PC}{PC} de moins » : no card marked, no stop chosen, the
+    # damage that would KO Koopa Troopa Rouge (PC 4) blocking Bill (PF 4) waits for the players.
+    state = pass_turn(do(new_duel(starting_coins=20), ANA, character("Bill", cost=1, pf=4, pc=5)))
+    state = pass_turn(do(state, BO, character("Koopa Troopa Rouge", cost=4, pf=3, pc=4)))
+    bill, koopa = ids(state, "Bill", "Koopa Troopa Rouge")
+    state = do(state, ANA, {"type": "attack", "attackers": [bill]})
+    state = do(state, BO, {"type": "block", "blocks": {str(koopa): bill}})
+    assert state["phase"] == "damage" and state["combat"]["damage"]["losses"] == {str(bill): 3, str(koopa): 4}
+    assert {"type": "deal"} in GAME.legal_actions(state, ANA)
+    state = do(state, BO, {"type": "damage", "card": koopa, "delta": -2})
+    state = do(state, ANA, {"type": "deal"})
+    assert card(state, "Koopa Troopa Rouge")["pc"] == 2 and state["phase"] == "prep2"
+
+
+def test_a_combat_that_kos_nobody_is_dealt_at_once():
+    state = duel_with_armies()
+    goomba, boo = ids(state, "Goomba", "Boo")
+    state = do(state, ANA, {"type": "attack", "attackers": [goomba]})
+    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): goomba}})  # Boo 3 PC - 2, Goomba 4 - 1
+    assert state["phase"] == "prep2" and card(state, "Boo")["pc"] == 1 and card(state, "Goomba")["pc"] == 3
+    assert any(e["type"] == "combat" for e in events)
 
 
 def test_the_coins_won_are_changed_once_on_the_sum():

@@ -179,6 +179,13 @@ def prepare_damage(state: dict) -> list[dict]:
     return [{"type": "damage_ready", "seat": state["active"], **state["combat"]["damage"]}]
 
 
+def would_knock_out(state: dict) -> bool:
+    """Whether the damage as it stands would bring a card of the fight to 0 PC (a KO)."""
+    return any(loss > 0 and card_in_play(state, int(card_id))["pc"] <= loss
+               for card_id, loss in state["combat"]["damage"]["losses"].items()
+               if int(card_id) in still_in_play(state))
+
+
 def check_adjust(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
     delta = action.get("delta")
     if type(delta) is not int or delta == 0 or abs(delta) > 999:

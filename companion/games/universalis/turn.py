@@ -15,7 +15,8 @@ tour, on s'en fout les 90% du temps tandis que la pioche et le renflouage sont
 instinctives » : those four phases pass by themselves, unless a card of the
 player's asks to act there (the card's ``stops``) or the player chose to stop
 there (their ``stops``); the combat passes by itself in the first global turn,
-and the damage is dealt at once unless a card of the fight asks to change it.
+and the damage is dealt at once unless it would KO a card (the players then see it
+and apply their cards' modifiers first) or a card of the fight asks to change it.
 The active phone moves on from a phase that waits with ``next``, attacks
 straight from the first preparation, and ends its turn from any preparation
 (``end_turn``).
@@ -171,9 +172,11 @@ def attackers_phase(state: dict, rng) -> list[dict]:
 
 
 def damage_phase(state: dict, rng) -> list[dict]:
-    """The damage of each card is shown; it is dealt at once unless a card of the fight asks to change it."""
+    """The damage of each card is shown; a KO is never final before the players saw it: the combat
+    stops here (modifiers applied, then "Deal the damage") when its damage would KO a card, or a card
+    of the fight or a player asks to stop. A combat that KOs nobody is dealt at once."""
     events = combat.prepare_damage(state)
-    if not stops_at(state, "damage"):
+    if not (stops_at(state, "damage") or combat.would_knock_out(state)):
         events += combat.deal(state)
     return events
 
