@@ -651,6 +651,44 @@ def test_one_phone_keeps_both_players_counters():
     refused(state, ANA, {"type": "end_turn", "as": -1}, "It is Ana's turn")
 
 
+def test_the_host_screen_keeps_both_players_counters_when_nobody_has_a_phone():
+    # « a single phone (or the TV) keeps both players' counters »: two names, no seat; the host screen acts
+    # for whoever the duel waits on; a phone's move from the host in an ordinary duel stays refused.
+    options = GAME.normalize_options({"opponent": ["Ana", "Bo"], "first": "first_seat", "starting_coins": 20})
+    assert GAME.seat_limits(options) == (0, 0)
+    state = GAME.setup(options, [], ScriptedRng())
+    assert state["order"] == [-1, -2] and state["names"] == {"-1": "Ana", "-2": "Bo"}
+    seen = GAME.view(state, HOST)
+    assert seen["host_plays"] and seen["acting"] == -1 and seen["waiting"] == [] and GAME.waiting(state) == []
+    assert {"type": "end_turn", "as": -1} in seen["legal"] and GAME.host_acts(state)
+    refused(state, HOST, {"type": "end_turn"}, "for which player")
+    state = do(state, HOST, {**character(cost=1), "as": -1}, {"type": "end_turn", "as": -1})
+    assert card(state, "Goomba")["controller"] == -1 and state["active"] == -2
+    refused(state, HOST, {"type": "end_turn", "as": -1}, "It is Bo's turn")
+    state = pass_turn_as_host(state)
+    state = do(state, HOST, {"type": "attack", "attackers": [card(state, "Goomba")["id"]], "as": -1})
+    assert GAME.view(state, HOST)["acting"] == -2  # the defender declares, on the same screen
+    state = do(state, HOST, {"type": "block", "blocks": {}, "as": -2})
+    assert coins(state, -1) == 19 + 6 + 1 and coins(state, -2) == 19
+
+
+def pass_turn_as_host(state):
+    return do(state, HOST, {"type": "end_turn", "as": state["active"]})
+
+
+def test_the_host_screen_has_no_game_actions_when_the_players_have_phones():
+    from companion.tables import Tables
+    state = do(new_duel(), ANA, character())
+    assert not GAME.host_acts(state) and GAME.view(state, HOST)["legal"] == []
+    assert Tables._host_game_view({"host_seat": ANA, "state": state}, GAME, "seat", ANA) == {}
+    refused(state, HOST, {"type": "end_turn", "as": ANA}, "Only a player")
+
+
+def test_players_without_a_phone_need_different_names():
+    with pytest.raises(IllegalAction, match="different names"):
+        GAME.normalize_options({"opponent": ["Bo", "Bo"]})
+
+
 def test_a_duel_saved_before_this_version_goes_on():
     """A table that was playing when the server was upgraded: its state lacks the new keys."""
     state = do(new_duel(), ANA, character())

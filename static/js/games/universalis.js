@@ -52,6 +52,7 @@ let tookBack = null;
 let attackedIn = null;  // the combat this phone last vibrated for
 let skew = 0;  // the server's clock minus this phone's, for the turn timer
 let timerTick = null;
+let timeUpIn = null;  // the turn this phone last buzzed for when its time ran out
 
 const nameOf = (game, seat) => game.names[String(seat)] ?? `#${seat}`;
 const counters = (game, seat) => game.players[String(seat)];
@@ -359,8 +360,13 @@ function timer(game) {
   const started = game.turn_started;  // the server's time the turn began (none yet in the first turn)
   const show = () => {
     const left = started ? Math.max(0, Math.round(started + limit - (Date.now() / 1000 + skew))) : limit;
-    node.textContent = left > 0 ? t('Time left: %(time)s', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : t('Time is up!');
+    node.textContent = left > 0 ? t('Time left: %(time)s', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : t('Time is up! Finish the action in hand, then end the turn.');
     node.classList.toggle('up', left === 0);
+    // Time up: every phone buzzes once and says so; the turn goes on (a card being resolved must finish).
+    if (left === 0 && started && timeUpIn !== game.turn) {
+      timeUpIn = game.turn;
+      navigator.vibrate?.([300, 100, 300]);
+    }
   };
   timerTick = setInterval(() => { if (node.isConnected) show(); }, 1000);  // the next redraw replaces it
   show();
@@ -427,7 +433,8 @@ function rulesSummary(game) {
     options.sharing === 'each' ? t('Several blockers on one attacker: each takes its whole PF.') : t('Several blockers on one attacker: the attacker shares its PF among them.'),
     t('A KO\'d Character and a played Action card go to their owner\'s graveyard.'),
     t('PF never go below 0.'),
-  ];
+    options.turn_seconds ? t('Turn timer: %(seconds)s s. When it runs out, the phones buzz and say so; the turn goes on until its player ends it.', { seconds: options.turn_seconds }) : null,
+  ].filter(Boolean);
   const book = [
     t('Renflouage: +6 coins, except in the first global turn. The first player does not draw in the first turn.'),
     t('One Character played per turn; putting a card into play is free and is not playing it.'),
@@ -449,7 +456,7 @@ function prompt(game, me) {
     return t('%(name)s wins the duel!', { name: winner });
   }
   const wait = game.waiting[0];
-  if (!wait) return '';
+  if (!wait && !game.host_plays) return '';  // (the host screen that plays waits on no phone)
   const waited = game.one_phone ? game.acting : wait.seat;  // one phone: the duel waits on the player it plays for
   if (waited === me) return game.phase === 'blockers' ? t('You are attacked: declare your blockers.') : t('Your turn: %(phase)s.', { phase: t(PHASES[game.phase]) });
   return t('Waiting for %(name)s: %(phase)s.', { name: nameOf(game, waited), phase: t(PHASES[game.phase]) });
@@ -479,8 +486,10 @@ function keepFocus(container, draw) {
 export function renderUniversalis(container, view, { act = null } = {}) {
   const game = view.game;
   const seat = view.you.role === 'seat' ? view.you.seat : null;
-  // One phone for the table: the phone plays for whoever the duel waits on, and says whom.
-  const me = game.one_phone && seat !== null ? game.acting : seat;
+  // One device for the table: the phone (or, when nobody has one, the host screen: never a TV that only
+  // displays, which has no way to act) plays for whoever the duel waits on, and says whom.
+  const device = seat !== null || (game.host_plays && view.you.role === 'host' && Boolean(act));
+  const me = game.one_phone && device ? game.acting : seat;
   if (typeof view.time === 'number') skew = view.time - Date.now() / 1000;
   noticeUndo(game);
   if (!game.one_phone) buzzWhenAttacked(game, me);
@@ -498,8 +507,10 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   const playing = send && !game.outcome;
   // What is happening now, and the table (cards in play, the history): one column on a phone, two on a TV.
   const now = [
-    game.one_phone && !game.outcome ? el('p', { class: 'uv-one-phone', text: t('One phone for the table: now for %(name)s.', { name: nameOf(game, game.acting) }) }) : null,
-    el('p', { class: `uv-prompt${game.waiting[0]?.seat === seat ? ' mine' : ''}`, text: prompt(game, me) }),
+    game.one_phone && !game.outcome ? el('p', { class: 'uv-one-phone', text: game.host_plays
+      ? t('The host screen plays for both: now for %(name)s.', { name: nameOf(game, game.acting) })
+      : t('One phone for the table: now for %(name)s.', { name: nameOf(game, game.acting) }) }) : null,
+    el('p', { class: `uv-prompt${(device && game.one_phone) || game.waiting[0]?.seat === seat ? ' mine' : ''}`, text: prompt(game, me) }),
     playing ? mainControls(game, me, send) : null,
     el('div', { class: 'uv-sides' }, ...top),
     timer(game),
