@@ -552,6 +552,22 @@ def test_a_blocker_blocks_one_of_the_attackers():
     refused(state, ANA, {"type": "block", "blocks": {}}, "The defender declares")
 
 
+def test_a_character_can_block_only_one_character_unless_a_card_allows_it():
+    # « Un personnage ne peut bloquer qu'un personnage. » — and « TOUTES les règles du jeu sont écrasées par les
+    # capacités des cartes » : a card that lets a Character block two fights both, and deals its PF to each.
+    state = duel_with_armies(sharing="each")
+    koopa, goomba, boo = ids(state, "Koopa", "Goomba", "Boo")
+    state = do(state, ANA, {"type": "attack", "attackers": [koopa, goomba]})
+    refused(state, BO, {"type": "block", "blocks": {str(boo): [koopa, goomba]}}, "block only one Character")
+    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): [koopa, goomba]}, "override": True,
+                                    "by_card": "Boo Géant"})
+    assert events[0] == {"type": "override", "seat": BO, "rules": ["one_block"], "card": "Boo Géant"}
+    assert state["phase"] == "damage"  # Boo (PC 3) would be KO'd by 3 + 2 PF
+    assert state["combat"]["damage"]["losses"] == {str(koopa): 1, str(goomba): 1, str(boo): 5}
+    state = do(state, ANA, {"type": "deal"})
+    assert "Boo" not in [c["name"] for c in state["in_play"]] and card(state, "Goomba")["pc"] == 3
+
+
 def test_the_defender_may_play_action_cards_and_abilities_while_declaring_blockers():
     # « vous pouvez jouer des cartes Action lorsque VOUS vous faites attaquer » ; « ceci vaut également pour les
     # capacités de vos cartes »

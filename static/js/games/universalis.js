@@ -36,6 +36,7 @@ const RULES = {
   phase_order: N_('the order of the phases'),
   own_attack: N_('only your own Characters attack'),
   own_block: N_('only your own Characters block'),
+  one_block: N_('a Character blocks only one Character'),
   combat_shape: N_('the shape of the combat'),
 };
 const PLACES = { graveyard: N_('to the graveyard'), removed: N_('out of the game'), hand: N_('back to the hand') };
@@ -107,7 +108,7 @@ function eventText(game, event) {
     case 'left_play': return t('%(card)s leaves play, %(place)s.', { card: event.name, place: t(PLACES[event.to]) });
     case 'attack': return t('%(name)s attacks with %(cards)s!', { name: who, cards: (event.names || []).join(', ') });
     case 'blocks': return Object.keys(event.blocks).length
-      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: event.names?.[blocker] ?? cardName(game, Number(blocker)), attacker: event.names?.[attacker] ?? cardName(game, attacker) })).join(', ') })
+      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: event.names?.[blocker] ?? cardName(game, Number(blocker)), attacker: [].concat(attacker).map((id) => event.names?.[id] ?? cardName(game, id)).join(' + ') })).join(', ') })
       : t('%(name)s does not block.', { name: who });
     case 'shared': return t('%(name)s shares the PF among the blockers.', { name: who });
     case 'damage_ready': return t('The damage is ready: the cards may change it.');
@@ -258,14 +259,15 @@ function blockForm(game, me, act, error) {
   const attackers = game.combat.attackers.map((id) => game.in_play.find((card) => card.id === id)).filter(Boolean);
   const mine = game.in_play.filter((card) => card.kind === 'character' && card.controller === me);
   const selects = mine.map((card) => el('label', { class: 'uv-field' }, t('%(card)s blocks', { card: card.name }),
-    el('select', { 'data-blocker': card.id }, el('option', { value: '', text: t('nobody') }),
+    // One attacker per blocker, as the book says; "A card allows it" lets one block several.
+    el('select', { 'data-blocker': card.id, multiple: override }, el('option', { value: '', text: t('nobody') }),
       ...attackers.map((attacker) => el('option', { value: attacker.id, text: t('%(card)s (PF %(pf)s)', { card: attacker.name, pf: attacker.pf }) })))));
   return el('div', { class: 'uv-combat' },
     button(t('Confirm the blocks'), () => {
       const blocks = {};
       for (const label of selects) {
-        const select = label.querySelector('select');
-        if (select.value) blocks[select.dataset.blocker] = Number(select.value);
+        const chosen = [...label.querySelector('select').selectedOptions].map((option) => option.value).filter(Boolean).map(Number);
+        if (chosen.length) blocks[label.querySelector('select').dataset.blocker] = chosen.length === 1 ? chosen[0] : chosen;
       }
       act({ type: 'block', blocks }, error);
     }, 'primary big'),
@@ -276,7 +278,7 @@ function blockForm(game, me, act, error) {
 function shareForm(game, act, error) {
   const groups = [];
   for (const attackerId of game.combat.attackers) {
-    const blockers = Object.entries(game.combat.blocks).filter(([, target]) => target === attackerId).map(([id]) => Number(id));
+    const blockers = Object.entries(game.combat.blocks).filter(([, target]) => [].concat(target).includes(attackerId)).map(([id]) => Number(id));
     const attacker = game.in_play.find((card) => card.id === attackerId);
     if (!attacker || blockers.length < 2) continue;
     const inputs = blockers.map((id, index) => numberField(String(id), cardName(game, id), index === 0 ? attacker.pf : 0));
