@@ -711,13 +711,34 @@ def test_a_duel_saved_before_this_version_goes_on():
     for key in ("catalogue", "roll", "turn_started"):
         del state[key]
     for counters in state["players"].values():
-        del counters["stops"]
+        del counters["stops"], counters["hand"]
     assert GAME.view(state, BO)["catalogue"] == []
     state = do(do(state, ANA, END_TURN), BO, character("Boo", cost=1))
     assert GAME.carry(state) == {"cards": [{**GAME.view(state, BO)["catalogue"][0]}]}
 
 
 # Deck lists ---------------------------------------------------------------------------
+def test_the_hand_is_a_zone_whose_count_the_phone_keeps():
+    # « Il y a cinq zones de jeu sur le plateau » (the book does not list them: deck, hand, in play, graveyard,
+    # out of the game are the phone's) and « Le joueur peut jouer des cartes de sa main ».
+    state = new_duel(hand_size=1, starting_coins=20)
+    hand = lambda state, seat: state["players"][str(seat)]["hand"]  # noqa: E731
+    assert hand(state, ANA) == 1 and GAME.view(state, BO)["players"][str(ANA)]["hand"] == 1
+    state = do(state, ANA, character())
+    assert hand(state, ANA) == 0
+    refused(state, ANA, {"type": "play", "card": {"kind": "action", "name": "Carapace verte", "cost": 1}},
+            "played from your hand")
+    state = do(state, ANA, {"type": "leave", "card": card(state, "Goomba")["id"], "to": "hand"})
+    assert hand(state, ANA) == 1
+    state = pass_turn(state)
+    assert hand(state, BO) == 2  # Bo drew in the second turn
+    state = do(state, BO, {"type": "hand_count", "count": 4})
+    assert hand(state, BO) == 4 and state["history"][-1] == {"type": "hand_counted", "seat": BO, "hand": 4}
+    state = do(state, BO, {"type": "play", "card": {"kind": "action", "name": "Carapace verte", "cost": 1}},
+               {"type": "draw"})
+    assert hand(state, BO) == 4
+
+
 def test_a_deck_holds_at_most_four_cards_of_the_same_name_whatever_their_variant():
     # « il n'est pas permis d'avoir 2 Goombas verts et 3 Goombas marrons, car cela ferait un total de 5 Goombas »
     names = ["Goomba"] * 2 + ["goomba"] * 3 + ["Yoshi Vert"]

@@ -50,6 +50,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "this_turn": {"characters": 0, "star": False}, "turn_started": None, "roll": None,
         "catalogue": list((options.get("memory") or {}).get("cards", []))[-cards.CATALOGUE_KEPT:],
         "players": {str(seat): {"coins": options["starting_coins"], "stars": 0, "deck": deck, "graveyard": [],
+                                "hand": options["hand_size"],
                                 "removed": [], "decked": False, "forfeit": False, "stops": []} for seat in ids},
     }
     # The first turn's start, refill and draw pass by themselves (no card is in play yet to stop them).
@@ -352,6 +353,8 @@ MOVES = {
     "draw": Move(run=stamped(cards.draw), candidates=lambda s, seat: [{}]),
     "deck_count": Move(run=stamped(cards.set_deck_count), check=cards.check_deck_count,
                        candidates=lambda s, seat: [{"count": player(s, seat)["deck"]}]),
+    "hand_count": Move(run=stamped(cards.set_hand_count), check=cards.check_hand_count,
+                       candidates=lambda s, seat: [{"count": player(s, seat).get("hand") or 0}]),
     "deck_list": Move(run=stamped(cards.enter_deck_list), check=cards.check_deck_list_action,
                       candidates=lambda s, seat: []),  # typed on the phone: nothing to offer
     "roll": Move(run=stamped(roll), check=check_roll,
@@ -371,7 +374,7 @@ MOVES = {
 # Cards, abilities and their effects can come in any phase: their own checks
 # say when the book allows them, so that a card can override that too.
 ANY_PHASE = ("play", "ability", "star", "change", "hero", "card_stops", "stops", "coins", "sacrifice", "leave", "draw",
-             "deck_count", "deck_list", "roll", "phase")
+             "deck_count", "hand_count", "deck_list", "roll", "phase")
 
 
 def both(state: dict) -> list[int]:

@@ -37,6 +37,7 @@ const RULES = {
   own_attack: N_('only your own Characters attack'),
   own_block: N_('only your own Characters block'),
   one_block: N_('a Character blocks only one Character'),
+  from_hand: N_('cards are played from the hand'),
   combat_shape: N_('the shape of the combat'),
 };
 const PLACES = { graveyard: N_('to the graveyard'), removed: N_('out of the game'), hand: N_('back to the hand') };
@@ -123,6 +124,7 @@ function eventText(game, event) {
       : t('%(name)s tosses a coin: %(result)s.', { name: who, result: event.result ? t('heads') : t('tails') });
     case 'deck_checked': return t('%(name)s\'s deck list is checked: %(cards)s cards.', { name: who, cards: event.cards });
     case 'deck_counted': return t('%(name)s counts %(deck)s cards in the deck.', { name: who, deck: event.deck });
+    case 'hand_counted': return t('%(name)s counts %(count)s cards in hand.', { name: who, count: event.hand });
     case 'forfeit': return t('%(name)s leaves the duel.', { name: who });
     default: return event.type;
   }
@@ -161,6 +163,7 @@ function side(game, seat, me) {
       el('span', { class: 'uv-stars', 'aria-label': t('%(stars)s of 3 Super Stars', { stars: mine.stars }),
         text: `${'★'.repeat(mine.stars)}${'☆'.repeat(Math.max(0, 3 - mine.stars))}` })),
     el('p', { class: 'uv-small uv-row' }, el('span', { text: t('Deck: %(deck)s', { deck: mine.deck }) }),
+      mine.hand != null ? el('span', { text: t('Hand: %(count)s', { count: mine.hand }) }) : null,
       el('span', { text: t('Graveyard: %(count)s', { count: mine.graveyard.length }) })));
 }
 
@@ -417,12 +420,15 @@ function deckControls(game, me, act) {
   const error = el('p', { class: 'error', hidden: true, role: 'alert' });
   const list = el('textarea', { rows: 4, maxlength: 8000, placeholder: t('One card name per line') });
   const count = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).deck, inputmode: 'numeric' });
+  const hand = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).hand ?? 0, inputmode: 'numeric' });
   return fold(t('My deck'), false,
     game.deck_list ? el('p', { text: t('Deck list checked: %(count)s cards.', { count: game.deck_list.length }) }) : null,
     el('label', { class: 'uv-field' }, t('Deck list (at most 4 cards of the same name)'), list),
     button(t('Check my deck list'), () => act({ type: 'deck_list', names: list.value.split('\n').map((line) => line.trim()).filter(Boolean) }, error)),
     el('label', { class: 'uv-field' }, t('Cards left in the deck'), count),
     button(t('Correct the count'), () => act({ type: 'deck_count', count: Number(count.value) }, error)),
+    el('label', { class: 'uv-field' }, t('Cards in my hand'), hand),
+    button(t('Correct the hand'), () => act({ type: 'hand_count', count: Number(hand.value) }, error)),
     button(t('Draw a card (a card\'s effect)'), () => act({ type: 'draw' }, error)), error);
 }
 
