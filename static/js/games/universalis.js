@@ -225,7 +225,7 @@ function cardMore(game, card, me, act) {
       } }), el('span', { text: t(label) })));
     boxes.forEach((box, i) => { box.dataset.moment = Object.keys(MOMENTS)[i]; });
     parts.push(el('fieldset', { class: 'uv-moments' }, el('legend', { text: t('This card acts…') }), ...boxes));
-    parts.push(button(t('Sacrifice'), () => act({ type: 'sacrifice', card: card.id })));
+    parts.push(button(t('Sacrifice (a card asks for it)'), () => act({ type: 'sacrifice', card: card.id })));
   }
   parts.push(el('div', { class: 'uv-row' }, ...Object.entries(PLACES).map(([to, label]) => button(t(label), () => act({ type: 'leave', card: card.id, to })))));
   return fold(t('More for %(card)s', { card: card.name }), false, ...parts);
@@ -449,6 +449,8 @@ function rulesSummary(game) {
     t('Each ability of a card once per turn. A Super Star: 20 coins, one per turn, first preparation only; three win.'),
     t('No attack in the first global turn. A blocker blocks one attacker; fights are simultaneous; an unblocked attacker earns its PF in coins and costs the defender 1 coin.'),
     t('Drawing from an empty deck loses. A Hero in play removes every card of its name from the game.'),
+    t('A KO is never final before you saw it: a combat that would KO a card stops at the damage, for the cards that change it.'),
+    t('Cards are played from the hand, whose count the phone keeps. A card is sacrificed only when another card asks for it.'),
     t('Cards override every rule: tick "A card allows it" and name the card.'),
   ];
   return fold(t('Rules (summary)'), false,
