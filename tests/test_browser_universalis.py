@@ -146,6 +146,7 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     expect(attacker.locator(".uv-prompt")).to_have_text("Your turn: Combat: damage.")
     on_first_screen(attacker, attacker.get_by_role("button", name="Deal the damage"))
     expect(attacker.locator(".uv-combat")).to_contain_text("Boo loses 3 PC")
+    attacker.screenshot(path=str(SHOTS / "en-3-damage-before-the-ko.png"))
     attacker.get_by_role("button", name="Deal the damage").tap()
     for page in (attacker, defender):
         expect(page.locator(".uv-phases li.current")).to_have_text("Second preparation")
@@ -155,7 +156,8 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
         no_sideways_scroll(page)
     attacker.evaluate("() => window.scrollTo(0, 0)")
     on_first_screen(attacker, attacker.get_by_role("button", name="End my turn"))
-    attacker.screenshot(path=str(SHOTS / "en-3-after-the-combat.png"))
+    expect(attacker.locator(".uv-side").first).to_contain_text("Hand: 4")  # 5, one drawn, two played
+    attacker.screenshot(path=str(SHOTS / "en-4-after-the-combat.png"))
     attacker.screenshot(path=str(ARTIFACTS / "universalis-attacker-360.png"), full_page=True)
     attacker.get_by_role("button", name="End my turn").tap()
 
@@ -188,11 +190,17 @@ def test_the_turn_in_french_at_360(server, browser):
     bo = french_phone(browser, server, code, tokens["Bo"])
     expect(bo.locator(".uv-prompt")).to_have_text("On vous attaque\u00a0: déclarez vos bloquants.")
     on_first_screen(bo, bo.get_by_role("button", name="Confirmer les blocages"))
+    bo.get_by_label("Boo bloque").select_option(label="Koopa (PF 3)")
     bo.screenshot(path=str(SHOTS / "fr-2-attacked.png"))
     bo.get_by_role("button", name="Confirmer les blocages").tap()
+    # Boo (PC 3) would be KO'd by Koopa (PF 3): the damage waits for the players, in French too.
+    on_first_screen(ana, ana.get_by_role("button", name="Infliger les dégâts"))
+    expect(ana.locator(".uv-combat")).to_contain_text("Boo perd 3 PC")
+    ana.screenshot(path=str(SHOTS / "fr-3-damage-before-the-ko.png"))
+    ana.get_by_role("button", name="Infliger les dégâts").tap()
     on_first_screen(ana, ana.get_by_role("button", name="Terminer mon tour"))
-    expect(ana.locator(".uv-history")).to_contain_text("passés sans blocage\u00a0: Koopa")
-    ana.screenshot(path=str(SHOTS / "fr-3-after-the-combat.png"))
+    expect(ana.locator(".uv-side").first).to_contain_text("Main\u00a0: 5")
+    ana.screenshot(path=str(SHOTS / "fr-4-after-the-combat.png"))
 
 
 def test_one_phone_for_the_table_plays_both_sides(server, open_context):
@@ -241,6 +249,8 @@ def test_the_host_screen_plays_for_two_players_without_a_phone_and_a_tv_only_wat
     expect(host.locator(".uv-timer")).to_have_text("Time is up! Finish the action in hand, then end the turn.")
     expect(host.get_by_role("button", name="End my turn")).to_be_enabled()
     assert host.evaluate("() => window.buzzes") == [[300, 100, 300]]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    host.screenshot(path=str(SHOTS / "host-screen-plays-both.png"))
     host.get_by_role("button", name="End my turn").click()
     expect(tv.locator(".uv-one-phone")).to_have_text("The host screen plays for both: now for Ana.")
     expect(host.locator(".uv-side h3")).to_have_text(["Ana", "Bo"])
