@@ -99,6 +99,10 @@ def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
     second.play({"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
     first.wait_for_game(lambda g: g["phase"] == "sharing")
     first.play({"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    # Boo would be KO'd: the damage waits, per card, on both phones, before it is dealt.
+    shown = second.wait_for_game(lambda g: g["phase"] == "damage")["game"]
+    assert shown["combat"]["damage"]["losses"][str(boo)] == 3 and any(c["name"] == "Boo" for c in shown["in_play"])
+    first.play({"type": "deal"})
     for screen in (first, second, duel["host"]):
         game = screen.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
         names = {card["name"]: card for card in game["in_play"]}
