@@ -782,6 +782,8 @@ class Tables(NightActions):
         game's host actions (the board, the seat order…); it shows nothing a player may not see."""
         if role != "seat" or seat != table["host_seat"] or not game.host_actions or table["state"] is None:
             return {}
+        if game.host_acts is not None and not game.host_acts(table["state"]):
+            return {}
         return {"host_game": game.view(table["state"], HOST)}
 
     def summary(self, raw_code: Any) -> dict:

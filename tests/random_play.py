@@ -174,6 +174,9 @@ CONFIGS: dict[str, list[Config]] = {
                            seats=2, max_steps=4000, invariants=universalis_invariants),
                     # one phone for the table: the seat plays for both players
                     Config("one-phone", {"deck_size": 30, "opponent": ["Bo"]}, seats=1, max_steps=4000,
+                           invariants=universalis_invariants),
+                    # nobody has a phone: the host screen plays for both players
+                    Config("host-plays", {"deck_size": 30, "opponent": ["Ana", "Bo"]}, seats=0, max_steps=4000,
                            invariants=universalis_invariants)],
 }
 

@@ -17,7 +17,9 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.helpers import bearer
 from tests.server import ROOT, ServerProcess
-from tests.test_browser import SMALL_PHONE, Watched, as_seat, browser, open_context, phone_at_seat, seat_via_api  # noqa: F401
+from tests.test_browser import (  # noqa: F401
+    DESKTOP, SMALL_PHONE, Watched, as_host, as_seat, browser, open_context, phone_at_seat, seat_via_api,
+)
 
 ARTIFACTS = ROOT / "test-artifacts"
 # The screenshots a reviewer looks at (outside the repository when asked for).
@@ -144,6 +146,7 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
     expect(attacker.locator(".uv-prompt")).to_have_text("Your turn: Combat: damage.")
     on_first_screen(attacker, attacker.get_by_role("button", name="Deal the damage"))
     expect(attacker.locator(".uv-combat")).to_contain_text("Boo loses 3 PC")
+    attacker.screenshot(path=str(SHOTS / "en-3-damage-before-the-ko.png"))
     attacker.get_by_role("button", name="Deal the damage").tap()
     for page in (attacker, defender):
         expect(page.locator(".uv-phases li.current")).to_have_text("Second preparation")
@@ -153,7 +156,8 @@ def test_a_turn_and_a_combat_from_two_phones(server, open_context):
         no_sideways_scroll(page)
     attacker.evaluate("() => window.scrollTo(0, 0)")
     on_first_screen(attacker, attacker.get_by_role("button", name="End my turn"))
-    attacker.screenshot(path=str(SHOTS / "en-3-after-the-combat.png"))
+    expect(attacker.locator(".uv-side").first).to_contain_text("Hand: 4")  # 5, one drawn, two played
+    attacker.screenshot(path=str(SHOTS / "en-4-after-the-combat.png"))
     attacker.screenshot(path=str(ARTIFACTS / "universalis-attacker-360.png"), full_page=True)
     attacker.get_by_role("button", name="End my turn").tap()
 
@@ -186,11 +190,17 @@ def test_the_turn_in_french_at_360(server, browser):
     bo = french_phone(browser, server, code, tokens["Bo"])
     expect(bo.locator(".uv-prompt")).to_have_text("On vous attaque\u00a0: déclarez vos bloquants.")
     on_first_screen(bo, bo.get_by_role("button", name="Confirmer les blocages"))
+    bo.get_by_label("Boo bloque").select_option(label="Koopa (PF 3)")
     bo.screenshot(path=str(SHOTS / "fr-2-attacked.png"))
     bo.get_by_role("button", name="Confirmer les blocages").tap()
+    # Boo (PC 3) would be KO'd by Koopa (PF 3): the damage waits for the players, in French too.
+    on_first_screen(ana, ana.get_by_role("button", name="Infliger les dégâts"))
+    expect(ana.locator(".uv-combat")).to_contain_text("Boo perd 3 PC")
+    ana.screenshot(path=str(SHOTS / "fr-3-damage-before-the-ko.png"))
+    ana.get_by_role("button", name="Infliger les dégâts").tap()
     on_first_screen(ana, ana.get_by_role("button", name="Terminer mon tour"))
-    expect(ana.locator(".uv-history")).to_contain_text("passés sans blocage\u00a0: Koopa")
-    ana.screenshot(path=str(SHOTS / "fr-3-after-the-combat.png"))
+    expect(ana.locator(".uv-side").first).to_contain_text("Main\u00a0: 5")
+    ana.screenshot(path=str(SHOTS / "fr-4-after-the-combat.png"))
 
 
 def test_one_phone_for_the_table_plays_both_sides(server, open_context):
@@ -212,3 +222,35 @@ def test_one_phone_for_the_table_plays_both_sides(server, open_context):
     expect(phone.locator(".uv-one-phone")).to_have_text("One phone for the table: now for Ana.")
     expect(phone.locator(".uv-history")).to_contain_text("Turn 3 (global turn 2): Ana plays.")
     no_sideways_scroll(phone)
+
+
+def test_the_host_screen_plays_for_two_players_without_a_phone_and_a_tv_only_watches(server, open_context):
+    """« a single phone (or the TV) keeps both players' counters »: both names as the option, no seat; the host
+    screen (with the host's token) plays for whoever the duel waits on, a TV without it only shows the duel.
+    With the turn timer, time up buzzes the screen once and says so; the turn goes on."""
+    created = requests.post(f"{server.url}/api/tables", timeout=10, json={"game": "universalis", "options": {
+        "opponent": ["Ana", "Bo"], "first": "first_seat", "starting_coins": 10, "turn_seconds": 1}}).json()
+    code = created["code"]
+    act(server, code, created["host_token"], {"type": "table.start"})
+    watched = open_context(**DESKTOP)
+    as_host(watched, code, created["host_token"])
+    watched.context.add_init_script("window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };")
+    host = watched.new_page()
+    host.goto(f"{server.url}/host/{code}")
+    tv = open_context(**DESKTOP).new_page()
+    tv.goto(f"{server.url}/host/{code}")
+    expect(host.locator(".uv-one-phone")).to_have_text("The host screen plays for both: now for Ana.")
+    expect(tv.locator(".uv-one-phone")).to_have_text("The host screen plays for both: now for Ana.")
+    expect(tv.get_by_role("button", name="End my turn")).to_have_count(0)  # a display does not act
+    host.get_by_role("button", name="End my turn").click()
+    expect(host.locator(".uv-one-phone")).to_have_text("The host screen plays for both: now for Bo.")
+    expect(tv.locator(".uv-history")).to_contain_text("Turn 2 (global turn 1): Bo plays.")
+    # Bo's turn began with a stamp: its one second runs out, the screen buzzes once, the turn goes on.
+    expect(host.locator(".uv-timer")).to_have_text("Time is up! Finish the action in hand, then end the turn.")
+    expect(host.get_by_role("button", name="End my turn")).to_be_enabled()
+    assert host.evaluate("() => window.buzzes") == [[300, 100, 300]]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    host.screenshot(path=str(SHOTS / "host-screen-plays-both.png"))
+    host.get_by_role("button", name="End my turn").click()
+    expect(tv.locator(".uv-one-phone")).to_have_text("The host screen plays for both: now for Ana.")
+    expect(host.locator(".uv-side h3")).to_have_text(["Ana", "Bo"])

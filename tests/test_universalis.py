@@ -436,7 +436,9 @@ def test_a_combat_two_attackers_one_blocked_by_two_one_unblocked():
     state = do(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
     assert state["phase"] == "sharing"
     refused(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 1, str(bill): 1}}}, "add up to its 3 PF")
-    state, events = act(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    state = do(state, ANA, {"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    assert state["phase"] == "damage"  # Boo would be KO'd: the players see it first
+    state, events = act(state, ANA, {"type": "deal"})
     combat = next(e for e in events if e["type"] == "combat")
     assert combat["losses"] == {str(koopa): 3, str(boo): 3, str(bill): 0}
     assert {(c["name"], c["loss"]) for c in combat["cards"]} == {("Koopa", 3), ("Boo", 3), ("Bill", 0)}
@@ -450,7 +452,9 @@ def test_with_each_blocker_taking_the_whole_pf_the_damage_needs_no_sharing():
     state = duel_with_armies(sharing="each")
     koopa, boo, bill = ids(state, "Koopa", "Boo", "Bill")
     state = do(state, ANA, {"type": "attack", "attackers": [koopa]})
-    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    state = do(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    assert state["phase"] == "damage"
+    state, events = act(state, ANA, {"type": "deal"})
     assert state["phase"] == "prep2"
     assert {e["name"] for e in events if e["type"] == "ko"} == {"Boo", "Bill"}
     assert card(state, "Koopa")["pc"] == 2
@@ -461,7 +465,7 @@ def test_fighters_strike_at_the_same_time_and_may_all_be_ko():
     state = duel_with_armies()
     goomba, bill = ids(state, "Goomba", "Bill")
     state = do(state, ANA, {"type": "attack", "attackers": [goomba]})
-    state = do(state, BO, {"type": "block", "blocks": {str(bill): goomba}})
+    state = do(do(state, BO, {"type": "block", "blocks": {str(bill): goomba}}), ANA, {"type": "deal"})
     assert "Bill" not in [c["name"] for c in state["in_play"]] and card(state, "Goomba")["pc"] == 2
 
 
@@ -502,6 +506,31 @@ def test_a_damage_modifier_applies_before_the_ko_is_final():
     assert "ko" not in [e["type"] for e in events] and state["phase"] == "prep2"
 
 
+def test_a_ko_is_never_final_before_the_players_saw_it():
+    # « Les personnages combattent comme il a été décidé et sont mis KO le cas échéant » and « A chaque fois que
+    # Koopa Troopa devrait perdre des {PC}, il perd {PC}{PC} de moins » : no card marked, no stop chosen, the
+    # damage that would KO Koopa Troopa Rouge (PC 4) blocking Bill (PF 4) waits for the players.
+    state = pass_turn(do(new_duel(starting_coins=20), ANA, character("Bill", cost=1, pf=4, pc=5)))
+    state = pass_turn(do(state, BO, character("Koopa Troopa Rouge", cost=4, pf=3, pc=4)))
+    bill, koopa = ids(state, "Bill", "Koopa Troopa Rouge")
+    state = do(state, ANA, {"type": "attack", "attackers": [bill]})
+    state = do(state, BO, {"type": "block", "blocks": {str(koopa): bill}})
+    assert state["phase"] == "damage" and state["combat"]["damage"]["losses"] == {str(bill): 3, str(koopa): 4}
+    assert {"type": "deal"} in GAME.legal_actions(state, ANA)
+    state = do(state, BO, {"type": "damage", "card": koopa, "delta": -2})
+    state = do(state, ANA, {"type": "deal"})
+    assert card(state, "Koopa Troopa Rouge")["pc"] == 2 and state["phase"] == "prep2"
+
+
+def test_a_combat_that_kos_nobody_is_dealt_at_once():
+    state = duel_with_armies()
+    goomba, boo = ids(state, "Goomba", "Boo")
+    state = do(state, ANA, {"type": "attack", "attackers": [goomba]})
+    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): goomba}})  # Boo 3 PC - 2, Goomba 4 - 1
+    assert state["phase"] == "prep2" and card(state, "Boo")["pc"] == 1 and card(state, "Goomba")["pc"] == 3
+    assert any(e["type"] == "combat" for e in events)
+
+
 def test_the_coins_won_are_changed_once_on_the_sum():
     # « les capacités modifiant le nombre de pièces gagnées ne s'applique donc qu'une fois et sur la somme totale »
     state = duel_with_armies()
@@ -521,6 +550,22 @@ def test_a_blocker_blocks_one_of_the_attackers():
     refused(state, BO, {"type": "block", "blocks": {str(boo): goomba}}, "one of the attackers")
     refused(state, BO, {"type": "block", "blocks": {str(goomba): koopa}}, "your own Characters")
     refused(state, ANA, {"type": "block", "blocks": {}}, "The defender declares")
+
+
+def test_a_character_can_block_only_one_character_unless_a_card_allows_it():
+    # « Un personnage ne peut bloquer qu'un personnage. » — and « TOUTES les règles du jeu sont écrasées par les
+    # capacités des cartes » : a card that lets a Character block two fights both, and deals its PF to each.
+    state = duel_with_armies(sharing="each")
+    koopa, goomba, boo = ids(state, "Koopa", "Goomba", "Boo")
+    state = do(state, ANA, {"type": "attack", "attackers": [koopa, goomba]})
+    refused(state, BO, {"type": "block", "blocks": {str(boo): [koopa, goomba]}}, "block only one Character")
+    state, events = act(state, BO, {"type": "block", "blocks": {str(boo): [koopa, goomba]}, "override": True,
+                                    "by_card": "Boo Géant"})
+    assert events[0] == {"type": "override", "seat": BO, "rules": ["one_block"], "card": "Boo Géant"}
+    assert state["phase"] == "damage"  # Boo (PC 3) would be KO'd by 3 + 2 PF
+    assert state["combat"]["damage"]["losses"] == {str(koopa): 1, str(goomba): 1, str(boo): 5}
+    state = do(state, ANA, {"type": "deal"})
+    assert "Boo" not in [c["name"] for c in state["in_play"]] and card(state, "Goomba")["pc"] == 3
 
 
 def test_the_defender_may_play_action_cards_and_abilities_while_declaring_blockers():
@@ -622,19 +667,78 @@ def test_one_phone_keeps_both_players_counters():
     refused(state, ANA, {"type": "end_turn", "as": -1}, "It is Ana's turn")
 
 
+def test_the_host_screen_keeps_both_players_counters_when_nobody_has_a_phone():
+    # « a single phone (or the TV) keeps both players' counters »: two names, no seat; the host screen acts
+    # for whoever the duel waits on; a phone's move from the host in an ordinary duel stays refused.
+    options = GAME.normalize_options({"opponent": ["Ana", "Bo"], "first": "first_seat", "starting_coins": 20})
+    assert GAME.seat_limits(options) == (0, 0)
+    state = GAME.setup(options, [], ScriptedRng())
+    assert state["order"] == [-1, -2] and state["names"] == {"-1": "Ana", "-2": "Bo"}
+    seen = GAME.view(state, HOST)
+    assert seen["host_plays"] and seen["acting"] == -1 and seen["waiting"] == [] and GAME.waiting(state) == []
+    assert {"type": "end_turn", "as": -1} in seen["legal"] and GAME.host_acts(state)
+    refused(state, HOST, {"type": "end_turn"}, "for which player")
+    state = do(state, HOST, {**character(cost=1), "as": -1}, {"type": "end_turn", "as": -1})
+    assert card(state, "Goomba")["controller"] == -1 and state["active"] == -2
+    refused(state, HOST, {"type": "end_turn", "as": -1}, "It is Bo's turn")
+    state = pass_turn_as_host(state)
+    state = do(state, HOST, {"type": "attack", "attackers": [card(state, "Goomba")["id"]], "as": -1})
+    assert GAME.view(state, HOST)["acting"] == -2  # the defender declares, on the same screen
+    state = do(state, HOST, {"type": "block", "blocks": {}, "as": -2})
+    assert coins(state, -1) == 19 + 6 + 1 and coins(state, -2) == 19
+
+
+def pass_turn_as_host(state):
+    return do(state, HOST, {"type": "end_turn", "as": state["active"]})
+
+
+def test_the_host_screen_has_no_game_actions_when_the_players_have_phones():
+    from companion.tables import Tables
+    state = do(new_duel(), ANA, character())
+    assert not GAME.host_acts(state) and GAME.view(state, HOST)["legal"] == []
+    assert Tables._host_game_view({"host_seat": ANA, "state": state}, GAME, "seat", ANA) == {}
+    refused(state, HOST, {"type": "end_turn", "as": ANA}, "Only a player")
+
+
+def test_players_without_a_phone_need_different_names():
+    with pytest.raises(IllegalAction, match="different names"):
+        GAME.normalize_options({"opponent": ["Bo", "Bo"]})
+
+
 def test_a_duel_saved_before_this_version_goes_on():
     """A table that was playing when the server was upgraded: its state lacks the new keys."""
     state = do(new_duel(), ANA, character())
     for key in ("catalogue", "roll", "turn_started"):
         del state[key]
     for counters in state["players"].values():
-        del counters["stops"]
+        del counters["stops"], counters["hand"]
     assert GAME.view(state, BO)["catalogue"] == []
     state = do(do(state, ANA, END_TURN), BO, character("Boo", cost=1))
     assert GAME.carry(state) == {"cards": [{**GAME.view(state, BO)["catalogue"][0]}]}
 
 
 # Deck lists ---------------------------------------------------------------------------
+def test_the_hand_is_a_zone_whose_count_the_phone_keeps():
+    # « Il y a cinq zones de jeu sur le plateau » (the book does not list them: deck, hand, in play, graveyard,
+    # out of the game are the phone's) and « Le joueur peut jouer des cartes de sa main ».
+    state = new_duel(hand_size=1, starting_coins=20)
+    hand = lambda state, seat: state["players"][str(seat)]["hand"]  # noqa: E731
+    assert hand(state, ANA) == 1 and GAME.view(state, BO)["players"][str(ANA)]["hand"] == 1
+    state = do(state, ANA, character())
+    assert hand(state, ANA) == 0
+    refused(state, ANA, {"type": "play", "card": {"kind": "action", "name": "Carapace verte", "cost": 1}},
+            "played from your hand")
+    state = do(state, ANA, {"type": "leave", "card": card(state, "Goomba")["id"], "to": "hand"})
+    assert hand(state, ANA) == 1
+    state = pass_turn(state)
+    assert hand(state, BO) == 2  # Bo drew in the second turn
+    state = do(state, BO, {"type": "hand_count", "count": 4})
+    assert hand(state, BO) == 4 and state["history"][-1] == {"type": "hand_counted", "seat": BO, "hand": 4}
+    state = do(state, BO, {"type": "play", "card": {"kind": "action", "name": "Carapace verte", "cost": 1}},
+               {"type": "draw"})
+    assert hand(state, BO) == 4
+
+
 def test_a_deck_holds_at_most_four_cards_of_the_same_name_whatever_their_variant():
     # « il n'est pas permis d'avoir 2 Goombas verts et 3 Goombas marrons, car cela ferait un total de 5 Goombas »
     names = ["Goomba"] * 2 + ["goomba"] * 3 + ["Yoshi Vert"]

@@ -99,6 +99,10 @@ def test_four_turns_of_a_duel_with_a_combat_on_two_phones(duel):
     second.play({"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
     first.wait_for_game(lambda g: g["phase"] == "sharing")
     first.play({"type": "share", "shares": {str(koopa): {str(boo): 3, str(bill): 0}}})
+    # Boo would be KO'd: the damage waits, per card, on both phones, before it is dealt.
+    shown = second.wait_for_game(lambda g: g["phase"] == "damage")["game"]
+    assert shown["combat"]["damage"]["losses"][str(boo)] == 3 and any(c["name"] == "Boo" for c in shown["in_play"])
+    first.play({"type": "deal"})
     for screen in (first, second, duel["host"]):
         game = screen.wait_for_game(lambda g: g["turn"] == 3 and g["phase"] == "prep2")["game"]
         names = {card["name"]: card for card in game["in_play"]}
@@ -189,3 +193,30 @@ def test_a_phone_changes_the_other_players_coins_as_a_card_says(duel):
         lambda g: g["players"][str(duel["second"])]["coins"] == before + 2)["game"]
     assert game["history"][-1] == {"type": "coins", "seat": duel["first"], "of": duel["second"], "delta": 2,
                                    "now": before + 2}
+
+
+def test_the_host_screen_plays_a_duel_without_phones_and_a_tv_that_only_displays_cannot(tmp_path):
+    """« a single phone (or the TV) keeps both players' counters »: two names, no seat; the host screen
+    (its host token) acts for whoever the duel waits on; a display without the token is refused."""
+    server = ServerProcess(tmp_path, extra_env=FAST).start()
+    try:
+        table = requests.post(f"{server.url}/api/tables", json={"game": "universalis", "options": {
+            "opponent": ["Ana", "Bo"], "first": "first_seat", "starting_coins": 10}}, timeout=WAIT).json()
+        url = f"{server.url}/api/tables/{table['code']}/actions"
+        started = requests.post(url, json={"type": "table.start"}, headers=bearer(table["host_token"]), timeout=WAIT)
+        assert started.status_code == 200, started.text
+        host, tv = Screen(server.url, table["code"], table["host_token"]), Screen(server.url, table["code"], None)
+        game = host.wait_for_game(lambda g: True)["game"]
+        assert game["host_plays"] and game["acting"] == -1 and {"type": "end_turn", "as": -1} in game["legal"]
+        assert tv.wait_for_game(lambda g: True)["game"]["legal"] == []
+        assert tv.act({"type": "end_turn", "as": -1})["ok"] is False
+        host.play({"type": "play", "card": {"kind": "character", "name": "Koopa", "cost": 3, "pf": 3, "pc": 5},
+                   "as": -1})
+        host.play({"type": "end_turn", "as": -1})
+        game = tv.wait_for_game(lambda g: g["turn"] == 2)["game"]
+        assert game["acting"] == -2 and game["players"]["-1"]["coins"] == 7
+        assert game["in_play"][0]["controller"] == -1
+        host.close()
+        tv.close()
+    finally:
+        server.stop()

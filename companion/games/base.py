@@ -162,6 +162,10 @@ class Game:
     # table): ``apply`` gets them with ``seat == HOST`` and refuses those a seat sends
     # when they are the host's alone.
     host_actions: frozenset = frozenset()
+    # Whether the host screen has game actions in this state (None: whenever ``host_actions`` has
+    # some). A duel the host screen plays only when no player has a phone says no otherwise, so a
+    # seat holding the host's rights is not offered an empty host board.
+    host_acts: Callable[[dict], bool] | None = None
     uses_figures: bool = True  # False: the screens offer no figure registration (a game without amiibo)
     # A registered figure tapped on the reader during play: (state, figure, rng) -> (state, events).
     figure_tapped: Callable[[dict, dict, Any], tuple[dict, list[dict]]] | None = None

@@ -40,6 +40,8 @@ from companion.games.universalis.turn import (
 def check_options(options: dict) -> None:
     if options["hand_size"] >= options["deck_size"]:
         raise IllegalAction(N_("The starting hand must be smaller than the deck."))
+    if any(not name.strip() for name in options["opponent"]) or len(set(options["opponent"])) < len(options["opponent"]):
+        raise IllegalAction(N_("The players without a phone need different names."))
 
 
 GAME = register(Game(
@@ -56,9 +58,12 @@ GAME = register(Game(
         Option("first", N_("Who plays first"), "choice", "random", choices=("random", "first_seat", "second_seat"),
                choice_labels=(N_("drawn at random by the table"), N_("the first player to sit"),
                               N_("the second player to sit"))),
-        Option("turn_seconds", N_("Turn timer (seconds, 0: none)"), "int", 0, minimum=0, maximum=900),
-        # A pair without a second phone: the other player's name, and the duel is played on one phone.
-        Option("opponent", N_("One phone for the table: the other player's name"), "list", [], max_items=1),
+        Option("turn_seconds", N_("Turn timer in seconds (0: none); when it runs out the phones buzz and "
+                                  "the turn goes on"), "int", 0, minimum=0, maximum=900),
+        # A pair without a second phone: the other player's name, and the duel is played on one phone;
+        # without a phone at all: both names, and the host screen plays.
+        Option("opponent", N_("Players without a phone (one name: one phone plays for both; two names: "
+                              "the host screen plays for both)"), "list", [], max_items=2),
     ),
     seats_for=one_phone.seat_range,
     setup=setup,
@@ -69,7 +74,7 @@ GAME = register(Game(
     undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
     **one_phone.wrap(Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
-                           always=ANY_PHASE, leave=Move(run=forfeit), history=HISTORY_KEPT).hooks()),
+                           always=ANY_PHASE, leave=Move(run=forfeit), history=HISTORY_KEPT).hooks(), MOVES),
 ))
 
 

@@ -38,6 +38,10 @@ def check_play(state: dict, seat: int, action: dict, broken: list | None = None)
     enforce(action, broken, "coins", player(state, seat)["coins"] >= card["cost"],
             N_("Not enough coins: this card costs %(cost)s and you have %(coins)s."),
             cost=card["cost"], coins=player(state, seat)["coins"])
+    # « Le joueur peut jouer des cartes de sa main » : one of the five zones, whose count the phone keeps
+    hand = player(state, seat).get("hand")
+    enforce(action, broken, "from_hand", hand is None or hand > 0,
+            N_("Cards are played from your hand and it holds none (correct its count under My deck if it is wrong)."))
 
 
 def play(state: dict, seat: int, action: dict, rng) -> list[dict]:
@@ -46,6 +50,7 @@ def play(state: dict, seat: int, action: dict, rng) -> list[dict]:
     card = printed_card(action["card"])
     remember(state, card)
     free = action.get("free") is True
+    from_hand(state, seat)
     if not free:  # « "Jouer une carte" signifie "Payer son coût et la mettre en jeu" »
         player(state, seat)["coins"] -= card["cost"]
         if card["kind"] == "character":
@@ -60,6 +65,21 @@ def play(state: dict, seat: int, action: dict, rng) -> list[dict]:
     state["next_card"] += 1
     state["in_play"].append(entered)
     return events + apply_hero_rule(state, entered)
+
+
+def from_hand(state: dict, seat: int) -> None:
+    """A card played (or put into play, as Régime de Bananes puts « un Personnage de votre main ») leaves
+    the hand; the count never goes below 0 (a card put into play from elsewhere). A duel saved before the
+    hand was counted has no count."""
+    me = player(state, seat)
+    if me.get("hand") is not None:
+        me["hand"] = max(0, me["hand"] - 1)
+
+
+def to_hand(state: dict, seat: int) -> None:
+    me = player(state, seat)
+    if me.get("hand") is not None:
+        me["hand"] += 1
 
 
 def catalogue_key(card: dict) -> tuple:
@@ -208,7 +228,9 @@ def leave(state: dict, seat: int, action: dict, rng) -> list[dict]:
     """A card's effect takes a card out of play (destroyed, removed from the game, back to the hand)."""
     card = card_in_play(state, action["card"])
     state["in_play"].remove(card)
-    if action["to"] != "hand":
+    if action["to"] == "hand":
+        to_hand(state, card["owner"])
+    else:
         player(state, card["owner"])["graveyard" if action["to"] == "graveyard" else "removed"].append(card["name"])
     return [{"type": "left_play", "seat": seat, "card": card["id"], "name": card["name"], "to": action["to"]}]
 
@@ -275,6 +297,7 @@ def draw_card(state: dict, seat: int) -> list[dict]:
         me["decked"] = True
         return [{"type": "drew_from_empty_deck", "seat": seat}]
     me["deck"] -= 1
+    to_hand(state, seat)
     return [{"type": "drew", "seat": seat, "deck": me["deck"]}]
 
 
@@ -292,6 +315,17 @@ def set_deck_count(state: dict, seat: int, action: dict, rng) -> list[dict]:
     """A correction (a card shuffled back, a miscount): the count the player reads on the table."""
     player(state, seat)["deck"] = action["count"]
     return [{"type": "deck_counted", "seat": seat, "deck": action["count"]}]
+
+
+def check_hand_count(state: dict, seat: int, action: dict) -> None:
+    if type(action.get("count")) is not int or not 0 <= action["count"] <= 200:
+        raise IllegalAction(N_("A hand holds 0 to 200 cards."))
+
+
+def set_hand_count(state: dict, seat: int, action: dict, rng) -> list[dict]:
+    """A correction (a card searched from the deck, discarded, a miscount): the count the player holds."""
+    player(state, seat)["hand"] = action["count"]
+    return [{"type": "hand_counted", "seat": seat, "hand": action["count"]}]
 
 
 def check_deck_list_action(state: dict, seat: int, action: dict) -> None:

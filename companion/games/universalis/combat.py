@@ -3,7 +3,8 @@
 « il suffit de soustraire au total de PC du personnage attaqué le total de PF
 du personnage attaquant » — each fight is simultaneous; « Un personnage ne peut
 bloquer qu'un personnage. Un personnage peut être bloqué par plusieurs
-personnages. » An attacker nobody blocks earns its controller its PF in
+personnages. » (a card may let one block several: it then fights each, and
+deals its PF to each). An attacker nobody blocks earns its controller its PF in
 coins, paid in one sum, and costs the defender 1 coin (never below 0).
 """
 
@@ -54,7 +55,9 @@ def declare_attackers(state: dict, seat: int, action: dict, rng) -> list[dict]:
 
 
 # Blockers --------------------------------------------------------------------
-def blocks_of(action: dict) -> dict[int, int]:
+def blocks_of(action: dict) -> dict[int, int | list[int]]:
+    """For each blocker, the attacker it blocks; a list of attackers only where a card lets a Character
+    block several (the book's rule says one, `check_blockers`)."""
     raw = action.get("blocks")
     if not isinstance(raw, dict) or len(raw) > 40:
         raise IllegalAction(N_("The action needs blocks: for each blocker, the attacker it blocks."))
@@ -62,9 +65,16 @@ def blocks_of(action: dict) -> dict[int, int]:
         blocks = {int(blocker): attacker for blocker, attacker in raw.items()}
     except ValueError:
         raise IllegalAction(N_("The action needs blocks: for each blocker, the attacker it blocks.")) from None
-    if any(type(attacker) is not int for attacker in blocks.values()):
-        raise IllegalAction(N_("The action needs blocks: for each blocker, the attacker it blocks."))
+    for attacker in blocks.values():
+        targets = attacker if isinstance(attacker, list) else [attacker]
+        if not 0 < len(targets) <= 40 or any(type(t) is not int for t in targets) or len(set(targets)) != len(targets):
+            raise IllegalAction(N_("The action needs blocks: for each blocker, the attacker it blocks."))
     return blocks
+
+
+def targets_of(blocked: int | list[int]) -> list[int]:
+    """The attackers one blocker blocks (one, as the book says, unless a card let it block more)."""
+    return blocked if isinstance(blocked, list) else [blocked]
 
 
 def check_blockers(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
@@ -77,8 +87,11 @@ def check_blockers(state: dict, seat: int, action: dict, broken: list | None = N
         raise IllegalAction(N_("Only Characters in play that do not attack can block."))
     enforce(action, broken, "own_block", set(blocks) <= {c["id"] for c in characters_of(state, seat)},
             N_("Only your own Characters in play can block."))
-    if not set(blocks.values()) <= set(fighting_attackers(state)):
+    if not {a for blocked in blocks.values() for a in targets_of(blocked)} <= set(fighting_attackers(state)):
         raise IllegalAction(N_("A blocker must block one of the attackers."))
+    # « Un personnage ne peut bloquer qu'un personnage » : unless a card says otherwise
+    enforce(action, broken, "one_block", all(len(targets_of(blocked)) == 1 for blocked in blocks.values()),
+            N_("A Character can block only one Character."))
 
 
 def declare_blockers(state: dict, seat: int, action: dict, rng) -> list[dict]:
@@ -86,10 +99,13 @@ def declare_blockers(state: dict, seat: int, action: dict, rng) -> list[dict]:
     broken: list[str] = []
     check_blockers(state, seat, action, broken)
     blocks = blocks_of(action) if action.get("type") != "no_block" else {}
-    state["combat"]["blocks"] = {str(blocker): attacker for blocker, attacker in blocks.items()}
+    # one attacker is stored as a number (as the book has it), several as their list
+    state["combat"]["blocks"] = {str(blocker): targets_of(blocked)[0] if len(targets_of(blocked)) == 1
+                                 else targets_of(blocked) for blocker, blocked in blocks.items()}
     state["combat"]["declared"] = True
     # The names as they are now: a blocker KO'd in this combat is gone when the history is read.
-    names = {str(c["id"]): c["name"] for c in state["in_play"] if c["id"] in set(blocks) | set(blocks.values())}
+    named = set(blocks) | {a for blocked in blocks.values() for a in targets_of(blocked)}
+    names = {str(c["id"]): c["name"] for c in state["in_play"] if c["id"] in named}
     return overrides(seat, broken, action) + [{"type": "blocks", "seat": seat, "blocks": state["combat"]["blocks"],
                                                "names": names}]
 
@@ -101,7 +117,8 @@ def still_in_play(state: dict) -> set[int]:
 def blockers_of(state: dict, attacker: int) -> list[int]:
     """The blockers of an attacker that are still in play (a card may leave play before the damage)."""
     present = still_in_play(state)
-    return [int(b) for b, a in state["combat"]["blocks"].items() if a == attacker and int(b) in present]
+    return [int(b) for b, blocked in state["combat"]["blocks"].items()
+            if attacker in targets_of(blocked) and int(b) in present]
 
 
 def fighting_attackers(state: dict) -> list[int]:
@@ -178,6 +195,13 @@ def prepare_damage(state: dict) -> list[dict]:
     state["combat"]["damage"] = {"losses": {str(k): v for k, v in losses.items()}, "passed": passers,
                                  "coins_won": gained, "coins_lost": len(passers)}
     return [{"type": "damage_ready", "seat": state["active"], **state["combat"]["damage"]}]
+
+
+def would_knock_out(state: dict) -> bool:
+    """Whether the damage as it stands would bring a card of the fight to 0 PC (a KO)."""
+    return any(loss > 0 and card_in_play(state, int(card_id))["pc"] <= loss
+               for card_id, loss in state["combat"]["damage"]["losses"].items()
+               if int(card_id) in still_in_play(state))
 
 
 def check_adjust(state: dict, seat: int, action: dict, broken: list | None = None) -> None:

@@ -15,7 +15,8 @@ tour, on s'en fout les 90% du temps tandis que la pioche et le renflouage sont
 instinctives » : those four phases pass by themselves, unless a card of the
 player's asks to act there (the card's ``stops``) or the player chose to stop
 there (their ``stops``); the combat passes by itself in the first global turn,
-and the damage is dealt at once unless a card of the fight asks to change it.
+and the damage is dealt at once unless it would KO a card (the players then see it
+and apply their cards' modifiers first) or a card of the fight asks to change it.
 The active phone moves on from a phase that waits with ``next``, attacks
 straight from the first preparation, and ends its turn from any preparation
 (``end_turn``).
@@ -49,6 +50,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
         "this_turn": {"characters": 0, "star": False}, "turn_started": None, "roll": None,
         "catalogue": list((options.get("memory") or {}).get("cards", []))[-cards.CATALOGUE_KEPT:],
         "players": {str(seat): {"coins": options["starting_coins"], "stars": 0, "deck": deck, "graveyard": [],
+                                "hand": options["hand_size"],
                                 "removed": [], "decked": False, "forfeit": False, "stops": []} for seat in ids},
     }
     # The first turn's start, refill and draw pass by themselves (no card is in play yet to stop them).
@@ -171,9 +173,11 @@ def attackers_phase(state: dict, rng) -> list[dict]:
 
 
 def damage_phase(state: dict, rng) -> list[dict]:
-    """The damage of each card is shown; it is dealt at once unless a card of the fight asks to change it."""
+    """The damage of each card is shown; a KO is never final before the players saw it: the combat
+    stops here (modifiers applied, then "Deal the damage") when its damage would KO a card, or a card
+    of the fight or a player asks to stop. A combat that KOs nobody is dealt at once."""
     events = combat.prepare_damage(state)
-    if not stops_at(state, "damage"):
+    if not (stops_at(state, "damage") or combat.would_knock_out(state)):
         events += combat.deal(state)
     return events
 
@@ -349,6 +353,8 @@ MOVES = {
     "draw": Move(run=stamped(cards.draw), candidates=lambda s, seat: [{}]),
     "deck_count": Move(run=stamped(cards.set_deck_count), check=cards.check_deck_count,
                        candidates=lambda s, seat: [{"count": player(s, seat)["deck"]}]),
+    "hand_count": Move(run=stamped(cards.set_hand_count), check=cards.check_hand_count,
+                       candidates=lambda s, seat: [{"count": player(s, seat).get("hand") or 0}]),
     "deck_list": Move(run=stamped(cards.enter_deck_list), check=cards.check_deck_list_action,
                       candidates=lambda s, seat: []),  # typed on the phone: nothing to offer
     "roll": Move(run=stamped(roll), check=check_roll,
@@ -368,7 +374,7 @@ MOVES = {
 # Cards, abilities and their effects can come in any phase: their own checks
 # say when the book allows them, so that a card can override that too.
 ANY_PHASE = ("play", "ability", "star", "change", "hero", "card_stops", "stops", "coins", "sacrifice", "leave", "draw",
-             "deck_count", "deck_list", "roll", "phase")
+             "deck_count", "hand_count", "deck_list", "roll", "phase")
 
 
 def both(state: dict) -> list[int]:

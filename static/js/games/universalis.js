@@ -36,6 +36,8 @@ const RULES = {
   phase_order: N_('the order of the phases'),
   own_attack: N_('only your own Characters attack'),
   own_block: N_('only your own Characters block'),
+  one_block: N_('a Character blocks only one Character'),
+  from_hand: N_('cards are played from the hand'),
   combat_shape: N_('the shape of the combat'),
 };
 const PLACES = { graveyard: N_('to the graveyard'), removed: N_('out of the game'), hand: N_('back to the hand') };
@@ -52,6 +54,7 @@ let tookBack = null;
 let attackedIn = null;  // the combat this phone last vibrated for
 let skew = 0;  // the server's clock minus this phone's, for the turn timer
 let timerTick = null;
+let timeUpIn = null;  // the turn this phone last buzzed for when its time ran out
 
 const nameOf = (game, seat) => game.names[String(seat)] ?? `#${seat}`;
 const counters = (game, seat) => game.players[String(seat)];
@@ -106,7 +109,7 @@ function eventText(game, event) {
     case 'left_play': return t('%(card)s leaves play, %(place)s.', { card: event.name, place: t(PLACES[event.to]) });
     case 'attack': return t('%(name)s attacks with %(cards)s!', { name: who, cards: (event.names || []).join(', ') });
     case 'blocks': return Object.keys(event.blocks).length
-      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: event.names?.[blocker] ?? cardName(game, Number(blocker)), attacker: event.names?.[attacker] ?? cardName(game, attacker) })).join(', ') })
+      ? t('%(name)s blocks: %(blocks)s.', { name: who, blocks: Object.entries(event.blocks).map(([blocker, attacker]) => t('%(blocker)s blocks %(attacker)s', { blocker: event.names?.[blocker] ?? cardName(game, Number(blocker)), attacker: [].concat(attacker).map((id) => event.names?.[id] ?? cardName(game, id)).join(' + ') })).join(', ') })
       : t('%(name)s does not block.', { name: who });
     case 'shared': return t('%(name)s shares the PF among the blockers.', { name: who });
     case 'damage_ready': return t('The damage is ready: the cards may change it.');
@@ -121,6 +124,7 @@ function eventText(game, event) {
       : t('%(name)s tosses a coin: %(result)s.', { name: who, result: event.result ? t('heads') : t('tails') });
     case 'deck_checked': return t('%(name)s\'s deck list is checked: %(cards)s cards.', { name: who, cards: event.cards });
     case 'deck_counted': return t('%(name)s counts %(deck)s cards in the deck.', { name: who, deck: event.deck });
+    case 'hand_counted': return t('%(name)s counts %(count)s cards in hand.', { name: who, count: event.hand });
     case 'forfeit': return t('%(name)s leaves the duel.', { name: who });
     default: return event.type;
   }
@@ -159,6 +163,7 @@ function side(game, seat, me) {
       el('span', { class: 'uv-stars', 'aria-label': t('%(stars)s of 3 Super Stars', { stars: mine.stars }),
         text: `${'★'.repeat(mine.stars)}${'☆'.repeat(Math.max(0, 3 - mine.stars))}` })),
     el('p', { class: 'uv-small uv-row' }, el('span', { text: t('Deck: %(deck)s', { deck: mine.deck }) }),
+      mine.hand != null ? el('span', { text: t('Hand: %(count)s', { count: mine.hand }) }) : null,
       el('span', { text: t('Graveyard: %(count)s', { count: mine.graveyard.length }) })));
 }
 
@@ -220,7 +225,7 @@ function cardMore(game, card, me, act) {
       } }), el('span', { text: t(label) })));
     boxes.forEach((box, i) => { box.dataset.moment = Object.keys(MOMENTS)[i]; });
     parts.push(el('fieldset', { class: 'uv-moments' }, el('legend', { text: t('This card acts…') }), ...boxes));
-    parts.push(button(t('Sacrifice'), () => act({ type: 'sacrifice', card: card.id })));
+    parts.push(button(t('Sacrifice (a card asks for it)'), () => act({ type: 'sacrifice', card: card.id })));
   }
   parts.push(el('div', { class: 'uv-row' }, ...Object.entries(PLACES).map(([to, label]) => button(t(label), () => act({ type: 'leave', card: card.id, to })))));
   return fold(t('More for %(card)s', { card: card.name }), false, ...parts);
@@ -257,14 +262,15 @@ function blockForm(game, me, act, error) {
   const attackers = game.combat.attackers.map((id) => game.in_play.find((card) => card.id === id)).filter(Boolean);
   const mine = game.in_play.filter((card) => card.kind === 'character' && card.controller === me);
   const selects = mine.map((card) => el('label', { class: 'uv-field' }, t('%(card)s blocks', { card: card.name }),
-    el('select', { 'data-blocker': card.id }, el('option', { value: '', text: t('nobody') }),
+    // One attacker per blocker, as the book says; "A card allows it" lets one block several.
+    el('select', { 'data-blocker': card.id, multiple: override }, el('option', { value: '', text: t('nobody') }),
       ...attackers.map((attacker) => el('option', { value: attacker.id, text: t('%(card)s (PF %(pf)s)', { card: attacker.name, pf: attacker.pf }) })))));
   return el('div', { class: 'uv-combat' },
     button(t('Confirm the blocks'), () => {
       const blocks = {};
       for (const label of selects) {
-        const select = label.querySelector('select');
-        if (select.value) blocks[select.dataset.blocker] = Number(select.value);
+        const chosen = [...label.querySelector('select').selectedOptions].map((option) => option.value).filter(Boolean).map(Number);
+        if (chosen.length) blocks[label.querySelector('select').dataset.blocker] = chosen.length === 1 ? chosen[0] : chosen;
       }
       act({ type: 'block', blocks }, error);
     }, 'primary big'),
@@ -275,7 +281,7 @@ function blockForm(game, me, act, error) {
 function shareForm(game, act, error) {
   const groups = [];
   for (const attackerId of game.combat.attackers) {
-    const blockers = Object.entries(game.combat.blocks).filter(([, target]) => target === attackerId).map(([id]) => Number(id));
+    const blockers = Object.entries(game.combat.blocks).filter(([, target]) => [].concat(target).includes(attackerId)).map(([id]) => Number(id));
     const attacker = game.in_play.find((card) => card.id === attackerId);
     if (!attacker || blockers.length < 2) continue;
     const inputs = blockers.map((id, index) => numberField(String(id), cardName(game, id), index === 0 ? attacker.pf : 0));
@@ -359,8 +365,13 @@ function timer(game) {
   const started = game.turn_started;  // the server's time the turn began (none yet in the first turn)
   const show = () => {
     const left = started ? Math.max(0, Math.round(started + limit - (Date.now() / 1000 + skew))) : limit;
-    node.textContent = left > 0 ? t('Time left: %(time)s', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : t('Time is up!');
+    node.textContent = left > 0 ? t('Time left: %(time)s', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` }) : t('Time is up! Finish the action in hand, then end the turn.');
     node.classList.toggle('up', left === 0);
+    // Time up: every phone buzzes once and says so; the turn goes on (a card being resolved must finish).
+    if (left === 0 && started && timeUpIn !== game.turn) {
+      timeUpIn = game.turn;
+      navigator.vibrate?.([300, 100, 300]);
+    }
   };
   timerTick = setInterval(() => { if (node.isConnected) show(); }, 1000);  // the next redraw replaces it
   show();
@@ -409,12 +420,15 @@ function deckControls(game, me, act) {
   const error = el('p', { class: 'error', hidden: true, role: 'alert' });
   const list = el('textarea', { rows: 4, maxlength: 8000, placeholder: t('One card name per line') });
   const count = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).deck, inputmode: 'numeric' });
+  const hand = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).hand ?? 0, inputmode: 'numeric' });
   return fold(t('My deck'), false,
     game.deck_list ? el('p', { text: t('Deck list checked: %(count)s cards.', { count: game.deck_list.length }) }) : null,
     el('label', { class: 'uv-field' }, t('Deck list (at most 4 cards of the same name)'), list),
     button(t('Check my deck list'), () => act({ type: 'deck_list', names: list.value.split('\n').map((line) => line.trim()).filter(Boolean) }, error)),
     el('label', { class: 'uv-field' }, t('Cards left in the deck'), count),
     button(t('Correct the count'), () => act({ type: 'deck_count', count: Number(count.value) }, error)),
+    el('label', { class: 'uv-field' }, t('Cards in my hand'), hand),
+    button(t('Correct the hand'), () => act({ type: 'hand_count', count: Number(hand.value) }, error)),
     button(t('Draw a card (a card\'s effect)'), () => act({ type: 'draw' }, error)), error);
 }
 
@@ -427,13 +441,16 @@ function rulesSummary(game) {
     options.sharing === 'each' ? t('Several blockers on one attacker: each takes its whole PF.') : t('Several blockers on one attacker: the attacker shares its PF among them.'),
     t('A KO\'d Character and a played Action card go to their owner\'s graveyard.'),
     t('PF never go below 0.'),
-  ];
+    options.turn_seconds ? t('Turn timer: %(seconds)s s. When it runs out, the phones buzz and say so; the turn goes on until its player ends it.', { seconds: options.turn_seconds }) : null,
+  ].filter(Boolean);
   const book = [
     t('Renflouage: +6 coins, except in the first global turn. The first player does not draw in the first turn.'),
     t('One Character played per turn; putting a card into play is free and is not playing it.'),
     t('Each ability of a card once per turn. A Super Star: 20 coins, one per turn, first preparation only; three win.'),
     t('No attack in the first global turn. A blocker blocks one attacker; fights are simultaneous; an unblocked attacker earns its PF in coins and costs the defender 1 coin.'),
     t('Drawing from an empty deck loses. A Hero in play removes every card of its name from the game.'),
+    t('A KO is never final before you saw it: a combat that would KO a card stops at the damage, for the cards that change it.'),
+    t('Cards are played from the hand, whose count the phone keeps. A card is sacrificed only when another card asks for it.'),
     t('Cards override every rule: tick "A card allows it" and name the card.'),
   ];
   return fold(t('Rules (summary)'), false,
@@ -449,7 +466,7 @@ function prompt(game, me) {
     return t('%(name)s wins the duel!', { name: winner });
   }
   const wait = game.waiting[0];
-  if (!wait) return '';
+  if (!wait && !game.host_plays) return '';  // (the host screen that plays waits on no phone)
   const waited = game.one_phone ? game.acting : wait.seat;  // one phone: the duel waits on the player it plays for
   if (waited === me) return game.phase === 'blockers' ? t('You are attacked: declare your blockers.') : t('Your turn: %(phase)s.', { phase: t(PHASES[game.phase]) });
   return t('Waiting for %(name)s: %(phase)s.', { name: nameOf(game, waited), phase: t(PHASES[game.phase]) });
@@ -479,8 +496,10 @@ function keepFocus(container, draw) {
 export function renderUniversalis(container, view, { act = null } = {}) {
   const game = view.game;
   const seat = view.you.role === 'seat' ? view.you.seat : null;
-  // One phone for the table: the phone plays for whoever the duel waits on, and says whom.
-  const me = game.one_phone && seat !== null ? game.acting : seat;
+  // One device for the table: the phone (or, when nobody has one, the host screen: never a TV that only
+  // displays, which has no way to act) plays for whoever the duel waits on, and says whom.
+  const device = seat !== null || (game.host_plays && view.you.role === 'host' && Boolean(act));
+  const me = game.one_phone && device ? game.acting : seat;
   if (typeof view.time === 'number') skew = view.time - Date.now() / 1000;
   noticeUndo(game);
   if (!game.one_phone) buzzWhenAttacked(game, me);
@@ -498,8 +517,10 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   const playing = send && !game.outcome;
   // What is happening now, and the table (cards in play, the history): one column on a phone, two on a TV.
   const now = [
-    game.one_phone && !game.outcome ? el('p', { class: 'uv-one-phone', text: t('One phone for the table: now for %(name)s.', { name: nameOf(game, game.acting) }) }) : null,
-    el('p', { class: `uv-prompt${game.waiting[0]?.seat === seat ? ' mine' : ''}`, text: prompt(game, me) }),
+    game.one_phone && !game.outcome ? el('p', { class: 'uv-one-phone', text: game.host_plays
+      ? t('The host screen plays for both: now for %(name)s.', { name: nameOf(game, game.acting) })
+      : t('One phone for the table: now for %(name)s.', { name: nameOf(game, game.acting) }) }) : null,
+    el('p', { class: `uv-prompt${(device && game.one_phone) || game.waiting[0]?.seat === seat ? ' mine' : ''}`, text: prompt(game, me) }),
     playing ? mainControls(game, me, send) : null,
     el('div', { class: 'uv-sides' }, ...top),
     timer(game),
