@@ -77,6 +77,7 @@ class Screen:
     status: int = 200
     setup_gone: bool = False  # the phone: the game is on, setup controls are gone
     opened: str = ""  # a fold opened (tapped) before measuring, so that what it holds is measured too
+    game: str = ""  # the create page: the game chosen in its form, whose options are then shown
     extra: dict = field(default_factory=dict)
 
 
@@ -102,6 +103,9 @@ DICE_MAIN = (".game-area .die", ".game-area .roll-caption")
 SCREENS = [
     # Pages.
     Screen("home", "/", ready="#create-table"),
+    # The create page with each game chosen: its options' long labels and choices never widen the page.
+    *(Screen(f"home-{game}", "/", ready="#create-table", game=game)
+      for game in ("amiiboxe", "arkade", "chakart", "rayman", "universalis")),
     Screen("join", "/join", ready="input[name=code]"),
     Screen("join-bad-code", "/join?code=0O1", ready=".error"),
     Screen("phone-join-form", "/t/{code}", fresh_dice_nobody_seated, ready=".join-form input[name=name]"),
@@ -193,7 +197,8 @@ CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "tv-fr") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "tvbars") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "phone-fr") for screen in SCREENS
-    if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
+    if screen.who in ("phone", "host-phone") or screen.name in ("phone-join-form", "pair")
+    or screen.name.startswith("home")]
 
 
 # Words of the Amiiboxe board's cells (a card's name, a figure's) that wrap across two lines. Checked on the
@@ -267,6 +272,9 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
         expect(page.locator(".game-area")).not_to_be_empty()
     if screen.opened:
         page.locator(screen.opened).click()
+    if screen.game:
+        page.locator("select[name=game]").select_option(screen.game)
+        expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
     page.wait_for_function("() => [...document.images].every((img) => img.complete)")
     page.evaluate("() => document.fonts.ready")
 
@@ -395,3 +403,21 @@ def test_the_stylesheet_closes_every_block_it_opens():
             depth += {"{": 1, "}": -1}.get(char, 0)
             assert depth >= 0, f"a closing brace without its block near line {line_number}"
     assert depth == 0
+
+
+def test_the_create_page_shows_only_the_chosen_games_options(server, pages):
+    """Each game's own settings, and the hint about typed lists only where the game has lists to type."""
+    page = pages["phone"]
+    page.goto(server.url + "/")
+    select = page.locator("select[name=game]")
+    hints = page.locator(".game-options .hint").filter(visible=True)
+    for game, hint in (("arkade", "colours and faces"), ("amiiboxe", "separated by commas"), ("chakart", None),
+                       ("rayman", None), ("dice", None)):
+        select.select_option(game)
+        shown = page.locator(".game-options").filter(visible=True)
+        expect(shown).to_have_count(1)
+        expect(shown).to_have_attribute("data-game", game)
+        if hint:
+            expect(hints).to_contain_text(hint)
+        else:
+            expect(hints).to_have_count(0)
