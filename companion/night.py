@@ -177,10 +177,8 @@ class NightActions:
         endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
         if table["status"] not in ("lobby", "over") and not endless:
             raise TableError(409, N_("Another game can be picked before the start or once the game is over."))
-        game = REGISTRY.get(action.get("game")) if isinstance(action.get("game"), str) else None
-        if game is None:
-            raise TableError(400, N_("Unknown game: %(game)s."), game=str(action.get("game"))[:40])
-        options = self._checked(lambda: game.normalize_options(action.get("options")))
+        game = self.game_of(action.get("game"))
+        options = self.check_options(game.id, action.get("options"))
         return self._next_game(tx, table, game, options)
 
     def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:

@@ -197,7 +197,11 @@ class Tables(NightActions):
         """A game's options as a new table would take them, or the TableError saying why not
         (the create form asks before creating: one check for both)."""
         game = self.game_of(game_id)
-        return self._checked(lambda: game.normalize_options(raw_options))
+        options = self._checked(lambda: game.normalize_options(raw_options))
+        # What Start would refuse is refused now: the options as the setup will receive them, without figures.
+        prepared, _ = self._checked(lambda: self.services.prepare(game, options, []))
+        self._checked(lambda: game.check_prepared(prepared))
+        return options
 
     def create(self, game_id: Any, raw_options: Any, timeout: Any = None) -> dict:
         game = self.game_of(game_id)

@@ -135,24 +135,39 @@ def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def resolve_reference(state: dict, choice: object, rng) -> dict:
-    """A reference id, ``random`` (drawn among the known ones) or 6 criterion ids."""
+def check_prepared(options: dict) -> None:
+    """The options against the criteria and references the shell gives the setup: the create form's
+    check asks this as each option is set, so that Start refuses nothing the form let through."""
+    context = read_context(options.get("context"))
+    known_reference(options["reference"], context["references"], context["criteria"])
+
+
+def known_reference(choice: object, references: dict, criteria: dict) -> list[str]:
+    """The reference option as a list, once its reference name (or ``random``) or 6 criteria are known."""
     if isinstance(choice, str):
         choice = [choice]
     if not isinstance(choice, list) or not all(isinstance(item, str) for item in choice):
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
     if len(choice) == 1:
-        name = choice[0]
-        if name == RANDOM and state["references"]:
-            name = rng.choice(sorted(state["references"]), "draw the reference")
-        if name not in state["references"]:
-            raise IllegalAction(N_("Unknown reference: %(reference)s."), reference=name)
-        return {"id": name, "criteria": list(state["references"][name])}
+        if choice[0] not in references and not (choice[0] == RANDOM and references):
+            raise IllegalAction(N_("Unknown reference: %(reference)s."), reference=choice[0])
+        return choice
     if len(choice) != FACES or len(set(choice)) != FACES:
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
-    unknown = [criterion for criterion in choice if criterion not in state["criteria"]]
+    unknown = [criterion for criterion in choice if criterion not in criteria]
     if unknown:
         raise IllegalAction(N_("Unknown criterion: %(criterion)s."), criterion=unknown[0])
+    return choice
+
+
+def resolve_reference(state: dict, choice: object, rng) -> dict:
+    """A reference id, ``random`` (drawn among the known ones) or 6 criterion ids."""
+    choice = known_reference(choice, state["references"], state["criteria"])
+    if len(choice) == 1:
+        name = choice[0]
+        if name == RANDOM:
+            name = rng.choice(sorted(state["references"]), "draw the reference")
+        return {"id": name, "criteria": list(state["references"][name])}
     return {"id": None, "criteria": list(choice)}
 
 
