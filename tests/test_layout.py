@@ -323,6 +323,9 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
         problems["option values shown as stored"] = options
     if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L'exemple du livret" not in options:
         problems["option values not in French"] = options
+    plain = page.evaluate(PLAIN_FOLDS)
+    if plain:  # "Correct the counters" read as a heading: nothing said that it opens
+        problems["folds that do not show they open"] = plain
     bare = page.evaluate(BARE_HEADINGS)
     if bare:
         problems["a heading over nothing"] = bare
@@ -330,6 +333,13 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     if broken:  # "Pikach/u" on the TV: read from across the room, a name must stay whole
         problems["board names broken mid-word"] = broken
     assert problems == {}, f"{screen.name} at {size}: {problems}"
+
+
+# A fold's title (a <details>' summary) without its chevron, or too low to tap.
+PLAIN_FOLDS = """() => [...document.querySelectorAll('summary')].filter((node) => node.checkVisibility()).filter((node) => {
+  const marker = getComputedStyle(node, '::before');
+  return marker.content === 'none' || parseFloat(marker.width) < 4 || node.getBoundingClientRect().height < 43.5;
+}).map((node) => node.textContent.trim())"""
 
 
 # A game's heading followed only by an empty list (Amiiboxe's "Fights" before the first fight).

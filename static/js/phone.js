@@ -207,6 +207,21 @@ pairForm.addEventListener('submit', async (event) => {
   pairForm.append(el('p', { class: 'paired', role: 'status', text: t('The TV shows the table now.') }));
 });
 
+// How to join, on a phone that hosts: open at the top while the table waits for its players, then folded
+// in the host's panel (shown on demand). Moved and opened only when the phase changes: a fold the host
+// opened or closed stays so.
+const joinHere = seatView.querySelector('.join-here');
+let joinHereInLobby = null;
+function renderJoinHere(view) {
+  joinHere.hidden = !hosting(view) || view.table.status === 'closed' || !view.table.joining_open;
+  const inLobby = view.table.status === 'lobby';
+  if (joinHere.hidden || inLobby === joinHereInLobby) return;
+  joinHereInLobby = inLobby;
+  if (inLobby) gameArea.before(joinHere);
+  else hostPanel.querySelector('.host-buttons').before(joinHere);
+  joinHere.open = inLobby;
+}
+
 function render(view, connection) {
   latest = view;
   if (phoneChain && view.you.role === 'seat') phoneChain.observe(view, (action) => send(connection, action));
@@ -245,6 +260,7 @@ function render(view, connection) {
   renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view), hosting: hosting(view) });
   renderTableTools(view, act);
   renderHostPanel(view, act);
+  renderJoinHere(view);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
   const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
