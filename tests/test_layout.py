@@ -133,7 +133,8 @@ SCREENS = [
     host("arkade-ready", states.arkade_ready, ".arkade", (".ak-status",)),
     phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button"),
     host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
-    host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", (".ak-status", ".ak-die")),
+    host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die",
+         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers tbody th")),
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status"),
     host("arkade-over", states.arkade_over, ".ak-final", (".ak-final",)),
     phone("arkade-over", states.arkade_over, ".ak-final", prompt=".game-over"),
@@ -294,7 +295,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
     problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
-                                            "scrolled")
+                                            "scrolled", "panels")
                 if found[key]}
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
