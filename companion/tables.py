@@ -51,7 +51,7 @@ JOIN_REFUSALS = {
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
                 "table.remove_figure", "table.name_figure", "table.pick_figure", "table.give_figure",
                 "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
-                "table.give_host", "table.undo", "table.entropy_restart"}
+                "table.give_host", "table.undo", "table.entropy_restart", "table.stop_waiting"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
 FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
 SEAT_ACTIONS = {"seat.undo", "seat.leave"}

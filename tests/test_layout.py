@@ -432,3 +432,29 @@ def test_the_create_page_shows_only_the_chosen_games_options(server, pages):
             expect(hints).to_contain_text(hint)
         else:
             expect(hints).to_have_count(0)
+
+
+def test_without_a_reader_a_phone_picks_its_figures_by_name_first(server, pages, tables):
+    """The layout suite's server has a reader configured but none plugged in: no button asks for taps,
+    and the search by name comes before the list of figures, on the first screen."""
+    page = pages["phone"]
+    open_screen(page, server, phone_screen("amiiboxe-registration-phone"), tables(states.amiiboxe_registration))
+    area = page.locator(".figure-area")
+    expect(area.locator(".pick-figure input[name=q]")).to_be_visible()
+    expect(area.get_by_role("button", name="Add my figures")).to_have_count(0)
+    assert area.evaluate("(node) => node.querySelector('.pick-figure').compareDocumentPosition("
+                         "node.querySelector('ul.figures')) & Node.DOCUMENT_POSITION_FOLLOWING")
+
+
+def test_the_host_stops_waiting_for_an_away_fighter_from_the_tv(server, pages):
+    """A judged fight waits on Bo, whose phone has gone: the host screen ends the wait at once."""
+    page = pages["tv"]
+    table = states.amiiboxe_fight(server.url)  # its own table: the tap changes it
+    open_screen(page, server, Screen("fight", "/host/{code}", None, "host", ".ax-fight"), table)
+    bo = table.seats["Bo"]
+    stop = page.get_by_role("button", name="Stop waiting for Bo")
+    expect(stop).to_be_visible()
+    stop.click()
+    expect(stop).to_have_count(0)
+    assert not [wait for wait in table.view()["table"]["waiting"] if wait["seat"] == bo and wait["timed"]
+                and not wait["expired"]]
