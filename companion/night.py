@@ -32,7 +32,7 @@ from companion.replay import action_entry, state_digest
 from companion.store import Transaction
 
 # Host actions of this module (``table.<name>``), handled by ``_host_<name>``.
-NIGHT_ACTIONS = {"again", "another", "handoff", "decide", "withdraw", "give_host", "undo"}
+NIGHT_ACTIONS = {"again", "another", "handoff", "decide", "withdraw", "give_host", "undo", "stop_waiting"}
 HANDOFF_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes, as table codes
 HANDOFF_LENGTH = 6
 HANDOFF_SECONDS = 600  # a hand-off code not used in 10 minutes expires
@@ -181,10 +181,8 @@ class NightActions:
         endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
         if table["status"] not in ("lobby", "over") and not endless:
             raise TableError(409, N_("Another game can be picked before the start or once the game is over."))
-        game = REGISTRY.get(action.get("game")) if isinstance(action.get("game"), str) else None
-        if game is None:
-            raise TableError(400, N_("Unknown game: %(game)s."), game=str(action.get("game"))[:40])
-        options = self._checked(lambda: game.normalize_options(action.get("options")))
+        game = self.game_of(action.get("game"))
+        options = self.check_options(game.id, action.get("options"))
         return self._next_game(tx, table, game, options)
 
     def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:
@@ -336,6 +334,23 @@ class NightActions:
                                     for event in events], state=state, undo=[],
                    head=[action_entry("apply", seat, action=stamped)])
         return events
+
+    def _host_stop_waiting(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        """The host ends at once a timed wait on an away seat, as its deadline would (the game's timeout
+        rule, or the host decides): a player who has gone is not waited on the full timeout at each
+        new step (Amiiboxe's judged fights)."""
+        self._require_playing(table)
+        seat = self._target_seat(tx, table, action)["seat"]
+        timed = [wait for wait in waits.waits_on(table["waits"], seat) if wait["timed"] and not wait["expired"]]
+        if not timed:
+            raise TableError(409, N_("The game is not waiting on this seat."))
+        if not self._may_stand_in(table, seat):
+            raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
+        now = round(self.clock(), 3)
+        ending = {waits.key_of(wait) for wait in timed}
+        table["waits"] = [{**wait, "deadline": now} if waits.key_of(wait) in ending else wait for wait in table["waits"]]
+        self._resolve_due(tx, table)
+        return []
 
     def _may_stand_in(self, table: dict, seat: int) -> bool:
         expired = any(wait["expired"] for wait in waits.waits_on(table["waits"], seat))

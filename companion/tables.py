@@ -51,7 +51,7 @@ JOIN_REFUSALS = {
 HOST_ACTIONS = {"table.joining", "table.rename", "table.remove", "table.start", "table.close", "table.scan",
                 "table.remove_figure", "table.name_figure", "table.pick_figure", "table.give_figure",
                 "table.again", "table.another", "table.handoff", "table.decide", "table.withdraw",
-                "table.give_host", "table.undo", "table.entropy_restart"}
+                "table.give_host", "table.undo", "table.entropy_restart", "table.stop_waiting"}
 # As in party games, when no seat holds the host's rights the first seat may start the next game.
 FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
 SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.handoff"}
@@ -211,7 +211,11 @@ class Tables(NightActions):
         """A game's options as a new table would take them, or the TableError saying why not
         (the create form asks before creating: one check for both)."""
         game = self.game_of(game_id)
-        return self._checked(lambda: game.normalize_options(raw_options))
+        options = self._checked(lambda: game.normalize_options(raw_options))
+        # What Start would refuse is refused now: the options as the setup will receive them, without figures.
+        prepared, _ = self._checked(lambda: self.services.prepare(game, options, []))
+        self._checked(lambda: game.check_prepared(prepared))
+        return options
 
     def create(self, game_id: Any, raw_options: Any, timeout: Any = None) -> dict:
         game = self.game_of(game_id)

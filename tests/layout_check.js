@@ -173,6 +173,38 @@
     if (room < bar.getBoundingClientRect().height - 1) {
       covered.push(`${last.what} stays under ${describe(bar).slice(0, 40)}: ${Math.round(room)}px of room for `
         + `${Math.round(bar.getBoundingClientRect().height)}px`);
+      }
+    }
+
+  // Panels: the page's top-level boxes (a host screen's join panel, stage and seats). No two of them
+  // overlap, and on a TV or a laptop nothing drawn in one lies over another (Rayman's setup was drawn
+  // over the QR code and the address on a TV).
+  const panelOverlaps = [];
+  const page = document.querySelector('main');
+  const topPanels = [...(page?.children || [])]
+    .flatMap((node) => (node.matches('.host-grid, #phone, .seat-view') ? [...node.children] : [node]))
+    .filter((node) => !hiddenByStyle(node) && area(node.getBoundingClientRect()) > 0)
+    .map((panel) => ({ panel, rect: panel.getBoundingClientRect() }));
+  for (let i = 0; i < topPanels.length; i += 1) {
+    for (let j = i + 1; j < topPanels.length; j += 1) {
+      const both = intersect(topPanels[i].rect, topPanels[j].rect);
+      if (both.right - both.left > 1 && both.bottom - both.top > 1) {
+        panelOverlaps.push(`${describe(topPanels[i].panel).slice(0, 40)} and ${describe(topPanels[j].panel).slice(0, 40)} `
+          + `overlap by ${Math.round(both.right - both.left)}×${Math.round(both.bottom - both.top)}px`);
+      }
+    }
+  }
+  if (bigHost || tv) {
+    for (const atom of atoms) {
+      const own = topPanels.find(({ panel }) => panel.contains(atom.owner));
+      const rect = intersect(atom.rect, clipOf(atom.owner));
+      if (!own || area(rect) <= 0) continue;
+      for (const { panel, rect: other } of topPanels) {
+        const both = intersect(rect, other);
+        if (panel !== own.panel && both.right - both.left > 1 && both.bottom - both.top > 1) {
+          panelOverlaps.push(`${atom.what} is drawn over ${describe(panel).slice(0, 40)}`);
+        }
+      }
     }
   }
 
@@ -223,7 +255,7 @@
     }
   }
   return {
-    scrolled, covered: [...new Set(covered)],
+    scrolled, covered: [...new Set(covered)], panels: [...new Set(panelOverlaps)],
     small, sideways, cut, overlaps: [...new Set(overlaps)], tooSmallText: [...new Set(tooSmallText)], main,
     height: document.documentElement.scrollHeight, viewportHeight: window.innerHeight,
   };

@@ -9,11 +9,14 @@ are carried and retired for points until one player has no figure left."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
 from hardware.emulate import Emulator
-from tests.helpers import ENTROPY
+from tests import layout_states
+from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.server import ServerProcess
 
@@ -316,3 +319,33 @@ def test_a_phone_that_leaves_during_a_judged_fight_never_stalls_the_table(no_rea
     finally:
         for screen in [host, *phones.values()]:
             screen.close()
+
+
+@pytest.fixture(scope="module")
+def away_at_once_server(tmp_path_factory):
+    server = ServerProcess(tmp_path_factory.mktemp("stop-waiting"),
+                           extra_env={**layout_states.FAST, "COMPANION_AWAY_SECONDS": "0"}).start()
+    yield server
+    server.stop()
+
+
+def test_the_host_stops_waiting_at_once_for_an_away_fighters_answer(away_at_once_server):
+    """A judged fight against a player who has gone: the host ends the wait now (the game's timeout rule,
+    the answer counts as disagreeing) instead of waiting the table's full timeout at each fight."""
+    table = layout_states.amiiboxe_fight(away_at_once_server.url)  # Bo's phone never connected: away
+    bo = table.seats["Bo"]
+    waited = [wait for wait in table.view()["table"]["waiting"] if wait["seat"] == bo]
+    assert waited and waited[0]["timed"] and waited[0]["deadline"] > time.time() + 30
+    # A seat that is no seat: refused, nothing changes.
+    version = table.view()["version"]
+    refused = requests.post(f"{table.url}/api/tables/{table.code}/actions", headers=bearer(table.host_token),
+                            json={"type": "table.stop_waiting", "seat": 99}, timeout=10)
+    assert refused.status_code in (400, 404, 409) and table.view()["version"] == version
+    # A phone cannot do it for the host.
+    forged = requests.post(f"{table.url}/api/tables/{table.code}/actions", headers=bearer(table.tokens["Ana"]),
+                           json={"type": "table.stop_waiting", "seat": bo}, timeout=10)
+    assert forged.status_code in (401, 403) and table.view()["version"] == version
+    table.act("host", {"type": "table.stop_waiting", "seat": bo})
+    after = table.view()
+    assert not [wait for wait in after["table"]["waiting"] if wait["seat"] == bo and wait["for"] == waited[0]["for"]]
+    assert after["version"] > version

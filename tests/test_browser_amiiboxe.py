@@ -153,7 +153,10 @@ def add_by_search(page: Page, query: str, count: int) -> None:
     """The phone's search: the name, then the Super Smash Bros. figure among the variants."""
     page.locator(".pick-figure input[name=q]").fill(query)
     page.get_by_role("button", name="Search").tap()
-    page.locator(".catalogue-results li", has_text="Super Smash Bros.").first.get_by_role("button", name="Add").tap()
+    # The results of this search, not the last one's still shown while it is on its way.
+    found = page.locator(".catalogue-results li", has_text="Super Smash Bros.").filter(
+        has_text=re.compile(query, re.IGNORECASE)).first
+    found.get_by_role("button", name="Add").tap()
     expect(page.locator(".figure-count")).to_have_text(f"{count} of 3 figures")
 
 

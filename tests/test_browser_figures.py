@@ -44,18 +44,17 @@ def test_figures_are_added_claimed_by_qr_code_and_named(server, open_context, tm
     ana.goto(f"{server.url}/t/{code}")
     take_seat(ana, "Ana")
     expect(ana.locator(".figure-area h3")).to_have_text("My figures")
-    ana.get_by_role("button", name="Add my figures").tap()
-    expect(host.locator(".figure-area .registering")).to_have_text("Ana: tap your figures on the reader")
-    expect(ana.locator(".figure-area .registering")).to_be_visible()
+    # No reader of the server's own and none has tapped at this table yet: picking by name comes first,
+    # before the (empty) list, and no button asks for taps.
+    expect(ana.locator(".figure-area .no-reader-note")).to_have_text(
+        "No NFC reader is connected: pick your figures by name below.")
+    expect(ana.get_by_role("button", name="Add my figures")).to_have_count(0)
+    assert ana.locator(".figure-area").evaluate(
+        "(area) => area.querySelector('.pick-figure').compareDocumentPosition(area.querySelector('.muted'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING")
 
-    scan(server, table, "04000000000001", MARIO)
-    mario = f"Unknown figure #{MARIO} — Super Mario Bros. series"
-    expect(ana.locator(".figure-area .figure-name")).to_have_text([mario])
-    expect(host.locator(".seats .figure-name")).to_have_text([mario])
-    ana.get_by_role("button", name="Done").tap()
-    expect(host.locator(".figure-area .registering")).to_have_count(0)
-
-    # A new figure tapped while nobody is adding: it waits with its own QR code.
+    # A reader posts its taps from another process: a new figure tapped while nobody is adding waits
+    # with its own QR code.
     scan(server, table, "04000000000002", LINK)
     waiting = host.locator(".pending-figure")
     expect(waiting).to_contain_text("is waiting: scan this code to take it")
@@ -72,7 +71,17 @@ def test_figures_are_added_claimed_by_qr_code_and_named(server, open_context, tm
     link = f"Unknown figure #{LINK} — Legend Of Zelda series"  # the series as the catalogue names it
     expect(bo.locator(".figure-area .figure-name")).to_have_text([link])
     expect(host.locator(".pending-figure")).to_have_count(0)
+
+    # A reader has tapped here: Ana's phone now offers to tap hers.
+    ana.get_by_role("button", name="Add my figures").tap()
+    expect(host.locator(".figure-area .registering")).to_have_text("Ana: tap your figures on the reader")
+    expect(ana.locator(".figure-area .registering")).to_be_visible()
+    scan(server, table, "04000000000001", MARIO)
+    mario = f"Unknown figure #{MARIO} — Super Mario Bros. series"
+    expect(ana.locator(".figure-area .figure-name")).to_have_text([mario])
     expect(host.locator(".seats .figure-name")).to_have_text([mario, link])
+    ana.get_by_role("button", name="Done").tap()
+    expect(host.locator(".figure-area .registering")).to_have_count(0)
 
     # The host names it (the name goes into the catalogue every table shares); everybody sees it.
     expect(bo.get_by_role("button", name="Name it")).to_have_count(0)

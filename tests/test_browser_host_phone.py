@@ -187,3 +187,51 @@ def test_a_tv_moves_only_at_the_word_of_the_host_of_the_table_it_shows(server, o
     expect(scanning.locator(".pair-state")).to_have_text(f"The TV shows table {second[0]} now.")
     tv.wait_for_url(f"{server.url}/t/{second[0]}/screen")
     expect(tv.locator(".table-code")).to_have_text(second[0])
+
+
+def test_a_table_hosted_on_a_phone_shows_how_to_join_before_the_game_and_on_demand_after(server, open_context, tmp_path):
+    """Without a TV, the host phone is where the others find the table: its code, address and QR code are
+    on its first screen in the lobby, then folded in the host's section once the game is on."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "arkade", "options": {}}, timeout=10).json()
+    code, host_key = created["code"], created["host_token"]
+    ana = seat(server, code, "Ana", host_key)
+    phone = open_context(**SMALL_PHONE)
+    as_host(phone, code, host_key)
+    as_seat(phone, code, ana["token"])
+    page = phone.new_page()
+    page.goto(f"{server.url}/t/{code}?lang=fr")  # the host's phone in French
+    join = page.locator(".join-here")
+    expect(join).to_have_attribute("open", "")
+    expect(join.locator("summary")).to_have_text("Comment rejoindre : le code et le QR code")
+    expect(join.locator(".table-code")).to_have_text(code)
+    expect(join.locator(".join-url")).to_have_text(f"{server.url}/t/{code}")
+    assert join.evaluate("(node) => !node.closest('.host-panel')")  # at the top, not in the host's section
+    wait_for_images(page)
+    qr = join.locator("img.qr")
+    box = qr.bounding_box()
+    assert box["y"] + box["height"] <= 640, box  # the QR code whole on the first screen
+    qr.screenshot(path=tmp_path / "qr.png")
+    scanned = decode_qr(tmp_path / "qr.png")
+    assert scanned == f"{server.url}/t/{code}"
+    # Bo scans it and takes a seat; his phone, without the host's key, shows no way to join.
+    bo = open_context(**SMALL_PHONE).new_page()
+    bo.goto(scanned)
+    bo.locator(".join-form input[name=name]").fill("Bo")
+    bo.get_by_role("button", name="Take a seat").tap()
+    expect(page.locator(".host-seats")).to_contain_text("Bo")
+    expect(bo.locator(".seat-view")).to_be_visible()
+    expect(bo.locator(".join-here")).to_be_hidden()
+
+    # Once the game is on: folded in the host's section, and it opens on demand.
+    act(server, code, host_key, {"type": "table.start"})
+    expect(page.locator(".host-panel .join-here")).to_be_visible()
+    expect(join).not_to_have_attribute("open", "")
+    expect(join.locator("img.qr")).to_be_hidden()
+    join.locator("summary").tap()
+    expect(join.locator("img.qr")).to_be_visible()
+    expect(join.locator(".table-code")).to_have_text(code)
+    # Joining closed by the host: nothing to show, until it is open again.
+    act(server, code, host_key, {"type": "table.joining", "open": False})
+    expect(join).to_be_hidden()
+    act(server, code, host_key, {"type": "table.joining", "open": True})
+    expect(join).to_be_visible()

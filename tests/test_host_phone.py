@@ -125,6 +125,7 @@ def test_a_seat_without_the_host_rights_is_refused_each_host_action_and_nothing_
         "table.another": {"game": "dice", "options": {}},
         "table.handoff": {"seat": ana},
         "table.decide": {"seat": ana, "action": {"type": "end_turn"}},
+        "table.stop_waiting": {"seat": ana},
         "table.withdraw": {"seat": ana},
         "table.give_host": {"seat": bo_seat},
         "table.undo": {"seat": ana},

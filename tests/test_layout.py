@@ -81,6 +81,7 @@ class Screen:
     opened: str = ""  # a fold opened (tapped) before measuring, so that what it holds is measured too
     # On the phone the step waits on: what it taps next, each selector's first match wholly inside 360 x 640.
     action: tuple[str, ...] = ()
+    game: str = ""  # the create page: the game chosen in its form, whose options are then shown
     extra: dict = field(default_factory=dict)
 
 
@@ -108,6 +109,9 @@ RAYMAN_CHOICE = (".rm-hand .rm-card-button", ".rm-tentative", ".rm-lock")
 SCREENS = [
     # Pages.
     Screen("home", "/", ready="#create-table"),
+    # The create page with each game chosen: its options' long labels and choices never widen the page.
+    *(Screen(f"home-{game}", "/", ready="#create-table", game=game)
+      for game in ("amiiboxe", "arkade", "chakart", "rayman", "universalis")),
     Screen("join", "/join", ready="input[name=code]"),
     Screen("join-bad-code", "/join?code=0O1", ready=".error"),
     Screen("phone-join-form", "/t/{code}", fresh_dice_nobody_seated, ready=".join-form input[name=name]"),
@@ -135,7 +139,8 @@ SCREENS = [
     host("arkade-ready", states.arkade_ready, ".arkade", (".ak-status",)),
     phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button", action=(".ak-ready button",)),
     host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
-    host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", (".ak-status", ".ak-die")),
+    host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die",
+         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers tbody th")),
     phone("arkade-claim", states.arkade_claim, ".ak-controls", prompt=".ak-status", action=(".ak-controls button",)),
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status",
           action=(".ak-side.mine .ak-die", ".ak-controls button")),
@@ -210,7 +215,8 @@ CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "tv-fr") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "tvbars") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [
     (screen, "phone-fr") for screen in SCREENS
-    if screen.who in ("phone", "host-phone") or screen.name in ("home", "phone-join-form", "pair")]
+    if screen.who in ("phone", "host-phone") or screen.name in ("phone-join-form", "pair")
+    or screen.name.startswith("home")]
 
 
 # Words of the Amiiboxe board's cells (a card's name, a figure's) that wrap across two lines. Checked on the
@@ -284,6 +290,9 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
         expect(page.locator(".game-area")).not_to_be_empty()
     if screen.opened:
         page.locator(screen.opened).click()
+    if screen.game:
+        page.locator("select[name=game]").select_option(screen.game)
+        expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
     page.wait_for_function("() => [...document.images].every((img) => img.complete)")
     page.evaluate("() => document.fonts.ready")
 
@@ -303,7 +312,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
     problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
-                                            "scrolled")
+                                            "scrolled", "panels")
                 if found[key]}
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
@@ -334,6 +343,9 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
         problems["option values shown as stored"] = options
     if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L'exemple du livret" not in options:
         problems["option values not in French"] = options
+    plain = page.evaluate(PLAIN_FOLDS)
+    if plain:  # "Correct the counters" read as a heading: nothing said that it opens
+        problems["folds that do not show they open"] = plain
     bare = page.evaluate(BARE_HEADINGS)
     if bare:
         problems["a heading over nothing"] = bare
@@ -341,6 +353,13 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     if broken:  # "Pikach/u" on the TV: read from across the room, a name must stay whole
         problems["board names broken mid-word"] = broken
     assert problems == {}, f"{screen.name} at {size}: {problems}"
+
+
+# A fold's title (a <details>' summary) without its chevron, or too low to tap.
+PLAIN_FOLDS = """() => [...document.querySelectorAll('summary')].filter((node) => node.checkVisibility()).filter((node) => {
+  const marker = getComputedStyle(node, '::before');
+  return marker.content === 'none' || parseFloat(marker.width) < 4 || node.getBoundingClientRect().height < 43.5;
+}).map((node) => node.textContent.trim())"""
 
 
 # A game's heading followed only by an empty list (Amiiboxe's "Fights" before the first fight).
@@ -438,3 +457,47 @@ def test_the_stylesheet_closes_every_block_it_opens():
             depth += {"{": 1, "}": -1}.get(char, 0)
             assert depth >= 0, f"a closing brace without its block near line {line_number}"
     assert depth == 0
+
+
+def test_the_create_page_shows_only_the_chosen_games_options(server, pages):
+    """Each game's own settings, and the hint about typed lists only where the game has lists to type."""
+    page = pages["phone"]
+    page.goto(server.url + "/")
+    select = page.locator("select[name=game]")
+    hints = page.locator(".game-options .hint").filter(visible=True)
+    for game, hint in (("arkade", "colours and faces"), ("amiiboxe", "separated by commas"), ("chakart", None),
+                       ("rayman", None), ("dice", None)):
+        select.select_option(game)
+        shown = page.locator(".game-options").filter(visible=True)
+        expect(shown).to_have_count(1)
+        expect(shown).to_have_attribute("data-game", game)
+        if hint:
+            expect(hints).to_contain_text(hint)
+        else:
+            expect(hints).to_have_count(0)
+
+
+def test_without_a_reader_a_phone_picks_its_figures_by_name_first(server, pages, tables):
+    """The layout suite's server has a reader configured but none plugged in: no button asks for taps,
+    and the search by name comes before the list of figures, on the first screen."""
+    page = pages["phone"]
+    open_screen(page, server, phone_screen("amiiboxe-registration-phone"), tables(states.amiiboxe_registration))
+    area = page.locator(".figure-area")
+    expect(area.locator(".pick-figure input[name=q]")).to_be_visible()
+    expect(area.get_by_role("button", name="Add my figures")).to_have_count(0)
+    assert area.evaluate("(node) => node.querySelector('.pick-figure').compareDocumentPosition("
+                         "node.querySelector('ul.figures')) & Node.DOCUMENT_POSITION_FOLLOWING")
+
+
+def test_the_host_stops_waiting_for_an_away_fighter_from_the_tv(server, pages):
+    """A judged fight waits on Bo, whose phone has gone: the host screen ends the wait at once."""
+    page = pages["tv"]
+    table = states.amiiboxe_fight(server.url)  # its own table: the tap changes it
+    open_screen(page, server, Screen("fight", "/host/{code}", None, "host", ".ax-fight"), table)
+    bo = table.seats["Bo"]
+    stop = page.get_by_role("button", name="Stop waiting for Bo")
+    expect(stop).to_be_visible()
+    stop.click()
+    expect(stop).to_have_count(0)
+    assert not [wait for wait in table.view()["table"]["waiting"] if wait["seat"] == bo and wait["timed"]
+                and not wait["expired"]]

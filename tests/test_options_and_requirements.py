@@ -62,6 +62,22 @@ def test_the_check_is_the_one_a_new_table_applies(client):
     assert created.status_code == 400 and created.json["error"] == checked["error"]
 
 
+@pytest.mark.parametrize("reference, complaint", [
+    (["bok"], "Unknown reference: bok."),
+    (["lightest", "tallest", "heaviest", "shortest_name", "oldest_figure", "prettiest"],
+     "Unknown criterion: prettiest."),
+])
+def test_an_amiiboxe_reference_start_would_refuse_is_refused_as_it_is_typed(client, reference, complaint):
+    """A typo in the reference used to pass the check and fail at Start, once every figure was registered."""
+    answer = check(client, "amiiboxe", {"reference": reference}, "reference").json
+    assert answer == {"ok": False, "option": "reference", "error": complaint}
+    french = check(client, "amiiboxe", {"reference": reference}, "reference", FRENCH).json
+    assert not french["ok"] and french["error"] != complaint
+    created = client.post("/api/tables", json={"game": "amiiboxe", "options": {"reference": reference}})
+    assert created.status_code == 400 and created.json["error"] == complaint
+    assert check(client, "amiiboxe", {"reference": ["random"]}, "reference").json["ok"]
+
+
 @pytest.mark.parametrize("body, status", [
     ({"game": "chess", "options": {}}, 400),
     (["not", "an", "object"], 400),

@@ -157,6 +157,9 @@ class Game:
     starts_at_once: bool = False
     seat_added: Callable[[dict, dict], dict] = field(default=lambda state, seat: state)
     check_options: Callable[[dict], None] = field(default=lambda options: None)
+    # The options once the shell has prepared them for the setup (GameServices.prepare: Amiiboxe's
+    # references and criteria), checked without setting up: (prepared options) -> None or IllegalAction.
+    check_prepared: Callable[[dict], None] = field(default=lambda options: None)
     registration: RegistrationRules = RegistrationRules()
     # Game actions the host screen may take (board keeping, questions for the whole
     # table): ``apply`` gets them with ``seat == HOST`` and refuses those a seat sends

@@ -70,7 +70,7 @@ def openapi_document() -> dict:
                                                   "table.joining / table.rename / table.remove / "
                                                   "table.start / table.close / table.again / table.another "
                                                   "{game, options} / table.handoff {seat} / table.decide "
-                                                  "{seat, action} / table.withdraw {seat} / table.give_host "
+                                                  "{seat, action} / table.stop_waiting {seat} / table.withdraw {seat} / table.give_host "
                                                   "{seat} / table.undo {seat} / table.entropy_restart / "
                                                   "table.remove_figure {figure} / table.name_figure "
                                                   "{figure, name} / table.pick_figure {seat, amiibo_id} / "

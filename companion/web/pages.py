@@ -100,7 +100,8 @@ def phone(code: str):
     if refusal:
         why = WATCH_NOTICES[refusal["reason"]]
         notice = gettext(why, count=refusal["max_seats"])
-    return render_template("phone.html", code=table["code"], game=table["game"], watch_notice=notice)
+    return render_template("phone.html", code=table["code"], game=table["game"], watch_notice=notice,
+                           join_url=join_url(table["code"]))
 
 
 @pages.get("/t/<code>/screen")

@@ -113,15 +113,20 @@ export function renderPhoneFigures(container, view, { act, claim, reader, onClai
   const need = (view.table.requirements || []).find((item) => item.kind === 'figures' && item.seat === me);
   if (need) parts.push(el('p', { class: `figure-count${need.met ? ' met' : ''}`, 'aria-live': 'polite',
     text: t('%(have)s of %(need)s figures', { have: need.have, need: need.need }) }));
-  // The server's reader is plugged in, or the server has none of its own ('off': a reader may post its
-  // taps from another process, `python -m hardware.reader --server`). Absent or failing: no taps.
+  // The server's reader is plugged in, or the server has none of its own ('off') and a reader posts its
+  // taps from another process (`python -m hardware.reader --server`): known once one has tapped here.
+  // Otherwise no taps: picking by name comes first and no button asks for them.
   const readerState = reader?.state ?? 'off';
-  const readerHere = readerState === 'connected' || readerState === 'off';
+  const tappedHere = figures.pending || figures.last_tap || figures.list.some((figure) => figure.uid);
+  const readerHere = readerState === 'connected' || (readerState === 'off' && Boolean(tappedHere));
   if (!readerHere) {  // what to do instead, on the first screen
     parts.push(el('p', { class: 'no-reader-note', role: 'status', text: adding
       ? t('The NFC reader was disconnected: your figures are kept. Pick the others by name below, or tap them once it is back.')
       : t('No NFC reader is connected: pick your figures by name below.') }));
   }
+  // Built once and moved into each new render, so a search in progress survives the views that arrive.
+  pickPanel ??= pickForm(act);
+  if (!readerHere) parts.push(pickPanel);  // without a reader, the way to add comes first
   parts.push(mine.length
     // Naming is the host's (the catalogue is every table's): a phone only removes its figures.
     ? el('ul', { class: 'figures' }, ...mine.map((figure) => figureItem(figure,
@@ -144,9 +149,7 @@ export function renderPhoneFigures(container, view, { act, claim, reader, onClai
   else if (readerHere && figures.registering !== null) {
     parts.push(el('p', { class: 'muted', text: t('%(name)s: tap your figures on the reader', { name: seatName(view, figures.registering) }) }));
   }
-  // Built once and moved into each new render, so a search in progress survives the views that arrive.
-  pickPanel ??= pickForm(act);
-  parts.push(pickPanel);
+  if (readerHere) parts.push(pickPanel);
   container.replaceChildren(...parts);
 }
 

@@ -232,6 +232,21 @@ function renderFairnessMark(view) {
     unspent ? el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) }) : null);
 }
 
+// How to join, on a phone that hosts: open at the top while the table waits for its players, then folded
+// in the host's panel (shown on demand). Moved and opened only when the phase changes: a fold the host
+// opened or closed stays so.
+const joinHere = seatView.querySelector('.join-here');
+let joinHereInLobby = null;
+function renderJoinHere(view) {
+  joinHere.hidden = !hosting(view) || view.table.status === 'closed' || !view.table.joining_open;
+  const inLobby = view.table.status === 'lobby';
+  if (joinHere.hidden || inLobby === joinHereInLobby) return;
+  joinHereInLobby = inLobby;
+  if (inLobby) gameArea.before(joinHere);
+  else hostPanel.querySelector('.host-buttons').before(joinHere);
+  joinHere.open = inLobby;
+}
+
 function render(view, connection) {
   latest = view;
   if (phoneChain && view.you.role === 'seat') phoneChain.observe(view, (action) => send(connection, action));
@@ -271,6 +286,7 @@ function render(view, connection) {
   renderGameOver(gameOver, view, { act, lead: hosting(view) || leads(view), hosting: hosting(view) });
   renderTableTools(view, act);
   renderHostPanel(view, act);
+  renderJoinHere(view);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
   const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;

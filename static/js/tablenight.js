@@ -189,6 +189,12 @@ export function hostSeatTools(view, presence, seat, { act, onHandoff }) {
         onclick: () => act({ type: 'table.decide', seat: seat.id, action: withoutLabel(action) }) }));
     }
   }
+  // A timed step (a fight's answer) waits on a player who has gone: end it now, as its deadline would.
+  const timed = (table.waiting || []).some((wait) => wait.seat === seat.id && wait.timed && !wait.expired);
+  if (timed && state.away && table.status === 'playing') {
+    tools.push(el('button', { type: 'button', class: 'small stop-waiting', text: t('Stop waiting for %(name)s', { name: seat.name }),
+      onclick: () => act({ type: 'table.stop_waiting', seat: seat.id }) }));
+  }
   if (table.status === 'playing' && (state.away || expired)) {
     tools.push(el('button', { type: 'button', class: 'small danger withdraw', text: t('Take out of the game'),
       onclick: () => {

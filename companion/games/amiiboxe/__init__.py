@@ -291,6 +291,7 @@ GAME = register(Game(
     ),
     setup=setup.setup,
     check_options=setup.check_options,
+    check_prepared=setup.check_prepared,
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
     **RULES.hooks(),

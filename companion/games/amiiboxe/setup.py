@@ -138,21 +138,26 @@ def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def check_reference(state: dict, choice: object) -> list[str]:
-    """Refuses what is not a reference id, ``random`` (with references to draw from) or 6 different
-    known criterion ids; returns the choice as a list. It draws nothing."""
+def check_prepared(options: dict) -> None:
+    """The options against the criteria and references the shell gives the setup: the create form's
+    check asks this as each option is set, so that Start refuses nothing the form let through."""
+    context = read_context(options.get("context"))
+    known_reference(options["reference"], context["references"], context["criteria"])
+
+
+def known_reference(choice: object, references: dict, criteria: dict) -> list[str]:
+    """The reference option as a list, once its reference name (or ``random``) or 6 criteria are known."""
     if isinstance(choice, str):
         choice = [choice]
     if not isinstance(choice, list) or not all(isinstance(item, str) for item in choice):
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
     if len(choice) == 1:
-        name = choice[0]
-        if name not in state["references"] and not (name == RANDOM and state["references"]):
-            raise IllegalAction(N_("Unknown reference: %(reference)s."), reference=name)
+        if choice[0] not in references and not (choice[0] == RANDOM and references):
+            raise IllegalAction(N_("Unknown reference: %(reference)s."), reference=choice[0])
         return choice
     if len(choice) != FACES or len(set(choice)) != FACES:
         raise IllegalAction(N_("A reference is a reference name, “random”, or 6 different criteria."))
-    unknown = [criterion for criterion in choice if criterion not in state["criteria"]]
+    unknown = [criterion for criterion in choice if criterion not in criteria]
     if unknown:
         raise IllegalAction(N_("Unknown criterion: %(criterion)s."), criterion=unknown[0])
     return choice
@@ -160,13 +165,13 @@ def check_reference(state: dict, choice: object) -> list[str]:
 
 def resolve_reference(state: dict, choice: object, rng) -> dict:
     """A reference id, ``random`` (drawn among the known ones) or 6 criterion ids."""
-    choice = check_reference(state, choice)
-    if len(choice) > 1:
-        return {"id": None, "criteria": list(choice)}
-    name = choice[0]
-    if name == RANDOM and state["references"]:
-        name = rng.choice(sorted(state["references"]), "draw the reference")
-    return {"id": name, "criteria": list(state["references"][name])}
+    choice = known_reference(choice, state["references"], state["criteria"])
+    if len(choice) == 1:
+        name = choice[0]
+        if name == RANDOM:
+            name = rng.choice(sorted(state["references"]), "draw the reference")
+        return {"id": name, "criteria": list(state["references"][name])}
+    return {"id": None, "criteria": list(choice)}
 
 
 # --- what the setup still needs ---------------------------------------------------
@@ -313,7 +318,7 @@ def check_set_reference(state: dict, seat, action: dict) -> None:
         raise IllegalAction(N_("A fight is being decided: wait for it to end."))
     if "reference" not in action:
         require_fields(action, reference=list)
-    check_reference(state, action["reference"])
+    known_reference(action["reference"], state["references"], state["criteria"])
 
 
 def run_set_reference(state: dict, seat, action: dict, rng) -> list[dict]:

@@ -141,10 +141,12 @@ const endTurnButton = (game, act) => (can(game, 'end_turn')
 let standingOn = '';
 let arrivingOn = '';
 
+// A card picked from a list, under its label in words (a bare "(choose a card)" said nothing of what for).
 function cardSelect(game, label, value, onchange) {
-  return el('select', { 'aria-label': label, onchange: (event) => onchange(event.target.value) },
-    el('option', { value: '', text: t('(choose a card)') }),
-    ...game.cards.map((name) => el('option', { value: name, text: name, selected: name === value })));
+  return el('label', { class: 'ax-card-pick' }, label,
+    el('select', { onchange: (event) => onchange(event.target.value) },
+      el('option', { value: '', text: t('(choose a card)') }),
+      ...game.cards.map((name) => el('option', { value: name, text: name, selected: name === value }))));
 }
 
 // A turn's action is done and an effect waits: the card to name, the swap, the second fight.
