@@ -5,7 +5,7 @@
 #   ./manage.sh serve --processes N   PostgreSQL, Redis, nginx and N processes in a temporary directory
 #   ./manage.sh test    install everything, then run every test
 #   ./manage.sh install-test   only the installation part of "test"
-#   ./manage.sh strings  bring the French catalogues in line with the code (see README)
+#   ./manage.sh strings  bring the French catalogues in line with the code (see docs/ENGINEERING.md)
 set -euo pipefail
 cd "$(dirname "$0")"
 

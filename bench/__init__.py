@@ -1,1 +1,1 @@
-"""Latency benchmark of Companion against a bare Flask-SocketIO echo server (see README.md)."""
+"""Latency benchmark of Companion against a bare Flask-SocketIO echo server (bench/README.md)."""
