@@ -166,13 +166,11 @@ class NightActions:
         to the new pool (one tap, as in party games); until then the lead can start it by hand."""
         if table["status"] != "over":
             raise TableError(409, N_("The game is not over yet."))
-        events = self._next_game(tx, table, REGISTRY[table["game"]], table["options"])
-        if table["status"] == "lobby":
-            self._save(tx, table, None, [], bump=False,
-                       settings={**table["settings"], "autostart": table["game_no"]})
-        return events
+        return self._next_game(tx, table, REGISTRY[table["game"]], table["options"], start=True)
 
     def _host_another(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        if self._starting(table):
+            raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
         current = REGISTRY[table["game"]]
         endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
         if table["status"] not in ("lobby", "over") and not endless:
@@ -183,8 +181,11 @@ class NightActions:
         options = self._checked(lambda: game.normalize_options(action.get("options")))
         return self._next_game(tx, table, game, options)
 
-    def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:
-        """Same seats and figures; once a game was played, a new seed, commitment and pool."""
+    def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict, start: bool = False) -> list[dict]:
+        """Same seats and figures; once a game was played, a new seed, commitment and pool.
+
+        ``start`` (play again): the new game is committed to start, and the round that asks every phone
+        after the new commitment is its start round (`Tables._host_start`)."""
         fields: dict[str, Any] = {"game": game.id, "options": options, "state": None, "status": "lobby", "undo": [],
                                   "settings": self._carried(table)}
         if table["status"] != "lobby":
@@ -195,16 +196,19 @@ class NightActions:
                           next_draw=0, game_no=table["game_no"] + 1)
         event = {"type": "new_game", "number": fields.get("game_no", table["game_no"]), "game": game.id,
                  "options": options, "commitment": fields.get("commitment", table["commitment"]), "actions": True}
+        start = start and not game.starts_at_once and "seed" in fields and self._may_start(tx, table, game)
         if "seed" in fields:  # the phones reveal again after the new commitment (companion.fairness.Entropy)
             book = fairness.Entropy(table["entropy"], table["pool"])
-            renewed = book.renew([s["seat"] for s in tx.seats(table["code"])])
+            renewed = book.renew([s["seat"] for s in tx.seats(table["code"])], "start" if start else None)
             fields.update(entropy=book.state, pool=book.pool)
+        if start:
+            fields["settings"] = {**fields["settings"], "starting": fields["game_no"]}
         self._save(tx, table, None, [{"kind": "table", **event}], **fields)
         if "seed" in fields:
-            self._save(tx, table, None, renewed)
+            self._save(tx, table, None, ([{"kind": "table", "type": "starting"}] if start else []) + renewed)
         if game.starts_at_once:
             return [event] + self._host_start(tx, table, {})
-        return [event]
+        return [event] + ([{"type": "starting"}] + self._after_seal(tx, table) if start else [])
 
     def _carried(self, table: dict) -> dict:
         """The table's settings with what the game ending now leaves for the evening's next games."""
@@ -214,17 +218,46 @@ class NightActions:
         memory = {**table["settings"].get("memory", {}), ending.id: ending.carry(table["state"])}
         return {**table["settings"], "memory": memory}
 
-    def _start_when_sealed(self, tx: Transaction, table: dict) -> list[dict]:
-        """Play again starts the game by itself once its round is sealed: the last phone's fresh value
-        is in (companion.fairness.Entropy.renew). Until then, or if it cannot start, the lead starts it."""
-        if table["status"] != "lobby" or table["settings"].get("autostart") != table["game_no"]:
+    def _after_seal(self, tx: Transaction, table: dict) -> list[dict]:
+        """What waited for the round that just sealed: the game's start (its setup draws), or a draw the
+        game asked the table for (`fresh`). Either takes values revealed after it was irrevocable."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        if book.state["round"] is not None:
             return []
-        if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None:
+        if self._starting(table):
+            if book.sealed_by != "start":
+                return []
+            try:
+                return self._begin(tx, table)
+            except TableError:  # a seat left and the game cannot start as it is now: the lead starts it again
+                settings = {key: value for key, value in table["settings"].items() if key != "starting"}
+                self._save(tx, table, None, [{"kind": "table", "type": "start_cancelled"}], settings=settings)
+                return [{"type": "start_cancelled"}]
+        return self._fresh_draw(tx, table, book)
+
+    def _fresh_draw(self, tx: Transaction, table: dict, book: fairness.Entropy) -> list[dict]:
+        """The table's draw a game asked for (Rayman's lost choice), from the pool its own round sealed."""
+        game = REGISTRY[table["game"]]
+        if table["status"] != "playing" or book.sealed_by != "fresh" or not self._wants_fresh(game, table["state"]):
             return []
+        rng = self._rng(table, book=book)
+        state, events = self._checked(lambda: game.fresh_draw(table["state"], rng))
+        self._save(tx, table, rng, [{"kind": "event", "event": event} for event in events], state=state, undo=[],
+                   head=[action_entry("fresh")])
+        return events
+
+    def _may_start(self, tx: Transaction, table: dict, game: Game) -> bool:
+        """Whether the seats and figures meet the game's requirements (else the lead starts it by hand)."""
         try:
-            return self._host_start(tx, table, {})
-        except TableError:  # not startable as it is (a requirement): the lead starts it by hand
-            return []
+            self._startable(tx, table, game)
+        except TableError:
+            return False
+        return True
+
+    @staticmethod
+    def _wants_fresh(game: Game, state: Any):
+        """What the game waits for a fresh table draw for (None: nothing)."""
+        return game.wants_fresh_draw(state) if game.wants_fresh_draw and state is not None else None
 
     def _seat_leave(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         if table["status"] == "playing" and not REGISTRY[table["game"]].starts_at_once:
@@ -262,6 +295,8 @@ class NightActions:
             table = self._open_table(tx, raw_code)
             if not self.limiter.allow((table["code"], "handoff")):
                 raise TableError(429, N_("Too many actions: wait a moment and try again."))
+            if self._starting(table):  # the start round's phones are fixed
+                raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
             offer = table["handoffs"].get(hash_token(handoff)) if handoff else None
             seat = next((s for s in tx.seats(table["code"]) if offer and s["seat"] == offer["seat"]), None)
             if offer is None or offer["expires"] <= self.clock() or seat is None:
