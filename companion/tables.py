@@ -580,8 +580,10 @@ class Tables(NightActions):
         self._startable(tx, table, game)
         entries = [{"kind": "table", "type": "starting"}]
         entries += self._entropy(lambda: book.open_for("start", self._present(tx, table)))
-        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool,
-                   settings={**table["settings"], "starting": table["game_no"]})
+        # With no phone to ask (scripts only) the round sealed at once and the game starts in this same
+        # action: one new version for it, as before.
+        self._save(tx, table, None, entries, bump=book.state["round"] is not None, entropy=book.state,
+                   pool=book.pool, settings={**table["settings"], "starting": table["game_no"]})
         return [{"type": "starting"}] + self._after_seal(tx, table)
 
     @staticmethod

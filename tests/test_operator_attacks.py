@@ -216,3 +216,103 @@ def test_play_again_is_a_start_its_round_fixes_the_game(server):
     assert host(server, table, {"type": "table.another", "game": "universalis"}).status_code == 409
     mallory.answer_round()
     assert status(ana) == "playing" and log(server, table["code"])["number"] == 2
+
+
+# --- section 2: a secret choice re-chosen after others were revealed ----------------------------------
+
+def act(phone: ChainPhone, action: dict) -> requests.Response:
+    """What the phone's script does: an action that draws is sent again with the phone's next value."""
+    answer = phone.post(action)
+    if answer.status_code == 428:
+        answer = phone.post({**action, "reveal": phone.chain[phone.k + 1]})
+    if answer.status_code == 200:
+        phone._sync()
+    return answer
+
+
+SETUP_STEPS = ("character", "pick_legendary", "pick", "roll")  # Rayman's steps to its first secret choice
+
+
+def play_until(server, table: dict, phones: list[ChainPhone], phase: str) -> None:
+    """Each phone's first legal action (and the host's answer to a question) until the game is in ``phase``."""
+    for turn in range(40):
+        answer_rounds(*phones)
+        if phones[0].view()["game"]["phase"] == phase:
+            return
+        hosting = requests.get(f"{server.url}/api/tables/{table['code']}", headers=bearer(table["host_token"]),
+                               timeout=TIMEOUT).json()["game"]
+        if hosting.get("question") and hosting["legal"]:
+            assert host(server, table, hosting["legal"][0]).status_code == 200
+            continue
+        in_turn = phones[turn % len(phones):] + phones[:turn % len(phones)]  # each phone its own step, in turn
+        phone, step = next((p, a) for p in in_turn for a in p.view()["game"]["legal"] if a["type"] in SETUP_STEPS)
+        answer = act(phone, step)
+        assert answer.status_code == 200, answer.text
+    raise AssertionError(f"the game never reached {phase}")
+
+
+def rayman_choice(game: dict, seat: int) -> dict:
+    hand = next(p for p in game["players"] if p["seat"] == seat)["hand"]
+    return {"bubble": False, "left": hand[0], "second": hand[1]}
+
+
+def test_a_rayman_choice_lost_after_a_reveal_is_drawn_never_chosen_again(server):
+    """The last player (or the operator playing a seat) reads the revealed choices in the store, sends
+    ``repick`` and locks a new choice knowing them. Now its commitment stands: the seat's choice is drawn
+    among its legal choices from a round of values the phones reveal after the loss, shown on every screen."""
+    from companion.games.rayman import commitment
+
+    table = new_table(server, "rayman")
+    ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    answer_rounds(ana, mallory)
+    assert host(server, table, {"type": "table.start"}).status_code == 200
+    play_until(server, table, [ana, mallory], "choosing")
+    game = ana.view()["game"]
+    anas, salt = rayman_choice(game, ana.seat), "ab" * 16
+    assert act(ana, {"type": "lock", "commitment": commitment(anas, salt)}).status_code == 200
+    mallorys = rayman_choice(mallory.view()["game"], mallory.seat)
+    assert act(mallory, {"type": "lock", "commitment": commitment(mallorys, "cd" * 16)}).status_code == 200
+    assert act(ana, {"type": "reveal", "choice": anas, "salt": salt}).status_code == 200
+    # The known limit, plainly: Ana's revealed choice now sits in the store, where the operator reads it.
+    assert salt in what_the_operator_reads(server)
+
+    known = what_the_operator_reads(server)
+    lost = act(mallory, {"type": "repick"})
+    assert lost.status_code == 200 and lost.json()["events"] == [{"type": "choice_lost", "seat": mallory.seat}]
+    game = ana.view()["game"]
+    assert game["phase"] == "revealing" and next(p for p in game["players"] if p["seat"] == mallory.seat)["lost"]
+    refused = act(mallory, {"type": "lock", "commitment": commitment(rayman_choice(mallory.view()["game"],
+                                                                                   mallory.seat), "ef" * 16)})
+    assert refused.status_code == 400  # no new choice: its commitment stands
+    assert act(mallory, {"type": "repick"}).status_code == 400
+    assert act(mallory, {"type": "reveal", "choice": mallorys, "salt": "cd" * 16}).status_code == 400
+    round_ = ana.view()["table"]["entropy"]["round"]
+    assert round_["why"] == "fresh" and round_["asked"] == [ana.seat, mallory.seat]
+    answer_rounds(ana, mallory)
+
+    entries = log(server, table["code"])["entries"]
+    drawn = next(e for e in entries if e["kind"] == "draw" and e["purpose"].startswith("drawn choice"))
+    assert drawn["by"] is None and drawn["pool"] == ana.view()["table"]["entropy"]["pool"]
+    assert drawn["pool"] not in known and ana.chain[ana.k] not in known  # revealed after the loss
+    assert any(e["kind"] == "event" and e["event"] == {"type": "choice_drawn", "seat": mallory.seat} for e in entries)
+    mine = next(entry for entry in ana.view()["game"]["round"]["revealed"] if entry["seat"] == mallory.seat)
+    assert "drawn" in mine and mine["salt"] is None
+    host(server, table, {"type": "table.close"})
+    report = verify_log(log(server, table["code"]), ana.record)
+    assert report.ok and not report.replay, (report.problems, report.replay)
+
+
+def test_a_choice_lost_before_any_reveal_is_simply_chosen_again(server):
+    """Before any phone has revealed nothing of the round is out: a new phone for the seat chooses again."""
+    from companion.games.rayman import commitment
+
+    table = new_table(server, "rayman")
+    ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
+    answer_rounds(ana, bo)
+    assert host(server, table, {"type": "table.start"}).status_code == 200
+    play_until(server, table, [ana, bo], "choosing")
+    assert act(ana, {"type": "lock", "commitment": commitment(rayman_choice(ana.view()["game"], ana.seat),
+                                                              "ab" * 16)}).status_code == 200
+    again = act(ana, {"type": "repick"})
+    assert again.status_code == 200 and again.json()["events"] == [{"type": "choice_reset", "seat": ana.seat}]
+    assert ana.view()["table"]["entropy"]["round"] is None  # no draw to make

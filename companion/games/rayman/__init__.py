@@ -26,7 +26,11 @@ pick (local storage) and sends ``lock`` with ``commitment(choice, salt)``
 When every phone has locked in (``revealing``), each sends ``reveal`` (the choice
 and the salt); the server checks them and holds them in the table's secret until
 the last, then every choice and salt is public. A new phone for a seat, without
-the pick, sends ``repick`` and chooses again; every screen is told.
+the pick, sends ``repick``: before any phone of the round has revealed it chooses
+again; after, its commitment stands and its choice is drawn at random among its
+legal choices, from a round of the phones' values opened after the loss (the
+table's ``fresh`` draw: nobody who saw a revealed choice can steer it); every
+screen is told.
 
 Positions are optional, per player: a player who keeps their column and level
 on their phone (``position``/``step``) lets the companion decide who is last,
@@ -145,6 +149,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
                                               canonical_json, commitment)
 from companion.games.rayman.audit import draw_check
+from companion.games.rayman.choosing import draw_lost_choices, lost_choices
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, advance, decide, on_timeout, remember
 from companion.games.rayman.layout import pack, unpack
@@ -161,6 +166,17 @@ __all__ = [  # what the tests and the other modules read from the package
 
 view = RULES.view
 legal_actions = RULES.legal_actions
+
+
+def fresh_draw(state: dict, rng) -> tuple[dict, list[dict]]:
+    """The table's draw for the choices lost after a reveal (``choosing.draw_lost_choices``)."""
+    new_state, events = unpack(copy.deepcopy(state)), []
+    draw_lost_choices(new_state, rng, events)
+    advance(new_state, rng, events)
+    remember(new_state, events)
+    pack(new_state)
+    new_state["outcome"] = decide(new_state)
+    return new_state, events
 
 
 def withdraw(state: dict, seat, rng) -> tuple[dict, list[dict]]:
@@ -237,6 +253,8 @@ GAME = register(Game(
                         "initiative"}),
     carry=carry,
     on_timeout=on_timeout,
+    wants_fresh_draw=lost_choices,
+    fresh_draw=fresh_draw,
     **RULES.hooks(),
 ))
 

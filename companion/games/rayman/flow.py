@@ -186,7 +186,7 @@ def waited_on(state: dict) -> list[tuple[int, bool]]:
         return [(p["seat"], False) for p in choosers(state) if not p["locked"]]
     if phase_name == "revealing":  # the phones reveal by themselves; a phone away holds the table
         reveals = (state.get("secret") or {}).get("reveals", {})
-        return [(p["seat"], False) for p in choosers(state) if str(p["seat"]) not in reveals]
+        return [(p["seat"], False) for p in choosers(state) if str(p["seat"]) not in reveals and not p.get("lost")]
     if phase_name == "initiatives":
         return [(seat, False) for seat in dict.fromkeys(entry["seat"] for entry in state["round"]["asking"])]
     if phase_name == "turns":

@@ -132,6 +132,7 @@ function observe(game) {
 // before the reveal (a screen opened after the reveal can only check the hash).
 function verification(game, entry) {
   const before = observed.get(roundKey(game, entry.seat));
+  if ('drawn' in entry) return { ok: !(before !== undefined && before !== entry.commitment), changed: false, drawn: true };
   const hashOk = commitmentOf(entry.choice, entry.salt) === entry.commitment;
   const changed = before !== undefined && before !== entry.commitment;
   return { ok: hashOk && !changed, changed };
@@ -247,6 +248,8 @@ function eventText(event, game) {
     case 'reveal_now': return t('Everybody has locked in: the phones reveal their choices.');
     case 'revealed_by': return t("%(name)s's phone has revealed.", { name });
     case 'choice_reset': return t("%(name)s's phone lost the choice (a new phone?): %(name)s chooses again.", { name });
+    case 'choice_lost': return t("%(name)s's phone lost the choice after another was revealed: it cannot change, it is drawn at random among %(name)s's legal choices.", { name });
+    case 'choice_drawn': return t("%(name)s's choice was drawn at random, from random numbers the phones sent after the loss.", { name });
     case 'withdrawn': return t('%(name)s has left the race; it goes on without them.', { name });
     case 'initiative_corrected': return t('%(name)s corrected the initiative of a card.', { name });
     case 'free_moved': return t('%(name)s makes the free move.', { name });
@@ -580,6 +583,10 @@ function choosingPanel(game, me) {
       lockState(game));
   }
   const choice = storedPick(game)?.choice ?? null;
+  if (me.locked && me.lost) {
+    parts.push(el('p', { class: 'rm-lost', text: t('Your phone lost your choice after another was revealed: it cannot change. It is drawn at random among your legal choices.') }));
+    return el('section', { class: 'rm-panel rm-choice' }, ...parts, lockState(game));
+  }
   if (me.locked) {
     parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('Locked in.')}` }),
       el('p', { text: choiceText(game, me, choice) }),
@@ -671,7 +678,15 @@ function revealingPanel(game, me) {
   return el('section', { class: 'rm-panel rm-choice' },
     el('h3', { text: t('Round %(round)s: the reveal', { round: game.round.number }) }),
     el('p', { text: t('Every phone opens its commitment; the choices show together once all are checked.') }),
-    me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null, lockState(game));
+    me?.lost ? el('p', { class: 'rm-lost', text: t('Your phone lost your choice after another was revealed: it cannot change. It is drawn at random among your legal choices.') })
+      : me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null,
+    lostChoices(game), lockState(game));
+}
+
+// Every screen says whose choice the table draws, and why (no one chose it for them).
+function lostChoices(game) {
+  const lost = game.players.filter((player) => player.lost).map((player) => nameOf(game, player.seat));
+  return lost.length ? el('p', { class: 'rm-lost-all', role: 'status', text: t('Drawn at random, from random numbers the phones send now: the choice of %(names)s.', { names: lost.join(', ') }) }) : null;
 }
 
 // --- a card played for the first time: its initiative, read on the card ----------------------------
@@ -774,7 +789,8 @@ function revealPanel(game) {
     entry.choice.bubble ? el('span', { class: 'rm-chip rm-bubble-chip', text: t('Bubble') })
       : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('left')),
         cardChip(entry.second_initiative, t('second'))),
-    check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('verified')}` })
+    check.drawn ? el('span', { class: 'rm-drawn', text: t('drawn at random (the phone lost it)') })
+      : check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('verified')}` })
       : el('span', { class: 'rm-mismatch', text: `⚠ ${(check.changed ? t('changed after locking in!') : t('does not match its commitment!'))}` })));
   return el('section', { class: 'rm-panel rm-reveal', 'aria-live': 'polite' },
     el('h3', { text: t('Round %(round)s: the reveal', { round: round.number }) }), el('ul', { class: 'rm-reveal-list' }, ...rows),
