@@ -434,6 +434,7 @@ class Tables(NightActions):
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
         self._require_playing(table)
+        self._require_nothing_pending(table)  # a draw the table committed to runs first
         game = REGISTRY[table["game"]]
         book = fairness.Entropy(table["entropy"], table["pool"])
         rng = self._rng(table, principal.seat, action.get("reveal"), book)
@@ -445,6 +446,9 @@ class Tables(NightActions):
         seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
+        if rng.draws and rng.by is None:  # the host screen's draw is the table's: it waits for a round of its own
+            return self._table_call(tx, table, {"call": "apply", "seat": seat, "action": stamped, "event_seat": None,
+                                                "head": [action_entry("apply", seat, action=stamped)]}), False
         if rng.draws and not book.may_draw(principal.seat):
             raise TableError(409, N_("Your phone's random numbers are not in the pool yet: "
                                      "wait for the other phones' contributions."))

@@ -54,6 +54,9 @@ RECORD_FORMAT = "companion-phone-record/1"
 # The table's draws that wait for a round of their own (`companion.fairness.Entropy.open_for`): the
 # setup's, for the round the start opens, and a draw a game asks the table for (``fresh``).
 WAITS_FOR = {"setup": "start", "fresh": "fresh"}
+# The table's own calls of the rules (a host decision or game action, a withdrawal, a timeout): a table
+# draw there waits for a round opened by the call (`companion.night`), when a phone takes part in rounds.
+TABLE_CALLS = ("apply", "withdraw", "timeout")
 
 
 def dice_check() -> GameCheck:
@@ -302,7 +305,9 @@ class _Walk:
         if entry.get("pool") != self.pool:
             self.problem(entry, f"{where}: not drawn from the latest sealed pool")
         call = self.action.get("call") if self.action else None
-        if call in WAITS_FOR and self.sealed_by != WAITS_FOR[call]:
+        waits_for = WAITS_FOR.get(call) or ("fresh" if call in TABLE_CALLS and entry.get("by") is None
+                                            and self._phones() else None)
+        if waits_for and self.sealed_by != waits_for:
             self.problem(entry, f"{where}: a {call} draw from a pool sealed before the round opened for it: "
                                 "whoever ran the server could compute it before it was irrevocable")
         seat = entry.get("by")
@@ -315,6 +320,10 @@ class _Walk:
             return
         if entry.get("result") != expected:
             self.problem(entry, f"{where}: logged result {entry.get('result')!r}, recomputed {expected!r}")
+
+    def _phones(self) -> bool:
+        """A present seat's phone takes part in rounds (a table of scripts alone has none)."""
+        return any(seat in self.seats and self.seats[seat]["rounds"] for seat in self.present)
 
     def _seat_draw(self, entry: dict, where: str, seat: int) -> None:
         book = self.seats.get(seat)
@@ -367,6 +376,8 @@ class _Walk:
         self._replayed()
 
     def _end_step(self) -> None:
+        if self.step is not None and any(draw.get("by") is None for draw in self.step.draws):
+            self.sealed_by = None  # a round's pool feeds one call of the table's: the next needs its own
         if self.step is not None and self.check is not None:
             self.problems.extend(self.check.step(self.step))
         if self.replay is not None and self.action is not None:

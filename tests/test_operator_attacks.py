@@ -316,3 +316,34 @@ def test_a_choice_lost_before_any_reveal_is_simply_chosen_again(server):
     again = act(ana, {"type": "repick"})
     assert again.status_code == 200 and again.json()["events"] == [{"type": "choice_reset", "seat": ana.seat}]
     assert ana.view()["table"]["entropy"]["round"] is None  # no draw to make
+
+
+# --- every draw: the table's own calls (a host decision, a withdrawal, a timeout) ------------------------
+
+def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
+    """The host screen rolls Rayman's projectile die for the table: a table draw from the pool the operator
+    reads, so it could compute the die and roll only when it liked it (else let the player roll). The roll
+    is now committed first and drawn from a round opened by it; nothing else moves the game meanwhile."""
+    table = new_table(server, "rayman", projectile="missile")
+    ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    answer_rounds(ana, mallory)
+    assert host(server, table, {"type": "table.start"}).status_code == 200
+    play_until(server, table, [ana, mallory], "round_start")
+    draws_before = len([e for e in log(server, table["code"])["entries"] if e["kind"] == "draw"])
+    known = what_the_operator_reads(server)
+
+    rolled = host(server, table, {"type": "roll"})
+    assert rolled.status_code == 200 and rolled.json()["events"] == [{"type": "draw_waits", "seat": "host"}]
+    assert len([e for e in log(server, table["code"])["entries"] if e["kind"] == "draw"]) == draws_before
+    assert ana.view()["table"]["entropy"]["round"]["why"] == "fresh"
+    assert act(mallory, {"type": "roll"}).status_code == 409  # nothing moves the game meanwhile
+    assert host(server, table, {"type": "roll"}).status_code == 409
+    answer_rounds(ana, mallory)
+
+    entries = log(server, table["code"])["entries"]
+    die = next(e for e in entries if e["kind"] == "draw" and e["purpose"].startswith("projectile level"))
+    assert die["by"] is None and die["pool"] not in known and ana.chain[ana.k] not in known
+    assert ana.view()["game"]["phase"] != "round_start"
+    host(server, table, {"type": "table.close"})
+    report = verify_log(log(server, table["code"]), ana.record)
+    assert report.ok and not report.replay, (report.problems, report.replay)

@@ -18,6 +18,9 @@ export const EMPTY_POOL = '00'.repeat(32);
 // The table's draws that wait for a round of their own (companion/verify.py's WAITS_FOR): the setup's,
 // for the round the start opens, and a draw a game asks the table for (fresh).
 const WAITS_FOR = { setup: 'start', fresh: 'fresh' };
+// The table's own calls of the rules (a host decision or game action, a withdrawal, a timeout): a table
+// draw there waits for a round opened by the call (companion/night.py), when a phone takes part in rounds.
+const TABLE_CALLS = ['apply', 'withdraw', 'timeout'];
 export const commitmentOf = (seedHex) => bytesToHex(sha256(hexToBytes(seedHex)));
 export const mixPool = (poolHex, valueHex) => bytesToHex(sha256(hexToBytes(poolHex + valueHex)));
 
@@ -287,7 +290,9 @@ class Walk {
     this.nextN = (Number.isInteger(entry.n) ? entry.n : this.nextN) + 1;
     if (entry.pool !== this.pool) this.problem(entry, N_('draw %(n)s (%(purpose)s): not drawn from the latest sealed pool'), where);
     const call = this.action?.call;
-    if (Object.hasOwn(WAITS_FOR, call ?? '') && this.sealedBy !== WAITS_FOR[call]) {
+    const waitsFor = Object.hasOwn(WAITS_FOR, call ?? '') ? WAITS_FOR[call]
+      : (TABLE_CALLS.includes(call) && (entry.by === null || entry.by === undefined) && this.phones() ? 'fresh' : null);
+    if (waitsFor && this.sealedBy !== waitsFor) {
       this.problem(entry, N_('draw %(n)s (%(purpose)s): a %(call)s draw from a pool sealed before the round opened for it: whoever ran the server could compute it before it was irrevocable'), { ...where, call });
     }
     if (entry.by !== null && entry.by !== undefined) this.seatDraw(entry, where, entry.by);
@@ -301,6 +306,11 @@ class Walk {
       this.problem(entry, N_('draw %(n)s (%(purpose)s): malformed draw (%(error)s)'), { ...where, error: error.message });
     }
     this.rows.push({ entry, expected, good: this.problems.length === before });
+  }
+
+  // A present seat's phone takes part in rounds (a table of scripts alone has none).
+  phones() {
+    return [...this.present].some((seat) => this.seats.has(seat) && this.seats.get(seat).rounds);
   }
 
   seatDraw(entry, where, seat) {
@@ -362,6 +372,8 @@ class Walk {
   }
 
   endStep() {
+    // A round's pool feeds one call of the table's: the next needs its own.
+    if (this.step && this.step.draws.some((draw) => draw.by === null || draw.by === undefined)) this.sealedBy = null;
     if (this.step && this.check) this.problems.push(...this.check.step(this.step));
     // The replay's orphan check (companion/replay.py): once the game is set up, draws or game events
     // (not the table's own figure events, marked) without the action that made them.
