@@ -23,7 +23,9 @@ player, not both together (``docs/fairness.md`` gives the threat model). How:
   anchor could not be ground against that pool. A phone that never reveals can
   only stop the round: the host restarts it without that phone, and every other
   phone reveals a fresh value (an abort is a visible veto, never a choice
-  between two known pools).
+  between two known pools). A round opened for a purpose (``why``: "start", the
+  one a game's setup draws wait for; "fresh", the one a table draw waits for)
+  is opened once that draw is irrevocable, so nobody can compute it before.
 * **The actor's fresh value.** A seat's action may carry ``reveal``, the seat's
   next chain value; the draws of that action depend on it. Until the phone acts,
   nobody (not the server, which knows the seed) can compute what the action will

@@ -14,7 +14,9 @@ What is checked, in log order (the verify page does exactly the same: 1-5 and 7 
 3. every round: it asks every seated phone that takes part in rounds, and the
    pool it seals is the fold of the values revealed in it;
 4. every draw: numbered without gaps, from the latest sealed pool, by a seat
-   that was in a pool sealed after its anchor, its result recomputed;
+   that was in a pool sealed after its anchor, its result recomputed; a setup's
+   draws from the pool its start round sealed, a table call's from a round opened
+   for it (`WAITS_FOR`, `TABLE_CALLS`);
 5. every game event that comes from draws agrees with them (the game's
    `GameCheck`, below);
 6. the game replays from the log (`companion.replay`): each logged action, run again by the
