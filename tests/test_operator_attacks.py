@@ -347,3 +347,23 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     host(server, table, {"type": "table.close"})
     report = verify_log(log(server, table["code"]), ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
+
+
+def test_with_quick_entry_a_choice_lost_after_a_reveal_is_refused_and_changes_nothing(server):
+    """With quick entry the companion does not know the cards: there is nothing fair to draw among, so a
+    repick after a reveal is refused (the host can take the seat out), never a free new choice."""
+    from companion.games.rayman import commitment
+
+    table = new_table(server, "rayman", hand_entry="quick")
+    ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    answer_rounds(ana, mallory)
+    assert host(server, table, {"type": "table.start"}).status_code == 200
+    play_until(server, table, [ana, mallory], "choosing")
+    anas = {"bubble": False, "left": 5, "second": 3}
+    assert act(ana, {"type": "lock", "commitment": commitment(anas, "ab" * 16)}).status_code == 200
+    assert act(mallory, {"type": "lock", "commitment": commitment(anas, "cd" * 16)}).status_code == 200
+    assert act(ana, {"type": "reveal", "choice": anas, "salt": "ab" * 16}).status_code == 200
+    entries = log(server, table["code"])["entries"]
+    refused = act(mallory, {"type": "repick"})
+    assert refused.status_code == 400 and "quick entry" in refused.json()["error"]
+    assert log(server, table["code"])["entries"] == entries
