@@ -93,7 +93,7 @@ def rayman_invariants(state: dict) -> None:
         assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, player["seat"]
         assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
     reveals = (state.get("secret") or {}).get("reveals", {})
-    # a seat's new phone picks again (repick: back to choosing) while the reveals sent stay sealed
+    # a seat's new phone picks again (repick: back to choosing) before any reveal; after one its choice is drawn
     assert not reveals or state["phase"] in ("choosing", "revealing"), f"reveals held outside the reveal ({state['phase']})"
     assert state["phase"] != "choosing" or state["round"]["revealed"] == []
 

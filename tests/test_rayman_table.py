@@ -82,7 +82,7 @@ def waiting(view: dict) -> list[tuple[int, str, bool]]:
     return [(wait["seat"], wait["text"]["en"], wait["timed"]) for wait in view["table"]["waiting"]]
 
 
-def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_chooses_again(race):
+def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_its_choice_is_drawn(race):
     t = race(2)
     t.lock("Zoé", ("b1", "b2"))
     old_token = t.seats["Max"]["token"]
@@ -101,17 +101,17 @@ def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_choose
                             headers=bearer(old_token), timeout=WAIT)
     assert refused.status_code == 401
     t.phones["Max"] = Screen(t.url, t.code, claimed.json()["token"])
-    t.phones["Max"].play({"type": "repick"})  # the new phone holds no pick: Max chooses again
-    told = t.phones["Zoé"].wait_for(lambda v: v["game"] and v["game"]["history"]
-                                  and v["game"]["history"][-1]["type"] == "choice_reset")
-    assert told["game"]["history"][-1] == {"type": "choice_reset", "seat": t.seat("Max")}
-    assert told["game"]["phase"] == "choosing"
-    assert t.game(ready=lambda g: g["phase"] == "choosing")["round"]["revealed"] == []  # Zoé's stays sealed
-    choice, salt = t.lock("Max", ("b5", "b6"))
-    t.phones["Max"].play({"type": "reveal", "choice": choice, "salt": salt})
+    # Zoé's choice is revealed (in the store): Max's new phone may not choose again knowing it. His
+    # commitment stands and his choice is drawn (these script phones take part in no round: at once).
+    t.phones["Max"].play({"type": "repick"})
+    told = t.phones["Zoé"].wait_for(lambda v: v["game"] and {"type": "choice_drawn", "seat": t.seat("Max")}
+                                  in v["game"]["history"])
+    assert {"type": "choice_lost", "seat": t.seat("Max")} in told["game"]["history"]
     t.tell_initiatives()
     game = t.game(ready=lambda g: g["phase"] == "turns")
-    assert [entry["choice"]["left"] for entry in game["round"]["revealed"]] == ["b1", "b5"]
+    maxs = next(entry for entry in game["round"]["revealed"] if entry["seat"] == t.seat("Max"))
+    assert "drawn" in maxs and maxs["salt"] is None
+    assert next(e for e in game["round"]["revealed"] if e["seat"] == t.seat("Zoé"))["choice"]["left"] == "b1"
 
 
 def test_an_away_player_offered_bonus_tokens_the_host_declines_for_them(race):
