@@ -23,7 +23,9 @@ player, not both together (``docs/fairness.md`` gives the threat model). How:
   anchor could not be ground against that pool. A phone that never reveals can
   only stop the round: the host restarts it without that phone, and every other
   phone reveals a fresh value (an abort is a visible veto, never a choice
-  between two known pools).
+  between two known pools). A round opened for a purpose (``why``: "start", the
+  one a game's setup draws wait for; "fresh", the one a table draw waits for)
+  is opened once that draw is irrevocable, so nobody can compute it before.
 * **The actor's fresh value.** A seat's action may carry ``reveal``, the seat's
   next chain value; the draws of that action depend on it. Until the phone acts,
   nobody (not the server, which knows the seed) can compute what the action will
@@ -223,15 +225,29 @@ class Entropy:
             entries += self._open(present)
         return entries
 
-    def _open(self, present: list[int]) -> list[dict]:
-        """A round asks every present seat that takes part in rounds; with nobody to ask it seals at once."""
+    def _open(self, present: list[int], why: str | None = None) -> list[dict]:
+        """A round asks every present seat that takes part in rounds; with nobody to ask it seals at once.
+
+        ``why``: "start" (the round the game's setup draws wait for, opened once the start is
+        irrevocable) or "fresh" (the one a table draw waits for, opened once the game asked for it)."""
         self.state["rounds"] += 1
         asked = [s for s in sorted(present) if str(s) in self.state["seats"] and self._seat(s)["rounds"]]
         self.state["round"] = {"number": self.state["rounds"], "asked": asked, "revealed": {},
-                               "for": list(self.state["waiting"])}
+                               "for": list(self.state["waiting"]), **({"why": why} if why else {})}
         self.state["waiting"] = []
-        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked}]
+        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked, **({"why": why} if why else {})}]
         return entries + (self._seal(present) if not asked else [])
+
+    def open_for(self, why: str, present: list[int]) -> list[dict]:
+        """A round whose values nobody has seen, for draws that must wait for it (see ``_open``)."""
+        if self.state["round"] is not None:
+            raise EntropyError(409, N_("Waiting for the phones' random contributions: try again in a moment."))
+        return self._open(present, why)
+
+    @property
+    def sealed_by(self) -> str | None:
+        """Why the round that sealed the current pool was opened (None: a join's round)."""
+        return self.state.get("sealed_by")
 
     def reveal(self, seat: int, value: Any, present: list[int]) -> list[dict]:
         """A phone's chain value for the open round."""
@@ -269,6 +285,7 @@ class Entropy:
         current = self.state["round"]
         self.state["pool"] = seal(self.state["pool"], current["revealed"])
         self.state["epoch"] += 1
+        self.state["sealed_by"] = current.get("why")
         for seat in current["for"]:
             if str(seat) in self.state["seats"] and self._seat(seat)["since"] is None:
                 self._seat(seat)["since"] = self.state["epoch"]
@@ -280,9 +297,14 @@ class Entropy:
         return entries
 
     def drop(self, seat: int, present: list[int]) -> list[dict]:
-        """A seat left while the open round still waited on it: the round starts again without it."""
+        """A seat left while the open round still waited on it: the round starts again without it.
+
+        A start round starts again whenever a seat leaves, even one that revealed: the same values
+        with one seat fewer would give a setup that whoever made it leave could compute."""
         current = self.state["round"]
-        if current is None or seat not in current["asked"] or str(seat) in current["revealed"]:
+        if current is None:
+            return []
+        if current.get("why") != "start" and (seat not in current["asked"] or str(seat) in current["revealed"]):
             return []
         return self._again(current, [seat], present)
 
@@ -302,12 +324,13 @@ class Entropy:
     def _again(self, current: dict, missing: list[int], present: list[int]) -> list[dict]:
         self.state["rounds"] += 1
         asked = [s for s in current["asked"] if s not in missing and s in present]
+        why = {"why": current["why"]} if current.get("why") else {}
         self.state["round"] = {"number": self.state["rounds"], "asked": asked, "revealed": {},
-                               "for": current["for"]}
-        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked, "without": missing}]
+                               "for": current["for"], **why}
+        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked, "without": missing, **why}]
         return entries + (self._seal(present) if not asked else [])
 
-    def renew(self, present: list[int]) -> list[dict]:
+    def renew(self, present: list[int], why: str | None = None) -> list[dict]:
         """A new game committed to a new seed: every seat waits for a pool sealed after it.
 
         The operator drew that seed knowing the pools so far; only values revealed after its
@@ -320,7 +343,7 @@ class Entropy:
         for book in self.state["seats"].values():
             book["since"] = None
         self.state["round"] = None
-        return [carry] + self._open(present)
+        return [carry] + self._open(present, why)
 
     # Drawing -------------------------------------------------------------
     def may_draw(self, seat: int | None) -> bool:
@@ -355,7 +378,8 @@ class Entropy:
         current = self.state["round"]
         return {"epoch": self.state["epoch"], "pool": self.pool,
                 "round": None if current is None else {"number": current["number"], "asked": current["asked"],
-                                                       "revealed": sorted(int(s) for s in current["revealed"])},
+                                                       "revealed": sorted(int(s) for s in current["revealed"]),
+                                                       "why": current.get("why")},
                 "seats": {seat: {"head": book["head"], "k": book["k"], "in_pool": book["since"] is not None}
                           for seat, book in self.state["seats"].items()}}
 

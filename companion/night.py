@@ -142,7 +142,7 @@ class NightActions:
         settled = False
         for _ in range(MAX_TIMEOUT_STEPS):
             due = waits.first_due(table["waits"], self.clock()) if table["status"] == "playing" else None
-            if due is None:
+            if due is None or self._pending(table):  # a draw waits for its round: nothing moves meanwhile
                 break
             settled = True
             game = REGISTRY[table["game"]]
@@ -150,15 +150,61 @@ class NightActions:
             if game.on_timeout is None:
                 self._mark_expired(tx, table, due, [entry])
                 continue
-            rng = self._rng(table)
-            state, events = self._checked(lambda: game.on_timeout(table["state"], due["seat"], rng))
-            self._save(tx, table, rng, [{"kind": "event", "seat": due["seat"], "event": event, "timeout": True}
-                                        for event in events], state=state, undo=[],
-                       head=[entry, action_entry("timeout", due["seat"])])
-            still = waits.first_due(table["waits"], self.clock())
-            if still is not None and waits.key_of(still) == waits.key_of(due):  # the rule did not settle it
-                self._mark_expired(tx, table, due, [])
+            if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None:
+                break  # its draws may need a round of their own: settled once the open one is sealed
+            self._table_call(tx, table, {"call": "timeout", "seat": due["seat"], "due": due, "marks": {"timeout": True},
+                                         "head": [entry, action_entry("timeout", due["seat"])]})
         return settled
+
+    # The table's own calls of the rules ------------------------------------------
+    @staticmethod
+    def _pending(table: dict) -> dict | None:
+        """A call of the rules the table made on its own, waiting for its round (see `_table_call`)."""
+        return table["settings"].get("pending") if table["status"] == "playing" else None
+
+    def _table_call(self, tx: Transaction, table: dict, call: dict) -> list[dict]:
+        """A call of the game's rules the table makes on its own: a host decision, a withdrawal, a
+        timeout, the host screen's own game action. Its draws would be the table's (``table|n``), from
+        a pool the operator reads: it could compute them and choose whether or when to make the call.
+        So a call that draws is committed here and waits for a round opened now (``fresh``); it runs
+        when that round seals (`_after_seal`), and nothing else moves the game meanwhile.
+
+        ``call``: ``call`` (apply, withdraw or timeout), ``seat``, ``action`` (apply), ``head`` (its log
+        entries), ``marks`` (on its events), ``lead`` (events told before the game's), ``remember``."""
+        if self._pending(table):
+            raise TableError(409, N_("A draw waits for the phones' random contributions: try again in a moment."))
+        rng = self._rng(table)
+        state, events = self._run_call(table, call, rng)
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        if rng.draws and any(book.takes_part(seat) for seat in self._present(tx, table)):
+            entries = [{"kind": "table", "type": "draw_waits", "call": call["call"], "seat": call["seat"]}]
+            entries += self._entropy(lambda: book.open_for("fresh", self._present(tx, table)))
+            self._save(tx, table, None, entries, entropy=book.state, pool=book.pool,
+                       settings={**table["settings"], "pending": call})
+            return [{"type": "draw_waits", "seat": call["seat"]}]
+        return self._save_call(tx, table, call, rng, state, events)
+
+    def _run_call(self, table: dict, call: dict, rng) -> tuple[dict, list[dict]]:
+        game = REGISTRY[table["game"]]
+        if call["call"] == "withdraw":
+            return self._checked(lambda: game.withdraw(table["state"], call["seat"], rng))
+        if call["call"] == "timeout":
+            return self._checked(lambda: game.on_timeout(table["state"], call["seat"], rng))
+        return self._checked(lambda: game.apply(table["state"], call["seat"], call["action"], rng))
+
+    def _save_call(self, tx: Transaction, table: dict, call: dict, rng, state: dict, events: list[dict],
+                   **fields: Any) -> list[dict]:
+        game = REGISTRY[table["game"]]
+        if call.get("remember", True):
+            self._checked(lambda: self.services.remember(game, events, table["code"]))
+        seat = call.get("event_seat", call["seat"])
+        self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, **call.get("marks", {})}
+                                    for event in events], state=state, undo=[], head=call["head"], **fields)
+        due = call.get("due")
+        still = waits.first_due(table["waits"], self.clock()) if due else None
+        if still is not None and waits.key_of(still) == waits.key_of(due):  # the rule did not settle it
+            self._mark_expired(tx, table, due, [])
+        return call.get("lead", []) + events
 
     def _mark_expired(self, tx: Transaction, table: dict, due: dict, entries: list[dict]) -> None:
         marked = waits.mark_expired(table["waits"], due)
@@ -170,13 +216,11 @@ class NightActions:
         to the new pool (one tap, as in party games); until then the lead can start it by hand."""
         if table["status"] != "over":
             raise TableError(409, N_("The game is not over yet."))
-        events = self._next_game(tx, table, REGISTRY[table["game"]], table["options"])
-        if table["status"] == "lobby":
-            self._save(tx, table, None, [], bump=False,
-                       settings={**table["settings"], "autostart": table["game_no"]})
-        return events
+        return self._next_game(tx, table, REGISTRY[table["game"]], table["options"], start=True)
 
     def _host_another(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
+        if self._starting(table):
+            raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
         current = REGISTRY[table["game"]]
         endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
         if table["status"] not in ("lobby", "over") and not endless:
@@ -185,8 +229,11 @@ class NightActions:
         options = self.check_options(game.id, action.get("options"))
         return self._next_game(tx, table, game, options)
 
-    def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict) -> list[dict]:
-        """Same seats and figures; once a game was played, a new seed, commitment and pool."""
+    def _next_game(self, tx: Transaction, table: dict, game: Game, options: dict, start: bool = False) -> list[dict]:
+        """Same seats and figures; once a game was played, a new seed, commitment and pool.
+
+        ``start`` (play again): the new game is committed to start, and the round that asks every phone
+        after the new commitment is its start round (`Tables._host_start`)."""
         fields: dict[str, Any] = {"game": game.id, "options": options, "state": None, "status": "lobby", "undo": [],
                                   "settings": self._carried(table)}
         if table["status"] != "lobby":
@@ -197,16 +244,19 @@ class NightActions:
                           next_draw=0, game_no=table["game_no"] + 1)
         event = {"type": "new_game", "number": fields.get("game_no", table["game_no"]), "game": game.id,
                  "options": options, "commitment": fields.get("commitment", table["commitment"]), "actions": True}
+        start = start and not game.starts_at_once and "seed" in fields and self._may_start(tx, table, game)
         if "seed" in fields:  # the phones reveal again after the new commitment (companion.fairness.Entropy)
             book = fairness.Entropy(table["entropy"], table["pool"])
-            renewed = book.renew([s["seat"] for s in tx.seats(table["code"])])
+            renewed = book.renew([s["seat"] for s in tx.seats(table["code"])], "start" if start else None)
             fields.update(entropy=book.state, pool=book.pool)
+        if start:
+            fields["settings"] = {**fields["settings"], "starting": fields["game_no"]}
         self._save(tx, table, None, [{"kind": "table", **event}], **fields)
         if "seed" in fields:
-            self._save(tx, table, None, renewed)
+            self._save(tx, table, None, ([{"kind": "table", "type": "starting"}] if start else []) + renewed)
         if game.starts_at_once:
             return [event] + self._host_start(tx, table, {})
-        return [event]
+        return [event] + ([{"type": "starting"}] + self._after_seal(tx, table) if start else [])
 
     def _carried(self, table: dict) -> dict:
         """The table's settings with what the game ending now leaves for the evening's next games."""
@@ -216,17 +266,65 @@ class NightActions:
         memory = {**table["settings"].get("memory", {}), ending.id: ending.carry(table["state"])}
         return {**table["settings"], "memory": memory}
 
-    def _start_when_sealed(self, tx: Transaction, table: dict) -> list[dict]:
-        """Play again starts the game by itself once its round is sealed: the last phone's fresh value
-        is in (companion.fairness.Entropy.renew). Until then, or if it cannot start, the lead starts it."""
-        if table["status"] != "lobby" or table["settings"].get("autostart") != table["game_no"]:
+    def _after_seal(self, tx: Transaction, table: dict) -> list[dict]:
+        """What waited for the round that just sealed: the game's start (its setup draws), or a draw the
+        game asked the table for (`fresh`). Either takes values revealed after it was irrevocable."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        if book.state["round"] is not None:
             return []
-        if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None:
-            return []
+        pending = self._pending(table)
+        if pending and book.sealed_by == "fresh":
+            return self._run_pending(tx, table, book, pending)
+        if self._starting(table):
+            if book.sealed_by != "start":
+                return []
+            try:
+                return self._begin(tx, table)
+            except TableError:  # a seat left and the game cannot start as it is now: the lead starts it again
+                settings = {key: value for key, value in table["settings"].items() if key != "starting"}
+                self._save(tx, table, None, [{"kind": "table", "type": "start_cancelled"}], settings=settings)
+                return [{"type": "start_cancelled"}]
+        return self._fresh_draw(tx, table, book)
+
+    def _run_pending(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
+        """The table's call that waited for this round, with its draws from the pool it sealed."""
+        settings = {key: value for key, value in table["settings"].items() if key != "pending"}
+        rng = self._rng(table, book=book)
         try:
-            return self._host_start(tx, table, {})
-        except TableError:  # not startable as it is (a requirement): the lead starts it by hand
+            state, events = self._run_call(table, call, rng)
+        except TableError:  # cannot happen while nothing moves; said all the same, never silent
+            self._save(tx, table, None, [{"kind": "table", "type": "draw_dropped", "call": call["call"]}],
+                       settings=settings)
+            return [{"type": "draw_dropped"}]
+        return self._save_call(tx, table, call, rng, state, events, settings=settings)
+
+    def _fresh_draw(self, tx: Transaction, table: dict, book: fairness.Entropy) -> list[dict]:
+        """The table's draw a game asked for (Rayman's lost choice), from the pool its own round sealed."""
+        game = REGISTRY[table["game"]]
+        if table["status"] != "playing" or book.sealed_by != "fresh" or not self._wants_fresh(game, table["state"]):
             return []
+        rng = self._rng(table, book=book)
+        state, events = self._checked(lambda: game.fresh_draw(table["state"], rng))
+        self._save(tx, table, rng, [{"kind": "event", "event": event} for event in events], state=state, undo=[],
+                   head=[action_entry("fresh")])
+        return events
+
+    def _require_nothing_pending(self, table: dict) -> None:
+        if self._pending(table):
+            raise TableError(409, N_("A draw waits for the phones' random contributions: try again in a moment."))
+
+    def _may_start(self, tx: Transaction, table: dict, game: Game) -> bool:
+        """Whether the seats and figures meet the game's requirements (else the lead starts it by hand)."""
+        try:
+            self._startable(tx, table, game)
+        except TableError:
+            return False
+        return True
+
+    @staticmethod
+    def _wants_fresh(game: Game, state: Any):
+        """What the game waits for a fresh table draw for (None: nothing)."""
+        return game.wants_fresh_draw(state) if game.wants_fresh_draw and state is not None else None
 
     def _seat_leave(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         if table["status"] == "playing" and not REGISTRY[table["game"]].starts_at_once:
@@ -262,6 +360,8 @@ class NightActions:
         token = secrets.token_urlsafe(24)
         with self.store.transaction() as tx:
             table = self._open_table(tx, raw_code)
+            if self._starting(table):  # the start round's phones are fixed
+                raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
             offer = table["handoffs"].get(hash_token(handoff)) if handoff else None
             seat = next((s for s in tx.seats(table["code"]) if offer and s["seat"] == offer["seat"]), None)
             if offer is None or offer["expires"] <= self.clock() or seat is None:
@@ -323,17 +423,12 @@ class NightActions:
             raise TableError(409, N_("The game is not waiting on this seat."))
         if not self._may_stand_in(table, seat):
             raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
-        rng = self._rng(table)
         # "proxied": the game may tell a decision the host took for an away seat from the seat's own
         # (Amiiboxe lets only the host pass an away player's turn); a phone cannot send it (`tables`).
         stamped = {**{k: v for k, v in decision.items() if k not in ("id", "label")}, "proxied": True,
                    "at": round(self.clock(), 3)}
-        state, events = self._checked(lambda: game.apply(table["state"], seat, stamped, rng))
-        self._checked(lambda: self.services.remember(game, events, table["code"]))
-        self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": event, "proxy": True}
-                                    for event in events], state=state, undo=[],
-                   head=[action_entry("apply", seat, action=stamped)])
-        return events
+        return self._table_call(tx, table, {"call": "apply", "seat": seat, "action": stamped, "marks": {"proxy": True},
+                                            "head": [action_entry("apply", seat, action=stamped)]})
 
     def _host_stop_waiting(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         """The host ends at once a timed wait on an away seat, as its deadline would (the game's timeout
@@ -360,13 +455,9 @@ class NightActions:
         """The seat leaves the game by the game's own rule (``withdraw_rule``, shown before confirming)."""
         self._require_playing(table)
         seat = self._target_seat(tx, table, action)["seat"]
-        game = REGISTRY[table["game"]]
-        rng = self._rng(table)
-        state, events = self._checked(lambda: game.withdraw(table["state"], seat, rng))
         event = {"type": "withdrawn", "seat": seat}
-        self._save(tx, table, rng, [{"kind": "event", "seat": seat, "event": e} for e in events], state=state,
-                   undo=[], head=[{"kind": "table", **event}, action_entry("withdraw", seat)])
-        return [event] + events
+        return self._table_call(tx, table, {"call": "withdraw", "seat": seat, "lead": [event], "remember": False,
+                                            "head": [{"kind": "table", **event}, action_entry("withdraw", seat)]})
 
     # Host rights ---------------------------------------------------------------
     def _host_give_host(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
@@ -394,6 +485,7 @@ class NightActions:
 
     def _undo(self, tx: Transaction, table: dict, seat: int, by: str) -> list[dict]:
         self._require_playing(table)
+        self._require_nothing_pending(table)
         stack = table["undo"]
         if not stack or stack[-1]["seat"] != seat:
             raise TableError(409, self._why_not_undone(tx, table, seat))

@@ -8,7 +8,8 @@ entry saying which of the game's rules it ran and with what (``call``):
   (stamped with its ``at``; the host deciding for an away seat writes the seat it decided for),
 * ``timeout``, ``withdraw``: the ``seat`` whose deadline passed, or who left the game,
 * ``figure``: the ``figure`` tapped on the reader during the game,
-* ``seat_added``: the ``player`` who joined a game that was already playing.
+* ``seat_added``: the ``player`` who joined a game that was already playing,
+* ``fresh``: the table's draw the game asked for (``Game.fresh_draw``), from the round opened for it.
 
 `Replay` runs the same rules again, with the draws of the log (each one checked against what
 the rules ask for: the same kind, range and purpose) and compares the events each call gives
@@ -31,7 +32,7 @@ from typing import Any
 
 from companion.games.base import IllegalAction, Msg
 
-CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added")
+CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added", "fresh")
 
 
 class Said(str):
@@ -230,6 +231,10 @@ class Replay:
             return (*self.game.withdraw(state, seat, rng), logged)
         if call == "seat_added":
             return self.game.seat_added(state, action["player"]), [], logged
+        if call == "fresh":
+            if self.game.fresh_draw is None:
+                raise Diverged(action.get("i"), said("a table draw asked for by a game that asks for none"))
+            return (*self.game.fresh_draw(state, rng), logged)
         if self.game.figure_tapped is None:
             raise Diverged(action.get("i"), said("a figure tapped in a game that does not use the reader"))
         return (*self.game.figure_tapped(state, action["figure"], rng), logged)

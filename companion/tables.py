@@ -261,7 +261,7 @@ class Tables(NightActions):
     def _join_refusal(table: dict, game: Game, seat_count: int) -> str | None:
         if not table["joining_open"]:
             return "closed"
-        if table["status"] == "playing" and not game.starts_at_once:
+        if (table["status"] == "playing" and not game.starts_at_once) or Tables._starting(table):
             return "started"
         return "full" if seat_count >= game.max_seats else None
 
@@ -454,6 +454,7 @@ class Tables(NightActions):
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
         self._require_playing(table)
+        self._require_nothing_pending(table)  # a draw the table committed to runs first
         game = REGISTRY[table["game"]]
         book = fairness.Entropy(table["entropy"], table["pool"])
         rng = self._rng(table, principal.seat, action.get("reveal"), book)
@@ -465,6 +466,9 @@ class Tables(NightActions):
         seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
+        if rng.draws and rng.by is None:  # the host screen's draw is the table's: it waits for a round of its own
+            return self._table_call(tx, table, {"call": "apply", "seat": seat, "action": stamped, "event_seat": None,
+                                                "head": [action_entry("apply", seat, action=stamped)]}), False
         if rng.draws and not book.may_draw(principal.seat):
             raise TableError(409, N_("Your phone's random numbers are not in the pool yet: "
                                      "wait for the other phones' contributions."))
@@ -512,14 +516,23 @@ class Tables(NightActions):
         book = fairness.Entropy(table["entropy"], table["pool"])
         entries = self._entropy(lambda: book.reveal(seat, action.get("value"), self._present(tx, table)))
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
-        return self._start_when_sealed(tx, table)  # play again starts once the last value is in
+        return self._after_seal(tx, table)  # a start or a table draw waits for the last value
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
-        """The host goes on without the phones that did not reveal: the round starts again without them."""
+        """The host goes on without the phones that did not reveal: the round starts again without them.
+
+        In a start round they also leave the table: the game starts without them. A phone that withholds
+        there can only veto the setup it computed (a fresh round follows), and the veto costs its seat."""
         book = fairness.Entropy(table["entropy"], table["pool"])
+        current = book.state["round"]
+        if current is not None and current.get("why") == "start":
+            missing = [s for s in current["asked"] if str(s) not in current["revealed"]]
+            events = [event for seat in missing for event in self._free_seat(tx, table, seat, "removed")]
+            if missing:
+                return [{"type": "entropy_restarted", "without": missing}] + events
         entries = self._entropy(lambda: book.restart(self._present(tx, table)))
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
-        return [{"type": "entropy_restarted", "without": entries[0].get("without", [])}] + self._start_when_sealed(
+        return [{"type": "entropy_restarted", "without": entries[0].get("without", [])}] + self._after_seal(
             tx, table)
 
     @staticmethod
@@ -571,15 +584,39 @@ class Tables(NightActions):
         dropped = book.drop(seat, self._present(tx, table))  # a round it had not answered goes on without it
         self._save(tx, table, None, [{"kind": "table", **event}] + dropped, figures=released, host_seat=host_seat,
                    entropy=book.state, pool=book.pool)
-        return [event]
+        return [event] + self._after_seal(tx, table)
 
     def _host_start(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        """The start is irrevocable from here: the seats, figures and options are fixed, and a round
+        asks every phone for a value nobody has seen yet. The setup draws wait for that round
+        (`_after_seal`): before the start nobody can compute them, so nobody can re-roll them by
+        leaving and joining again in the lobby."""
         if table["status"] != "lobby":
             raise TableError(409, N_("The game has already started."))
+        if self._starting(table):
+            raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
         game = REGISTRY[table["game"]]
-        # A game that starts at once (the die) draws nothing at its setup: its first draw waits for the round.
-        if fairness.Entropy(table["entropy"], table["pool"]).state["round"] is not None and not game.starts_at_once:
+        if game.starts_at_once:  # the die draws nothing at its setup: its first draw is a seat's own
+            return self._begin(tx, table)
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        if book.state["round"] is not None:
             raise TableError(409, N_("Waiting for the phones' random contributions: start again in a moment."))
+        self._startable(tx, table, game)
+        entries = [{"kind": "table", "type": "starting"}]
+        entries += self._entropy(lambda: book.open_for("start", self._present(tx, table)))
+        # With no phone to ask (scripts only) the round sealed at once and the game starts in this same
+        # action: one new version for it, as before.
+        self._save(tx, table, None, entries, bump=book.state["round"] is not None, entropy=book.state,
+                   pool=book.pool, settings={**table["settings"], "starting": table["game_no"]})
+        return [{"type": "starting"}] + self._after_seal(tx, table)
+
+    @staticmethod
+    def _starting(table: dict) -> bool:
+        """The start was pressed and the game waits for its round of random contributions."""
+        return table["status"] == "lobby" and table["settings"].get("starting") == table["game_no"]
+
+    def _startable(self, tx: Transaction, table: dict, game: Game) -> tuple[dict, list[dict]]:
+        """The figures and seats a start takes, once the lobby's requirements hold."""
         record = figures.normalize(table["figures"])
         seats = [{"id": s["seat"], "name": s["name"], "figures": figures.owned_by(record, s["seat"])}
                  for s in tx.seats(table["code"])]
@@ -588,6 +625,12 @@ class Tables(NightActions):
             raise TableError(409, N_("This game needs %(low)s to %(high)s players."), low=low, high=high)
         self._checked(lambda: figures.check_start(record, game.registration, [s["id"] for s in seats],
                                                   {s["id"]: s["name"] for s in seats}))
+        return record, seats
+
+    def _begin(self, tx: Transaction, table: dict) -> list[dict]:
+        """The game's setup, drawn from the pool as it is now (sealed by the start round)."""
+        game = REGISTRY[table["game"]]
+        record, seats = self._startable(tx, table, game)
         rng = self._rng(table)
         options, seats = self._checked(lambda: self.services.prepare(game, table["options"], seats))
         memory = table["settings"].get("memory", {}).get(game.id)
@@ -595,7 +638,8 @@ class Tables(NightActions):
             options = {**options, "memory": memory}
         state = self._checked(lambda: game.setup(options, seats, rng))
         event = {"type": "started"}
-        self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state,
+        settings = {key: value for key, value in table["settings"].items() if key != "starting"}
+        self._save(tx, table, rng, [{"kind": "table", **event}], status="playing", state=state, settings=settings,
                    head=[action_entry("setup", options=options, seats=seats)])
         return [event]
 
@@ -614,12 +658,14 @@ class Tables(NightActions):
             raise TableError(400, N_("A figure's UID is 14 hexadecimal digits."))
         amiibo_id = self._checked(lambda: figures.clean_amiibo_id(action.get("amiibo_id")))
         game = REGISTRY[table["game"]]
-        adding = table["status"] == "lobby" or game.starts_at_once
+        adding = (table["status"] == "lobby" and not self._starting(table)) or game.starts_at_once
         return self._change_figures(tx, table, lambda record, names: figures.scan(
             record, uid, amiibo_id, self.describe_figure, game.registration, names, table["joining_open"],
             adding, lambda: secrets.token_urlsafe(12)))
 
     def _host_remove_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
+        if self._starting(table):  # the start took the figures as they were
+            raise TableError(409, N_("The game is starting: figures can no longer be added or removed."))
         return self._change_figures(tx, table, lambda record, names: figures.remove(record, action.get("figure"), None))
 
     def _host_pick_figure(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
@@ -643,7 +689,7 @@ class Tables(NightActions):
     @staticmethod
     def _adding_figures(table: dict) -> Game:
         game = REGISTRY[table["game"]]
-        if table["status"] != "lobby" and not game.starts_at_once:
+        if (table["status"] != "lobby" and not game.starts_at_once) or Tables._starting(table):
             raise TableError(409, N_("The game has started: figures can no longer be added."))
         return game
 
@@ -664,6 +710,8 @@ class Tables(NightActions):
         if action["type"] == "figure.name":
             # The name is the catalogue's, seen by every table of this server: the host gives it.
             raise TableError(403, N_("Only the host names figures: the name is kept for every table of this server."))
+        if self._starting(table):  # the start took the figures as they were
+            raise TableError(409, N_("The game is starting: figures can no longer be added or removed."))
         if table["status"] != "lobby" and not game.starts_at_once and action["type"] != "figure.remove":
             raise TableError(409, N_("The game has started: figures can no longer be added."))
         rules, kind = game.registration, action["type"]
@@ -867,9 +915,26 @@ class Tables(NightActions):
         if rng:
             fields["next_draw"] = rng.next_n
         entries = [*head] + draws + entries + self._finish_if_over(tx, table, fields)
+        asked = self._fresh_round(tx, table, fields)
         if "state" in fields or "status" in fields:
             fields.update(self._refreshed_waits(table, fields))
         table["version"] += 1 if bump else 0
         table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
-        tx.append_log(table["code"], entries, game=table["game_no"])
+        tx.append_log(table["code"], entries + asked, game=table["game_no"])
+        if asked and fairness.Entropy(table["entropy"], table["pool"]).state["round"] is None:
+            self._after_seal(tx, table)  # no phone to ask: the round sealed at once
+
+    def _fresh_round(self, tx: Transaction, table: dict, fields: dict) -> list[dict]:
+        """A game that now asks the table for a draw (Rayman's lost choice) gets it from a round opened
+        here, whose values nobody has seen: whoever made the game ask cannot compute the draw then."""
+        game = REGISTRY[fields.get("game", table["game"])]
+        if "state" not in fields or fields.get("status", table["status"]) != "playing":
+            return []
+        wanted = self._wants_fresh(game, fields["state"])
+        if wanted is None or wanted == self._wants_fresh(game, table["state"]):
+            return []
+        book = fairness.Entropy(fields.get("entropy", table["entropy"]), fields.get("pool", table["pool"]))
+        entries = self._entropy(lambda: book.open_for("fresh", self._present(tx, table)))
+        fields.update(entropy=book.state, pool=book.pool)
+        return entries

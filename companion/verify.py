@@ -14,7 +14,9 @@ What is checked, in log order (the verify page does exactly the same: 1-5 and 7 
 3. every round: it asks every seated phone that takes part in rounds, and the
    pool it seals is the fold of the values revealed in it;
 4. every draw: numbered without gaps, from the latest sealed pool, by a seat
-   that was in a pool sealed after its anchor, its result recomputed;
+   that was in a pool sealed after its anchor, its result recomputed; a setup's
+   draws from the pool its start round sealed, a table call's from a round opened
+   for it (`WAITS_FOR`, `TABLE_CALLS`);
 5. every game event that comes from draws agrees with them (the game's
    `GameCheck`, below);
 6. the game replays from the log (`companion.replay`): each logged action, run again by the
@@ -59,6 +61,12 @@ from companion.game_checks import GAME_CHECKS, GameCheck, Step, register_game_ch
 from companion.replay import Replay, said
 
 RECORD_FORMAT = "companion-phone-record/1"
+# The table's draws that wait for a round of their own (`companion.fairness.Entropy.open_for`): the
+# setup's, for the round the start opens, and a draw a game asks the table for (``fresh``).
+WAITS_FOR = {"setup": "start", "fresh": "fresh"}
+# The table's own calls of the rules (a host decision or game action, a withdrawal, a timeout): a table
+# draw there waits for a round opened by the call (`companion.night`), when a phone takes part in rounds.
+TABLE_CALLS = ("apply", "withdraw", "timeout")
 
 
 def dice_check() -> GameCheck:
@@ -140,6 +148,7 @@ class _Walk:
         self.problems: list[tuple[int | None, str]] = []
         self.notes: list[str] = []
         self.pool, self.epoch, self.next_n, self.rounds = fairness.EMPTY_POOL, 0, 0, 0
+        self.sealed_by: str | None = None  # why the round that sealed the pool was opened (see WAITS_FOR)
         self.seats: dict[int, dict] = {}
         self.present: set[int] = set()
         self.round: dict | None = None
@@ -240,6 +249,7 @@ class _Walk:
         seats = entry.get("seats") or {}
         self.seats = {int(s): {**book, "since": None} for s, book in seats.items()}
         self.pool, self.epoch, self.rounds = entry.get("pool"), entry.get("epoch", 0), entry.get("rounds", 0)
+        self.sealed_by = None
         self.present = set(entry.get("present") or [])
         self.waiting = sorted(s for s in self.seats if s in self.present)
         self.round = None
@@ -253,6 +263,9 @@ class _Walk:
         if "without" in entry:
             before = self.round or {}
             missing = [s for s in before.get("asked", []) if str(s) not in before.get("revealed", {})]
+            if before.get("why") == "start":  # a seat that left a start round restarts it, revealed or not
+                missing += [s for s in entry["without"] if s not in self.present] \
+                    if isinstance(entry["without"], list) else []
             without = entry["without"] if isinstance(entry["without"], list) else []
             if not without or any(s not in missing for s in without):
                 self.problem(entry, f"a round restarts without {entry['without']}, but {missing} had not revealed")
@@ -265,7 +278,9 @@ class _Walk:
             waiting_for, self.waiting = self.waiting, []
         if asked != expected:
             self.problem(entry, f"the round asks seats {asked}, it must ask {expected}: a phone was left out")
-        self.round = {"asked": asked or [], "revealed": {}, "for": waiting_for}
+        if "without" in entry and entry.get("why") != (self.round or {}).get("why"):
+            self.problem(entry, "a round restarts for another purpose than the round it replaces")
+        self.round = {"asked": asked or [], "revealed": {}, "for": waiting_for, "why": entry.get("why")}
 
     def reveal(self, entry: dict) -> None:
         seat = entry.get("seat")
@@ -286,7 +301,7 @@ class _Walk:
             self.problem(entry, "the sealed pool is not the fold of the values revealed in its round")
         if entry.get("for") != self.round["for"]:
             self.problem(entry, f"the pool is sealed for seats {entry.get('for')}, expected {self.round['for']}")
-        self.pool, self.epoch = pool, self.epoch + 1
+        self.pool, self.epoch, self.sealed_by = pool, self.epoch + 1, self.round.get("why")
         for seat in self.round["for"]:
             if seat in self.seats and self.seats[seat]["since"] is None:
                 self.seats[seat]["since"] = self.epoch
@@ -302,6 +317,12 @@ class _Walk:
         self.next_n = (entry.get("n") if isinstance(entry.get("n"), int) else self.next_n) + 1
         if entry.get("pool") != self.pool:
             self.problem(entry, f"{where}: not drawn from the latest sealed pool")
+        call = self.action.get("call") if self.action else None
+        waits_for = WAITS_FOR.get(call) or ("fresh" if call in TABLE_CALLS and entry.get("by") is None
+                                            and self._phones() else None)
+        if waits_for and self.sealed_by != waits_for:
+            self.problem(entry, f"{where}: a {call} draw from a pool sealed before the round opened for it: "
+                                "whoever ran the server could compute it before it was irrevocable")
         seat = entry.get("by")
         if seat is not None:
             self._seat_draw(entry, where, seat)
@@ -312,6 +333,10 @@ class _Walk:
             return
         if entry.get("result") != expected:
             self.problem(entry, f"{where}: logged result {entry.get('result')!r}, recomputed {expected!r}")
+
+    def _phones(self) -> bool:
+        """A present seat's phone takes part in rounds (a table of scripts alone has none)."""
+        return any(seat in self.seats and self.seats[seat]["rounds"] for seat in self.present)
 
     def _seat_draw(self, entry: dict, where: str, seat: int) -> None:
         book = self.seats.get(seat)
@@ -364,6 +389,8 @@ class _Walk:
         self._replayed()
 
     def _end_step(self) -> None:
+        if self.step is not None and any(draw.get("by") is None for draw in self.step.draws):
+            self.sealed_by = None  # a round's pool feeds one call of the table's: the next needs its own
         if self.step is not None and self.check is not None:
             self.problems.extend(self.check.step(self.step))
         if self.replay is not None and self.action is not None:

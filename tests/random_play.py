@@ -97,7 +97,7 @@ def rayman_invariants(state: dict) -> None:
         assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, player["seat"]
         assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
     reveals = (state.get("secret") or {}).get("reveals", {})
-    # a seat's new phone picks again (repick: back to choosing) while the reveals sent stay sealed
+    # a seat's new phone picks again (repick: back to choosing) before any reveal; after one its choice is drawn
     assert not reveals or state["phase"] in ("choosing", "revealing"), f"reveals held outside the reveal ({state['phase']})"
     assert state["phase"] != "choosing" or state["round"]["revealed"] == []
 
@@ -230,6 +230,11 @@ def act(walk: Walk, seat: Any, action: dict) -> Step:
     state, events = walk.game.apply(walk.state, seat, stamped, walk.rng)
     assert walk.state == before, f"apply mutated its input on {action}"
     assert round_trips(state) and round_trips(events), f"not JSON after {action}"
+    if walk.game.wants_fresh_draw and walk.game.wants_fresh_draw(state) is not None:
+        # The table's draw the game asked for (a Rayman choice lost after a reveal), made as the table makes
+        # it once its round is sealed (the harness draws for the table).
+        state, drawn = walk.game.fresh_draw(state, walk.rng)
+        events = events + drawn
     step = Step(seat, stamped, events, state)
     walk.steps.append(step)
     walk.state = state

@@ -162,6 +162,11 @@ def test_a_pool_that_stays_empty_feeds_no_draw(server):
     assert log(server, lobby["code"])["entries"] == entries
     answer_rounds(*phones)
     assert start().status_code == 200
+    # The start opens a round of its own: no setup draw until every phone revealed a value after it.
+    assert not [e for e in log(server, lobby["code"])["entries"] if e["kind"] == "draw"]
+    assert phones[0].view()["table"]["status"] == "lobby"
+    answer_rounds(*phones)
+    assert phones[0].view()["table"]["status"] == "playing"
     setup_draws = [e for e in log(server, lobby["code"])["entries"] if e["kind"] == "draw"]
     final_pool = phones[0].view()["table"]["entropy"]["pool"]
     assert setup_draws and all(d["pool"] == final_pool and d["by"] is None for d in setup_draws)
@@ -283,6 +288,7 @@ def test_play_again_starts_by_itself_once_the_last_phone_revealed_after_the_new_
         ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
         answer_rounds(ana, bo)
         assert host({"type": "table.start"}).status_code == 200
+        answer_rounds(ana, bo)  # the start's own round
         assert ana.post({"type": "roll", "reveal": ana.chain[ana.k + 1]}).status_code == 200
         ana._sync()
         assert ana.post({"type": "mark"}).status_code == 200

@@ -49,6 +49,7 @@ def played(server):
     started = requests.post(f"{server.url}/api/tables/{created['code']}/actions", json={"type": "table.start"},
                             headers=bearer(created["host_token"]), timeout=TIMEOUT)
     assert started.status_code == 200, started.text
+    answer_rounds(white, black)  # the start's own round: the setup waits for it
     move(white, "h1", "e4")
     move(black, "h4", "h5")  # Donkey leaves a banana on its only free diagonal square: no draw
     closed = requests.post(f"{server.url}/api/tables/{created['code']}/close", headers=bearer(created["host_token"]),

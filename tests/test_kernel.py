@@ -5,6 +5,7 @@ scripted randomness that tests use to choose what the dice say."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -345,3 +346,26 @@ def test_a_timeout_is_a_move_too_and_the_kernel_declares_both_hooks():
     after, events = STAGED.hooks()["on_timeout"](state, 1, rng())
     assert events == [{"type": "handed_on", "to": 2}] and STAGED.waiting(after)[0]["seat"] == 2
     assert "withdraw" not in RULES.hooks() and "on_timeout" not in RULES.hooks()  # the table's defaults
+
+
+def check_leaderless(state, seat, action):
+    if state["leader"] is not None:
+        raise IllegalAction(N_("Nothing waits for that seat."))
+
+
+def draw_leader(state, seat, action, rng):
+    state["leader"] = state["racers"][rng.randint(0, len(state["racers"]) - 1, "leader")]
+    return [{"type": "leader_drawn", "seat": state["leader"]}]
+
+
+def test_a_fresh_draw_the_game_asks_for_is_a_system_move_too():
+    """The table's draw a game asks for (Rayman's lost choice) runs as a move: copy, draw, history once."""
+    drawing = dataclasses.replace(STAGED, fresh=Move(run=draw_leader, check=check_leaderless))
+    state = {**raced((HOST, {"type": "start"})), "leader": None}
+    before = copy.deepcopy(state)
+    after, events = drawing.hooks()["fresh_draw"](state, rng())
+    assert state == before, "the fresh draw mutated its input"
+    assert events == [{"type": "leader_drawn", "seat": after["leader"]}] and after["leader"] in (1, 2, 3)
+    assert after["history"][-1] == events[0]
+    assert drawing.fresh_draw(after, rng()) == (after, [])  # its check says nothing waits: nothing is drawn
+    assert "fresh_draw" not in STAGED.hooks()

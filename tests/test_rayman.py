@@ -427,17 +427,44 @@ def test_reveals_stay_in_the_tables_secret_until_every_phone_revealed():
     assert state["phase"] == "turns" and "reveals" not in state["secret"]
 
 
-def test_a_lost_phone_picks_again_and_every_screen_is_told():
+def test_a_lost_phone_picks_again_while_no_choice_is_revealed_and_every_screen_is_told():
     state = lock(lock(ready(3), 1, ("b5", "b2")), 2, ("b1", "b2"))
-    state = reveal(lock(state, 3, "bubble"), 2, ("b1", "b2"))
+    state = lock(state, 3, "bubble")
     assert state["phase"] == "revealing"
-    refused(state, 2, {"type": "repick"}, "already revealed")
     state, events = act_events(state, 1, {"type": "repick"})  # Ana's new phone has no pick: she chooses again
     assert events == [{"type": "choice_reset", "seat": 1}] and view(state, None)["history"][-1] == events[0]
     assert state["phase"] == "choosing" and not player(state, 1)["locked"]
+    assert GAME.wants_fresh_draw(state) is None
     refused(state, 1, {"type": "repick"}, "not locked in yet")
-    state = reveal(reveal(lock(state, 1, ("b7", "b8")), 1, ("b7", "b8")), 3, "bubble")
+    state = reveal(reveal(lock(state, 1, ("b7", "b8")), 1, ("b7", "b8")), 2, ("b1", "b2"))
+    state = reveal(state, 3, "bubble")
     assert state["phase"] == "turns" and state["round"]["order"] == [1, 2]
+
+
+def test_a_choice_lost_after_a_reveal_stands_and_is_drawn_among_the_legal_choices():
+    """Bo's revealed choice sits in the table's store: Ana's new phone may not choose knowing it. Her
+    commitment stands and the table draws her choice (from a round opened with the loss: ``fresh_draw``)."""
+    state = lock(lock(ready(3), 1, ("b5", "b2")), 2, ("b1", "b2"))
+    state = reveal(lock(state, 3, "bubble"), 2, ("b1", "b2"))
+    refused(state, 2, {"type": "repick"}, "already revealed")
+    state, events = act_events(state, 1, {"type": "repick"})
+    assert events == [{"type": "choice_lost", "seat": 1}] and player(state, 1)["lost"]
+    assert state["phase"] == "revealing" and player(state, 1)["locked"]
+    refused(state, 1, {"type": "repick"}, "drawn at random")
+    refused(state, 1, {"type": "reveal", "choice": choice_of(("b5", "b2")), "salt": SALT}, "drawn at random")
+    refused(state, 1, {"type": "lock", "commitment": "ab" * 32}, "")
+    assert GAME.wants_fresh_draw(state) == {"race": 1, "round": 1, "lost": [1]}
+    state = reveal(state, 3, "bubble")  # the others reveal meanwhile; the round waits for the draw
+    assert state["phase"] == "revealing" and GAME.wants_fresh_draw(state) == {"race": 1, "round": 1, "lost": [1]}
+    generator = rng(4000)
+    state, events = GAME.fresh_draw(state, generator)
+    drawn = generator.draws[0]
+    assert drawn["purpose"].startswith("drawn choice") and drawn["secret"]
+    assert events[0] == {"type": "choice_drawn", "seat": 1} and GAME.wants_fresh_draw(state) is None
+    revealed = next(event for event in events if event["type"] in ("revealed", "initiatives_asked"))
+    assert revealed and state["phase"] != "revealing"
+    ana = next(entry for entry in state["round"]["revealed"] if entry["seat"] == 1)
+    assert ana["drawn"] == drawn["result"] and ana["salt"] is None
 
 
 def test_views_and_events_reveal_nothing_before_the_last_lock():

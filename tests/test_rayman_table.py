@@ -82,7 +82,7 @@ def waiting(view: dict) -> list[tuple[int, str, bool]]:
     return [(wait["seat"], wait["text"]["en"], wait["timed"]) for wait in view["table"]["waiting"]]
 
 
-def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_chooses_again(race):
+def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_its_choice_is_drawn(race):
     t = race(2)
     t.lock("Zoé", ("b1", "b2"))
     old_token = t.seats["Max"]["token"]
@@ -101,17 +101,17 @@ def test_a_phone_lost_at_the_reveal_hands_its_seat_over_and_the_new_phone_choose
                             headers=bearer(old_token), timeout=WAIT)
     assert refused.status_code == 401
     t.phones["Max"] = Screen(t.url, t.code, claimed.json()["token"])
-    t.phones["Max"].play({"type": "repick"})  # the new phone holds no pick: Max chooses again
-    told = t.phones["Zoé"].wait_for(lambda v: v["game"] and v["game"]["history"]
-                                  and v["game"]["history"][-1]["type"] == "choice_reset")
-    assert told["game"]["history"][-1] == {"type": "choice_reset", "seat": t.seat("Max")}
-    assert told["game"]["phase"] == "choosing"
-    assert t.game(ready=lambda g: g["phase"] == "choosing")["round"]["revealed"] == []  # Zoé's stays sealed
-    choice, salt = t.lock("Max", ("b5", "b6"))
-    t.phones["Max"].play({"type": "reveal", "choice": choice, "salt": salt})
+    # Zoé's choice is revealed (in the store): Max's new phone may not choose again knowing it. His
+    # commitment stands and his choice is drawn (these script phones take part in no round: at once).
+    t.phones["Max"].play({"type": "repick"})
+    told = t.phones["Zoé"].wait_for(lambda v: v["game"] and {"type": "choice_drawn", "seat": t.seat("Max")}
+                                  in v["game"]["history"])
+    assert {"type": "choice_lost", "seat": t.seat("Max")} in told["game"]["history"]
     t.tell_initiatives()
     game = t.game(ready=lambda g: g["phase"] == "turns")
-    assert [entry["choice"]["left"] for entry in game["round"]["revealed"]] == ["b1", "b5"]
+    maxs = next(entry for entry in game["round"]["revealed"] if entry["seat"] == t.seat("Max"))
+    assert "drawn" in maxs and maxs["salt"] is None
+    assert next(e for e in game["round"]["revealed"] if e["seat"] == t.seat("Zoé"))["choice"]["left"] == "b1"
 
 
 def test_an_away_player_offered_bonus_tokens_the_host_declines_for_them(race):
@@ -186,9 +186,8 @@ replay starts from the same cards)."""
     assert len(told) == 2
     t.phones["Zoé"].play({"type": "hurt", "cause": "enemy"})  # solo, no heart: defeated
     t.host.wait_for(lambda v: v["table"]["status"] == "over")
-    t.host.play({"type": "table.again"})
-    t.host.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "lobby")
-    t.host.play({"type": "table.start"})
+    t.host.play({"type": "table.again"})  # a start: this script phone takes part in no round, it plays at once
+    t.host.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "playing")
     t.phones["Zoé"].play({"type": "character", "name": "Zoé"})
     mine = t.mine("Zoé", phase="round_start")
     assert sorted(card["initiative"] for card in mine["cards"] if card["initiative"] is not None) == told
@@ -228,9 +227,8 @@ def test_the_host_phone_names_the_ptizetres_by_colour_and_the_table_keeps_them_f
     zoe.wait_for(lambda v: v["table"]["status"] == "over")
     freed = [e for e in t.log()["entries"] if e["kind"] == "event" and e["event"]["type"] == "ptizetre_freed"]
     assert [e["event"]["ptizetre"] for e in freed] == [1]
-    zoe.play({"type": "table.again"})
-    zoe.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "lobby")
-    zoe.play({"type": "table.start"})
+    zoe.play({"type": "table.again"})  # a start: this script phone takes part in no round, it plays at once
+    zoe.wait_for(lambda v: v["table"]["game_no"] == 2 and v["table"]["status"] == "playing")
     game = t.game(zoe, lambda g: g["phase"] == "characters")
     assert game["ptizetre_colours"] == {"1": "blue", "2": "pink"}  # nothing asked again
     zoe.play({"type": "table.close"})

@@ -28,8 +28,11 @@ def logged_walk(game_id: str, steps: int = STEPS, ended: dict | None = None, con
     walk = start(game, config)
     options = game.normalize_options(copy.deepcopy(config.options))
     options, seats = config.prepare(options, config.make_seats(config.seats))
+    # The start's own round (companion.fairness.Entropy.open_for): no phone to ask, it seals the pool as it was.
+    start_round = [{"kind": "round", "round": 1, "asked": [], "why": "start"},
+                   {"kind": "pool", "round": 1, "epoch": 1, "pool": fairness.EMPTY_POOL, "for": []}]
     entries = [{"kind": "table", "type": "created", "game": game_id, "options": options, "actions": True},
-               action_entry("setup", options=options, seats=seats), *draws_of(walk.rng.draws),
+               *start_round, action_entry("setup", options=options, seats=seats), *draws_of(walk.rng.draws),
                {"kind": "table", "type": "started"}]
     picker = random.Random(7)
     for _ in range(steps):

@@ -246,8 +246,10 @@ def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
 
     late = t.join("Cy")  # a new phone joins between games
     t.phones["Ana"].play({"type": "table.again"})  # the first seat may start the next game
+    # Play again starts the game once its round is sealed: these test phones are scripts that take part in
+    # no round, so it seals at once and the new game is playing.
     lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
-    assert lobby["table"]["status"] == "lobby" and lobby["table"]["seed"] is None
+    assert lobby["table"]["status"] == "playing" and lobby["table"]["seed"] is None
     assert lobby["table"]["commitment"] != first
     assert [(h["number"], h["seed"] == over["table"]["seed"]) for h in lobby["table"]["history"]] == [(1, True)]
     fresh = requests.get(f"{t.url}/api/tables/{t.code}", timeout=WAIT).json()  # a screen that comes now
@@ -260,11 +262,9 @@ def test_play_again_commits_to_a_new_seed_and_the_old_game_verifies(table):
     assert report.ok and report.draws_checked == 1 and old["commitment"] == first
     assert t.log()["seed"] is None and t.log()["number"] == 2
 
-    # The new game's round asks each phone for a fresh value after the new commitment (these test phones
-    # are scripts that take part in no round); raw entropy is no action any more. The lead starts.
+    # Raw entropy is no action any more.
     assert t.phones["Bo"].act({"type": "seat.entropy", "value": ENTROPY})["status"] == 400
-    assert t.log()["status"] == "lobby"
-    t.phones["Ana"].play({"type": "table.start"})
+    assert t.phones["Ana"].act({"type": "table.start"})["status"] == 409  # started already
     playing = t.host.wait_for(lambda v: v["table"]["status"] == "playing")
     assert sorted(playing["game"]["order"]) == sorted([t.seat("Ana"), t.seat("Bo"), late["seat"]])
     t.phones["Ana"].play({"type": "roll"})
@@ -396,7 +396,8 @@ def test_arkade_goes_on_without_a_phone_that_left_and_is_played_again(table):
     assert over["table"]["outcome"]["winners"] == [zoe] and over["table"]["seed"]
     t.host.play({"type": "table.again"})
     lobby = t.host.wait_for(lambda v: v["table"]["game_no"] == 2)
-    assert lobby["table"]["status"] == "lobby" and lobby["table"]["history"][0]["outcome"]["winners"] == [zoe]
+    # These scripts take part in no round: the start round of play again seals at once, the new game plays.
+    assert lobby["table"]["status"] == "playing" and lobby["table"]["history"][0]["outcome"]["winners"] == [zoe]
     assert verify_log(t.log(1)).ok
 
 

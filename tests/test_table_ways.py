@@ -512,17 +512,25 @@ def rayman_revealing(t: Night) -> str:
 
 
 def rayman_choose_again(t: Night, name: str) -> None:
-    """The new phone holds no pick: it chooses again (never the host), then every phone reveals. A choice
-    another phone already revealed stays sealed until all have: no screen has received it."""
+    """The new phone holds no pick. Before any phone revealed it chooses again (never the host); once one
+    has, its commitment stands and its choice is drawn at random (these script phones take part in no
+    round: the draw is made at once). Then every phone reveals. A choice another phone already revealed
+    stays sealed until all have: no screen has received it."""
     for other in t.picks:
         if other != name and any(str(e["seat"]) == str(t.seat(other)) for e in revealed(t)):
             choice, salt = t.picks[other]
             for screen in (t.phones[name], t.host, t.display):
                 assert salt not in str(screen.messages)
-    if t.game()["phase"] == "revealing":
+    if t.game()["phase"] == "revealing" and revealed(t):
         t.phones[name].play({"type": "repick"})
-        assert t.game()["history"][-1] == {"type": "choice_reset", "seat": t.seat(name)}
-    rayman_lock(t, name, ("b5", "b6"))
+        history = t.game()["history"]
+        assert {"type": "choice_lost", "seat": t.seat(name)} in history
+        assert {"type": "choice_drawn", "seat": t.seat(name)} in history
+    else:
+        if t.game()["phase"] == "revealing":
+            t.phones[name].play({"type": "repick"})
+            assert t.game()["history"][-1] == {"type": "choice_reset", "seat": t.seat(name)}
+        rayman_lock(t, name, ("b5", "b6"))
     for who in t.seats:
         if t.game()["phase"] == "revealing" and str(t.seat(who)) not in {str(e["seat"]) for e in revealed(t)}:
             rayman_reveal(t, who)

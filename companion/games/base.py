@@ -193,6 +193,12 @@ class Game:
     # A timed wait on ``seat`` passed the table's deadline: (state, seat, rng) -> (state, events).
     # None: the host decides for the seat (with a proxy action) instead.
     on_timeout: Callable[[dict, int, Any], tuple[dict, list[dict]]] | None = None
+    # A draw the game asks the table for, that no one who saw the game's secrets may steer (Rayman's
+    # choice drawn for a phone that lost it): (state) -> what it waits for, a JSON value, or None.
+    # When the value changes the table opens a round of the phones' values, and once it is sealed calls
+    # ``fresh_draw(state, rng)`` -> (state, events) with the table's draws from that pool.
+    wants_fresh_draw: Callable[[dict], Any] | None = None
+    fresh_draw: Callable[[dict, Any], tuple[dict, list[dict]]] | None = None
     # Bookkeeping action types a seat may undo (a move, a declared board event, a counter change)
     # until another seat acts or a draw depends on them: never a draw or a revealed secret.
     undoable: frozenset = frozenset()

@@ -18,8 +18,9 @@ A game declares
   stage that leaves its moves or actors undeclared takes the phase's. A `Move`
   may carry its own ``actors`` too (board keeping open to every racer while
   the phase's actors are the choosers);
-* its **system moves**: what happens when a seat ``leave``s the game for good
-  and when a timed wait on a seat passes the table's ``timeout``; they run
+* its **system moves**: what happens when a seat ``leave``s the game for good,
+  when a timed wait on a seat passes the table's ``timeout`` and when the table
+  makes a ``fresh`` draw the game asked for (``Game.wants_fresh_draw``); they run
   through the same path as every move (copy, advance, decide, history once),
   as boardgame.io's ``onPlayerLeave``;
 * where its **secrets** live: a seat's private data in
@@ -57,7 +58,7 @@ ANYONE = "anyone"  # either
 
 MAX_PHASE_STEPS = 100  # phases that chain into each other on one action: a loop is a bug
 KEEP_ALL = -1  # Rules(history=KEEP_ALL): the game's history keeps every event
-LEAVE, TIMEOUT = "leave", "timeout"  # the action types of the system moves (in their ``run``'s action)
+LEAVE, TIMEOUT, FRESH = "leave", "timeout", "fresh"  # the system moves' action types (in their ``run``'s action)
 
 
 def _no_objection(state: dict, seat: Any, action: dict) -> None:
@@ -185,6 +186,9 @@ class Rules:
     # the table's deadline. None: the game goes on as it is / the host decides for the seat.
     leave: Move | None = None
     timeout: Move | None = None
+    # A draw the game asks the table for (``Game.wants_fresh_draw``), made when a round of the phones' values
+    # opened for it seals: run(state, seat=None, action, rng) -> events; its check says no when nothing waits.
+    fresh: Move | None = None
     history: int = 0  # the last events kept in state["history"] (0: none, KEEP_ALL: every one)
 
     # The table's hooks ------------------------------------------------------
@@ -199,6 +203,8 @@ class Rules:
             hooks["withdraw"] = self.withdraw
         if self.timeout is not None:
             hooks["on_timeout"] = self.on_timeout
+        if self.fresh is not None:
+            hooks["fresh_draw"] = self.fresh_draw
         return hooks
 
     def apply(self, state: dict, seat: Any, action: dict, rng) -> tuple[dict, list[dict]]:
@@ -217,6 +223,10 @@ class Rules:
     def on_timeout(self, state: dict, seat: int, rng) -> tuple[dict, list[dict]]:
         """A timed wait on the seat passed the table's deadline: the game's ``timeout`` move."""
         return self._system(self.timeout, state, seat, {"type": TIMEOUT}, rng)
+
+    def fresh_draw(self, state: dict, rng) -> tuple[dict, list[dict]]:
+        """The table's draw the game asked for (``Game.fresh_draw``), by the game's ``fresh`` move."""
+        return self._system(self.fresh, state, None, {"type": FRESH}, rng)
 
     def legal_actions(self, state: dict, seat: Any) -> list[dict]:
         """Every action ``seat`` may send now, from the same predicates as the refusals."""

@@ -15,6 +15,12 @@ export { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainSte
 
 const WORD_SPACE = 1n << 64n;
 export const EMPTY_POOL = '00'.repeat(32);
+// The table's draws that wait for a round of their own (companion/verify.py's WAITS_FOR): the setup's,
+// for the round the start opens, and a draw a game asks the table for (fresh).
+const WAITS_FOR = { setup: 'start', fresh: 'fresh' };
+// The table's own calls of the rules (a host decision or game action, a withdrawal, a timeout): a table
+// draw there waits for a round opened by the call (companion/night.py), when a phone takes part in rounds.
+const TABLE_CALLS = ['apply', 'withdraw', 'timeout'];
 export const commitmentOf = (seedHex) => bytesToHex(sha256(hexToBytes(seedHex)));
 export const mixPool = (poolHex, valueHex) => bytesToHex(sha256(hexToBytes(poolHex + valueHex)));
 
@@ -141,6 +147,7 @@ class Walk {
     this.problems = [];
     this.notes = [];
     this.pool = EMPTY_POOL; this.epoch = 0; this.nextN = 0; this.rounds = 0;
+    this.sealedBy = null;  // why the round that sealed the pool was opened (see WAITS_FOR)
     this.seats = new Map();
     this.present = new Set();
     this.round = null;
@@ -215,6 +222,7 @@ class Walk {
     this.seats = new Map(Object.entries(seats).map(([s, book]) => [Number(s), { ...book, since: null }]));
     this.carried = new Map(Object.entries(seats).map(([s, book]) => [Number(s), { ...book }]));
     this.pool = entry.pool; this.epoch = entry.epoch ?? 0; this.rounds = entry.rounds ?? 0;
+    this.sealedBy = null;
     this.present = new Set(entry.present || []);
     this.waiting = [...this.seats.keys()].filter((s) => this.present.has(s)).sort((a, b) => a - b);
     this.round = null;
@@ -227,8 +235,10 @@ class Walk {
     let waitingFor;
     if ('without' in entry) {
       const before = this.round || { asked: [], revealed: {}, for: [] };
-      const missing = before.asked.filter((s) => !(String(s) in before.revealed));
       const without = Array.isArray(entry.without) ? entry.without : [];
+      const missing = before.asked.filter((s) => !(String(s) in before.revealed));
+      // A seat that left a start round restarts it, revealed or not.
+      if (before.why === 'start') missing.push(...without.filter((s) => !this.present.has(s)));
       if (!without.length || without.some((s) => !missing.includes(s))) {
         this.problem(entry, N_('a round restarts without %(without)s, but %(missing)s had not revealed'), { without: str(entry.without), missing: str(missing) });
       }
@@ -242,7 +252,10 @@ class Walk {
     if (!same(entry.asked, expected)) {
       this.problem(entry, N_('the round asks seats %(asked)s, it must ask %(expected)s: a phone was left out'), { asked: str(entry.asked), expected: str(expected) });
     }
-    this.round = { asked: entry.asked || [], revealed: {}, for: waitingFor };
+    if ('without' in entry && (entry.why ?? null) !== (this.round?.why ?? null)) {
+      this.problem(entry, N_('a round restarts for another purpose than the round it replaces'));
+    }
+    this.round = { asked: entry.asked || [], revealed: {}, for: waitingFor, why: entry.why ?? null };
   }
 
   reveal(entry) {
@@ -261,7 +274,7 @@ class Walk {
     const pool = seal(this.pool, this.round.revealed);
     if (entry.pool !== pool) this.problem(entry, N_('the sealed pool is not the fold of the values revealed in its round'));
     if (!same(entry.for, this.round.for)) this.problem(entry, N_('the pool is sealed for seats %(seats)s, expected %(expected)s'), { seats: str(entry.for), expected: str(this.round.for) });
-    this.pool = pool; this.epoch += 1;
+    this.pool = pool; this.epoch += 1; this.sealedBy = this.round.why ?? null;
     for (const seat of this.round.for) {
       const book = this.seats.get(seat);
       if (book && book.since === null) book.since = this.epoch;
@@ -277,6 +290,12 @@ class Walk {
     if (entry.n !== this.nextN) this.problem(entry, N_('draw %(n)s (%(purpose)s): expected draw number %(expected)s: a draw is missing or out of order'), { ...where, expected: this.nextN + 1 });
     this.nextN = (Number.isInteger(entry.n) ? entry.n : this.nextN) + 1;
     if (entry.pool !== this.pool) this.problem(entry, N_('draw %(n)s (%(purpose)s): not drawn from the latest sealed pool'), where);
+    const call = this.action?.call;
+    const waitsFor = Object.hasOwn(WAITS_FOR, call ?? '') ? WAITS_FOR[call]
+      : (TABLE_CALLS.includes(call) && (entry.by === null || entry.by === undefined) && this.phones() ? 'fresh' : null);
+    if (waitsFor && this.sealedBy !== waitsFor) {
+      this.problem(entry, N_('draw %(n)s (%(purpose)s): a %(call)s draw from a pool sealed before the round opened for it: whoever ran the server could compute it before it was irrevocable'), { ...where, call });
+    }
     if (entry.by !== null && entry.by !== undefined) this.seatDraw(entry, where, entry.by);
     let expected = null;
     try {
@@ -288,6 +307,11 @@ class Walk {
       this.problem(entry, N_('draw %(n)s (%(purpose)s): malformed draw (%(error)s)'), { ...where, error: error.message });
     }
     this.rows.push({ entry, expected, good: this.problems.length === before });
+  }
+
+  // A present seat's phone takes part in rounds (a table of scripts alone has none).
+  phones() {
+    return [...this.present].some((seat) => this.seats.has(seat) && this.seats.get(seat).rounds);
   }
 
   seatDraw(entry, where, seat) {
@@ -349,6 +373,8 @@ class Walk {
   }
 
   endStep() {
+    // A round's pool feeds one call of the table's: the next needs its own.
+    if (this.step && this.step.draws.some((draw) => draw.by === null || draw.by === undefined)) this.sealedBy = null;
     if (this.step && this.check) this.problems.push(...this.check.step(this.step));
     // The replay's orphan check (companion/replay.py): once the game is set up, draws or game events
     // (not the table's own figure events, marked) without the action that made them.

@@ -134,6 +134,9 @@ function render() {
   drawsWait.querySelector('span').textContent = missing.length
     ? t('Waiting for the random numbers of: %(names)s.', { names: missing.map((seat) => seat.name).join(', ') }) : '';
   controls.querySelector('.start-game').disabled = Boolean(missing.length);
+  // In the start's own round, going on without a phone also takes its seat out: the game starts without it.
+  controls.querySelector('.restart-round').textContent = round?.why === 'start'
+    ? t('Start without them (they leave the table)') : t('Go on without them');
   const seed = root.querySelector('.seed');
   seed.hidden = !table.seed;
   seed.querySelector('code').textContent = table.seed || '';

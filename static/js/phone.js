@@ -190,7 +190,8 @@ function goOnWithout(view, hostAct) {
   if (!missing.length) return [];
   return [el('p', { class: 'round-wait', role: 'status',
     text: t('Waiting for the random numbers of: %(names)s.', { names: missing.map((seat) => seat.name).join(', ') }) }),
-  el('button', { type: 'button', class: 'restart-round', text: t('Go on without them'),
+  el('button', { type: 'button', class: 'restart-round',
+    text: round.why === 'start' ? t('Start without them (they leave the table)') : t('Go on without them'),
     onclick: () => hostAct({ type: 'table.entropy_restart' }) })];
 }
 

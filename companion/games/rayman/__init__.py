@@ -26,7 +26,11 @@ pick (local storage) and sends ``lock`` with ``commitment(choice, salt)``
 When every phone has locked in (``revealing``), each sends ``reveal`` (the choice
 and the salt); the server checks them and holds them in the table's secret until
 the last, then every choice and salt is public. A new phone for a seat, without
-the pick, sends ``repick`` and chooses again; every screen is told.
+the pick, sends ``repick``: before any phone of the round has revealed it chooses
+again; after, its commitment stands and its choice is drawn at random among its
+legal choices, from a round of the phones' values opened after the loss (the
+table's ``fresh`` draw: nobody who saw a revealed choice can steer it); every
+screen is told.
 
 Positions are optional, per player: a player who keeps their column and level
 on their phone (``position``/``step``) lets the companion decide who is last,
@@ -143,6 +147,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
                                               PROJECTILE_END, PROJECTILES, PTIZETRES_TO_FINISH, SETUP_PHASES,
                                               canonical_json, commitment)
 from companion.games.rayman.audit import draw_check
+from companion.games.rayman.choosing import lost_choices
 from companion.games.rayman.common import die_level
 from companion.games.rayman.flow import RULES, remember
 from companion.games.rayman.options import check_options, resolve, seat_range
@@ -161,7 +166,8 @@ legal_actions = RULES.legal_actions
 
 
 def remembering(step):
-    """The kernel's apply, leave or timeout, keeping the last public events for the screens (``remember``)."""
+    """The kernel's apply, leave, timeout or fresh draw, keeping the last public events for the screens
+    (``remember``)."""
     def run(*arguments) -> tuple[dict, list[dict]]:
         state, events = step(*arguments)
         if events:  # a refused leave or timeout returns the state itself, unchanged
@@ -171,7 +177,7 @@ def remembering(step):
 
 
 HOOKS = RULES.hooks()
-HOOKS.update({name: remembering(HOOKS[name]) for name in ("apply", "withdraw", "on_timeout")})
+HOOKS.update({name: remembering(HOOKS[name]) for name in ("apply", "withdraw", "on_timeout", "fresh_draw")})
 
 
 # What the create form shows for the options' values (the values themselves are ids).
@@ -235,6 +241,7 @@ GAME = register(Game(
                         "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative",
                         "initiative"}),
     carry=carry,
+    wants_fresh_draw=lost_choices,
     **HOOKS,
 ))
 

@@ -45,6 +45,7 @@ class Audit:
         self.draws: dict[str, deque] = defaultdict(deque)  # purpose -> draws not matched yet
         self.round = 0
         self.locked: dict = {}  # seat -> the commitment its phone published this round
+        self.drawn_choices: dict = {}  # seat -> the draw of the choice its phone lost this round (its result)
         self.seats: list = []
         self.boss_deck: list[int] = []
         self.draft_deck: list[int] | None = None
@@ -92,7 +93,11 @@ class Audit:
             self.unused([FIRST_ROLLER])  # round 1's projectile die is rolled
 
     def on_choosing(self, where, event: dict) -> None:
-        self.locked = {}
+        self.locked, self.drawn_choices = {}, {}
+
+    def on_choice_drawn(self, where, event: dict) -> None:
+        draw = self.drawn(where, "drawn choice", f"seat {event.get('seat')}'s drawn choice")
+        self.drawn_choices[event.get("seat")] = draw.get("result") if draw else None
 
     def on_locked(self, where, event: dict) -> None:
         self.locked[event.get("seat")] = event.get("commitment")
@@ -176,12 +181,19 @@ class Audit:
     def on_revealed(self, where, event: dict) -> None:
         for entry in event.get("choices", []):
             seat = entry.get("seat")
-            try:
-                opens = commitment(entry["choice"], entry["salt"]) == entry["commitment"]
-            except (KeyError, TypeError):
-                opens = False
-            if not opens:
-                self.problem(where, f"seat {seat}'s revealed choice does not open its commitment")
+            if "drawn" in entry:  # its phone lost it after a reveal: drawn by the table, it opens nothing
+                if seat not in self.drawn_choices:
+                    self.problem(where, f"seat {seat}'s choice is said drawn at random, but no draw was made for it")
+                elif self.drawn_choices[seat] is not None and differs(entry["drawn"], self.drawn_choices[seat]):
+                    self.problem(where, f"seat {seat}'s drawn choice is number {entry['drawn']}, the draw gave "
+                                        f"{self.drawn_choices[seat]}")
+            else:
+                try:
+                    opens = commitment(entry["choice"], entry["salt"]) == entry["commitment"]
+                except (KeyError, TypeError):
+                    opens = False
+                if not opens:
+                    self.problem(where, f"seat {seat}'s revealed choice does not open its commitment")
             if seat not in self.locked or self.locked[seat] != entry.get("commitment"):
                 self.problem(where, f"seat {seat}'s commitment is not the one published when it locked in")
         for tie in event.get("tie_rolls", []):
@@ -204,7 +216,7 @@ def number_of(draw: dict):
 
 def purpose_key(purpose: str) -> str:
     """The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level")."""
-    for prefix in ("projectile level", "Boss level", "tie-break", "random discard"):
+    for prefix in ("projectile level", "Boss level", "tie-break", "random discard", "drawn choice"):
         if purpose.startswith(prefix):
             return prefix
     if purpose.startswith("shuffle of the") and purpose.endswith("extra action cards"):

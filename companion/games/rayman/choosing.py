@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from itertools import groupby
+from itertools import groupby, permutations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
@@ -68,6 +68,18 @@ def quick_choice(action: dict) -> dict:
     return {"bubble": False, "left": action["left"], "second": action["second"]}
 
 
+def possible_choices(state: dict, player: dict) -> list[dict]:
+    """Every choice the rules accept from this player now (a sample of initiatives with quick entry)."""
+    if player not in choosers(state):
+        return []
+    choices = [{"bubble": True, "left": None, "second": None}] if may_bubble(state, player) or must_bubble(player) \
+        else []
+    if must_bubble(player):
+        return choices
+    pairs = [(5, 5), (5, 3), (9, 1)] if state["config"]["quick"] else permutations(player["hand"], 2)
+    return choices + [{"bubble": False, "left": left, "second": second} for left, second in pairs]
+
+
 def require_chooser(state: dict, seat) -> dict:
     player = require_own_seat(state, seat)
     if player not in choosers(state):
@@ -108,6 +120,8 @@ def check_reveal(state: dict, seat, action: dict) -> dict:
     player = require_chooser(state, seat)
     if str(seat) in (state.get("secret") or {}).get("reveals", {}):
         raise IllegalAction(N_("Your choice is already revealed."))
+    if player.get("lost"):
+        raise IllegalAction(N_("Your phone lost your choice after another was revealed: it is drawn at random."))
     require_fields(action, choice=dict, salt=str)
     if not SALT.fullmatch(action["salt"]):
         raise IllegalAction(N_("A salt is 32 to 128 hexadecimal digits (your phone makes it)."))
@@ -125,23 +139,70 @@ def do_reveal(state: dict, seat, action: dict, rng) -> list[dict]:
     return [{"type": "revealed_by", "seat": seat}]
 
 
+def any_revealed(state: dict) -> bool:
+    """A phone of this round has opened its choice: it sits in the table's store, that the operator reads."""
+    return bool((state.get("secret") or {}).get("reveals"))
+
+
 def check_repick(state: dict, seat, action: dict) -> None:
     player = require_chooser(state, seat)
     if not player["locked"]:
         raise IllegalAction(N_("You have not locked in yet: choose on this phone."))
     if str(seat) in (state.get("secret") or {}).get("reveals", {}):
         raise IllegalAction(N_("Your choice is already revealed."))
+    if player.get("lost"):
+        raise IllegalAction(N_("Your phone lost your choice after another was revealed: it is drawn at random."))
+    if any_revealed(state) and state["config"]["quick"]:
+        # With quick entry the companion does not know the cards: it has nothing to draw among.
+        raise IllegalAction(N_("Another choice was revealed: yours can no longer change, and with quick entry "
+                               "the companion cannot draw one. The host can take your seat out of the game."))
 
 
 def do_repick(state: dict, seat, action: dict, rng) -> list[dict]:
-    """A new phone for the seat (the old one lost, its choice with it): the player chooses again.
+    """A new phone for the seat (the old one lost, its choice with it).
 
-    Harmless for secrecy: nobody's choice is public yet, and the reveals already sent stay in
-    the table's secret until every phone has revealed."""
+    Before any phone has revealed, nothing of this round is out: the player chooses again. Once one has,
+    its choice sits in the table's store, that the operator reads: a new choice could be made knowing it.
+    The commitment then stands and the seat's choice is drawn at random among its legal choices, from a
+    round of the phones' values opened after the loss (`fresh_draw`): nobody can compute it beforehand."""
     check_repick(state, seat, action)
     player = player_of(state, seat)
+    if any_revealed(state):
+        player["lost"] = True  # its commitment stands: the table's fresh draw makes its choice
+        return [{"type": "choice_lost", "seat": seat}]
     player["locked"], player["commitment"] = False, None  # the table is back to the choice (``all_locked``)
     return [{"type": "choice_reset", "seat": seat}]
+
+
+def lost_choices(state: dict):
+    """What the table's fresh draw waits for: this round's seats whose phone lost the choice (None: none)."""
+    if state.get("phase") != "revealing":
+        return None
+    reveals = (state.get("secret") or {}).get("reveals", {})
+    lost = [player["seat"] for player in choosers(state) if player.get("lost") and str(player["seat"]) not in reveals]
+    return {"race": (state.get("race") or {}).get("number"), "round": state["round"]["number"], "lost": lost} \
+        if lost else None
+
+
+def check_fresh_draw(state: dict, seat, action: dict) -> None:
+    """The table's fresh draw has something to draw: a choice lost after a reveal, not drawn yet."""
+    if lost_choices(state) is None:
+        raise IllegalAction(N_("Nothing waits for that seat."))
+
+
+def draw_lost_choices(state: dict, seat, action: dict, rng) -> list[dict]:
+    """Each lost choice, drawn evenly among the seat's legal choices (in `possible_choices` order)."""
+    reveals, events = state.setdefault("secret", {}).setdefault("reveals", {}), []
+    for player in choosers(state):
+        if not player.get("lost") or str(player["seat"]) in reveals:
+            continue
+        choices = possible_choices(state, player)
+        index = rng.randint(0, len(choices) - 1, f"drawn choice for {names(state, [player['seat']])}, whose phone "
+                                                 f"lost it, round {state['round']['number']}", secret=True)
+        reveals[str(player["seat"])] = {"choice": choices[index], "salt": None, "drawn": index}
+        player["lost"] = False
+        events.append({"type": "choice_drawn", "seat": player["seat"]})
+    return events
 
 
 def all_revealed(state: dict) -> bool:
@@ -164,7 +225,11 @@ def begin_initiatives(state: dict, rng) -> list[dict]:
     reveals = state["secret"].pop("reveals")
     round_["revealed"] = [{"seat": player["seat"], "choice": reveals[str(player["seat"])]["choice"],
                            "salt": reveals[str(player["seat"])]["salt"], "commitment": player["commitment"],
-                           "left_initiative": None, "second_initiative": None} for player in choosers(state)]
+                           "left_initiative": None, "second_initiative": None,
+                           # a choice drawn for a phone that lost it: its index among the legal choices
+                           **({"drawn": reveals[str(player["seat"])]["drawn"]}
+                              if "drawn" in reveals[str(player["seat"])] else {})}
+                          for player in choosers(state)]
     round_["asking"] = unknown_played(state)
     if not round_["asking"]:
         return []  # nothing to read: the turns begin at once

@@ -15,8 +15,8 @@ from companion.games.base import HOST, N_, IllegalAction
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules, Stage
 from companion.games.rayman.cards import check_initiative, do_initiative
 from companion.games.rayman.choosing import (all_locked, all_revealed, begin_initiatives, begin_revealing,
-                                             begin_turns, check_lock, check_repick, check_reveal, do_lock,
-                                             do_repick, do_reveal)
+                                             begin_turns, check_fresh_draw, check_lock, check_repick, check_reveal,
+                                             do_lock, do_repick, do_reveal, draw_lost_choices)
 from companion.games.rayman.common import LABELS, active_seat, choosers, ended, player_of
 from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT
 from companion.games.rayman.finish import (begin_finish, begin_ranked, check_distance, check_next_race,
@@ -156,8 +156,9 @@ def roll_waits(state: dict) -> list:
 
 
 def unrevealed(state: dict) -> list:
+    """The phones yet to reveal; a seat whose phone lost its choice waits for the table's fresh draw, not a phone."""
     reveals = (state.get("secret") or {}).get("reveals", {})
-    return [p["seat"] for p in choosers(state) if str(p["seat"]) not in reveals]
+    return [p["seat"] for p in choosers(state) if str(p["seat"]) not in reveals and not p.get("lost")]
 
 
 def turn_waits(state: dict) -> list:
@@ -280,6 +281,7 @@ def decide(state: dict) -> dict | None:
 
 
 RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE,
-              leave=Move(run=leave, check=check_leave), timeout=Move(run=lapse_offer, check=check_timeout))
+              leave=Move(run=leave, check=check_leave), timeout=Move(run=lapse_offer, check=check_timeout),
+              fresh=Move(run=with_cards(draw_lost_choices), check=check_fresh_draw))
 
 __all__ = ["RULES", "remember"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations
 
 from companion.games.base import HOST, IllegalAction
-from companion.games.rayman.choosing import may_bubble, must_bubble
+from companion.games.rayman.choosing import possible_choices
 from companion.games.rayman.common import active_seat, choosers, player_at, player_of, rule
 from companion.games.rayman.constants import (CHARACTERS, DIRECTIONS, HIT_PHASES, HURT_CAUSES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_COLUMN, PTIZETRES_TO_FINISH,
@@ -140,18 +140,6 @@ def revealing_actions(state: dict, player: dict) -> list[dict]:
     salt = sample_salt(player["seat"])
     return [{"type": "reveal", "choice": choice, "salt": salt} for choice in possible_choices(state, player)] + [
         {"type": "repick"}]
-
-
-def possible_choices(state: dict, player: dict) -> list[dict]:
-    """Every choice the rules accept from this player now (a sample of initiatives with quick entry)."""
-    if player not in choosers(state):
-        return []
-    choices = [{"bubble": True, "left": None, "second": None}] if may_bubble(state, player) or must_bubble(player) \
-        else []
-    if must_bubble(player):
-        return choices
-    pairs = [(5, 5), (5, 3), (9, 1)] if state["config"]["quick"] else permutations(player["hand"], 2)
-    return choices + [{"bubble": False, "left": left, "second": second} for left, second in pairs]
 
 
 def turn_actions(state: dict, player: dict) -> list[dict]:

@@ -33,7 +33,7 @@ export const commitmentOf = (choice, salt) => bytesToHex(sha256(utf8(canonicalJs
 // The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level").
 function purposeKey(purpose) {
   const text = String(purpose ?? '');
-  const prefix = ['projectile level', 'Boss level', 'tie-break', 'random discard'].find((p) => text.startsWith(p));
+  const prefix = ['projectile level', 'Boss level', 'tie-break', 'random discard', 'drawn choice'].find((p) => text.startsWith(p));
   if (prefix) return prefix;
   if (text.startsWith('shuffle of the') && text.endsWith('extra action cards')) return 'extra cards shuffle';
   return text;
@@ -50,6 +50,7 @@ class Audit {
     this.draws = new Map();  // purpose -> draws not matched yet
     this.round = 0;
     this.locked = new Map();  // seat -> the commitment its phone published this round
+    this.drawnChoices = new Map();  // seat -> the result of the draw of the choice its phone lost
     this.seats = [];
     this.bossDeck = [];
     this.draftDeck = null;
@@ -126,7 +127,11 @@ const HANDLERS = {
     if ('round' in event) this.round = event.round;
     if (this.round !== 1) this.unused([FIRST_ROLLER]);  // round 1's projectile die is rolled
   },
-  choosing() { this.locked = new Map(); },
+  choosing() { this.locked = new Map(); this.drawnChoices = new Map(); },
+  choice_drawn(where, event) {
+    const draw = this.drawn(where, 'drawn choice', N_("seat %(seat)s's drawn choice: no draw was made for it"), { seat: str(event.seat) });
+    this.drawnChoices.set(event.seat, draw ? draw.result : null);
+  },
   locked(where, event) { this.locked.set(event.seat, event.commitment); },
   choice_reset(where, event) { this.locked.delete(event.seat); },
   projectile_roll(where, event) {
@@ -178,7 +183,14 @@ const HANDLERS = {
   revealed(where, event) {
     for (const entry of Array.isArray(event.choices) ? event.choices : []) {
       const seat = entry?.seat;
-      if (!opens(entry)) this.problem(where, N_("seat %(seat)s's revealed choice does not open its commitment"), { seat: str(seat) });
+      if (entry && 'drawn' in entry) {  // its phone lost it after a reveal: drawn by the table, it opens nothing
+        if (!this.drawnChoices.has(seat)) {
+          this.problem(where, N_("seat %(seat)s's choice is said drawn at random, but no draw was made for it"), { seat: str(seat) });
+        } else if (this.drawnChoices.get(seat) != null && this.drawnChoices.get(seat) !== entry.drawn) {
+          this.problem(where, N_("seat %(seat)s's drawn choice is number %(drawn)s, the draw gave %(result)s"),
+            { seat: str(seat), drawn: str(entry.drawn), result: this.drawnChoices.get(seat) });
+        }
+      } else if (!opens(entry)) this.problem(where, N_("seat %(seat)s's revealed choice does not open its commitment"), { seat: str(seat) });
       if (!this.locked.has(seat) || this.locked.get(seat) !== entry?.commitment) {
         this.problem(where, N_("seat %(seat)s's commitment is not the one published when it locked in"), { seat: str(seat) });
       }

@@ -81,6 +81,10 @@ export function choosingPanel(game, me) {
       lockState(game));
   }
   const choice = storedPick(game)?.choice ?? null;
+  if (me.locked && me.lost) {
+    parts.push(el('p', { class: 'rm-lost', text: t('Your phone lost your choice after another was revealed: it cannot change. It is drawn at random among your legal choices.') }));
+    return el('section', { class: 'rm-panel rm-choice' }, ...parts, lockState(game));
+  }
   if (me.locked) {
     parts.push(el('p', { class: 'rm-locked-mine', text: `✓ ${t('Locked in.')}` }),
       el('p', { text: choiceText(game, me, choice) }),
@@ -194,5 +198,13 @@ export function revealingPanel(game, me) {
   return el('section', { class: 'rm-panel rm-choice' },
     el('h3', { text: t('Round %(round)s: the reveal', { round: game.round.number }) }),
     el('p', { text: t('Every phone opens its commitment; the choices show together once all are checked.') }),
-    me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null, lockState(game));
+    me?.lost ? el('p', { class: 'rm-lost', text: t('Your phone lost your choice after another was revealed: it cannot change. It is drawn at random among your legal choices.') })
+      : me && !me.crossed ? el('p', { text: choiceText(game, me, choice) }) : null,
+    lostChoices(game), lockState(game));
+}
+
+// Every screen says whose choice the table draws, and why (no one chose it for them).
+function lostChoices(game) {
+  const lost = game.players.filter((player) => player.lost).map((player) => nameOf(game, player.seat));
+  return lost.length ? el('p', { class: 'rm-lost-all', role: 'status', text: t('Drawn at random, from random numbers the phones send now: the choice of %(names)s.', { names: lost.join(', ') }) }) : null;
 }

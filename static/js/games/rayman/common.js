@@ -121,6 +121,7 @@ export function observe(game) {
 // before the reveal (a screen opened after the reveal can only check the hash).
 export function verification(game, entry) {
   const before = observed.get(roundKey(game, entry.seat));
+  if ('drawn' in entry) return { ok: !(before !== undefined && before !== entry.commitment), changed: false, drawn: true };
   const hashOk = commitmentOf(entry.choice, entry.salt) === entry.commitment;
   const changed = before !== undefined && before !== entry.commitment;
   return { ok: hashOk && !changed, changed };

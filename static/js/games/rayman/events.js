@@ -114,6 +114,8 @@ export function eventText(event, game) {
     case 'reveal_now': return t('Everybody has locked in: the phones reveal their choices.');
     case 'revealed_by': return t("%(name)s's phone has revealed.", { name });
     case 'choice_reset': return t("%(name)s's phone lost the choice (a new phone?): %(name)s chooses again.", { name });
+    case 'choice_lost': return t("%(name)s's phone lost the choice after another was revealed: it cannot change, it is drawn at random among %(name)s's legal choices.", { name });
+    case 'choice_drawn': return t("%(name)s's choice was drawn at random, from random numbers the phones sent after the loss.", { name });
     case 'withdrawn': return t('%(name)s has left the race; it goes on without them.', { name });
     case 'initiative_corrected': return t('%(name)s corrected the initiative of a card.', { name });
     case 'free_moved': return t('%(name)s makes the free move.', { name });

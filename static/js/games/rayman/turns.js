@@ -17,7 +17,8 @@ export function revealPanel(game) {
     entry.choice.bubble ? el('span', { class: 'rm-chip rm-bubble-chip', text: t('Bubble') })
       : el('span', { class: 'rm-pair' }, cardChip(entry.left_initiative, t('left')),
         cardChip(entry.second_initiative, t('second'))),
-    check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('verified')}` })
+    check.drawn ? el('span', { class: 'rm-drawn', text: t('drawn at random (the phone lost it)') })
+      : check.ok ? el('span', { class: 'rm-verified', title: entry.commitment, text: `✓ ${t('verified')}` })
       : el('span', { class: 'rm-mismatch', text: `⚠ ${(check.changed ? t('changed after locking in!') : t('does not match its commitment!'))}` })));
   return el('section', { class: 'rm-panel rm-reveal', 'aria-live': 'polite' },
     el('h3', { text: t('Round %(round)s: the reveal', { round: round.number }) }), el('ul', { class: 'rm-reveal-list' }, ...rows),
