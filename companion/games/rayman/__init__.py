@@ -235,6 +235,9 @@ GAME = register(Game(
                         "bonus", "use_bonus", "discard_bonus", "free", "use_legendary", "correct_initiative",
                         "initiative"}),
     carry=carry,
+    # No rule bounds a race's board keeping (the phones move the figures); the longest random race
+    # (tests/random_play.py, five players) took about 2,200 actions, a tournament's three races 3,500.
+    longest_game=lambda options, seats: 6000 if options.get("tournament") == "on" else 3000,
     **HOOKS,
 ))
 
