@@ -1,8 +1,9 @@
 """One random-play harness over every registered game (as OpenSpiel's
 ``random_sim_test`` runs over every game it knows).
 
-Each game supplies its configurations below (`CONFIGS`): options, seats, a
-bound on the number of steps, and an invariants hook. `play` then picks
+Each game supplies its configurations below (`CONFIGS`): options, seats, the
+action types that advance it (`prefer`) and an invariants hook; the game itself
+declares its longest game (`Game.longest_game`). `play` then picks
 random legal actions — every seat's and the host screen's — and checks at each
 step that
 
@@ -16,7 +17,7 @@ step that
   screen's, for which every seat is another),
 * the game's own invariants hold,
 
-and, for a game that ends, that it ends within the bound. `record` keeps
+and, for a game that ends, that it ends within the game's own bound. `record` keeps
 the same walk as a golden playthrough (see tests/playthroughs/).
 """
 
@@ -47,16 +48,28 @@ class Config:
     name: str
     options: dict
     seats: int
-    max_steps: int = 400
-    ends: bool = True  # False for a game that never ends by itself (the shared die)
+    # A game that never ends by itself (the shared die, whose `longest_game` is None) is walked this far.
+    steps: int = 40
     make_seats: Callable[[int], list[dict]] = plain_seats
     # What the table's services do before setup (the catalogue's values, for Amiiboxe).
     prepare: Callable[[dict, list[dict]], tuple[dict, list[dict]]] = lambda options, seats: (options, seats)
-    invariants: Callable[[dict], None] = lambda state: None
+    # The game's own checks after every step: (state, the step's events).
+    invariants: Callable[[dict, list[dict]], None] = lambda state, events: None
     seconds_per_step: float = 1.0
+    # Action types that move the game on (a lock, a roll, an answer): the picker takes one of them
+    # `prefer_odds` of the time when any is listed, so that corrections the table may make at any
+    # moment (Rayman's "hurt", "position") do not end or stall a walk before its game is played.
+    prefer: tuple[str, ...] = ()
+    prefer_odds: float = 0.85
+    walks: int = 2  # seeds of the picker the suite walks (a walk checks every view at every step: CPU-bound)
+
+    def bound(self, game: Game, options: dict) -> int | None:
+        """The most actions a walk may take: the game's longest game, None for one that never ends."""
+        return None if game.longest_game is None else game.longest_game(options, self.seats)
 
 
-def universalis_invariants(state: dict) -> None:
+
+def universalis_invariants(state: dict, events: list[dict] = ()) -> None:
     for seat, counters in state["players"].items():
         assert counters["coins"] >= 0 and counters["deck"] >= 0 and 0 <= counters["stars"] <= 3, (seat, counters)
     for card in state["in_play"]:
@@ -64,7 +77,7 @@ def universalis_invariants(state: dict) -> None:
             assert 0 < card["pc"] <= card["max_pc"] and card["pf"] >= 0 and card["base_pf"] >= 0, card
 
 
-def arkade_invariants(state: dict) -> None:
+def arkade_invariants(state: dict, events: list[dict] = ()) -> None:
     saucers = state["saucers"]
     on_board, eliminated = sum(saucers["on_board"].values()), sum(saucers["eliminated"].values())
     assert on_board + eliminated + sum(saucers["sacrificed"].values()) == 12 + saucers["repairs"] + saucers["corrected"]
@@ -79,7 +92,7 @@ def arkade_invariants(state: dict) -> None:
         assert on_board == 0 and not (state["pending"] and state["pending"]["kind"] == "repair")
 
 
-def chakart_invariants(state: dict) -> None:
+def chakart_invariants(state: dict, events: list[dict] = ()) -> None:
     assert not set(state["pieces"]) & set(state["items"]), "a square holds a piece and an item"
     hidden = {colour: data["stealth"] for colour, seat in state["seats"].items()
               if "stealth" in (data := (state.get("private") or {}).get(str(seat), {}))}
@@ -90,12 +103,33 @@ def chakart_invariants(state: dict) -> None:
         assert ("w" if state["pieces"][where].isupper() else "b") == held["colour"], f"Bowser's hold on {where}"
 
 
-def rayman_invariants(state: dict) -> None:
+def rayman_invariants(state: dict, events: list[dict] = ()) -> None:
+    """Cards, tokens and projectiles are conserved (the old Rayman harness's checks)."""
+    from companion.games.rayman.constants import LAST_COLUMN, LEVELS, MAX_BONUS, PROJECTILE_END
+    extras = []
     for player in state["players"]:
-        mine = state["private"][str(player["seat"])]  # a seat's cards live in its private part
+        seat = player["seat"]
+        mine = state["private"][str(seat)]  # a seat's cards live in its private part
         ids = sorted(card["id"] for card in mine["cards"])
-        assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, player["seat"]
-        assert 0 <= player["bonus"] <= 4 and len(set(player["ptizetres"])) == len(player["ptizetres"])
+        assert sorted(mine["hand"] + mine["discard"] + mine["played"]) == ids, f"seat {seat}'s cards"
+        assert set(mine["random_discards"]) <= set(mine["discard"]), f"seat {seat}'s random discards"
+        extras += [card["extra"] for card in mine["cards"] if card["extra"]]
+        assert isinstance(player["heart"], bool) and 0 <= player["bonus"] <= MAX_BONUS, player
+        assert player["bonus_pending"] is False or player["bonus"] == MAX_BONUS, player
+        assert len(set(player["ptizetres"])) == len(player["ptizetres"]), player["ptizetres"]
+        assert all(1 <= number <= state["config"]["captives"] for number in player["ptizetres"])
+        if player["position"] is not None:
+            level, column = player["position"]["level"], player["position"]["column"]
+            assert 1 <= level <= LEVELS and column >= 0, player["position"]
+            assert (column > LAST_COLUMN) == player["crossed"], "past the line is finished, and only that"
+    assert len(extras) == len(set(extras)), "an extra card belongs to one player at most"
+    ids = [projectile["id"] for projectile in state["projectiles"]]
+    gone = {event["id"] for event in events if event["type"] in ("projectile_removed", "projectile_hit")}
+    assert len(ids) == len(set(ids)) and not gone & set(ids), f"projectiles {ids}, gone {gone}"
+    assert all(number < state["next_projectile"] for number in ids), "a projectile id given twice"
+    for projectile in state["projectiles"]:
+        assert PROJECTILE_END[projectile["origin"]] <= projectile["column"] <= projectile["origin"], projectile
+        assert 1 <= projectile["level"] <= LEVELS, projectile
     reveals = (state.get("secret") or {}).get("reveals", {})
     # a seat's new phone picks again (repick: back to choosing) before any reveal; after one its choice is drawn
     assert not reveals or state["phase"] in ("choosing", "revealing"), f"reveals held outside the reveal ({state['phase']})"
@@ -134,7 +168,7 @@ def amiiboxe_prepare(options: dict, seats: list[dict]) -> tuple[dict, list[dict]
     return {**options, "context": context}, seats
 
 
-def amiiboxe_invariants(state: dict) -> None:
+def amiiboxe_invariants(state: dict, events: list[dict] = ()) -> None:
     carried = [captive for figure in state["figures"] for captive in figure["carries"]]
     assert len(carried) == len(set(carried)), "a figure carried twice"
     places = [tuple(f["at"]) for f in state["figures"] if f["status"] == "in_play" and f["at"] is not None]
@@ -144,39 +178,60 @@ def amiiboxe_invariants(state: dict) -> None:
     assert state["phase"] != "over" or not any(f["status"] == "in_play" for f in state["figures"])
 
 
+# What moves a Rayman race on: the board keeping (hurt, position, step...) is open at every moment, and
+# picked as often as the rest it ends a co-op or solo race in a few steps (every player hurt at once).
+RAYMAN_PROGRESS = ("end_turn", "lock", "reveal", "roll", "free_move", "no_hit", "answer", "next_race", "distance",
+                   "pick", "initiative", "character", "pick_legendary", "exchange", "crossed", "ptizetre_colour")
+
+
+def rayman(name: str, options: dict, seats: int) -> Config:
+    """One walk a mode: a race takes hundreds of actions. A competitive race is won by moving the figures
+    (board keeping), so its picker leans less on the rest; a co-op or solo race is lost by being hurt."""
+    competitive = options.get("mode", "competitive") == "competitive"
+    return Config(name, options, seats=seats, invariants=rayman_invariants, prefer=RAYMAN_PROGRESS,
+                  prefer_odds=0.35 if competitive else 0.85, walks=1)
+
+
 CONFIGS: dict[str, list[Config]] = {
-    "amiiboxe": [Config("free-2p", {}, seats=2, max_steps=1500, make_seats=amiiboxe_seats,
+    "amiiboxe": [Config("free-2p", {}, seats=2, make_seats=amiiboxe_seats,
                         prepare=amiiboxe_prepare, invariants=amiiboxe_invariants),
-                 Config("pro-3p-tie", {"pro": "on", "disagreement": "tie"}, seats=3, max_steps=1500,
+                 Config("pro-3p-tie", {"pro": "on", "disagreement": "tie"}, seats=3,
                         make_seats=amiiboxe_seats, prepare=amiiboxe_prepare, invariants=amiiboxe_invariants)],
-    "rayman": [Config("solo", {"mode": "solo", "boss_move": 4}, seats=1, max_steps=3000,
-                      invariants=rayman_invariants),
-               Config("coop-harsh", {"mode": "coop", "boss_move": 8, "harsh_coop": "on"}, seats=3,
-                      max_steps=3000, invariants=rayman_invariants),
-               # no card known: each card's initiative is asked the first time it is played
-               Config("novice-2p", {}, seats=2, max_steps=3000, invariants=rayman_invariants)],
-    "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, max_steps=1500, invariants=arkade_invariants),
+    # Every mode, hand entry and most modifiers (companion/games/rayman/options.py): the old harness's 11.
+    # (tests/test_replay.py walks a game's first configuration, and the novice race by its index)
+    "rayman": [rayman("coop", {"mode": "coop", "boss_move": 5}, 2),
+               rayman("novice-2p", {}, 2),  # no card known: each card's initiative is asked when first played
+               rayman("intermediate-3p", {"difficulty": "intermediate"}, 3),
+               rayman("hero-slaps-4p", {"difficulty": "hero", "unlimited_slaps": "on"}, 4),
+               rayman("legend-fast", {"difficulty": "legend", "limited_legendary": "on", "projectile_speed": 9}, 2),
+               rayman("quick-5p", {"difficulty": "intermediate", "hand_entry": "quick", "players_5_6": "on"}, 5),
+               rayman("coop-legend-missile", {"mode": "coop", "difficulty": "legend", "projectile": "missile",
+                                              "extra_cards": "on", "boss_move": 7}, 3),
+               rayman("coop-harsh", {"mode": "coop", "boss_move": 8, "harsh_coop": "on", "hand_entry": "quick"}, 2),
+               rayman("solo", {"mode": "solo", "extra_cards": "on", "boss_move": 4}, 1),
+               rayman("custom-boss", {"difficulty": "custom", "boss": "seabreather", "boss_move": 6,
+                                      "captive_ptizetres": 3, "damage_push": 3}, 3),
+               rayman("tournament", {"tournament": "on", "difficulty": "intermediate", "card_exchange": "on"}, 2)],
+    "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, invariants=arkade_invariants),
                Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
-                      max_steps=1500, invariants=arkade_invariants)],
-    "dice": [Config("d6", {}, seats=3, max_steps=60, ends=False),
-             Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2,
-                    max_steps=40, ends=False)],
-    "chakart": [Config("standard", {}, seats=2, max_steps=4000, invariants=chakart_invariants),
-                Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2, max_steps=4000,
+                      invariants=arkade_invariants)],
+    "dice": [Config("d6", {}, seats=3, steps=60),
+             Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2, steps=40)],
+    "chakart": [Config("standard", {}, seats=2, invariants=chakart_invariants),
+                Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2,
                        invariants=chakart_invariants),
                 # every other option's other value: the caption's redirect, the author's site elsewhere
                 Config("mirrored-caption", {"start": "mirrored", "redirect": "free", "leftovers": "none",
-                                            "no_move": "lose"}, seats=2, max_steps=4000,
-                       invariants=chakart_invariants)],
-    "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2, max_steps=4000,
+                                            "no_move": "lose"}, seats=2, invariants=chakart_invariants)],
+    "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2,
                            invariants=universalis_invariants),
                     Config("rich-each", {"deck_size": 120, "hand_size": 5, "starting_coins": 60, "sharing": "each"},
-                           seats=2, max_steps=4000, invariants=universalis_invariants),
+                           seats=2, invariants=universalis_invariants),
                     # one phone for the table: the seat plays for both players
-                    Config("one-phone", {"deck_size": 30, "opponent": ["Bo"]}, seats=1, max_steps=4000,
+                    Config("one-phone", {"deck_size": 30, "opponent": ["Bo"]}, seats=1,
                            invariants=universalis_invariants),
                     # nobody has a phone: the host screen plays for both players
-                    Config("host-plays", {"deck_size": 30, "opponent": ["Ana", "Bo"]}, seats=0, max_steps=4000,
+                    Config("host-plays", {"deck_size": 30, "opponent": ["Ana", "Bo"]}, seats=0,
                            invariants=universalis_invariants)],
 }
 
@@ -198,6 +253,7 @@ class Walk:
     seats: list[dict]
     state: dict
     rng: TableRng
+    options: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
 
     @property
@@ -214,7 +270,7 @@ def start(game: Game, config: Config, seed: str = SEED) -> Walk:
     options = game.normalize_options(copy.deepcopy(config.options))
     options, seats = config.prepare(options, config.make_seats(config.seats))
     state = game.setup(options, seats, rng)
-    return Walk(game, config, seats, state, rng)
+    return Walk(game, config, seats, state, rng, options)
 
 
 def choices(walk: Walk) -> list[tuple[Any, dict]]:
@@ -325,10 +381,15 @@ def check_views(walk: Walk) -> None:
     check_non_interference(walk.game, walk.state, walk.viewers)
 
 
-def pick(listed: list[tuple[Any, dict]], picker: random.Random) -> tuple[Any, dict]:
+def pick(listed: list[tuple[Any, dict]], picker: random.Random, prefer: tuple[str, ...] = (),
+         odds: float = 0.0) -> tuple[Any, dict]:
     """An action type first, then one of its actions: a move with many parameter
-    sets (every target of every card) does not drown the others."""
+    sets (every target of every card) does not drown the others. The preferred
+    types (those that advance the game) most of the time, when any is listed."""
     kinds = sorted({action["type"] for _, action in listed})
+    advancing = [kind for kind in kinds if kind in prefer]
+    if advancing and picker.random() < odds:
+        kinds = advancing
     kind = picker.choice(kinds)
     return picker.choice([(seat, action) for seat, action in listed if action["type"] == kind])
 
@@ -338,17 +399,19 @@ def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
     picker = random.Random(picks)
     walk = start(game, config, seed)
     assert round_trips(walk.state), "the state after setup is not JSON"
-    for _ in range(config.max_steps):
+    bound = config.bound(game, walk.options)
+    events: list[dict] = []
+    for _ in range(config.steps if bound is None else bound):
         check_views(walk)
-        config.invariants(walk.state)
+        config.invariants(walk.state, events)
         if game.outcome(walk.state) is not None:
             break
         listed = choices(walk)
         assert listed, f"nobody can act and the game is not over (phase {walk.state.get('phase')})"
         check_refusals_leave_no_trace(walk, listed, picker)
-        seat, action = pick(listed, picker)
-        act(walk, seat, action)
+        seat, action = pick(listed, picker, config.prefer, config.prefer_odds)
+        events = act(walk, seat, action).events
     else:
-        assert not config.ends, f"{game.id} did not end within {config.max_steps} actions"
+        assert bound is None, f"{game.id} {config.name} did not end within its longest game, {bound} actions"
     return walk
 

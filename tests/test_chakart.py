@@ -1,21 +1,18 @@
 """Chakart's rules (the rule book `chakart.fr.txt`), each a test named after
 it, with every random draw chosen by `ScriptedRng`; the book's three diagrams
-replayed exactly; random legal games played to the end by Hypothesis."""
+replayed exactly (random legal games: tests/random_play.py)."""
 
 from __future__ import annotations
 
 import copy
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import get_game
 from companion.games.base import IllegalAction
 from companion.games.chakart.board import STANDARD, parse_fen, to_fen
 from companion.games.chakart.effects import EGG_EFFECTS
-from tests.random_play import CONFIGS, play
 from tests.rules import ScriptedRng
 
 GAME = get_game("chakart")
@@ -664,12 +661,3 @@ def test_every_action_after_the_game_ended_is_refused_and_changes_nothing(action
 def test_a_player_who_leaves_loses_by_forfeit():
     state, _ = GAME.withdraw(game(), BLACK, ScriptedRng())
     assert GAME.outcome(state)["winners"] == [WHITE]
-
-
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(picks=st.integers(0, 10_000), config=st.sampled_from(CONFIGS["chakart"]))
-def test_random_legal_games_end_with_a_captured_king_or_a_draw(picks, config):
-    walk = play(GAME, config, picks)
-    assert GAME.outcome(walk.state)["reason"] in (
-        "every king of the other side was captured", "the player to move had no move at all",
-        "a draw: nothing happened for 50 moves, or nobody could move")

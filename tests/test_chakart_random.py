@@ -182,7 +182,7 @@ def play_one(tally: Tally, number: int) -> None:
         tally.actions += 1
         tally.plies += state["ply"] - before["ply"]
         assert material(state) == pieces, f"game {number}: a piece vanished or appeared on {action}: {events}"
-        chakart_invariants(state)  # no square holds a piece and an item, nor a piece and a hidden queen
+        chakart_invariants(state, events)  # no square holds a piece and an item, nor a piece and a hidden queen
         tally.conserved += 1
         count(tally, state, before, action, events)
         count_captures_by_items(tally, events)

@@ -101,7 +101,7 @@ def test_a_deadline_and_a_withdrawal_replay_as_the_table_logs_them():
     game, walked = REGISTRY["rayman"], {}
     # Novice, two seats (a harsh co-op walk is lost before its first round): the first walk that reached a round
     for steps in range(6, 40):
-        log = logged_walk("rayman", steps=steps, ended=walked, config=2)
+        log = logged_walk("rayman", steps=steps, ended=walked, config=1)
         if game.outcome(walked["walk"].state) is None and walked["walk"].state["phase"] not in SETUP_PHASES:
             break
     assert walked["walk"].state["round"] is not None

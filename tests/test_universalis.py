@@ -6,12 +6,9 @@ from __future__ import annotations
 import copy
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from companion.games import get_game
 from companion.games.base import HOST, IllegalAction
-from tests.random_play import CONFIGS, play
 from tests.rules import ScriptedRng
 
 GAME = get_game("universalis")
@@ -798,12 +795,3 @@ def test_bad_input_is_refused_and_changes_nothing(action, complaint):
 
 def test_the_host_screen_plays_no_card():
     refused(new_duel(), HOST, character(), "Only a player")
-
-
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(picks=st.integers(0, 10_000), config=st.sampled_from(CONFIGS["universalis"]))
-def test_random_legal_duels_raise_nothing_and_coins_never_go_below_zero(picks, config):
-    """The random-play harness checks the kernel's promises and, at every step, the duel's
-    invariants: coins and decks never negative (no override is ever picked), PC within 0..max."""
-    walk = play(GAME, config, picks)
-    assert GAME.outcome(walk.state) is not None

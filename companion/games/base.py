@@ -209,6 +209,10 @@ class Game:
     # such as Rayman's card initiatives): (state) -> JSON. The table keeps the last one per game and
     # gives it back to the next setup as ``options["memory"]`` (Play again asks nothing twice).
     carry: Callable[[dict], Any] | None = None
+    # The most actions a game takes, every seat's and the host screen's, board corrections included
+    # (as OpenSpiel's ``max_game_length``): (normalized options, number of seats) -> actions. The
+    # random-play harness fails a walk that goes past it. None: the game never ends by itself.
+    longest_game: Callable[[dict, int], int] | None = None
 
     def seat_limits(self, options: dict) -> tuple[int, int]:
         return self.seats_for(options) if self.seats_for else (self.min_seats, self.max_seats)

@@ -294,6 +294,9 @@ GAME = register(Game(
     check_prepared=setup.check_prepared,
     registration=RegistrationRules(unique_figures=True, equal_counts=True),
     figure_tapped=figure_tapped,
+    # No rule bounds the board corrections a phone may make; the longest random game (tests/random_play.py,
+    # every figure fought off or retired) took under 1,000 actions: half as much again for a margin.
+    longest_game=lambda options, seats: 1500,
     **RULES.hooks(),
     withdraw_rule=N_("Its figures leave the board and score nothing; the enemies they carried go back to their "
                      "owners, out of the game."),

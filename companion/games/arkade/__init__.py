@@ -78,6 +78,9 @@ GAME = register(Game(
     # Bookkeeping a player may take back (the table refuses it once a draw or the other player followed).
     undoable=frozenset({"move", "nugget", "gps", "hit", "sacrifice", "lift_field", "claim", "end_turn", "repair",
                         "heart", "correct"}),
+    # The nuggets (11) and the saucers (12, and their repairs) end a game; the longest random game
+    # (tests/random_play.py) took under 1,000 actions, corrections and undoable moves included.
+    longest_game=lambda options, seats: 1500,
     **RULES.hooks(),
 ))
 

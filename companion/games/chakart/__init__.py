@@ -55,6 +55,9 @@ GAME = register(Game(
     check_options=check_options,
     uses_figures=False,
     withdraw_rule=N_("The player who leaves loses the game: the other wins by forfeit."),
+    # The 50-move rule ends a game where nothing happens (the book's draw); the longest random game
+    # (tests/random_play.py) took under 2,500 actions, promotions and item questions included.
+    longest_game=lambda options, seats: 4000,
     **Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
             leave=Move(run=forfeit)).hooks(),
 ))

@@ -242,6 +242,9 @@ GAME = register(Game(
                         "initiative"}),
     carry=carry,
     wants_fresh_draw=lost_choices,
+    # No rule bounds a race's board keeping (the phones move the figures); the longest random race
+    # (tests/random_play.py, five players) took about 2,200 actions, a tournament's three races 3,500.
+    longest_game=lambda options, seats: 6000 if options.get("tournament") == "on" else 3000,
     **HOOKS,
 ))
 

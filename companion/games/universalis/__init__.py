@@ -73,6 +73,9 @@ GAME = register(Game(
     # Nothing in a duel draws after the start: a player may take back any action until the other acts.
     undoable=frozenset(MOVES),
     withdraw_rule=N_("The player who leaves loses the duel: the other wins by forfeit."),
+    # A duel ends when a deck runs out (at most 120 cards, one drawn a turn) or at the third Super Star;
+    # the longest random duel (tests/random_play.py, a 120-card deck) took under 3,000 actions.
+    longest_game=lambda options, seats: 4000,
     **one_phone.wrap(Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting,
                            always=ANY_PHASE, leave=Move(run=forfeit), history=HISTORY_KEPT).hooks(), MOVES),
 ))
