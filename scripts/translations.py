@@ -8,7 +8,7 @@ byte for byte: the .po files merge by union across branches (.gitattributes), wh
 while nobody reorders or rewraps them, as `pybabel update` would.
 
 French typography: a no-break space (U+00A0) goes before « ! ? : ; » and inside « », so a
-line never starts with a lone mark; `french_spacing` puts it in the French msgstr lines
+line never starts with a lone mark, and the apostrophe is the typographic one (’, U+2019); `french_spacing` puts it in the French msgstr lines
 (`tests/test_i18n.py` checks every msgstr).
 
 `--check` changes nothing and exits 1 when a catalogue is out of date.
@@ -40,15 +40,19 @@ _SPACE_BEFORE = re.compile(r" ([!?:;»])")
 _SPACE_AFTER = re.compile(r"« ")
 _GLUED = re.compile(r"(?<=[^\W_])([!?;»])(?![\w=&/])")  # "Piouuu!" -> "Piouuu !" (never in "?lang=")
 _GLUED_OPEN = re.compile(r"«(?=[^\s\u00a0])")
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'hôte -> l’hôte; markup's quotes (href='/t') stay
+APOSTROPHE = "\u2019"
 
 
 def french_spacing(text: str) -> str:
     """One msgstr (or one of its quoted lines) with French spacing: a no-break space before
     « ! ? ; » (added where missing, replacing an ordinary space), before « : » where a space
-    was written (a colon glued to a word is technical: http://, 17:00), and inside « »."""
+    was written (a colon glued to a word is technical: http://, 17:00), and inside « »; and
+    the typographic apostrophe after a letter (l’hôte)."""
     text = _SPACE_BEFORE.sub(NBSP + r"\1", text)
     text = _SPACE_AFTER.sub("«" + NBSP, text)
     text = _GLUED.sub(NBSP + r"\1", text)
+    text = _APOSTROPHE.sub(APOSTROPHE, text)
     return _GLUED_OPEN.sub("«" + NBSP, text)
 
 

@@ -114,12 +114,26 @@ def test_every_french_string_has_a_no_break_space_before_its_marks(domain):
     assert len(spaced) > 50, "the check above would pass on catalogues without a single mark"
 
 
+# An apostrophe sits between two letters; markup's quotes (href='/t/K7QX') do not.
+STRAIGHT_APOSTROPHE = re.compile(r"[^\W\d_]'[^\W\d_]")
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_french_string_uses_the_typographic_apostrophe(domain):
+    texts = list(french_msgstrs(domain))
+    assert [text for text in texts if STRAIGHT_APOSTROPHE.search(text)] == [], \
+        "French writes ’ (U+2019): ./manage.sh strings puts it in"
+    assert sum("\u2019" in text for text in texts) > 100, "the check above would pass on catalogues without one"
+
+
 @pytest.mark.parametrize("wrong, right", [
     ("Jeu inconnu : %(game)s.", "Jeu inconnu\u00a0: %(game)s."),
     ("Piouuu! Encore ?", "Piouuu\u00a0! Encore\u00a0?"),
     ("pas « z »", "pas «\u00a0z\u00a0»"),
-    ("l'hôte ; réessayez", "l'hôte\u00a0; réessayez"),
+    ("l'hôte ; réessayez", "l\u2019hôte\u00a0; réessayez"),
     ("http:// et https:// ; /t/K7QX?lang=fr", "http:// et https://\u00a0; /t/K7QX?lang=fr"),
+    ("l'hôte n'a pas lu « aujourd'hui »", "l\u2019hôte n\u2019a pas lu «\u00a0aujourd\u2019hui\u00a0»"),
+    ("<a href='/t/K7QX'>", "<a href='/t/K7QX'>"),  # a quote after "=" is markup, not an apostrophe
 ])
 def test_the_strings_command_puts_the_no_break_space_in(wrong, right):
     assert translations.french_spacing(wrong) == right

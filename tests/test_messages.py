@@ -58,7 +58,7 @@ def test_the_notice_speaks_the_pages_language_and_an_open_table_has_none(client)
     assert notice_before_name(phone_page(client, table)) is None
     host_act(client, table, {"type": "table.joining", "open": False})
     french = notice_before_name(phone_page(client, table, "fr"))
-    assert french.startswith("Cette table n'accepte plus de joueurs\u00a0: vous regarderez en spectateur.")
+    assert french.startswith("Cette table n’accepte plus de joueurs\u00a0: vous regarderez en spectateur.")
 
 
 def test_the_host_screen_says_scan_to_join_above_the_qr_code_with_the_address_and_code(client):
