@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
 LANGUAGES = ("fr",)
 DOMAINS = {
-    "messages": ("babel.cfg", DEFAULT_KEYWORDS),
-    "js": ("babel-js.cfg", {"t": None, "N_": None, "said": None}),  # said: companion/replay.py
+    # Plural: the Python rules' Plural(singular, plural) and the browser's tn(singular, plural, count).
+    "messages": ("babel.cfg", {**DEFAULT_KEYWORDS, "Plural": (1, 2)}),
+    "js": ("babel-js.cfg", {"t": None, "N_": None, "said": None, "tn": (1, 2)}),  # said: companion/replay.py
 }
 
 
@@ -83,8 +84,10 @@ def po_path(domain: str, language: str = "fr") -> Path:
 
 
 def key(message) -> tuple:
-    """A catalogue entry's identity: its msgid (the singular of a plural) and context."""
-    return (message.id[0] if isinstance(message.id, tuple) else message.id, message.context)
+    """A catalogue entry's identity: its msgid (the singular of a plural), context and whether it
+    has plural forms (a message that starts counting replaces its entry without plural forms)."""
+    plural = isinstance(message.id, tuple)
+    return (message.id[0] if plural else message.id, message.context, plural)
 
 
 def extracted(domain: str) -> Catalog:

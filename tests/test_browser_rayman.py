@@ -178,7 +178,7 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     expect(host.locator(".rm-question")).to_have_count(0)
     for page in (zoe, max_):
         expect(page.locator(".rm-free-move-others")).to_have_text(
-            "Free move for the 1 last on the board: one space forward, on the level of their choice.")
+            "Free move for the last on the board: one space forward, on the level of their choice.")
     expect(zoe.locator(".rm-my-cards")).to_contain_text("30")  # the cards told are known from now on
 
     for page in (zoe, max_):

@@ -36,6 +36,10 @@ def test_placeholders_survive_translation(domain):
             if message.id and isinstance(message.id, str):
                 fields = set(re.findall(r"%\((\w+)\)s", message.id))
                 assert fields == set(re.findall(r"%\((\w+)\)s", message.string)), message.id
+            elif message.id:  # plural forms: the plural has every field; the singular may leave the count out
+                fields = set(re.findall(r"%\((\w+)\)s", message.id[1]))
+                assert fields == set(re.findall(r"%\((\w+)\)s", message.string[-1])), message.id
+                assert set(re.findall(r"%\((\w+)\)s", message.string[0])) <= fields, message.id
 
 
 @pytest.mark.parametrize("path", ["/", "/join", "/t/ZZZZ"])
@@ -68,6 +72,24 @@ def test_script_strings_are_translated_in_the_page(client):
     assert script_strings(client, "/?lang=en") == {}, "English needs no catalogue: the key is the text"
 
 
+def test_script_strings_with_plural_forms_come_as_their_forms(client):
+    strings = script_strings(client, "/?lang=fr")
+    assert strings["%(count)s point"] == ["%(count)s point", "%(count)s points"]
+    assert strings["Give back %(count)s card"] == ["Rendre %(count)s carte", "Rendre %(count)s cartes"]
+
+
+def test_a_counted_script_string_is_extracted_with_its_plural(tmp_path, monkeypatch):
+    script = tmp_path / "static" / "js" / "new.js"
+    script.parent.mkdir(parents=True)
+    script.write_text("import { tn } from './i18n.js';\nexport const shown = tn('%(count)s apple', '%(count)s apples', 2);\n")
+    (tmp_path / "babel-js.cfg").write_text((translations.ROOT / "babel-js.cfg").read_text())
+    monkeypatch.setattr(translations, "ROOT", tmp_path)
+    assert [message.id for message in extracted("js") if message.id] == [("%(count)s apple", "%(count)s apples")]
+    text, added, _ = translations.updated("js")
+    assert added == ["%(count)s apple"]
+    assert 'msgid_plural "%(count)s apples"\nmsgstr[0] ""\nmsgstr[1] ""' in text
+
+
 def test_a_script_string_without_french_fails_the_catalogue_check(tmp_path, monkeypatch):
     script = tmp_path / "static" / "js" / "new.js"
     script.parent.mkdir(parents=True)
@@ -86,7 +108,7 @@ def test_the_update_keeps_entries_a_union_merge_glued_together():
     glued = ('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "One"\nmsgstr "Un"\n#, python-format\n'
              'msgid "Two %(n)s"\nmsgstr "Deux %(n)s"\n\n#~ msgid "Old"\n#~ msgstr "Vieux"\n')
     blocks = translations._blocks(glued)
-    assert [translations._block_key(block) for block in blocks] == [None, ("One", None), ("Two %(n)s", None), None]
+    assert [translations._block_key(block) for block in blocks] == [None, ("One", None, False), ("Two %(n)s", None, False), None]
     assert blocks[2] == '#, python-format\nmsgid "Two %(n)s"\nmsgstr "Deux %(n)s"'
 
 

@@ -11,6 +11,9 @@ import re
 
 import pytest
 
+from companion.amiibo.locale import translate as locale_translate
+from companion.games.base import IllegalAction, Plural
+from companion.web.i18n import every_language, translate
 from tests.helpers import bearer, new_table, ENTROPY
 from tests.server import ROOT
 
@@ -83,3 +86,29 @@ def test_a_malformed_code_is_refused_under_its_field_saying_what_a_code_looks_li
     field, error = page.index('name="code"'), page.index('id="code-error"')
     assert field < error and 'aria-describedby="code-error"' in page and 'value="hello!"' in page
     assert "is not a table code: codes have 4 or 5 letters and digits." in page
+
+
+
+# --- counts: gettext's plural forms (French says "0 point" and "1 point", English "0 points") ------
+
+BONUS = Plural("You have only %(count)s bonus token.", "You have only %(count)s bonus tokens.")
+SAID = {("en", 0): "You have only 0 bonus tokens.", ("en", 1): "You have only 1 bonus token.",
+        ("en", 2): "You have only 2 bonus tokens.", ("fr", 0): "Vous n’avez que 0 Jeton Bonus.",
+        ("fr", 1): "Vous n’avez que 1 Jeton Bonus.", ("fr", 2): "Vous n’avez que 2 Jetons Bonus."}
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_a_refusal_that_counts_takes_the_form_of_its_count_in_each_language(app, count):
+    refusal = IllegalAction(BONUS, count=count)
+    assert str(refusal) == SAID["en", count]  # the log's English too
+    for language in ("en", "fr"):
+        with app.test_request_context(f"/?lang={language}"):
+            assert translate(refusal) == SAID[language, count]
+    assert every_language(app)(BONUS, {"count": count}) == {"en": SAID["en", count], "fr": SAID["fr", count]}
+
+
+@pytest.mark.parametrize("count, english, french", [(1, "1 letter", "1 lettre"), (2, "2 letters", "2 lettres")])
+def test_a_figures_name_length_counts_its_letters_in_each_language(count, english, french):
+    """Outside a request (the amiibo catalogue, the command line): the same plural forms."""
+    letters = Plural("%(count)s letter", "%(count)s letters")
+    assert (locale_translate("en", letters, count=count), locale_translate("fr", letters, count=count)) == (english, french)

@@ -1,6 +1,6 @@
 // Amiiboxe: the criterion die, fights, captures and the score sheet; the host screen keeps
 // the seat order, the first player and (optionally) the board.
-import { N_, t, withColon } from '../i18n.js';
+import { N_, t, tn, withColon } from '../i18n.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
@@ -422,7 +422,7 @@ function scoreSheet(game) {
   return el('section', { class: 'ax-scores' }, el('h3', { text: t('Score sheet') }),
     el('ul', {}, ...game.order.map((seatId) => {
       const seat = game.seats.find((s) => s.id === seatId);
-      const item = el('li', {}, el('span', { class: 'swatch' }), el('strong', { text: `${seat.name} — ${t('%(count)s points', { count: seat.points })}` }),
+      const item = el('li', {}, el('span', { class: 'swatch' }), el('strong', { text: `${seat.name} — ${tn('%(count)s point', '%(count)s points', seat.points)}` }),
         el('ul', {}, ...game.figures.filter((f) => f.seat === seatId).map((figure) => el('li', {
           class: `ax-figure ${figure.status}`,
           text: `${figureName(figure)} · ${t(STATUS[figure.status])}${figure.carries.length

@@ -1,6 +1,6 @@
 // Rayman: each phone keeps its player's secret choice, turn, tokens and (optionally) position;
 // the host screen shows the table's public picture and answers the table's questions.
-import { N_, t, withColon } from '../i18n.js';
+import { N_, t, tn, withColon } from '../i18n.js';
 import { bytesToHex } from '../hashes.js';
 import { canonicalJson, commitmentOf } from './rayman-draws.js';
 import { button, el, reducedMotion, seatColour, showErrorAt } from '../ui.js';
@@ -226,13 +226,13 @@ function eventText(event, game) {
     case 'draft_revealed': return t('Extra cards on the table: %(cards)s. Order: %(names)s.', { cards: numbers(event.cards), names: namesOf(game, event.order) });
     case 'picked': return t('%(name)s takes %(card)s.', { name, card: extraName(event.card) });
     case 'draft_discarded': return t('Discarded: %(cards)s.', { cards: numbers(event.cards) });
-    case 'exchanged': return t('%(name)s gives back %(count)s cards.', { name, count: event.dropped.length });
+    case 'exchanged': return tn('%(name)s gives back %(count)s card.', '%(name)s gives back %(count)s cards.', event.dropped.length, { name });
     case 'initiatives_asked': return t('Cards played for the first time: their players read the initiative printed on them.');
     case 'initiative_told': return t('%(name)s: %(card)s has initiative %(initiative)s.', { name, card: cardName(event, event.character), initiative: event.initiative });
     case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'random_discards': return event.seat === game.you ? t('Two of your cards were discarded at random: see your cards.')
-      : t('%(name)s discards %(count)s cards at random.', { name, count: event.count });
+      : tn('%(name)s discards %(count)s card at random.', '%(name)s discards %(count)s cards at random.', event.count, { name });
     case 'round_started': return t('Round %(round)s.', { round: event.round });
     case 'projectile_roll': return t('Projectile die: %(die)s, level %(level)s.', { die: event.die, level: event.level });
     case 'boss_roll': return event.entering
@@ -266,11 +266,13 @@ function eventText(event, game) {
     case 'projectile_hit': return t('Projectile n°%(id)s hits %(name)s.', { id: event.id, name });
     case 'immune': return t('%(name)s is immune (%(cause)s): no harm.', { name, cause: causeText(event.cause) });
     case 'heart_lost': return t('%(name)s loses the heart (%(cause)s).', { name, cause: causeText(event.cause) });
-    case 'damaged': return t('%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', { name, cause: causeText(event.cause), count: event.back });
+    case 'damaged': return tn('%(name)s takes damage (%(cause)s): %(count)s space back, immune until their next turn.',
+      '%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', event.back, { name, cause: causeText(event.cause) });
     case 'bubble_mode': return event.on
       ? t('%(name)s is in Bubble mode.', { name }) : t('%(name)s is slapped out of the Bubble.', { name });
     case 'slapped': return event.slaps
-      ? t('%(name)s slaps %(other)s (%(count)s slaps for the distance).', { name, other: nameOf(game, event.target), count: event.slaps })
+      ? tn('%(name)s slaps %(other)s (%(count)s slap for the distance).', '%(name)s slaps %(other)s (%(count)s slaps for the distance).', event.slaps,
+        { name, other: nameOf(game, event.target) })
       : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
     case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(game, event.ptizetre), count: event.count });
     case 'ptizetre_named': return t('Captive Ptizêtre n°%(number)s: %(ptizetre)s.', { number: event.ptizetre, ptizetre: t(PTIZETRE_COLOURS[event.colour]?.ptizetre ?? event.colour) });
@@ -295,14 +297,15 @@ function eventText(event, game) {
     case 'boss_finished': return t('The Boss crosses the finish line!');
     case 'free_move': return event.seats.length
       ? t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) })
-      : t('Free move for the %(count)s last on the board: one space forward, on the level of their choice.', { count: event.count });
+      : tn('Free move for the last on the board: one space forward, on the level of their choice.',
+        'Free move for the %(count)s last on the board: one space forward, on the level of their choice.', event.count);
     case 'second_tile': return t('%(name)s reached the second tile: projectiles now appear at column 43.', { name });
     case 'round_ended': return t('End of round %(round)s.', { round: event.round });
     case 'race_ending': return t('The race is over: the distances past the line decide.');
     case 'race_over': return event.boss_won && !event.winners.length ? t('The Boss won the race.')
       : t('Race %(race)s: %(names)s wins!', { race: event.race, names: namesOf(game, event.winners) });
     case 'standings': return t('Tournament standings updated.');
-    case 'distance': return t('%(name)s: %(count)s spaces past the line.', { name, count: event.spaces });
+    case 'distance': return tn('%(name)s: %(count)s space past the line.', '%(name)s: %(count)s spaces past the line.', event.spaces, { name });
     case 'answered': return t('The table answered.');
     case 'game_over':
       if (event.won !== undefined) return coopResult(event);
@@ -440,7 +443,7 @@ function exchangePanel(game, me) {
   }
   const key = `${game.race.number}`;
   if (dropping.key !== key) dropping = { key, cards: new Set() };
-  parts.push(el('p', { text: t('Pick %(count)s cards to put back in the box.', { count }) }),
+  parts.push(el('p', { text: tn('Pick %(count)s card to put back in the box.', 'Pick %(count)s cards to put back in the box.', count) }),
     el('div', { class: 'rm-choices' }, ...me.cards.map((card) => el('button', {
       type: 'button', class: dropping.cards.has(card.id) ? 'picked' : '', 'aria-pressed': String(dropping.cards.has(card.id)),
       onclick: () => {
@@ -448,7 +451,7 @@ function exchangePanel(game, me) {
         render();
       } },
     cardChip(card.initiative, cardName(card))))),
-    button(t('Give back %(count)s cards', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
+    button(tn('Give back %(count)s card', 'Give back %(count)s cards', count), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
   parts.at(-1).disabled = dropping.cards.size !== count;
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
@@ -1023,7 +1026,7 @@ function boardPanel(game) {
     parts.push(el('h4', { text: `Boss — ${BOSSES[boss.name] ?? boss.name}` }),
       el('p', { text: boss.column === null ? t('Not on the board yet: it enters at the first roll.')
         : t('Column %(column)s, level %(level)s', { column: boss.column, level: boss.level }) }),
-      el('p', { text: boss.move === null ? t('Movement: asked at the first round') : t('Moves %(count)s spaces each round', { count: boss.move }) }),
+      el('p', { text: boss.move === null ? t('Movement: asked at the first round') : tn('Moves %(count)s space each round', 'Moves %(count)s spaces each round', boss.move) }),
       boss.card !== null ? el('p', { text: bossCardName(game, boss.card) }) : null);
   }
   if (!parts.length) return null;
@@ -1037,7 +1040,7 @@ function myCardsPanel(game, me) {
     ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card)))
       : [el('span', { class: 'muted', text: '—' })]));
   if (game.config.quick) {
-    parts.push(el('p', { text: t('In hand: %(hand)s cards · discarded: %(discard)s', { hand: me.hand.length, discard: me.discard.length }) }));
+    parts.push(el('p', { text: tn('In hand: %(count)s card · discarded: %(discard)s', 'In hand: %(count)s cards · discarded: %(discard)s', me.hand.length, { discard: me.discard.length }) }));
   } else {
     parts.push(row(t('Hand'), me.hand));
     if (me.played.length) parts.push(row(t('Played'), me.played));
@@ -1100,7 +1103,7 @@ function resultPanel(game) {
     result.boss_won ? el('p', { text: t("The Boss finished first: the players' places start at the second.") }) : null,
     el('ol', { class: 'rm-ranking' }, ...result.ranking.map((entry) => el('li', {},
       el('strong', { text: t('Place %(place)s', { place: entry.place }) }), ' ', swatch(entry.seat), nameOf(game, entry.seat), ' — ',
-      entry.crossed ? t('%(count)s spaces past the line', { count: entry.distance }) : t('did not cross the line')))));
+      entry.crossed ? tn('%(count)s space past the line', '%(count)s spaces past the line', entry.distance) : t('did not cross the line')))));
 }
 
 function standingsPanel(game) {
@@ -1109,7 +1112,7 @@ function standingsPanel(game) {
   const standings = [...tournament.standings].sort((a, b) => b.points - a.points);
   const parts = [el('h3', { text: t('Tournament standings (races played: %(count)s of 4)', { count: tournament.races.length }) }),
     el('ol', { class: 'rm-standings' }, ...standings.map((standing) => el('li', {}, swatch(standing.seat),
-      nameOf(game, standing.seat), ' — ', el('strong', { text: t('%(count)s points', { count: standing.points }) }))))];
+      nameOf(game, standing.seat), ' — ', el('strong', { text: tn('%(count)s point', '%(count)s points', standing.points) }))))];
   if (tournament.winners) {
     parts.push(el('p', { class: 'rm-big', text: t('%(names)s wins the tournament!', { names: namesOf(game, tournament.winners) }) }));
   }
@@ -1129,7 +1132,7 @@ function distancePanel(game, me) {
       if (spaces !== null) send({ type: 'distance', spaces });
     } }, numberInput('distance', t('Spaces past the line'), 1, 40),
     el('button', { type: 'submit', class: 'primary', text: t('Send') })),
-    me.distance ? el('p', { class: 'rm-done', text: t('%(count)s spaces past the line', { count: me.distance }) }) : null);
+    me.distance ? el('p', { class: 'rm-done', text: tn('%(count)s space past the line', '%(count)s spaces past the line', me.distance) }) : null);
 }
 
 function historyPanel(game) {
@@ -1151,7 +1154,7 @@ function setupReminder(game) {
   items.push((config.extra_cards ? t('Extra action cards: 10 cards each') : t('8 action cards each')));
   if (config.legendary) items.push(t('Legendary player cards'));
   items.push((config.quick ? t('Quick: type the two initiatives each round') : t("Known cards; a new card's initiative is asked once")));
-  items.push(t('%(count)s captive Ptizêtres; free 3 before the finish line', { count: config.captives }));
+  items.push(tn('%(count)s captive Ptizêtre; free 3 before the finish line', '%(count)s captive Ptizêtres; free 3 before the finish line', config.captives));
   if (config.tournament) items.push(t('Tournament (the 4 boards)'));
   return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))),
     el('a', { href: '/rayman/labels', target: '_blank', rel: 'noopener', text: t('Numbered labels to print for the extra cards, the Boss cards and the Ptizêtres') }));

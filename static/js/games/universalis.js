@@ -1,6 +1,6 @@
 // Mario Universalis cards: each phone is its player's counter, phase keeper and combat calculator;
 // the host screen shows both sides. What a phone may do comes from the view's legal actions.
-import { N_, t } from '../i18n.js';
+import { N_, t, tn } from '../i18n.js';
 import { button, el, showError } from '../ui.js';
 
 const PHASES = {
@@ -69,8 +69,8 @@ function eventText(game, event) {
     case 'blocks': return t('%(name)s declares the blockers.', { name: who });
     case 'combat': return t('Combat: %(won)s coins won, %(lost)s coins lost.', { won: event.coins_won, lost: event.coins_lost });
     case 'override': return t('%(name)s: a card allows it (%(rules)s).', { name: who, rules: event.rules.map((rule) => t(RULES[rule] ?? rule)).join(', ') });
-    case 'deck_checked': return t('%(name)s\'s deck list is checked: %(cards)s cards.', { name: who, cards: event.cards });
-    case 'deck_counted': return t('%(name)s counts %(deck)s cards in the deck.', { name: who, deck: event.deck });
+    case 'deck_checked': return tn('%(name)s\'s deck list is checked: %(count)s card.', '%(name)s\'s deck list is checked: %(count)s cards.', event.cards, { name: who });
+    case 'deck_counted': return tn('%(name)s counts %(count)s card in the deck.', '%(name)s counts %(count)s cards in the deck.', event.deck, { name: who });
     case 'forfeit': return t('%(name)s leaves the duel.', { name: who });
     default: return event.type;
   }
@@ -251,7 +251,7 @@ function deckControls(game, me, act) {
   const list = el('textarea', { rows: 4, maxlength: 8000, placeholder: t('One card name per line') });
   const count = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).deck, inputmode: 'numeric' });
   return el('details', { class: 'uv-deck uv-fold' }, el('summary', { text: t('My deck') }),
-    game.deck_list ? el('p', { text: t('Deck list checked: %(count)s cards.', { count: game.deck_list.length }) }) : null,
+    game.deck_list ? el('p', { text: tn('Deck list checked: %(count)s card.', 'Deck list checked: %(count)s cards.', game.deck_list.length) }) : null,
     el('label', { class: 'uv-field' }, t('Deck list (at most 4 cards of the same name)'), list),
     button(t('Check my deck list'), () => act({ type: 'deck_list', names: list.value.split('\n').map((line) => line.trim()).filter(Boolean) }, error)),
     el('label', { class: 'uv-field' }, t('Cards left in the deck'), count),
