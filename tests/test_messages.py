@@ -15,6 +15,7 @@ from companion.amiibo.locale import translate as locale_translate
 from companion.games.base import IllegalAction, Plural
 from companion.web.i18n import every_language, translate
 from tests.helpers import bearer, new_table, ENTROPY
+from tests.test_universalis import GAME as UNIVERSALIS, do as universalis_do, new_duel as universalis_duel
 from tests.server import ROOT
 
 WATCH = {
@@ -112,3 +113,11 @@ def test_a_figures_name_length_counts_its_letters_in_each_language(count, englis
     """Outside a request (the amiibo catalogue, the command line): the same plural forms."""
     letters = Plural("%(count)s letter", "%(count)s letters")
     assert (locale_translate("en", letters, count=count), locale_translate("fr", letters, count=count)) == (english, french)
+
+
+def test_the_end_of_a_game_says_who_in_each_language(app):
+    """« drew from an empty deck » names the player; the sentence is the same on every screen, in its language."""
+    state = universalis_do(universalis_duel(), 1, {"type": "deck_count", "count": 0})
+    outcome = UNIVERSALIS.outcome(universalis_do(state, 1, {"type": "draw"}))
+    assert every_language(app)(outcome["reason"], outcome["params"]) == {
+        "en": "Ana drew from an empty deck: Bo wins.", "fr": "Ana a pioché dans un deck vide\u00a0: Bo gagne."}

@@ -93,6 +93,13 @@ class MsgList(tuple):
         return self.sep.join(self)
 
 
+def duel_outcome(names: dict, winner: int, loser: int, reason: str) -> dict:
+    """A two-player game's outcome; its reason names both players (``%(winner)s``, ``%(loser)s``),
+    from the game's ``{str(seat): name}``, so that every screen says who won and why."""
+    return {"winners": [winner], "reason": reason,
+            "params": {"winner": names[str(winner)], "loser": names[str(loser)]}, "ranking": [[winner], [loser]]}
+
+
 class IllegalAction(Exception):
     """A rule says no. ``message`` is an English msgid with ``%(name)s`` fields."""
 

@@ -14,7 +14,7 @@ from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules
 from companion.games.rayman.cards import do_initiative
 from companion.games.rayman.choosing import (advance_choosing, advance_initiatives, advance_revealing, check_lock,
                                            check_repick, check_reveal, do_lock, do_repick, do_reveal)
-from companion.games.rayman.common import LABELS, active_seat, choosers, player_of
+from companion.games.rayman.common import LABELS, active_seat, choosers, name_of, player_of
 from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT, RACE_PHASES
 from companion.games.rayman.finish import advance_finish, distance_of, do_distance, do_next_race
 from companion.games.rayman.layout import pack, unpack
@@ -212,7 +212,7 @@ def on_timeout(state: dict, seat, rng) -> tuple[dict, list[dict]]:
 
 COOP_REASONS = {
     "all_finished": N_("Every player finished the race before the Boss."),
-    "defeated": N_("A player was defeated."),
+    "defeated": N_("%(name)s was defeated."),
     "all_in_bubbles": N_("Every player was in a Bubble at once."),
     "boss_finished": N_("The Boss finished the race first."),
     "nobody_left": N_("Nobody is left in the race."),
@@ -225,17 +225,25 @@ def decide(state: dict) -> dict | None:
     result = state["result"] or {}
     if result.get("kind") == "coop":
         seats = [player["seat"] for player in state["players"]]
-        return {"winners": seats if result["won"] else [], "reason": COOP_REASONS[result["reason"]],
+        named = {"name": name_of(state, result["seat"])} if "seat" in result else {}
+        return {"winners": seats if result["won"] else [], "reason": COOP_REASONS[result["reason"]], "params": named,
                 "ranking": [seats] if result["won"] and seats else []}
     tournament = state["tournament"]
     if tournament is not None:
         order = sorted({s["points"] for s in tournament["standings"]}, reverse=True)
         ranking = [[s["seat"] for s in tournament["standings"] if s["points"] == points] for points in order]
-        return {"winners": tournament["winners"], "reason": N_("Most tournament points."), "ranking": ranking}
+        return {"winners": tournament["winners"], "reason": N_("Most tournament points: %(names)s."),
+                "params": {"names": names_of(state, tournament["winners"])}, "ranking": ranking}
     places = sorted({entry["place"] for entry in result["ranking"]})
     ranking = [[e["seat"] for e in result["ranking"] if e["place"] == place] for place in places]
-    reason = N_("The Boss finished the race first.") if result["boss_won"] else N_("Farthest past the finish line.")
-    return {"winners": result["winners"], "reason": reason, "ranking": ranking}
+    reason = N_("The Boss finished the race first.") if result["boss_won"] else N_("Farthest past the finish line: %(names)s.")
+    return {"winners": result["winners"], "reason": reason, "params": {"names": names_of(state, result["winners"])},
+            "ranking": ranking}
+
+
+def names_of(state: dict, seats: list) -> str:
+    """The winners by name, for the reason every screen shows."""
+    return ", ".join(name_of(state, seat) for seat in seats)
 
 
 RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE)
