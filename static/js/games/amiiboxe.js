@@ -445,7 +445,7 @@ const RULES = {
 function fightHistory(game) {
   if (!game.fights.length) return null;  // no "Fights" heading over nothing before the first fight
   return el('section', { class: 'ax-history' }, el('h3', { text: t('Fights') }),
-    el('ol', { reversed: true }, ...[...game.fights].reverse().map((fight) => el('li', {
+    el('ol', { reversed: true, tabindex: '0' }, ...[...game.fights].reverse().map((fight) => el('li', {
       text: `${fightTitle(game, fight)} — ${withColon(fight.face)} ${wording(fight.criterion)}${fight.values && !game.pro
         ? ` (${valueText(fight.criterion, fight.values.attacker)} / ${valueText(fight.criterion, fight.values.defender)})` : ''} — ${outcomeText(game, fight)}${RULES[fight.by] ? ` (${t(RULES[fight.by])})` : ''}`,
     }))));

@@ -461,7 +461,7 @@ function countdownPanel(game, act) {
 function history(game) {
   const recent = game.history.slice(-12).reverse();
   return el('section', { class: 'ak-history' }, el('h3', { text: t('What happened') }),
-    el('ol', { reversed: true }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
+    el('ol', { reversed: true, tabindex: '0' }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
 }
 
 function clock(game) {

@@ -102,7 +102,7 @@ function cardName(card, character = lastView?.game && playerOf(lastView.game, la
 function cardChip(initiative, caption = '', extra = '') {
   return el('span', { class: `rm-card ${extra}`.trim() },
     el('strong', { class: 'rm-initiative', text: initiative === null || initiative === undefined ? '?' : String(initiative) }),
-    caption ? el('small', { text: caption }) : null);
+    caption ? ' ' : null, caption ? el('small', { text: caption }) : null);  // read as "30 Rayman card", not "30Rayman card"
 }
 
 function cardsOf(me, ids) {
@@ -639,7 +639,8 @@ function cardChoice(game, me) {
     el('div', { class: 'rm-cards' }, ...cards.map((card) => el('button', {
       type: 'button', class: `rm-card-button${pick[side] === card.id ? ' picked' : ''}`,
       'aria-pressed': String(pick[side] === card.id),
-      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative ?? '?', card: cardName(card) }),
+      // The name holds the visible text (a voice user says what they see), with what the number is.
+      'aria-label': t('Initiative %(initiative)s, %(card)s', { initiative: card.initiative ?? '?', card: cardName(card) }),
       onclick: () => tap(side, card.id) }, cardChip(card.initiative, cardName(card))))));
   return [row('left', t('Left card'), hand), row('second', t('Second card'), hand.filter((card) => card.id !== pick.left))];
 }
@@ -1140,7 +1141,7 @@ function historyPanel(game) {
     .map((event) => ({ event, text: eventText(event, game) })).filter((line) => line.text).slice(-12).reverse();
   if (!lines.length) return null;  // no heading over nothing before the first event
   return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('What happened') }),
-    el('ul', {}, ...lines.map(({ event, text }) => el('li', {}, eventSwatch(game, event), text))));
+    el('ul', { tabindex: '0' }, ...lines.map(({ event, text }) => el('li', {}, eventSwatch(game, event), text))));
 }
 
 function setupReminder(game) {

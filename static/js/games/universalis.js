@@ -297,7 +297,7 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   if (playing) parts.push(...moreControls(game, me, send));
   if (game.history.length) {  // no heading over nothing before the first event
     parts.push(el('h3', { text: t('History') }),
-      el('ol', { class: 'uv-history', reversed: true }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
+      el('ol', { class: 'uv-history', reversed: true, tabindex: '0' }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
   }
   container.replaceChildren(el('div', { class: 'universalis-game' }, ...parts));
 }
