@@ -671,5 +671,7 @@ def test_a_player_who_leaves_loses_by_forfeit():
 def test_random_legal_games_end_with_a_captured_king_or_a_draw(picks, config):
     walk = play(GAME, config, picks)
     assert GAME.outcome(walk.state)["reason"] in (
-        "every king of the other side was captured", "the player to move had no move at all",
+        "Every White king was captured: %(loser)s has none left, %(winner)s wins.",
+        "Every Black king was captured: %(loser)s has none left, %(winner)s wins.",
+        "%(loser)s, to move, had no move at all: %(winner)s wins.",
         "a draw: nothing happened for 50 moves, or nobody could move")

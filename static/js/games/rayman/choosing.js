@@ -161,7 +161,8 @@ export function cardChoice(game, me) {
     const card = kind[0];
     return el('button', {
       type: 'button', class: `rm-card-button${as.length ? ' picked' : ''}`, 'aria-pressed': String(Boolean(as.length)),
-      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative ?? '?', card: cardName(card) }),
+      // The name holds the visible text (a voice user says what they see), with what the number is.
+      'aria-label': t('Initiative %(initiative)s, %(card)s', { initiative: card.initiative ?? '?', card: cardName(card) }),
       onclick: () => tap(kind) }, cardChip(card.initiative, cardName(card)),
     kind.length > 1 ? el('span', { class: 'rm-count', text: `×${kind.length}` }) : null,
     ...as.map(([side, label]) => el('span', { class: `rm-picked-as rm-as-${side}`, text: label })));
