@@ -21,7 +21,7 @@ import re
 from typing import Callable
 
 from companion.amiibo import ids
-from companion.games.base import N_, IllegalAction, RegistrationRules
+from companion.games.base import N_, IllegalAction, Plural, RegistrationRules
 
 UID = re.compile(r"^[0-9a-f]{14}$")
 
@@ -70,7 +70,8 @@ def _check_rules(figures: dict, seat: int, amiibo_id: str, uid: str | None, rule
             raise IllegalAction(N_("%(figure)s is already in this game, with %(name)s."),
                                 figure=_english(figure), name=seat_names.get(figure["seat"], "?"))
     if rules.per_seat is not None and len(owned_by(figures, seat)) >= rules.per_seat:
-        raise IllegalAction(N_("%(name)s already has %(count)s figures, the most for this game."),
+        raise IllegalAction(Plural("%(name)s already has %(count)s figure, the most for this game.",
+                                   "%(name)s already has %(count)s figures, the most for this game."),
                             name=seat_names.get(seat, "?"), count=rules.per_seat)
 
 
@@ -166,7 +167,8 @@ def check_start(figures: dict, rules: RegistrationRules, seats: list[int], seat_
     short = [seat for seat, count in counts.items() if count != wanted]
     if short or wanted == 0:
         seat = short[0] if short else seats[0]
-        raise IllegalAction(N_("Every player needs %(count)s figures; %(name)s has %(has)s."),
+        raise IllegalAction(Plural("Every player needs %(count)s figure; %(name)s has %(has)s.",
+                                   "Every player needs %(count)s figures; %(name)s has %(has)s."),
                             count=max(wanted, 1), name=seat_names.get(seat, "?"), has=counts.get(seat, 0))
 
 

@@ -8,7 +8,7 @@ byte for byte: the .po files merge by union across branches (.gitattributes), wh
 while nobody reorders or rewraps them, as `pybabel update` would.
 
 French typography: a no-break space (U+00A0) goes before « ! ? : ; » and inside « », so a
-line never starts with a lone mark; `french_spacing` puts it in the French msgstr lines
+line never starts with a lone mark, and the apostrophe is the typographic one (’, U+2019); `french_spacing` puts it in the French msgstr lines
 (`tests/test_i18n.py` checks every msgstr).
 
 `--check` changes nothing and exits 1 when a catalogue is out of date.
@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "companion" / "translations"
 LANGUAGES = ("fr",)
 DOMAINS = {
-    "messages": ("babel.cfg", DEFAULT_KEYWORDS),
-    "js": ("babel-js.cfg", {"t": None, "N_": None, "said": None}),  # said: companion/replay.py
+    # Plural: the Python rules' Plural(singular, plural) and the browser's tn(singular, plural, count).
+    "messages": ("babel.cfg", {**DEFAULT_KEYWORDS, "Plural": (1, 2)}),
+    "js": ("babel-js.cfg", {"t": None, "N_": None, "said": None, "tn": (1, 2)}),  # said: companion/replay.py
 }
 
 
@@ -40,15 +41,19 @@ _SPACE_BEFORE = re.compile(r" ([!?:;»])")
 _SPACE_AFTER = re.compile(r"« ")
 _GLUED = re.compile(r"(?<=[^\W_])([!?;»])(?![\w=&/])")  # "Piouuu!" -> "Piouuu !" (never in "?lang=")
 _GLUED_OPEN = re.compile(r"«(?=[^\s\u00a0])")
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # l'hôte -> l’hôte; markup's quotes (href='/t') stay
+APOSTROPHE = "\u2019"
 
 
 def french_spacing(text: str) -> str:
     """One msgstr (or one of its quoted lines) with French spacing: a no-break space before
     « ! ? ; » (added where missing, replacing an ordinary space), before « : » where a space
-    was written (a colon glued to a word is technical: http://, 17:00), and inside « »."""
+    was written (a colon glued to a word is technical: http://, 17:00), and inside « »; and
+    the typographic apostrophe after a letter (l’hôte)."""
     text = _SPACE_BEFORE.sub(NBSP + r"\1", text)
     text = _SPACE_AFTER.sub("«" + NBSP, text)
     text = _GLUED.sub(NBSP + r"\1", text)
+    text = _APOSTROPHE.sub(APOSTROPHE, text)
     return _GLUED_OPEN.sub("«" + NBSP, text)
 
 
@@ -79,8 +84,10 @@ def po_path(domain: str, language: str = "fr") -> Path:
 
 
 def key(message) -> tuple:
-    """A catalogue entry's identity: its msgid (the singular of a plural) and context."""
-    return (message.id[0] if isinstance(message.id, tuple) else message.id, message.context)
+    """A catalogue entry's identity: its msgid (the singular of a plural), context and whether it
+    has plural forms (a message that starts counting replaces its entry without plural forms)."""
+    plural = isinstance(message.id, tuple)
+    return (message.id[0] if plural else message.id, message.context, plural)
 
 
 def extracted(domain: str) -> Catalog:

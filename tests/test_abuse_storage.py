@@ -23,8 +23,8 @@ from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
 from tests.server import ServerProcess
 
-DISK_FAILED_FR = ("Le serveur n'a pas pu enregistrer\u00a0: son disque est plein ou défaillant. Réessayez dans un "
-                  "instant\u00a0; l'hôte doit libérer de la place sur le disque.")
+DISK_FAILED_FR = ("Le serveur n’a pas pu enregistrer\u00a0: son disque est plein ou défaillant. Réessayez dans un "
+                  "instant\u00a0; l’hôte doit libérer de la place sur le disque.")
 
 
 def dice_table(url: str) -> tuple[str, str, str]:

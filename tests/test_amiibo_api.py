@@ -54,13 +54,13 @@ def test_a_name_given_by_a_host_shows_next_time(client, catalog):
 
 @pytest.mark.parametrize("amiibo_id, english, french", [
     ("0x12", "An amiibo id has 16 hexadecimal digits after 0x, not 2.",
-     "Un identifiant d'amiibo a 16 chiffres hexadécimaux après 0x, pas 2."),
+     "Un identifiant d’amiibo a 16 chiffres hexadécimaux après 0x, pas 2."),
     ("0x0438000103000503", "An amiibo id ends with 02 (its format version), not 03.",
-     "Un identifiant d'amiibo se termine par 02 (sa version de format), pas 03."),
+     "Un identifiant d’amiibo se termine par 02 (sa version de format), pas 03."),
     ("0x04380001030005zz", "An amiibo id has only hexadecimal digits (0-9, a-f) after 0x, not “z”.",
-     "Un identifiant d'amiibo n'a que des chiffres hexadécimaux (0-9, a-f) après 0x, pas «\u00a0z\u00a0»."),
+     "Un identifiant d’amiibo n’a que des chiffres hexadécimaux (0-9, a-f) après 0x, pas «\u00a0z\u00a0»."),
     ("0437000102990502", "An amiibo id starts with 0x, followed by 16 hexadecimal digits.",
-     "Un identifiant d'amiibo commence par 0x, suivi de 16 chiffres hexadécimaux."),
+     "Un identifiant d’amiibo commence par 0x, suivi de 16 chiffres hexadécimaux."),
 ])
 def test_a_malformed_id_is_a_400_in_the_callers_language(client, amiibo_id, english, french):
     response = client.get(f"/api/amiibo/{amiibo_id}")

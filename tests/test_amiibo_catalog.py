@@ -163,7 +163,7 @@ def test_a_malformed_document_changes_nothing_and_says_why(catalog, store, case)
      "invalid release date in eu: “2015-02-30”", "date de sortie invalide en eu\u00a0: «\u00a02015-02-30\u00a0»"),
     (json.dumps(_bad(lambda d: d["amiibos"].update({"0x000000000000000z": {}}))).encode(),
      "is not an amiibo id: An amiibo id has only hexadecimal digits",
-     "n'est pas un identifiant d'amiibo\u00a0: Un identifiant d'amiibo n'a que des chiffres hexadécimaux"),
+     "n’est pas un identifiant d’amiibo\u00a0: Un identifiant d’amiibo n’a que des chiffres hexadécimaux"),
 ])
 def test_a_malformed_file_changes_nothing_and_says_why_in_english_and_french(catalog, store, data, message,
                                                                            french):

@@ -99,7 +99,7 @@ def test_a_dead_port_says_offline_and_changes_nothing(catalog, dead_url):
         catalog.sync(dead_url, timeout=5)
     assert "Could not reach " + dead_url in translate_error(refused.value, "en")
     assert "Is this machine online? Nothing was changed." in translate_error(refused.value, "en")
-    assert "Cette machine est-elle en ligne\u00a0? Rien n'a changé." in translate_error(refused.value, "fr")
+    assert "Cette machine est-elle en ligne\u00a0? Rien n’a changé." in translate_error(refused.value, "fr")
     assert contents(catalog.store) == before
 
 
@@ -142,5 +142,5 @@ def test_the_sync_command(app, loopback, dead_url):
     offline = runner.invoke(args=["catalog", "sync", "--url", dead_url, "--timeout", "5"], env={"LANGUAGE": "fr"})
     assert offline.exit_code == 1
     assert "Impossible de joindre " + dead_url in offline.output
-    assert "Rien n'a changé." in offline.output
+    assert "Rien n’a changé." in offline.output
     assert app.extensions["companion.catalog"].counts()["amiibos"] == 6

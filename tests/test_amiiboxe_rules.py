@@ -470,8 +470,8 @@ def test_a_withdrawn_seats_figures_leave_the_board_and_score_nothing():
     assert state["active"] == BEN and "withdraw" not in GAME.withdraw_rule
     state, events = GAME.withdraw(state, CLO, rng())
     assert state["phase"] == "over" and state["winners"] == [BEN]
-    assert GAME.outcome(state) == {"winners": [BEN], "reason": "The most points, from the figures retired.",
-                                   "ranking": [[BEN], [ANA, CLO]]}
+    assert GAME.outcome(state) == {"winners": [BEN], "reason": "The most points, from the figures retired: %(names)s.",
+                                   "params": {"names": "Ben"}, "ranking": [[BEN], [ANA, CLO]]}
 
 
 def test_the_verifier_checks_every_fights_die_against_its_draws():

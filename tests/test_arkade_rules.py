@@ -433,7 +433,8 @@ def test_vanished_phone_withdrawing_gives_the_other_player_the_win_by_forfeit():
     left, events = GAME.withdraw(state, DEFENDER_SEAT, ScriptedRng())
     assert events == [{"type": "withdrew", "role": DEFENDER}, {"type": "won", "winner": ALIEN}]
     assert GAME.outcome(left) == {"winners": [ALIEN_SEAT], "ranking": [[ALIEN_SEAT], [DEFENDER_SEAT]],
-                                  "reason": "The other player left the game: a win by forfeit."}
+                                  "reason": "%(loser)s left the game: %(winner)s wins by forfeit.",
+                                  "params": {"loser": "Max", "winner": "Zoé"}}
     assert GAME.waiting(left) == [] and legal_actions(left, ALIEN_SEAT) == []
     assert "forfeit" in GAME.withdraw_rule and state["winner"] is None  # the input is untouched
 

@@ -153,7 +153,7 @@ def test_vanished_alien_during_its_turn_the_seat_is_handed_to_another_phone(duel
     view = t.host.wait_for(lambda v: v["game"] is not None and v["table"]["waiting"])
     assert waiting(view) == [(t.seat("Zoé"), ALIEN_TURN, False)]
     # Who must do what, in every screen's language.
-    assert view["table"]["waiting"][0]["text"]["fr"] == ("lancer les dés et avancer des soucoupes en tant qu'Alien, "
+    assert view["table"]["waiting"][0]["text"]["fr"] == ("lancer les dés et avancer des soucoupes en tant qu’Alien, "
                                                          "puis finir le tour")
     old_token = t.seats["Zoé"]["token"]
     away(t, t.alien, "Zoé")

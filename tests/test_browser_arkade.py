@@ -190,7 +190,7 @@ def test_the_new_actions_on_two_phones_in_english_and_french(server, open_contex
     defender.locator(".ak-correct summary").tap()
     defender.locator(".ak-correct input[name=nuggets]").fill("4")
     assert_fits_a_phone(defender)  # the open correction form too
-    defender.get_by_role("button", name="Proposer à l'autre joueur").tap()
+    defender.get_by_role("button", name="Proposer à l’autre joueur").tap()
     expect(alien.locator(".ak-proposal")).to_contain_text("Max proposes:")
     alien.get_by_role("button", name="Agree").tap()
     expect(defender.locator(".ak-ship strong")).to_have_text("Pépites\u00a0: 4")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -52,4 +53,23 @@ def test_a_phone_is_told_it_will_watch_before_typing_a_name(server, open_context
     watch.tap()
     expect(page.locator(".seat-view .my-name")).to_have_text("You are watching as a spectator.")
     expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+    phone.assert_clean()
+
+
+COUNTED = {("en", 1): "Rayman: 1 space past the line.", ("en", 2): "Rayman: 2 spaces past the line.",
+           ("fr", 1): "Rayman\u00a0: 1 espace après la ligne.", ("fr", 2): "Rayman\u00a0: 2 espaces après la ligne.",
+           ("en", 0): "Rayman: 0 spaces past the line.", ("fr", 0): "Rayman\u00a0: 0 espace après la ligne."}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_count_of_one_is_singular_and_two_plural_in_the_page_language(server, open_context, language):
+    phone = open_context(**PHONE)
+    page = phone.new_page()
+    page.goto(f"{server.url}/?lang={language}")
+    said = page.evaluate("""async () => {
+      const { tn } = await import('/static/js/i18n.js');
+      return [0, 1, 2].map((count) => tn('%(name)s: %(count)s space past the line.',
+                                         '%(name)s: %(count)s spaces past the line.', count, { name: 'Rayman' }));
+    }""")
+    assert said == [COUNTED[language, count] for count in (0, 1, 2)]
     phone.assert_clean()

@@ -179,7 +179,7 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
     expect(host.locator(".rm-question")).to_have_count(0)
     for page in (zoe, max_):
         expect(page.locator(".rm-free-move-others")).to_have_text(
-            "Free move for the 1 last on the board: one space forward, on the level of their choice.")
+            "Free move for the last on the board: one space forward, on the level of their choice.")
     expect(zoe.locator(".rm-my-cards")).to_contain_text("30")  # the cards told are known from now on
 
     for page in (zoe, max_):
@@ -261,8 +261,8 @@ def test_a_new_cards_initiative_is_asked_once_on_a_small_phone_and_a_bad_answer_
     expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
     max_chooses({"bubble": True, "left": None, "second": None})
     expect(zoe.locator(".rm-round")).to_have_text("Round 3")
-    zoe.get_by_role("group", name="Your cards").get_by_role("button", name="Initiative 30 (Rayman card)").tap()
-    zoe.get_by_role("group", name="Your cards").get_by_role("button", name="Initiative 12 (Rayman card)").tap()
+    zoe.get_by_role("group", name="Your cards").get_by_role("button", name="Initiative 30, Rayman card").tap()
+    zoe.get_by_role("group", name="Your cards").get_by_role("button", name="Initiative 12, Rayman card").tap()
     zoe.get_by_role("button", name="Lock in my choice").tap()
     expect(zoe.locator(".rm-locked-mine")).to_have_text("✓ Locked in.")
     max_chooses({"bubble": False, "left": "b1", "second": "b2"})

@@ -72,7 +72,7 @@ def test_learning_refuses_contradictions_and_changes_nothing_then():
     assert "already ties" in str(refused(ranking.learn, KIRBY, PIKACHU))
     assert "already beats" in str(refused(ranking.tie, PEACH, MARIO))
     assert translate_error(refused(ranking.learn, MARIO, MARIO), "fr") == \
-        "Une figurine ne peut pas l'emporter sur elle-même."
+        "Une figurine ne peut pas l’emporter sur elle-même."
     assert "hexadecimal" in str(refused(ranking.learn, "0x12", MARIO))
     assert ranking.to_json() == before
 
@@ -113,7 +113,7 @@ def test_a_reorder_is_checked_before_anything_changes():
     ranking = house((MARIO, LINK))
     before = ranking.to_json()
     assert translate_error(refused(ranking.reorder, [[MARIO], [MARIO]]), "fr") == \
-        "Une figurine ne peut apparaître qu'une fois dans un ordre."
+        "Une figurine ne peut apparaître qu’une fois dans un ordre."
     assert "list of tiers" in str(refused(ranking.reorder, [MARIO, LINK]))
     assert "list of tiers" in str(refused(ranking.reorder, {"tiers": []}))
     assert "amiibo id" in str(refused(ranking.reorder, [[MARIO], ["Link"]]))
@@ -320,7 +320,7 @@ def test_rankings_of_a_judgement_criterion_follow_the_house():
 def test_rankings_of_a_situational_criterion_say_the_board_decides():
     result = rankings("most_supports", TABLE, "fr")
     assert ids(result) == [[MARIO, PIKACHU, NOBODY, BOWSER]]
-    assert result["note"] == "L'aire de jeu décide au moment du combat."
+    assert result["note"] == "L’aire de jeu décide au moment du combat."
     assert rankings("farthest_from_start", TABLE, "en")["note"] == "The board decides at the moment of the fight."
     with pytest.raises(IllegalAction, match="Unknown criterion"):
         rankings("bravest", TABLE, "en")

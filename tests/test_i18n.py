@@ -36,6 +36,10 @@ def test_placeholders_survive_translation(domain):
             if message.id and isinstance(message.id, str):
                 fields = set(re.findall(r"%\((\w+)\)s", message.id))
                 assert fields == set(re.findall(r"%\((\w+)\)s", message.string)), message.id
+            elif message.id:  # plural forms: the plural has every field; the singular may leave the count out
+                fields = set(re.findall(r"%\((\w+)\)s", message.id[1]))
+                assert fields == set(re.findall(r"%\((\w+)\)s", message.string[-1])), message.id
+                assert set(re.findall(r"%\((\w+)\)s", message.string[0])) <= fields, message.id
 
 
 @pytest.mark.parametrize("path", ["/", "/join", "/t/ZZZZ"])
@@ -68,6 +72,24 @@ def test_script_strings_are_translated_in_the_page(client):
     assert script_strings(client, "/?lang=en") == {}, "English needs no catalogue: the key is the text"
 
 
+def test_script_strings_with_plural_forms_come_as_their_forms(client):
+    strings = script_strings(client, "/?lang=fr")
+    assert strings["%(count)s point"] == ["%(count)s point", "%(count)s points"]
+    assert strings["Give back %(count)s card"] == ["Rendre %(count)s carte", "Rendre %(count)s cartes"]
+
+
+def test_a_counted_script_string_is_extracted_with_its_plural(tmp_path, monkeypatch):
+    script = tmp_path / "static" / "js" / "new.js"
+    script.parent.mkdir(parents=True)
+    script.write_text("import { tn } from './i18n.js';\nexport const shown = tn('%(count)s apple', '%(count)s apples', 2);\n")
+    (tmp_path / "babel-js.cfg").write_text((translations.ROOT / "babel-js.cfg").read_text())
+    monkeypatch.setattr(translations, "ROOT", tmp_path)
+    assert [message.id for message in extracted("js") if message.id] == [("%(count)s apple", "%(count)s apples")]
+    text, added, _ = translations.updated("js")
+    assert added == ["%(count)s apple"]
+    assert 'msgid_plural "%(count)s apples"\nmsgstr[0] ""\nmsgstr[1] ""' in text
+
+
 def test_a_script_string_without_french_fails_the_catalogue_check(tmp_path, monkeypatch):
     script = tmp_path / "static" / "js" / "new.js"
     script.parent.mkdir(parents=True)
@@ -86,7 +108,7 @@ def test_the_update_keeps_entries_a_union_merge_glued_together():
     glued = ('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "One"\nmsgstr "Un"\n#, python-format\n'
              'msgid "Two %(n)s"\nmsgstr "Deux %(n)s"\n\n#~ msgid "Old"\n#~ msgstr "Vieux"\n')
     blocks = translations._blocks(glued)
-    assert [translations._block_key(block) for block in blocks] == [None, ("One", None), ("Two %(n)s", None), None]
+    assert [translations._block_key(block) for block in blocks] == [None, ("One", None, False), ("Two %(n)s", None, False), None]
     assert blocks[2] == '#, python-format\nmsgid "Two %(n)s"\nmsgstr "Deux %(n)s"'
 
 
@@ -114,12 +136,26 @@ def test_every_french_string_has_a_no_break_space_before_its_marks(domain):
     assert len(spaced) > 50, "the check above would pass on catalogues without a single mark"
 
 
+# An apostrophe sits between two letters; markup's quotes (href='/t/K7QX') do not.
+STRAIGHT_APOSTROPHE = re.compile(r"[^\W\d_]'[^\W\d_]")
+
+
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_french_string_uses_the_typographic_apostrophe(domain):
+    texts = list(french_msgstrs(domain))
+    assert [text for text in texts if STRAIGHT_APOSTROPHE.search(text)] == [], \
+        "French writes ’ (U+2019): ./manage.sh strings puts it in"
+    assert sum("\u2019" in text for text in texts) > 100, "the check above would pass on catalogues without one"
+
+
 @pytest.mark.parametrize("wrong, right", [
     ("Jeu inconnu : %(game)s.", "Jeu inconnu\u00a0: %(game)s."),
     ("Piouuu! Encore ?", "Piouuu\u00a0! Encore\u00a0?"),
     ("pas « z »", "pas «\u00a0z\u00a0»"),
-    ("l'hôte ; réessayez", "l'hôte\u00a0; réessayez"),
+    ("l'hôte ; réessayez", "l\u2019hôte\u00a0; réessayez"),
     ("http:// et https:// ; /t/K7QX?lang=fr", "http:// et https://\u00a0; /t/K7QX?lang=fr"),
+    ("l'hôte n'a pas lu « aujourd'hui »", "l\u2019hôte n\u2019a pas lu «\u00a0aujourd\u2019hui\u00a0»"),
+    ("<a href='/t/K7QX'>", "<a href='/t/K7QX'>"),  # a quote after "=" is markup, not an apostrophe
 ])
 def test_the_strings_command_puts_the_no_break_space_in(wrong, right):
     assert translations.french_spacing(wrong) == right

@@ -29,7 +29,7 @@ def test_a_hand_off_in_the_lobby_is_refused_the_seat_is_removed_instead(client):
     assert refused.json["error"] == ("The game has not started: remove the away seat instead, and let the new phone "
                                      "join with the QR code.")
     french = host_act(client, table, {"type": "table.handoff", "seat": ana}, FRENCH)
-    assert french.json["error"].startswith("La partie n'a pas commencé\u00a0: retirez plutôt la place absente")
+    assert french.json["error"].startswith("La partie n’a pas commencé\u00a0: retirez plutôt la place absente")
     assert entries(client, table) == before
     assert host_act(client, table, {"type": "table.remove", "seat": ana}).status_code == 200
     seats = client.get(f"/api/tables/{table['code']}", headers=bearer(table["host_token"])).json["table"]["seats"]

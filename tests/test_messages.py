@@ -11,7 +11,11 @@ import re
 
 import pytest
 
+from companion.amiibo.locale import translate as locale_translate
+from companion.games.base import IllegalAction, Plural
+from companion.web.i18n import every_language, translate
 from tests.helpers import bearer, new_table, ENTROPY
+from tests.test_universalis import GAME as UNIVERSALIS, do as universalis_do, new_duel as universalis_duel
 from tests.server import ROOT
 
 WATCH = {
@@ -58,7 +62,7 @@ def test_the_notice_speaks_the_pages_language_and_an_open_table_has_none(client)
     assert notice_before_name(phone_page(client, table)) is None
     host_act(client, table, {"type": "table.joining", "open": False})
     french = notice_before_name(phone_page(client, table, "fr"))
-    assert french.startswith("Cette table n'accepte plus de joueurs\u00a0: vous regarderez en spectateur.")
+    assert french.startswith("Cette table n’accepte plus de joueurs\u00a0: vous regarderez en spectateur.")
 
 
 def test_the_host_screen_says_scan_to_join_above_the_qr_code_with_the_address_and_code(client):
@@ -83,3 +87,37 @@ def test_a_malformed_code_is_refused_under_its_field_saying_what_a_code_looks_li
     field, error = page.index('name="code"'), page.index('id="code-error"')
     assert field < error and 'aria-describedby="code-error"' in page and 'value="hello!"' in page
     assert "is not a table code: codes have 4 or 5 letters and digits." in page
+
+
+
+# --- counts: gettext's plural forms (French says "0 point" and "1 point", English "0 points") ------
+
+BONUS = Plural("You have only %(count)s bonus token.", "You have only %(count)s bonus tokens.")
+SAID = {("en", 0): "You have only 0 bonus tokens.", ("en", 1): "You have only 1 bonus token.",
+        ("en", 2): "You have only 2 bonus tokens.", ("fr", 0): "Vous n’avez que 0 Jeton Bonus.",
+        ("fr", 1): "Vous n’avez que 1 Jeton Bonus.", ("fr", 2): "Vous n’avez que 2 Jetons Bonus."}
+
+
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_a_refusal_that_counts_takes_the_form_of_its_count_in_each_language(app, count):
+    refusal = IllegalAction(BONUS, count=count)
+    assert str(refusal) == SAID["en", count]  # the log's English too
+    for language in ("en", "fr"):
+        with app.test_request_context(f"/?lang={language}"):
+            assert translate(refusal) == SAID[language, count]
+    assert every_language(app)(BONUS, {"count": count}) == {"en": SAID["en", count], "fr": SAID["fr", count]}
+
+
+@pytest.mark.parametrize("count, english, french", [(1, "1 letter", "1 lettre"), (2, "2 letters", "2 lettres")])
+def test_a_figures_name_length_counts_its_letters_in_each_language(count, english, french):
+    """Outside a request (the amiibo catalogue, the command line): the same plural forms."""
+    letters = Plural("%(count)s letter", "%(count)s letters")
+    assert (locale_translate("en", letters, count=count), locale_translate("fr", letters, count=count)) == (english, french)
+
+
+def test_the_end_of_a_game_says_who_in_each_language(app):
+    """« drew from an empty deck » names the player; the sentence is the same on every screen, in its language."""
+    state = universalis_do(universalis_duel(), 1, {"type": "deck_count", "count": 0})
+    outcome = UNIVERSALIS.outcome(universalis_do(state, 1, {"type": "draw"}))
+    assert every_language(app)(outcome["reason"], outcome["params"]) == {
+        "en": "Ana drew from an empty deck: Bo wins.", "fr": "Ana a pioché dans un deck vide\u00a0: Bo gagne."}

@@ -8,6 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.rayman import GAME, HOST, LAST_COLUMN, legal_actions, view
+from companion.games.rayman.common import name_of
 from tests.rules import ScriptedRng
 from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, lock, players, end_turns, new_game, place, player,
                                ready, refused, rng, start_round, through_setup, turns)
@@ -494,7 +495,7 @@ def test_solo_damage_without_a_heart_loses():
     state, events = act_events(state, 1, {"type": "hurt", "cause": "obstacle"})
     assert of_type(events, "heart_lost") and state["phase"] == "turns"
     state, events = act_events(state, 1, {"type": "hurt", "cause": "enemy"})
-    assert state["phase"] == "game_over" and state["result"] == {"kind": "coop", "won": False, "reason": "defeated"}
+    assert state["phase"] == "game_over" and state["result"] == {"kind": "coop", "won": False, "reason": "defeated", "seat": 1}
 
 
 @pytest.mark.parametrize("cause", ["enemy", "obstacle", "wall", "boss"])
@@ -507,7 +508,8 @@ def test_rule_coop_any_damage_puts_the_player_in_bubble_mode(cause):
 
 def test_harsher_coop_damage_without_a_heart_loses():
     state = act(coop_turns(harsh_coop="on"), 2, {"type": "hurt", "cause": "enemy"})
-    assert state["result"] == {"kind": "coop", "won": False, "reason": "defeated"}
+    assert state["result"] == {"kind": "coop", "won": False, "reason": "defeated", "seat": 2}
+    assert GAME.outcome(state)["params"] == {"name": name_of(state, 2)}  # the end names who was defeated
 
 
 def test_the_table_wins_when_every_player_finished_with_three_ptizetres():

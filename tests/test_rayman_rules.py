@@ -144,7 +144,7 @@ def test_rule_a_bonus_exchange_checks_counts_and_the_limit_of_four():
     state = coop_with_bonus()
     mover = active(state)
     other = next(seat for seat in (1, 2, 3) if seat != mover)
-    refused(state, mover, {"type": "give_bonus", "to": other, "give": 2}, "You have only 1 bonus tokens")
+    refused(state, mover, {"type": "give_bonus", "to": other, "give": 2}, "You have only 1 bonus token.")
     refused(state, mover, {"type": "give_bonus", "to": other, "give": 0, "take": 0}, "at least one")
     refused(state, mover, {"type": "give_bonus", "to": other, "give": "1"}, "at least one")
     player(state, other)["bonus"] = 4

@@ -60,7 +60,7 @@ def test_a_refused_tap_is_explained_on_the_host_screen_in_its_language(app, clie
     app.extensions["companion.reader"].on_scan(SimpleNamespace(uid=UID, amiibo_id=LUIGI))
     told = events(host, "reader")[-1]
     assert told == events(english, "reader")[-1]  # one message; each screen shows its own language
-    assert told["tap_texts"]["fr"].startswith("Personne n'ajoute de figurines")
+    assert told["tap_texts"]["fr"].startswith("Personne n’ajoute de figurines")
     assert told["tap_texts"]["en"].startswith("Nobody is adding figures")
     assert told["tap_error"] == told["tap_texts"]["en"]  # the language of the screen opened last
 
@@ -82,7 +82,7 @@ def test_a_reader_error_reaches_each_host_screen_whole_in_its_language(app, clie
     assert status == events(english, "reader")[-1] and set(status) == {"state", "model", "text"}
     assert status["text"] == {
         "en": "Cannot open the reader at usb:054c:06c3: check the device path and the cable.",
-        "fr": "Impossible d'ouvrir le lecteur à usb:054c:06c3\u00a0: vérifiez le chemin du périphérique et le câble."}
+        "fr": "Impossible d’ouvrir le lecteur à usb:054c:06c3\u00a0: vérifiez le chemin du périphérique et le câble."}
     assert "Input/output" not in json.dumps(status)
 
 
@@ -116,10 +116,10 @@ def test_a_tap_error_from_the_reader_and_a_tap_with_no_host_screen(app, client, 
     card = Said(NOT_TYPE2, msgids=("kind",), kind="a MIFARE Classic card")
     bridge._dispatch(reader_line("error", message=card, said=said_fields(card)))
     assert events(french, "reader")[-1]["tap_error"] == (
-        "Ce n'est pas un amiibo\u00a0: c'est une carte MIFARE Classic, pas une étiquette NFC Forum de type 2.")
+        "Ce n’est pas un amiibo\u00a0: c’est une carte MIFARE Classic, pas une étiquette NFC Forum de type 2.")
     unreadable = Said(UNREADABLE, detail="TagCommandError: 0x0104")
     bridge._dispatch(reader_line("error", message=unreadable, said=said_fields(unreadable)))
-    assert events(french, "reader")[-1]["tap_error"] == "L'étiquette n'a pas pu être lue\u00a0: posez-la à nouveau."
+    assert events(french, "reader")[-1]["tap_error"] == "L’étiquette n’a pas pu être lue\u00a0: posez-la à nouveau."
 
 
 def test_a_malformed_line_from_the_reader_process_changes_nothing_or_reads_as_an_unreadable_tag(app, client,
@@ -132,4 +132,4 @@ def test_a_malformed_line_from_the_reader_process_changes_nothing_or_reads_as_an
         bridge._dispatch(line)
     assert events(french, "reader") == []
     bridge._dispatch(reader_line("error", message="?", said={"msgid": 42, "params": "x"}))
-    assert events(french, "reader")[-1]["tap_error"] == "L'étiquette n'a pas pu être lue\u00a0: posez-la à nouveau."
+    assert events(french, "reader")[-1]["tap_error"] == "L’étiquette n’a pas pu être lue\u00a0: posez-la à nouveau."

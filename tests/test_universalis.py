@@ -182,8 +182,8 @@ def test_drawing_from_an_empty_deck_loses_an_empty_deck_alone_does_not():
     state = do(new_duel(), ANA, {"type": "deck_count", "count": 0})
     assert GAME.outcome(state) is None  # empty, but nobody drew
     state = do(state, ANA, {"type": "draw"})
-    assert GAME.outcome(state) == {"winners": [BO], "reason": "%(name)s drew from an empty deck",
-                                   "params": {"name": "Ana"}, "ranking": [[BO], [ANA]]}
+    assert GAME.outcome(state) == {"winners": [BO], "reason": "%(loser)s drew from an empty deck: %(winner)s wins.",
+                                   "params": {"loser": "Ana", "winner": "Bo"}, "ranking": [[BO], [ANA]]}
     refused(state, BO, NEXT, "The game is over")
 
 
@@ -228,7 +228,8 @@ def test_the_third_super_star_wins_at_once():
     state["players"][str(ANA)]["stars"] = 2
     state, events = act(state, ANA, {"type": "star"})
     assert events[-1] == {"type": "star", "seat": ANA, "stars": 3, "given": False, "card": None, "wins": True}
-    assert GAME.outcome(state)["winners"] == [ANA] and GAME.outcome(state)["reason"] == "three Super Stars"
+    assert GAME.outcome(state)["winners"] == [ANA] and GAME.outcome(state)["reason"] == "%(winner)s gathered three Super Stars."
+    assert GAME.outcome(state)["params"]["winner"] == "Ana"
 
 
 def test_a_super_star_given_by_a_card_costs_nothing_and_is_not_the_turns_purchase():

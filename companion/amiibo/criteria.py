@@ -51,7 +51,7 @@ from typing import Any, Callable
 
 from companion.amiibo.facts import facts_for
 from companion.amiibo.locale import character_name, language, translate
-from companion.games.base import N_, IllegalAction
+from companion.games.base import N_, IllegalAction, Plural
 
 MIN, MAX = "min", "max"
 COMPUTED, FACTS, SITUATIONAL, JUDGEMENT = "computed", "facts", "situational", "judgement"
@@ -206,7 +206,7 @@ def _letters(figure: dict, lang: str) -> dict | None:
     if not isinstance(name, str) or not name.strip():
         return None
     count = letter_count(name)
-    wording = N_("%(count)s letter") if count == 1 else N_("%(count)s letters")
+    wording = Plural("%(count)s letter", "%(count)s letters")
     return {**_value(count, COMPUTED, translate(lang, wording, count=count)), "name": name,
             "name_source": name_source}
 

@@ -53,7 +53,8 @@ def _translations(lang: str) -> NullTranslations:
 
 
 def translate(lang: str, message: str, **params: Any) -> str:
-    text = _translations(language(lang)).gettext(message)
+    translations = _translations(language(lang))
+    text = message.translated(translations, params) if hasattr(message, "plural") else translations.gettext(message)
     return text % params if params else text
 
 

@@ -42,6 +42,37 @@ def plain_copy(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
+class Plural(str):
+    """A msgid that counts something: its English singular, with the plural beside it and the name of
+    the parameter that holds the count. The web shell picks the form of the screen's language
+    (gettext's ngettext: French says "1 point" and "0 point", English "0 points"). Extracted as a
+    plural entry (scripts/translations.py)."""
+
+    plural: str
+    counter: str
+
+    def __new__(cls, singular: str, plural: str, counter: str = "count") -> "Plural":
+        made = super().__new__(cls, singular)
+        made.plural, made.counter = plural, counter
+        return made
+
+    def translated(self, translations, params: dict) -> str:
+        """The form for params[counter] in a gettext translations object's language (English when
+        the object has no entry)."""
+        return translations.ngettext(str(self), self.plural, int(params.get(self.counter) or 0))
+
+
+class _English:
+    """gettext's English: the msgid itself, singular for a count of 1 (an exception's own text)."""
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, count: int) -> str:
+        return singular if count == 1 else plural
+
+
+_ENGLISH = _English()
+
+
 class Msg(str):
     """A message parameter that is itself a msgid ("choosing roles"): the web
     shell translates it with the message, so a French screen reads no English."""
@@ -62,11 +93,19 @@ class MsgList(tuple):
         return self.sep.join(self)
 
 
+def duel_outcome(names: dict, winner: int, loser: int, reason: str) -> dict:
+    """A two-player game's outcome; its reason names both players (``%(winner)s``, ``%(loser)s``),
+    from the game's ``{str(seat): name}``, so that every screen says who won and why."""
+    return {"winners": [winner], "reason": reason,
+            "params": {"winner": names[str(winner)], "loser": names[str(loser)]}, "ranking": [[winner], [loser]]}
+
+
 class IllegalAction(Exception):
     """A rule says no. ``message`` is an English msgid with ``%(name)s`` fields."""
 
     def __init__(self, message: str, **params: Any):
-        super().__init__(message % params if params else message)
+        english = message.translated(_ENGLISH, params) if isinstance(message, Plural) else message
+        super().__init__(english % params if params else english)
         self.message = message
         self.params = params
 

@@ -11,10 +11,10 @@ from typing import Callable
 from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import Flask, current_app, has_request_context, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, get_locale, get_translations, gettext
 
 from companion.catalogues import compile_catalogues
-from companion.games.base import Msg, MsgList
+from companion.games.base import Msg, MsgList, Plural
 
 LANG_COOKIE = "lang"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
@@ -35,7 +35,10 @@ def current_language() -> str:
 
 def translate(error) -> str:
     """A TableError or IllegalAction, in the viewer's language."""
-    return gettext(error.message, **{name: translated_param(value) for name, value in error.params.items()})
+    params = {name: translated_param(value) for name, value in error.params.items()}
+    if isinstance(error.message, Plural):
+        return error.message.translated(get_translations(), error.params) % params
+    return gettext(error.message, **params)
 
 
 def translated_param(value):
@@ -49,21 +52,25 @@ def translated_param(value):
 
 def _translated(language: str, domain: str) -> list:
     """The translated messages of a domain's .po in one language (read from the .po itself, so that it
-    needs no compile step; English has none: the key is the text)."""
+    needs no compile step; English has none: the key is the text). A message with plural forms has a
+    tuple as its id and its string (every form translated)."""
     path = TRANSLATIONS / language / "LC_MESSAGES" / f"{domain}.po"
     if not path.is_file():
         return []
     with path.open("rb") as handle:
         catalog = read_po(handle, locale=language)
-    return [message for message in catalog
-            if message.id and message.string and not message.fuzzy and isinstance(message.id, str)]
+    return [message for message in catalog if message.id and not message.fuzzy
+            and (all(message.string) if isinstance(message.id, tuple) else message.string)]
 
 
 @lru_cache(maxsize=None)
-def browser_catalogue(language: str) -> dict[str, str]:
+def browser_catalogue(language: str) -> dict[str, str | list[str]]:
     """The browser's strings in one language, keyed by their English text: the Babel domain "js"
-    (extracted from static/js, see scripts/translations.py)."""
-    return {message.id: message.string for message in _translated(language, "js")}
+    (extracted from static/js, see scripts/translations.py). A message with plural forms is keyed by
+    its singular and gives the list of its forms, in the order of the language's Plural-Forms (tn())."""
+    return {message.id[0] if isinstance(message.id, tuple) else message.id:
+            list(message.string) if isinstance(message.id, tuple) else message.string
+            for message in _translated(language, "js")}
 
 
 @lru_cache(maxsize=None)
@@ -72,7 +79,7 @@ def rules_catalogue(language: str) -> dict[str, str]:
     verify page replays the rules in the browser and quotes a refusal in the page's language. Only
     that page carries them (a table's page stays small)."""
     return {message.id: message.string for message in _translated(language, "messages")
-            if any(path.startswith("companion/games/") for path, _ in message.locations)}
+            if isinstance(message.id, str) and any(path.startswith("companion/games/") for path, _ in message.locations)}
 
 
 def browser_strings(with_rules: bool = False) -> dict[str, str]:
@@ -89,12 +96,12 @@ def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
                   for language in app.config["LANGUAGES"]}
 
     @lru_cache(maxsize=2048)
-    def cached(message: str, params_json: str, msgids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    def cached(message: str, plural: tuple, params_json: str, msgids: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         texts = []
         for language, catalogue in catalogues.items():
             params = {name: catalogue.gettext(value) if name in msgids else value
                       for name, value in json.loads(params_json).items()}
-            text = catalogue.gettext(message)
+            text = Plural(message, *plural).translated(catalogue, params) if plural else catalogue.gettext(message)
             try:
                 texts.append((language, text % params if params else text))
             except (KeyError, TypeError, ValueError):
@@ -103,7 +110,8 @@ def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
 
     def texts(message: str, params: dict) -> dict[str, str]:
         msgids = tuple(sorted(name for name, value in params.items() if isinstance(value, Msg)))
-        return dict(cached(message, json.dumps(params, sort_keys=True, default=str), msgids))
+        plural = (message.plural, message.counter) if isinstance(message, Plural) else ()
+        return dict(cached(str(message), plural, json.dumps(params, sort_keys=True, default=str), msgids))
 
     return texts
 

@@ -1,5 +1,5 @@
 // Figures at the table: the reader's state, taps, "add my figures", claims and catalogue picks.
-import { N_, t } from './i18n.js';
+import { N_, t, tn } from './i18n.js';
 import { el, requestJson, seatName, showErrorAt } from './ui.js';
 
 const language = document.documentElement.lang || 'en';
@@ -112,7 +112,7 @@ export function renderPhoneFigures(container, view, { act, claim, reader, onClai
   // How many the game needs: "2 of 3", counted as each figure is added (by the reader or by name).
   const need = (view.table.requirements || []).find((item) => item.kind === 'figures' && item.seat === me);
   if (need) parts.push(el('p', { class: `figure-count${need.met ? ' met' : ''}`, 'aria-live': 'polite',
-    text: t('%(have)s of %(need)s figures', { have: need.have, need: need.need }) }));
+    text: tn('%(have)s of %(count)s figure', '%(have)s of %(count)s figures', need.need, { have: need.have }) }));
   // The server's reader is plugged in, or the server has none of its own ('off') and a reader posts its
   // taps from another process (`python -m hardware.reader --server`): known once one has tapped here.
   // Otherwise no taps: picking by name comes first and no button asks for them.

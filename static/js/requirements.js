@@ -1,6 +1,6 @@
 // What a table still needs before its game can start (players, each player's figures), with counts,
 // from the view's table.requirements: the host screen and every phone show it in the lobby.
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { localized } from './tablenight.js';
 import { el, seatName } from './ui.js';
 
@@ -13,7 +13,7 @@ function playersText(need) {
 function figuresText(view, need) {
   const params = { ...need, name: seatName(view, need.seat), extra: need.have - need.need };
   return need.have > need.need ? t('%(name)s: %(have)s figures, %(need)s play: remove %(extra)s', params)
-    : t('%(name)s: %(have)s of %(need)s figures', params);
+    : tn('%(name)s: %(have)s of %(count)s figure', '%(name)s: %(have)s of %(count)s figures', params.need, params);
 }
 
 export function requirementText(view, need) {

@@ -1,7 +1,7 @@
 // The verify page: download the public log and check it here, against this phone's own record if it
 // kept one (companion/verify.py runs the same checks: python -m companion.verify LOG --record RECORD).
 import { verifyLog } from './fairness.js';
-import { N_, t } from './i18n.js';
+import { N_, t, tn } from './i18n.js';
 import { loadRecord } from './record.js';
 import { replayInPython } from './replay.js';
 import { el, requestJson } from './ui.js';
@@ -105,7 +105,8 @@ function conclude(report, replayed) {
     say('unspent', t("Draws, commitments and the game's rules check out, but the server saw %(count)s of this phone's random numbers and did not use them: each may hide a result it refused (listed below).",
       { count: report.unspent.length }));
   } else {
-    say('ok', t("Verified: the commitment, all %(count)s draws and the game's rules check out.", { count: report.checked }));
+    say('ok', tn("Verified: the commitment, the %(count)s draw and the game's rules check out.",
+      "Verified: the commitment, all %(count)s draws and the game's rules check out.", report.checked));
   }
 }
 

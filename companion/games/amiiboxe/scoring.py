@@ -3,7 +3,7 @@ figures retired from their own location, the end when one player is left."""
 
 from __future__ import annotations
 
-from companion.games.amiiboxe.common import CAPTURED, IN_PLAY, OUT, RETIRED, figure_by_id, seat_record, \
+from companion.games.amiiboxe.common import CAPTURED, IN_PLAY, OUT, RETIRED, figure_by_id, seat_name, seat_record, \
     seats_on_board
 from companion.games.base import N_
 
@@ -54,7 +54,8 @@ def outcome(state: dict) -> dict | None:
         return None
     totals = sorted({seat["points"] for seat in state["seats"]}, reverse=True)
     ranking = [[seat["id"] for seat in state["seats"] if seat["points"] == total] for total in totals]
-    return {"winners": list(state["winners"]), "reason": N_("The most points, from the figures retired."),
+    return {"winners": list(state["winners"]), "reason": N_("The most points, from the figures retired: %(names)s."),
+            "params": {"names": ", ".join(seat_name(state, seat) for seat in state["winners"])},
             "ranking": ranking}
 
 

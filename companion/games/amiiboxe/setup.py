@@ -8,7 +8,7 @@ from companion.games.amiiboxe.board import figure_at, new_board, require_board, 
     starting_cells
 from companion.games.amiiboxe.common import FACES, IN_PLAY, MAX_NAME_LENGTH, MIN_FIGURES, english_name, \
     seat_ids, figure_field, on_board
-from companion.games.base import HOST, N_, IllegalAction, require_fields
+from companion.games.base import HOST, N_, IllegalAction, Plural, require_fields
 
 KINDS = ("computed", "facts", "situational", "judgement")
 DIRECTIONS = ("min", "max")
@@ -114,7 +114,8 @@ def check_seats(seats: list[dict], per_player: int) -> None:
     owners: dict[str, dict] = {}
     for seat in seats:
         if len(seat["figures"]) != per_player:
-            raise IllegalAction(N_("Every player needs %(count)s figures; %(name)s has %(has)s."),
+            raise IllegalAction(Plural("Every player needs %(count)s figure; %(name)s has %(has)s.",
+                                       "Every player needs %(count)s figures; %(name)s has %(has)s."),
                                 count=per_player, name=seat["name"], has=len(seat["figures"]))
         for figure in seat["figures"]:
             if figure["amiibo_id"] in owners:

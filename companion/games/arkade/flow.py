@@ -20,7 +20,7 @@ from companion.games.arkade.common import action_time, actor_of, other, role_of,
 from companion.games.arkade.constants import ALIEN, DEFENDER, ROLES
 from companion.games.arkade.setup import assign_roles, phase_after_roles
 from companion.games.arkade.throwing import reactor_cell_due
-from companion.games.base import HOST, N_, IllegalAction, plain_copy, require_fields
+from companion.games.base import HOST, N_, IllegalAction, duel_outcome, plain_copy, require_fields
 from companion.games.kernel import ANYONE, KEEP_ALL, Move, Phase, Rules
 
 # The pending question each answering move answers.
@@ -196,16 +196,16 @@ def throws_left(state: dict) -> dict:
 
 # --- the end, whom the game waits on, a seat that leaves ----------------------------
 
-OUTCOME_REASONS = {"saucers": N_("Every saucer is off the board: the Defender wins."),
-                   "last_line": N_("A saucer reached the last line: the Alien wins."),
-                   "forfeit": N_("The other player left the game: a win by forfeit.")}
+OUTCOME_REASONS = {"saucers": N_("Every saucer is off the board: %(winner)s, the Defender, wins."),
+                   "last_line": N_("A saucer reached the last line: %(winner)s, the Alien, wins."),
+                   "forfeit": N_("%(loser)s left the game: %(winner)s wins by forfeit.")}
 
 
 def decide(state: dict) -> dict | None:
     if not state["winner"]:
         return None
     winner, loser = state["roles"][state["winner"]], state["roles"][other(state["winner"])]
-    return {"winners": [winner], "reason": OUTCOME_REASONS[state["won_by"]], "ranking": [[winner], [loser]]}
+    return duel_outcome(state["seats"], winner, loser, OUTCOME_REASONS[state["won_by"]])
 
 
 # What the active player does in a Stratégie turn, named with the role: every screen reads

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.arkade.common import check_turn, other, require_dice
 from companion.games.arkade.constants import ALIEN, DEFENDER, REACTOR_CELLS, SHIP_CELLS
-from companion.games.base import N_, IllegalAction
+from companion.games.base import N_, IllegalAction, Plural
 
 
 def check_throw(state: dict, role: str, action: dict) -> None:
@@ -15,7 +15,8 @@ def check_throw(state: dict, role: str, action: dict) -> None:
     if state["settled"][role]:
         raise IllegalAction(N_("Your dice are settled: you already used this throw."))
     if state["throws"][role] >= state["max_throws"]:
-        raise IllegalAction(N_("Only %(count)s throws are allowed per turn."), count=state["max_throws"])
+        raise IllegalAction(Plural("Only %(count)s throw is allowed per turn.", "Only %(count)s throws are allowed per turn."),
+                            count=state["max_throws"])
 
 
 def throw(state: dict, role: str, action: dict, rng) -> list[dict]:

@@ -13,7 +13,7 @@ this table »); the table options change six of them.
 
 from __future__ import annotations
 
-from companion.games.base import N_, IllegalAction
+from companion.games.base import N_, IllegalAction, duel_outcome
 from companion.games.chakart import board
 from companion.games.chakart.board import colour_of, coords, is_square, kind, last_rank, other
 from companion.games.chakart.effects import Path, chain, hidden_queen, resolve, swap_targets
@@ -408,23 +408,25 @@ def pass_turn(state: dict, seat: int, action: dict, rng) -> list[dict]:
 
 
 # The end ----------------------------------------------------------------------------------
+# Each end says who: the side that lost its kings, and the players by name.
+KINGS_CAPTURED = {"w": N_("Every White king was captured: %(loser)s has none left, %(winner)s wins."),
+                  "b": N_("Every Black king was captured: %(loser)s has none left, %(winner)s wins.")}
+
+
 def decide(state: dict) -> dict | None:
     kings = {colour: any(kind(p) == "k" and colour_of(p) == colour for p in state["pieces"].values())
              for colour in ("w", "b")}
     seats = state["seats"]
     for colour in ("w", "b"):
         if not kings[colour]:
-            winner = seats[other(colour)]
-            return {"winners": [winner], "reason": N_("every king of the other side was captured"),
-                    "ranking": [[winner], [seats[colour]]]}
+            return duel_outcome(state["names"], seats[other(colour)], seats[colour], KINGS_CAPTURED[colour])
     if state["options"].get("no_move", "pass") == "lose" and stuck(state):
-        winner, loser = seats[other(state["turn"])], seats[state["turn"]]
-        return {"winners": [winner], "reason": N_("the player to move had no move at all"),
-                "ranking": [[winner], [loser]]}
+        return duel_outcome(state["names"], seats[other(state["turn"])], seats[state["turn"]],
+                            N_("%(loser)s, to move, had no move at all: %(winner)s wins."))
     if state.get("forfeit"):
         loser = state["forfeit"]
         winner = next(seat for seat in seats.values() if seat != loser)
-        return {"winners": [winner], "reason": N_("won by forfeit"), "ranking": [[winner], [loser]]}
+        return duel_outcome(state["names"], winner, loser, N_("%(loser)s left the game: %(winner)s wins by forfeit."))
     if state["quiet"] >= QUIET_PLIES_FOR_A_DRAW or state["passes"] >= 2:
         both = sorted(seats.values())
         return {"winners": [], "reason": N_("a draw: nothing happened for 50 moves, or nobody could move"),

@@ -68,7 +68,7 @@ def occupied_levels(state: dict, column: int, mover: dict) -> set[int]:
 
 def damage_consequences(state: dict, player: dict, cause: str, events: list[dict]) -> None:
     if rule(state, "damage_defeats"):
-        end_coop(state, False, "defeated", events)
+        end_coop(state, False, "defeated", events, seat=player["seat"])
     elif rule(state, "bubble_mode_on_damage"):
         player["bubble_mode"] = True
         events.append({"type": "bubble_mode", "seat": player["seat"], "on": True})
@@ -105,7 +105,8 @@ def move_to(state: dict, player: dict, column: int, level: int, events: list[dic
         cross(state, player, events)
 
 
-def end_coop(state: dict, won: bool, reason: str, events: list[dict]) -> None:
-    """The table wins or loses together: the phase's ``next`` then ends the game (``common.ended``)."""
-    state["result"] = {"kind": "coop", "won": won, "reason": reason}
+def end_coop(state: dict, won: bool, reason: str, events: list[dict], seat: int | None = None) -> None:
+    """The table wins or loses together: the phase's ``next`` then ends the game (``common.ended``);
+    ``seat``: the player it happened to (the one defeated)."""
+    state["result"] = {"kind": "coop", "won": won, "reason": reason, **({"seat": seat} if seat is not None else {})}
     events.append({"type": "game_over", "won": won, "reason": reason})

@@ -17,7 +17,7 @@ from companion.games.rayman.cards import check_initiative, do_initiative
 from companion.games.rayman.choosing import (all_locked, all_revealed, begin_initiatives, begin_revealing,
                                              begin_turns, check_fresh_draw, check_lock, check_repick, check_reveal,
                                              do_lock, do_repick, do_reveal, draw_lost_choices)
-from companion.games.rayman.common import LABELS, active_seat, choosers, ended, player_of
+from companion.games.rayman.common import LABELS, active_seat, choosers, ended, name_of, player_of
 from companion.games.rayman.constants import BASE_CARDS, DRAFT_ROUNDS, HISTORY_KEPT
 from companion.games.rayman.finish import (begin_finish, begin_ranked, check_distance, check_next_race,
                                            distance_of, do_distance, do_next_race, finish_next, race_over_next)
@@ -254,7 +254,7 @@ def lapse_offer(state: dict, seat, action: dict, rng) -> list[dict]:
 
 COOP_REASONS = {
     "all_finished": N_("Every player finished the race before the Boss."),
-    "defeated": N_("A player was defeated."),
+    "defeated": N_("%(name)s was defeated."),
     "all_in_bubbles": N_("Every player was in a Bubble at once."),
     "boss_finished": N_("The Boss finished the race first."),
     "nobody_left": N_("Nobody is left in the race."),
@@ -267,17 +267,25 @@ def decide(state: dict) -> dict | None:
     result = state["result"] or {}
     if result.get("kind") == "coop":
         seats = [player["seat"] for player in state["players"]]
-        return {"winners": seats if result["won"] else [], "reason": COOP_REASONS[result["reason"]],
+        named = {"name": name_of(state, result["seat"])} if "seat" in result else {}
+        return {"winners": seats if result["won"] else [], "reason": COOP_REASONS[result["reason"]], "params": named,
                 "ranking": [seats] if result["won"] and seats else []}
     tournament = state["tournament"]
     if tournament is not None:
         order = sorted({s["points"] for s in tournament["standings"]}, reverse=True)
         ranking = [[s["seat"] for s in tournament["standings"] if s["points"] == points] for points in order]
-        return {"winners": tournament["winners"], "reason": N_("Most tournament points."), "ranking": ranking}
+        return {"winners": tournament["winners"], "reason": N_("Most tournament points: %(names)s."),
+                "params": {"names": names_of(state, tournament["winners"])}, "ranking": ranking}
     places = sorted({entry["place"] for entry in result["ranking"]})
     ranking = [[e["seat"] for e in result["ranking"] if e["place"] == place] for place in places]
-    reason = N_("The Boss finished the race first.") if result["boss_won"] else N_("Farthest past the finish line.")
-    return {"winners": result["winners"], "reason": reason, "ranking": ranking}
+    reason = N_("The Boss finished the race first.") if result["boss_won"] else N_("Farthest past the finish line: %(names)s.")
+    return {"winners": result["winners"], "reason": reason, "params": {"names": names_of(state, result["winners"])},
+            "ranking": ranking}
+
+
+def names_of(state: dict, seats: list) -> str:
+    """The winners by name, for the reason every screen shows."""
+    return ", ".join(name_of(state, seat) for seat in seats)
 
 
 RULES = Rules(moves=MOVES, phases=PHASES, render=render, decide=decide, wait_on=waiting, always=ANY_PHASE,

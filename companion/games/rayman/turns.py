@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.base import IllegalAction, N_, Plural, require_fields
 from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
 from companion.games.rayman.common import (active_seat, ended, name_of, player_of, require_own_seat,
                                            require_seat_field, require_turn, rule)
@@ -316,10 +316,12 @@ def check_exchange(state: dict, player: dict, other: dict, give, take) -> None:
     if type(give) is not int or type(take) is not int or give < 0 or take < 0 or give + take == 0:
         raise IllegalAction(N_("Say how many tokens you give and how many you take (at least one in all)."))
     if give > player["bonus"]:
-        raise IllegalAction(N_("You have only %(count)s bonus tokens."), count=player["bonus"])
+        raise IllegalAction(Plural("You have only %(count)s bonus token.", "You have only %(count)s bonus tokens."),
+                            count=player["bonus"])
     who = name_of(state, other["seat"])
     if take > other["bonus"]:
-        raise IllegalAction(N_("%(name)s has only %(count)s bonus tokens."), name=who, count=other["bonus"])
+        raise IllegalAction(Plural("%(name)s has only %(count)s bonus token.", "%(name)s has only %(count)s bonus tokens."),
+                            name=who, count=other["bonus"])
     if other["bonus"] - take + give > MAX_BONUS or player["bonus"] - give + take > MAX_BONUS:
         raise IllegalAction(N_("Nobody may hold more than 4 bonus tokens after the exchange."))
     if not side_by_side(player, other):

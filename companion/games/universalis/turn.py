@@ -24,7 +24,7 @@ straight from the first preparation, and ends its turn from any preparation
 
 from __future__ import annotations
 
-from companion.games.base import N_, IllegalAction
+from companion.games.base import N_, IllegalAction, duel_outcome
 from companion.games.kernel import Move, Phase
 from companion.games.universalis import cards, combat, one_phone
 from companion.games.universalis.rules import (
@@ -230,12 +230,11 @@ def decide(state: dict) -> dict | None:
     for seat in state["order"]:
         me, them = player(state, seat), other(state, seat)
         if me["stars"] >= STARS_TO_WIN:
-            return {"winners": [seat], "reason": N_("three Super Stars"), "ranking": [[seat], [them]]}
+            return duel_outcome(state["names"], seat, them, N_("%(winner)s gathered three Super Stars."))
         if me["decked"]:
-            return {"winners": [them], "reason": N_("%(name)s drew from an empty deck"),
-                    "params": {"name": state["names"][str(seat)]}, "ranking": [[them], [seat]]}
+            return duel_outcome(state["names"], them, seat, N_("%(loser)s drew from an empty deck: %(winner)s wins."))
         if me["forfeit"]:
-            return {"winners": [them], "reason": N_("won by forfeit"), "ranking": [[them], [seat]]}
+            return duel_outcome(state["names"], them, seat, N_("%(loser)s left the game: %(winner)s wins by forfeit."))
     return None
 
 

@@ -1,6 +1,6 @@
 // Amiiboxe: the criterion die, fights, captures and the score sheet; the host screen keeps
 // the seat order, the first player and (optionally) the board.
-import { N_, t, withColon } from '../i18n.js';
+import { N_, t, tn, withColon } from '../i18n.js';
 import { button, el, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
@@ -437,7 +437,7 @@ function scoreSheet(game) {
   return el('section', { class: 'ax-scores' }, el('h3', { text: t('Score sheet') }),
     el('ul', {}, ...game.order.map((seatId) => {
       const seat = game.seats.find((s) => s.id === seatId);
-      const item = el('li', {}, el('span', { class: 'swatch' }), el('strong', { text: `${seat.name} — ${t('%(count)s points', { count: seat.points })}` }),
+      const item = el('li', {}, el('span', { class: 'swatch' }), el('strong', { text: `${seat.name} — ${tn('%(count)s point', '%(count)s points', seat.points)}` }),
         el('ul', {}, ...game.figures.filter((f) => f.seat === seatId).map((figure) => el('li', {
           class: `ax-figure ${figure.status}`,
           text: `${figureName(figure)} · ${t(STATUS[figure.status])}${figure.carries.length
@@ -462,7 +462,7 @@ const RULES = {
 function fightHistory(game) {
   if (!game.fights.length) return null;  // no "Fights" heading over nothing before the first fight
   return el('section', { class: 'ax-history' }, el('h3', { text: t('Fights') }),
-    el('ol', { reversed: true }, ...[...game.fights].reverse().map((fight) => el('li', {
+    el('ol', { reversed: true, tabindex: '0' }, ...[...game.fights].reverse().map((fight) => el('li', {
       text: `${fightTitle(game, fight)} — ${withColon(fight.face)} ${wording(fight.criterion)}${fight.values && !game.pro
         ? ` (${valueText(fight.criterion, fight.values.attacker)} / ${valueText(fight.criterion, fight.values.defender)})` : ''} — ${outcomeText(game, fight)}${RULES[fight.by] ? ` (${t(RULES[fight.by])})` : ''}`,
     }))));

@@ -1,5 +1,5 @@
 // Arkade: the Alien against the Defender. Phones throw and declare; the host screen shows both sides.
-import { N_, t, withColon } from '../i18n.js';
+import { N_, t, tn, withColon } from '../i18n.js';
 import { button, el, reducedMotion } from '../ui.js';
 import { piouuu } from '../sound.js';
 
@@ -415,12 +415,12 @@ function reminders(game) {
   const { reminders: r } = game;
   const items = [
     (game.mode === 'arcade' ? t('Arcade: both players at once, in real time') : t('Stratégie: turn by turn, the Alien first')),
-    t('The Defender starts with %(count)s nuggets', { count: r.nuggets }),
+    tn('The Defender starts with %(count)s nugget', 'The Defender starts with %(count)s nuggets', r.nuggets),
     r.board ? t(BOARDS[r.board]) : t('Board: either side'),
     t(LAYOUTS[r.layout]),
     r.power_tiles ? t('Power tiles: in play (drawn by the companion, face down)') : t('Power tiles: left out'),
   ];
-  if (game.mode === 'strategie') items.push(t('%(count)s throws per turn', { count: r.throws }));
+  if (game.mode === 'strategie') items.push(tn('%(count)s throw per turn', '%(count)s throws per turn', r.throws));
   return el('details', { class: 'ak-setup', open: game.phase === 'roles' || game.phase === 'ready' },
     el('summary', { text: t('Setting up the box') }),
     el('ul', {}, ...items.map((text) => el('li', { text })),
@@ -466,7 +466,7 @@ function countdownPanel(game, act) {
 function history(game) {
   const recent = game.history.slice(-12).reverse();
   return el('section', { class: 'ak-history' }, el('h3', { text: t('What happened') }),
-    el('ol', { reversed: true }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
+    el('ol', { reversed: true, tabindex: '0' }, ...recent.map((event) => el('li', { text: eventText(event, game) }))));
 }
 
 function clock(game) {

@@ -159,7 +159,8 @@ function prompt(game, me) {
 function renderBoard(game, me, act, errorNode) {
   const flip = me === 'b';
   const targets = act ? targetsFor(game) : new Map();
-  const grid = el('div', { class: 'ck-board', role: 'grid', 'aria-label': t('The board') });
+  // A group of squares, each a button (a move) or a picture named by its square and what stands on it.
+  const grid = el('div', { class: 'ck-board', role: 'group', 'aria-label': t('The board') });
   for (let row = 0; row < 8; row += 1) {
     for (let column = 0; column < 8; column += 1) {
       const file = flip ? 7 - column : column;
@@ -189,7 +190,7 @@ function cell(game, square, light, actions, act, errorNode) {
   if (item) content.push(el('span', { class: `ck-item${piece ? ' under' : ''}`, text: ITEM_GLYPHS[item] }));
   if (game.immobile[square]) content.push(el('span', { class: 'ck-held', text: '⛓' }));
   return el(act ? 'button' : 'div', {
-    class: classes.join(' '), type: act ? 'button' : null, 'aria-label': label, 'data-square': square,
+    class: classes.join(' '), type: act ? 'button' : null, role: act ? null : 'img', 'aria-label': label, 'data-square': square,
     onclick: act ? () => tap(game, square, actions, act, errorNode) : null,
   }, ...content);
 }

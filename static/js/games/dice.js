@@ -10,7 +10,9 @@ function rollText(view, roll) {
 
 function dieFaces(roll, placeholder) {
   const faces = roll ? roll.faces : [placeholder];
-  return faces.map((face) => el('span', { class: `die-face${face.length > 3 ? ' long' : ''}`, text: face }));
+  // Spaces between the faces: the die's accessible name, "… — 3 + 4", then holds its visible text "3 4".
+  return faces.flatMap((face, index) => [index ? ' ' : null,
+    el('span', { class: `die-face${face.length > 3 ? ' long' : ''}`, text: face })]).filter(Boolean);
 }
 
 // Renders the die; calls onNewRoll(roll) once for each roll not shown before.
@@ -29,7 +31,7 @@ export function renderDice(container, view, { onRoll, onNewRoll } = {}) {
   }
   const caption = el('p', { class: 'roll-caption', text: last ? rollText(view, last) : t('No roll yet') });
   if (last) caption.style.setProperty('--seat-colour', seatColour(view, last.seat));
-  const history = el('ol', { class: 'history', 'aria-label': t('Rolls') },
+  const history = el('ol', { class: 'history', 'aria-label': t('Rolls'), tabindex: '0' },  // it scrolls: the keyboard can too
     ...game.history.map((roll) => el('li', {},
       el('span', { class: 'swatch', style: null }), `#${roll.number} `, rollText(view, roll))));
   history.querySelectorAll('.swatch').forEach((swatch, index) => {

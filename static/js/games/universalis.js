@@ -2,7 +2,7 @@
 // the host screen shows both sides. What a phone may do comes from the view's legal actions.
 // The screen, top down: what to do now and its button (always on the first screen), the counters,
 // the phases, a die and a coin, then the cards (found by name), the cards in play, the rest folded.
-import { N_, t, withColon } from '../i18n.js';
+import { N_, t, tn, withColon } from '../i18n.js';
 import { button, el, showError } from '../ui.js';
 import { cardFinder, KINDS, MOMENTS, numberField } from './universalis-cards.js';
 
@@ -122,9 +122,9 @@ function eventText(game, event) {
     case 'roll': return event.what === 'die'
       ? t('%(name)s rolls the die: %(result)s.', { name: who, result: event.result })
       : t('%(name)s tosses a coin: %(result)s.', { name: who, result: event.result ? t('heads') : t('tails') });
-    case 'deck_checked': return t('%(name)s\'s deck list is checked: %(cards)s cards.', { name: who, cards: event.cards });
-    case 'deck_counted': return t('%(name)s counts %(deck)s cards in the deck.', { name: who, deck: event.deck });
-    case 'hand_counted': return t('%(name)s counts %(count)s cards in hand.', { name: who, count: event.hand });
+    case 'deck_checked': return tn('%(name)s\'s deck list is checked: %(count)s card.', '%(name)s\'s deck list is checked: %(count)s cards.', event.cards, { name: who });
+    case 'deck_counted': return tn('%(name)s counts %(count)s card in the deck.', '%(name)s counts %(count)s cards in the deck.', event.deck, { name: who });
+    case 'hand_counted': return tn('%(name)s counts %(count)s card in hand.', '%(name)s counts %(count)s cards in hand.', event.hand, { name: who });
     case 'forfeit': return t('%(name)s leaves the duel.', { name: who });
     default: return event.type;
   }
@@ -422,7 +422,7 @@ function deckControls(game, me, act) {
   const count = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).deck, inputmode: 'numeric' });
   const hand = el('input', { type: 'number', min: 0, max: 200, value: counters(game, me).hand ?? 0, inputmode: 'numeric' });
   return fold(t('My deck'), false,
-    game.deck_list ? el('p', { text: t('Deck list checked: %(count)s cards.', { count: game.deck_list.length }) }) : null,
+    game.deck_list ? el('p', { text: tn('Deck list checked: %(count)s card.', 'Deck list checked: %(count)s cards.', game.deck_list.length) }) : null,
     el('label', { class: 'uv-field' }, t('Deck list (at most 4 cards of the same name)'), list),
     button(t('Check my deck list'), () => act({ type: 'deck_list', names: list.value.split('\n').map((line) => line.trim()).filter(Boolean) }, error)),
     el('label', { class: 'uv-field' }, t('Cards left in the deck'), count),
@@ -542,7 +542,7 @@ export function renderUniversalis(container, view, { act = null } = {}) {
   if (tookBack) table.push(el('p', { class: 'uv-took-back', role: 'status', text: tookBack }));
   if (game.history.length) {  // no heading over nothing before the first event
     table.push(el('h3', { text: t('History') }),
-      el('ol', { class: 'uv-history', reversed: true }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
+      el('ol', { class: 'uv-history', reversed: true, tabindex: '0' }, ...game.history.slice().reverse().map((event) => el('li', { text: eventText(game, event) }))));
   }
   keepFocus(container, () => container.replaceChildren(el('div', { class: 'universalis-game' },
     el('div', { class: 'uv-now' }, ...now), el('div', { class: 'uv-table' }, ...table))));

@@ -159,12 +159,16 @@ export function cardChoice(game, me) {
   return el('div', { class: 'rm-hand', role: 'group', 'aria-label': t('Your cards') }, ...kindsOf(hand).map((kind) => {
     const as = picks.filter(([side]) => kind.some((card) => card.id === pick[side]));
     const card = kind[0];
+    const count = kind.length > 1 ? `×${kind.length}` : null;
+    // The name holds the visible text in its order (a voice user says what they see), with what the
+    // number is; the spaces between the parts keep "card ×2 Left" apart for the name's check.
+    const name = [t('Initiative %(initiative)s, %(card)s', { initiative: card.initiative ?? '?', card: cardName(card) }),
+      count, ...as.map(([, label]) => label)].filter(Boolean).join(' ');
     return el('button', {
       type: 'button', class: `rm-card-button${as.length ? ' picked' : ''}`, 'aria-pressed': String(Boolean(as.length)),
-      'aria-label': t('Initiative %(initiative)s (%(card)s)', { initiative: card.initiative ?? '?', card: cardName(card) }),
-      onclick: () => tap(kind) }, cardChip(card.initiative, cardName(card)),
-    kind.length > 1 ? el('span', { class: 'rm-count', text: `×${kind.length}` }) : null,
-    ...as.map(([side, label]) => el('span', { class: `rm-picked-as rm-as-${side}`, text: label })));
+      'aria-label': name, onclick: () => tap(kind) }, cardChip(card.initiative, cardName(card)),
+    count ? ' ' : null, count ? el('span', { class: 'rm-count', text: count }) : null,
+    ...as.flatMap(([side, label]) => [' ', el('span', { class: `rm-picked-as rm-as-${side}`, text: label })]));
   }));
 }
 

@@ -89,7 +89,7 @@ export function cardName(card, character = lastView?.game && playerOf(lastView.g
 export function cardChip(initiative, caption = '', extra = '') {
   return el('span', { class: `rm-card ${extra}`.trim() },
     el('strong', { class: 'rm-initiative', text: initiative === null || initiative === undefined ? '?' : String(initiative) }),
-    caption ? el('small', { text: caption }) : null);
+    caption ? ' ' : null, caption ? el('small', { text: caption }) : null);  // read as "30 Rayman card", not "30Rayman card"
 }
 
 // What this phone taps next: a bar at the bottom of its screen (companion.css), in view however far it scrolled.

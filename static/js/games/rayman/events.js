@@ -1,5 +1,5 @@
 // Rayman's screen: what happened, in sentences, and the phone's buzz when its turn comes.
-import { N_, t } from '../../i18n.js';
+import { N_, t, tn } from '../../i18n.js';
 import { BOARDS, LEGENDARY, PROJECTILES, PTIZETRE_COLOURS, QUIET, ROUND_END_EVENTS, bossCardName, cardName, extraName, nameOf, namesOf, numbers, playerOf, ptizetreName } from './common.js';
 import { target } from './view.js';
 export let seenHistory = null;  // history_count already announced (null: first view, announce nothing)
@@ -93,13 +93,13 @@ export function eventText(event, game) {
     case 'draft_revealed': return t('Extra cards on the table: %(cards)s. Order: %(names)s.', { cards: numbers(event.cards), names: namesOf(game, event.order) });
     case 'picked': return t('%(name)s takes %(card)s.', { name, card: extraName(event.card) });
     case 'draft_discarded': return t('Discarded: %(cards)s.', { cards: numbers(event.cards) });
-    case 'exchanged': return t('%(name)s gives back %(count)s cards.', { name, count: event.dropped.length });
+    case 'exchanged': return tn('%(name)s gives back %(count)s card.', '%(name)s gives back %(count)s cards.', event.dropped.length, { name });
     case 'initiatives_asked': return t('Cards played for the first time: their players read the initiative printed on them.');
     case 'initiative_told': return t('%(name)s: %(card)s has initiative %(initiative)s.', { name, card: cardName(event, event.character), initiative: event.initiative });
     case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
     case 'random_discards': return event.seat === game.you ? t('Two of your cards were discarded at random: see your cards.')
-      : t('%(name)s discards %(count)s cards at random.', { name, count: event.count });
+      : tn('%(name)s discards %(count)s card at random.', '%(name)s discards %(count)s cards at random.', event.count, { name });
     case 'round_started': return t('Round %(round)s.', { round: event.round });
     case 'projectile_roll': return t('Projectile die: %(die)s, level %(level)s.', { die: event.die, level: event.level });
     case 'boss_roll': return event.entering
@@ -136,11 +136,13 @@ export function eventText(event, game) {
     case 'projectile_hit': return t('Projectile n°%(id)s hits %(name)s.', { id: event.id, name });
     case 'immune': return t('%(name)s is immune (%(cause)s): no harm.', { name, cause: causeText(event.cause) });
     case 'heart_lost': return t('%(name)s loses the heart (%(cause)s).', { name, cause: causeText(event.cause) });
-    case 'damaged': return t('%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', { name, cause: causeText(event.cause), count: event.back });
+    case 'damaged': return tn('%(name)s takes damage (%(cause)s): %(count)s space back, immune until their next turn.',
+      '%(name)s takes damage (%(cause)s): %(count)s spaces back, immune until their next turn.', event.back, { name, cause: causeText(event.cause) });
     case 'bubble_mode': return event.on
       ? t('%(name)s is in Bubble mode.', { name }) : t('%(name)s is slapped out of the Bubble.', { name });
     case 'slapped': return event.slaps
-      ? t('%(name)s slaps %(other)s (%(count)s slaps for the distance).', { name, other: nameOf(game, event.target), count: event.slaps })
+      ? tn('%(name)s slaps %(other)s (%(count)s slap for the distance).', '%(name)s slaps %(other)s (%(count)s slaps for the distance).', event.slaps,
+        { name, other: nameOf(game, event.target) })
       : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
     case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(game, event.ptizetre), count: event.count });
     case 'ptizetre_named': return t('Captive Ptizêtre n°%(number)s: %(ptizetre)s.', { number: event.ptizetre, ptizetre: t(PTIZETRE_COLOURS[event.colour]?.ptizetre ?? event.colour) });
@@ -165,14 +167,15 @@ export function eventText(event, game) {
     case 'boss_finished': return t('The Boss crosses the finish line!');
     case 'free_move': return event.seats.length
       ? t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) })
-      : t('Free move for the %(count)s last on the board: one space forward, on the level of their choice.', { count: event.count });
+      : tn('Free move for the last on the board: one space forward, on the level of their choice.',
+        'Free move for the %(count)s last on the board: one space forward, on the level of their choice.', event.count);
     case 'second_tile': return t('%(name)s reached the second tile: projectiles now appear at column 43.', { name });
     case 'round_ended': return t('End of round %(round)s.', { round: event.round });
     case 'race_ending': return t('The race is over: the distances past the line decide.');
     case 'race_over': return event.boss_won && !event.winners.length ? t('The Boss won the race.')
       : t('Race %(race)s: %(names)s wins!', { race: event.race, names: namesOf(game, event.winners) });
     case 'standings': return t('Tournament standings updated.');
-    case 'distance': return t('%(name)s: %(count)s spaces past the line.', { name, count: event.spaces });
+    case 'distance': return tn('%(name)s: %(count)s space past the line.', '%(name)s: %(count)s spaces past the line.', event.spaces, { name });
     case 'answered': return t('The table answered.');
     case 'game_over':
       if (event.won !== undefined) return coopResult(event);

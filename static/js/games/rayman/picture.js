@@ -1,5 +1,5 @@
 // Rayman's screen: the public picture (players, board, cards, the round's end, the result).
-import { t, withColon } from '../../i18n.js';
+import { t, tn, withColon } from '../../i18n.js';
 import { button, el, showErrorAt } from '../../ui.js';
 import { BOARDS, BOSSES, LEGENDARY, MAX_BONUS, PROJECTILES, RACE_PHASES, UNLISTED, bossCardName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
 import { DIFFICULTIES, MODES, coopResult, eventText, roundEndSummary } from './events.js';
@@ -59,7 +59,7 @@ export function boardPanel(game) {
     parts.push(el('h4', { text: `Boss — ${BOSSES[boss.name] ?? boss.name}` }),
       el('p', { text: boss.column === null ? t('Not on the board yet: it enters at the first roll.')
         : t('Column %(column)s, level %(level)s', { column: boss.column, level: boss.level }) }),
-      el('p', { text: boss.move === null ? t('Movement: asked at the first round') : t('Moves %(count)s spaces each round', { count: boss.move }) }),
+      el('p', { text: boss.move === null ? t('Movement: asked at the first round') : tn('Moves %(count)s space each round', 'Moves %(count)s spaces each round', boss.move) }),
       boss.card !== null ? el('p', { text: bossCardName(game, boss.card) }) : null);
   }
   if (!parts.length) return null;
@@ -73,7 +73,7 @@ export function myCardsPanel(game, me) {
     ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card)))
       : [el('span', { class: 'muted', text: '—' })]));
   if (game.config.quick) {
-    parts.push(el('p', { text: t('In hand: %(hand)s cards · discarded: %(discard)s', { hand: me.hand.length, discard: me.discard.length }) }));
+    parts.push(el('p', { text: tn('In hand: %(count)s card · discarded: %(discard)s', 'In hand: %(count)s cards · discarded: %(discard)s', me.hand.length, { discard: me.discard.length }) }));
   } else {
     parts.push(row(t('Hand'), me.hand));
     if (me.played.length) parts.push(row(t('Played'), me.played));
@@ -136,7 +136,7 @@ export function resultPanel(game) {
     result.boss_won ? el('p', { text: t("The Boss finished first: the players' places start at the second.") }) : null,
     el('ol', { class: 'rm-ranking' }, ...result.ranking.map((entry) => el('li', {},
       el('strong', { text: t('Place %(place)s', { place: entry.place }) }), ' ', swatch(entry.seat), nameOf(game, entry.seat), ' — ',
-      entry.crossed ? t('%(count)s spaces past the line', { count: entry.distance }) : t('did not cross the line')))));
+      entry.crossed ? tn('%(count)s space past the line', '%(count)s spaces past the line', entry.distance) : t('did not cross the line')))));
 }
 
 export function standingsPanel(game) {
@@ -145,7 +145,7 @@ export function standingsPanel(game) {
   const standings = [...tournament.standings].sort((a, b) => b.points - a.points);
   const parts = [el('h3', { text: t('Tournament standings (races played: %(count)s of 4)', { count: tournament.races.length }) }),
     el('ol', { class: 'rm-standings' }, ...standings.map((standing) => el('li', {}, swatch(standing.seat),
-      nameOf(game, standing.seat), ' — ', el('strong', { text: t('%(count)s points', { count: standing.points }) }))))];
+      nameOf(game, standing.seat), ' — ', el('strong', { text: tn('%(count)s point', '%(count)s points', standing.points) }))))];
   if (tournament.winners) {
     parts.push(el('p', { class: 'rm-big', text: t('%(names)s wins the tournament!', { names: namesOf(game, tournament.winners) }) }));
   }
@@ -165,7 +165,7 @@ export function distancePanel(game, me) {
       if (spaces !== null) send({ type: 'distance', spaces });
     } }, numberInput('distance', t('Spaces past the line'), 1, 40),
     el('button', { type: 'submit', class: 'primary', text: t('Send') })),
-    me.distance ? el('p', { class: 'rm-done', text: t('%(count)s spaces past the line', { count: me.distance }) }) : null);
+    me.distance ? el('p', { class: 'rm-done', text: tn('%(count)s space past the line', '%(count)s spaces past the line', me.distance) }) : null);
 }
 
 export function historyPanel(game) {
@@ -173,7 +173,7 @@ export function historyPanel(game) {
     .map((event) => ({ event, text: eventText(event, game) })).filter((line) => line.text).slice(-12).reverse();
   if (!lines.length) return null;  // no heading over nothing before the first event
   return el('section', { class: 'rm-panel rm-history' }, el('h3', { text: t('What happened') }),
-    el('ul', {}, ...lines.map(({ event, text }) => el('li', {}, eventSwatch(game, event), text))));
+    el('ul', { tabindex: '0' }, ...lines.map(({ event, text }) => el('li', {}, eventSwatch(game, event), text))));
 }
 
 export function setupReminder(game) {
@@ -187,7 +187,7 @@ export function setupReminder(game) {
   items.push((config.extra_cards ? t('Extra action cards: 10 cards each') : t('8 action cards each')));
   if (config.legendary) items.push(t('Legendary player cards'));
   items.push((config.quick ? t('Quick: type the two initiatives each round') : t("Known cards; a new card's initiative is asked once")));
-  items.push(t('%(count)s captive Ptizêtres; free 3 before the finish line', { count: config.captives }));
+  items.push(tn('%(count)s captive Ptizêtre; free 3 before the finish line', '%(count)s captive Ptizêtres; free 3 before the finish line', config.captives));
   if (config.tournament) items.push(t('Tournament (the 4 boards)'));
   return folded('setup', t("This race's setup"), el('ul', {}, ...items.map((text) => el('li', { text }))),
     el('a', { href: '/rayman/labels', target: '_blank', rel: 'noopener', text: t('Numbered labels to print for the extra cards, the Boss cards and the Ptizêtres') }));

@@ -1,5 +1,5 @@
 // Rayman's screen: the setup phases (characters, legendary cards, the extra cards' draft, the exchange).
-import { t, withColon } from '../../i18n.js';
+import { t, tn, withColon } from '../../i18n.js';
 import { button, el } from '../../ui.js';
 import { CHARACTERS, LEGENDARY, can, cardChip, cardName, extraName, kept, keptInput, nameOf, namesOf, numbers, send } from './common.js';
 import { LEGENDARY_ABILITIES } from './events.js';
@@ -65,7 +65,7 @@ export function exchangePanel(game, me) {
   }
   const key = `${game.race.number}`;
   if (dropping.key !== key) dropping = { key, cards: new Set() };
-  parts.push(el('p', { text: t('Pick %(count)s cards to put back in the box.', { count }) }),
+  parts.push(el('p', { text: tn('Pick %(count)s card to put back in the box.', 'Pick %(count)s cards to put back in the box.', count) }),
     el('div', { class: 'rm-choices' }, ...me.cards.map((card) => el('button', {
       type: 'button', class: dropping.cards.has(card.id) ? 'picked' : '', 'aria-pressed': String(dropping.cards.has(card.id)),
       onclick: () => {
@@ -73,7 +73,7 @@ export function exchangePanel(game, me) {
         render();
       } },
     cardChip(card.initiative, cardName(card))))),
-    button(t('Give back %(count)s cards', { count }), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
+    button(tn('Give back %(count)s card', 'Give back %(count)s cards', count), () => send({ type: 'exchange', drop: [...dropping.cards] }), 'primary big'));
   parts.at(-1).disabled = dropping.cards.size !== count;
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
