@@ -443,7 +443,10 @@ class NightActions:
             raise TableError(409, N_("This seat's player is here: let them decide, or wait for the deadline."))
         now = round(self.clock(), 3)
         ending = {waits.key_of(wait) for wait in timed}
-        table["waits"] = [{**wait, "deadline": now} if waits.key_of(wait) in ending else wait for wait in table["waits"]]
+        ended = [{**wait, "deadline": now} if waits.key_of(wait) in ending else wait for wait in table["waits"]]
+        # Saved first: while a round of random contributions is open the rule waits for its seal (a timeout's
+        # draws need a round of their own), and the wait, now due, is settled as soon as it seals.
+        self._save(tx, table, None, [], waits=ended, next_deadline=waits.next_deadline(ended))
         self._resolve_due(tx, table)
         return []
 
