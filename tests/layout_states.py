@@ -408,7 +408,11 @@ def amiiboxe_effects(url: str) -> Table:
 
 def amiiboxe_fight(url: str) -> Table:
     """Mario attacks Bowser; the phones answer when the criterion asks them (Bo's phone shown)."""
-    table = amiiboxe_turn(url)
+    return mario_attacks_bowser(amiiboxe_turn(url))
+
+
+def mario_attacks_bowser(table: Table) -> Table:
+    """Ana's Mario attacks Bo's Bowser; Bo's phone is the one shown."""
     game = table.game("Ana")
     mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
                      for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
@@ -423,12 +427,7 @@ def amiiboxe_judged(url: str) -> Table:
     name_locations(table)
     table.act("host", {"type": "first_player", "player": table.seats["Ana"]})
     table.act("host", {"type": "begin"})
-    game = table.game("Ana")
-    mario, bowser = (next(f["id"] for f in game["figures"] if f["amiibo_id"] == amiibo_id)
-                     for amiibo_id in (ANA_FIGURES[0], BO_FIGURES[0]))
-    table.act("Ana", {"type": "attack", "attacker": mario, "defender": bowser})
-    table.phone = "Bo"
-    return table
+    return mario_attacks_bowser(table)
 
 
 def amiiboxe_over(url: str) -> Table:
