@@ -64,7 +64,7 @@ def test_every_screen_says_whom_the_game_waits_on_and_who_is_away(table):
     view = t.phones["Bo"].wait_for(lambda v: v["game"] is not None and v["table"]["waiting"])
     assert [(w["seat"], w["text"]["en"], w["timed"]) for w in view["table"]["waiting"]] == [
         (t.seat("Ana"), "It is Ana's turn.", False)]
-    assert view["table"]["waiting"][0]["text"]["fr"] == "C'est au tour de Ana."
+    assert view["table"]["waiting"][0]["text"]["fr"] == "C’est au tour de Ana."
     assert sorted(view["online"]) == sorted([t.seat("Ana"), t.seat("Bo")]) and view["away_since"] == {}
     t.phones["Ana"].close()
     seen = t.phones["Bo"].wait_away(t.seat("Ana"))
