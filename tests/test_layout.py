@@ -341,7 +341,7 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     options = page.locator(".table-options dd").evaluate_all("(nodes) => nodes.map((node) => node.textContent)")
     if any(not value or "_" in value for value in options):  # the lobby names each option's value
         problems["option values shown as stored"] = options
-    if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L'exemple du livret" not in options:
+    if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L’exemple du livret" not in options:
         problems["option values not in French"] = options
     plain = page.evaluate(PLAIN_FOLDS)
     if plain:  # "Correct the counters" read as a heading: nothing said that it opens

@@ -206,7 +206,7 @@ def test_the_french_create_form_shows_list_values_by_their_french_names(client):
     assert french["alien_die"] == "bleu, vert, rose, orange, bleu, vert"
     assert french["alien_tiles"].startswith("Vie supplémentaire, Vie supplémentaire")
     assert "2 Champ magnétique" in french["defender_tiles"] and "2 Magnetic field" in english["defender_tiles"]
-    assert french["reference"] == "L'exemple du livret"
+    assert french["reference"] == "L’exemple du livret"
     ids = {item_id for game in REGISTRY.values() for option in game.options
            for item_id, _ in item_labels(game, option).items() if "_" in item_id or item_id in ("blue", "pink")}
     shown = " ".join(french.values())
