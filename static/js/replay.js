@@ -42,11 +42,11 @@ json.dumps(page_report(json.loads(log_json), json.loads(record_json)))
 
 // -> { hash, report } where report is companion.verify.page_report's: {ok, problems, replay,
 // replay_notes}, each message {i, text, params} to translate with t(). Throws when Python cannot run.
-export async function replayInPython({ rulesUrl, pyodideUrl, log, record }) {
+export async function replayInPython({ rulesUrl, pyodideUrl, log, logText, record }) {
   const [rules, python] = await withinTime(Promise.all([fetchRules(rulesUrl), startPython(pyodideUrl)]),
     'Python');
   python.unpackArchive(rules, 'zip', { extractDir: '/rules' });
-  python.globals.set('log_json', JSON.stringify(log));
+  python.globals.set('log_json', logText || JSON.stringify(log));
   python.globals.set('record_json', JSON.stringify(record ?? null));
   const started = performance.now();
   const report = JSON.parse(python.runPython(RUN));

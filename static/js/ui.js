@@ -87,11 +87,15 @@ export async function requestJson(url, options = {}) {
     return { ok: false, status: 0, body: {}, error: unreachable() };
   }
   let body = {};
+  let text = '';
   try {
-    body = await response.json();
+    text = await response.text();
+    body = JSON.parse(text);
   } catch { /* not JSON: a proxy's error page */ }
   const error = response.ok ? '' : (typeof body.error === 'string' && body.error) || failedWith(response.status);
-  return { ok: response.ok, status: response.status, body, error };
+  // text: the body as it came (the verify page hands the log to Python as it was sent: JavaScript would
+  // turn 1000061.0 into 1000061, and a state that keeps a time would no longer be the table's).
+  return { ok: response.ok, status: response.status, body, text, error };
 }
 
 // A file's bytes (the verify page's rules zip), its failures said as requestJson says them.

@@ -43,7 +43,7 @@ function problemText(problem) {
 
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
-  const { ok, body: log, error } = await requestJson(root.dataset.log);
+  const { ok, body: log, text: logText, error } = await requestJson(root.dataset.log);
   if (!ok) {
     verdict.textContent = error;
     return;
@@ -83,7 +83,7 @@ async function run() {
   }
   if (!report.ok) say('mismatch', t('Mismatch: %(message)s', { message: problemText(report.problems[0]) }));
   else say('replaying', t("Draws and commitments checked; the game's rules are being replayed…"));
-  conclude(report, await replay(log, record, report));
+  conclude(report, await replay(log, record, report, logText));
 }
 
 function say(result, text) {
@@ -124,13 +124,13 @@ const lastLine = (text) => text.trim().split('\n').pop();
 
 // The page's own checks showed at once; the replay (seconds: Python loads first) shows beside them.
 // A problem of the Python checks the page's script did not find is listed too: nothing is hidden.
-async function replay(log, record, report) {
+async function replay(log, record, report, logText) {
   replayState.textContent = t('Replaying the game…');
   replaySection.dataset.result = 'running';
   let found;
   try {
     found = await replayInPython({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide,
-      log, record });
+      log, logText, record });
   } catch (error) {
     replayState.textContent = t('The game could not be replayed in this browser (%(error)s). The replay runs offline with: python -m companion.verify LOGFILE',
       { error: lastLine(error?.message || String(error)) });
