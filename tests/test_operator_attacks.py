@@ -130,10 +130,8 @@ def test_the_setup_cannot_be_computed_before_the_start_so_it_cannot_be_re_rolled
     assert report.ok, report.problems
 
 
-def test_an_accomplice_withholding_in_the_start_round_can_only_veto_and_loses_its_seat(server):
-    """The accomplice answers last: it knows every other value of the start round, so it computes the setup
-    with its own value. Withholding gives the host no setup without it to pick: going on without it asks the
-    others for fresh values, and the accomplice leaves the table, so a veto never helps the seat that used it."""
+def started_with_three_phones(server) -> tuple:
+    """An Amiiboxe table whose three phones (Ana, Bo, Mallory) registered their figures; Start pressed."""
     table = new_table(server, "amiiboxe", reference=["random"])
     ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
     mallory = ChainPhone(server.url, table["code"], "Mallory")
@@ -142,6 +140,14 @@ def test_an_accomplice_withholding_in_the_start_round_can_only_veto_and_loses_it
             pick_a_figure(server, phone, query)
     answer_rounds(ana, bo, mallory)
     assert host(server, table, {"type": "table.start"}).status_code == 200
+    return table, ana, bo, mallory
+
+
+def test_an_accomplice_withholding_in_the_start_round_can_only_veto_and_loses_its_seat(server):
+    """The accomplice answers last: it knows every other value of the start round, so it computes the setup
+    with its own value. Withholding gives the host no setup without it to pick: going on without it asks the
+    others for fresh values, and the accomplice leaves the table, so a veto never helps the seat that used it."""
+    table, ana, bo, mallory = started_with_three_phones(server)
     ana.answer_round()
     bo.answer_round()
     seed, pool = operator_book(server, table["code"])
@@ -176,14 +182,7 @@ def test_an_accomplice_withholding_in_the_start_round_can_only_veto_and_loses_it
 def test_removing_a_seat_that_revealed_in_the_start_round_starts_the_round_again(server):
     """Same values, one seat fewer, would be a second setup the operator could compute (who plays first
     among fewer players): any seat leaving a start round restarts it with fresh values."""
-    table = new_table(server, "amiiboxe", reference=["random"])
-    ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
-    mallory = ChainPhone(server.url, table["code"], "Mallory")
-    for phone, queries in zip((ana, bo, mallory), FIGURES):
-        for query in queries:
-            pick_a_figure(server, phone, query)
-    answer_rounds(ana, bo, mallory)
-    assert host(server, table, {"type": "table.start"}).status_code == 200
+    table, ana, bo, mallory = started_with_three_phones(server)
     bo.answer_round()
     ana.answer_round()
     known = what_the_operator_reads(server)
