@@ -237,8 +237,11 @@ BROKEN_BOARD_WORDS = """() => [...document.querySelectorAll('.ax-cell .ax-card, 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     # A reader is configured but not plugged in (absent): the phones show what to do without one.
-    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env={**states.FAST,
-                                                                          "COMPANION_READER": "usb:ffff:fffe"})
+    # Timed waits never settle by themselves (DEADLINE_TICK 0): each state is a snapshot that later cases
+    # open again, and on a slow machine a judged fight waiting on an absent seat would otherwise be
+    # decided by the clock before its French case opens it.
+    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env={
+        **states.FAST, "COMPANION_READER": "usb:ffff:fffe", "COMPANION_DEADLINE_TICK": "0"})
     store = Store(str(process.database))
     Catalog(store).import_document(states.CATALOGUE)  # the figures' names, as `flask catalog import` gives them
     store.close()
