@@ -113,6 +113,8 @@ def create_app(config: dict | None = None) -> Flask:
                                                 name_figure=catalog.name_figure, services=services,
                                                 away=hub.presence.away_for,
                                                 away_after=app.config["AWAY_SECONDS"],
+                                                online=hub.presence.online,
+                                                round_seconds=app.config["ROUND_SECONDS"],
                                                 texts=i18n.every_language(app))
     app.extensions["companion.displays"] = Displays(store, app.extensions["companion.tables"],
                                                    wait=app.config["PAIR_WAIT"])

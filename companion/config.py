@@ -62,6 +62,9 @@ def from_environment() -> dict:
         "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
         # A seat whose screen left this many seconds ago is away: the host may stand in for it.
         "AWAY_SECONDS": float(os.environ.get("COMPANION_AWAY_SECONDS") or 5),
+        # Seconds a round of random numbers that a draw waits for waits on a connected phone: a phone
+        # silent that long is left out and the round starts again with the others' fresh values.
+        "ROUND_SECONDS": float(os.environ.get("COMPANION_ROUND_SECONDS") or 4),
         # How many tables must agree on a pair's order before the server-wide house ranking takes it.
         "HOUSE_TABLES": _int("COMPANION_HOUSE_TABLES", 2),
         # Seconds a TV names the table that typed its code before showing it (the room may object).

@@ -24,12 +24,20 @@ player, not both together (``docs/fairness.md`` gives the threat model). How:
   only stop the round: the host restarts it without that phone, and every other
   phone reveals a fresh value (an abort is a visible veto, never a choice
   between two known pools). A round opened for a purpose (``why``: "start", the
-  one a game's setup draws wait for; "fresh", the one a table draw waits for)
-  is opened once that draw is irrevocable, so nobody can compute it before.
-* **The actor's fresh value.** A seat's action may carry ``reveal``, the seat's
-  next chain value; the draws of that action depend on it. Until the phone acts,
-  nobody (not the server, which knows the seed) can compute what the action will
-  draw, and the phone cannot choose the value either.
+  one a game's setup draws wait for; "fresh", the one an action's or a call's
+  draws wait for) is opened once that draw is irrevocable, so nobody can compute
+  it before, and it takes each phone's very next value (no skip: the phone that
+  answers last could otherwise pick among its values). A "fresh" round may leave
+  out phones that are not connected (``away`` in its entry).
+* **A seat's action that draws is committed first** (``companion.night``): saved
+  as pending, drawn when the round it opened seals, with the label
+  ``seat|<s>|<m>|-`` from that pool. When the action became irrevocable an honest
+  phone's value of that pool was still unknown, so nobody, the operator and the
+  actor together included, could compute its draws or choose whether to act.
+* **The actor's fresh value, alone.** With no other phone connected, the action
+  carries ``reveal``, the seat's next chain value, and its draws depend on it
+  (marked ``alone``: "drawn without another phone"). Until the phone acts, the
+  server cannot compute them; the phone and the operator together can.
 
 Draw number *n* (0, 1, 2… per table, in log order) reads a stream of 64-bit
 words: block *i* is ``HMAC-SHA256(seed, "companion/v2|<pool>|<label>|<i>")``
@@ -225,24 +233,29 @@ class Entropy:
             entries += self._open(present)
         return entries
 
-    def _open(self, present: list[int], why: str | None = None) -> list[dict]:
+    def _open(self, present: list[int], why: str | None = None, away: tuple = ()) -> list[dict]:
         """A round asks every present seat that takes part in rounds; with nobody to ask it seals at once.
 
         ``why``: "start" (the round the game's setup draws wait for, opened once the start is
-        irrevocable) or "fresh" (the one a table draw waits for, opened once the game asked for it)."""
+        irrevocable) or "fresh" (the one a draw waits for, opened once the action or call that
+        makes it is irrevocable). ``away``: seats whose phone is not connected, left out of a fresh
+        round (named in its entry: nothing waits on a phone that left)."""
         self.state["rounds"] += 1
-        asked = [s for s in sorted(present) if str(s) in self.state["seats"] and self._seat(s)["rounds"]]
+        phones = [s for s in sorted(present) if str(s) in self.state["seats"] and self._seat(s)["rounds"]]
+        asked = [s for s in phones if s not in away]
+        left_out = [s for s in phones if s in away]
         self.state["round"] = {"number": self.state["rounds"], "asked": asked, "revealed": {},
                                "for": list(self.state["waiting"]), **({"why": why} if why else {})}
         self.state["waiting"] = []
-        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked, **({"why": why} if why else {})}]
+        entries = [{"kind": "round", "round": self.state["rounds"], "asked": asked, **({"why": why} if why else {}),
+                    **({"away": left_out} if left_out else {})}]
         return entries + (self._seal(present) if not asked else [])
 
-    def open_for(self, why: str, present: list[int]) -> list[dict]:
+    def open_for(self, why: str, present: list[int], away: tuple = ()) -> list[dict]:
         """A round whose values nobody has seen, for draws that must wait for it (see ``_open``)."""
         if self.state["round"] is not None:
             raise EntropyError(409, N_("Waiting for the phones' random contributions: try again in a moment."))
-        return self._open(present, why)
+        return self._open(present, why, away)
 
     @property
     def sealed_by(self) -> str | None:
@@ -256,6 +269,11 @@ class Entropy:
             raise EntropyError(409, N_("No random contribution is asked of this phone now."))
         if str(seat) in current["revealed"]:
             raise EntropyError(409, N_("This phone already sent its random contribution for this round."))
+        if current.get("why") and steps_to(self.check_reveal(seat, value), self._seat(seat)["head"]) != 1:
+            # A round opened for a draw takes each phone's very next value: were a skip allowed, the phone that
+            # answers last (it can read the others' values with the operator) could pick among its next values.
+            raise EntropyError(400, N_("A round opened for a draw takes the phone's very next random value: "
+                                       "reload the page."))
         self._advance(seat, value)
         current["revealed"][str(seat)] = value.lower()
         entries = [{"kind": "reveal", "seat": seat, "round": current["number"], "k": self._seat(seat)["k"],

@@ -65,6 +65,7 @@ class NightActions:
             # phone, while it is here, is asked to allow it (`_seat_handoff`).
             "handoffs": [{"seat": offer["seat"], "allowed": bool(offer.get("allowed"))}
                          for offer in table["handoffs"].values() if offer["expires"] > self.clock()],
+            "draw": self._draw_view(table),
         }
         if status == "lobby":  # what the players agree to before the start, in each screen's language
             view["options_shown"] = options_shown(game, table["options"], self.texts)
@@ -74,6 +75,14 @@ class NightActions:
             view["proxy"] = self._proxy_choices(table, game)
             view["withdraw_rule"] = self.texts(game.withdraw_rule, {})
         return view
+
+    def _draw_view(self, table: dict) -> dict:
+        """Every screen sees a draw waiting for the phones' values (whose action or call it is), and whose
+        last draw held no other phone's value (no other phone was connected: "drawn without another phone")."""
+        pending = self._pending(table)
+        playing = table["status"] == "playing"
+        return {"waits": pending is not None, "seat": pending.get("by", pending["seat"]) if pending else None,
+                "alone": table["settings"].get("alone") if playing else None}
 
     def _outcome_view(self, outcome: dict | None) -> dict | None:
         if outcome is None:
@@ -139,7 +148,7 @@ class NightActions:
 
     def _resolve_due(self, tx: Transaction, table: dict) -> bool:
         """Inside the table's transaction: the game's timeout rule, or the host is asked to decide."""
-        settled = False
+        settled = self._round_due(tx, table)
         for _ in range(MAX_TIMEOUT_STEPS):
             due = waits.first_due(table["waits"], self.clock()) if table["status"] == "playing" else None
             if due is None or self._pending(table):  # a draw waits for its round: nothing moves meanwhile
@@ -155,6 +164,38 @@ class NightActions:
             self._table_call(tx, table, {"call": "timeout", "seat": due["seat"], "due": due, "marks": {"timeout": True},
                                          "head": [entry, action_entry("timeout", due["seat"])]})
         return settled
+
+    def _round_due(self, tx: Transaction, table: dict) -> bool:
+        """A round a draw waits for, past its deadline: the phones that did not answer are left out and it
+        starts again, every other phone revealing a fresh value (a seal without them would let the last one
+        choose between two pools it can compute). Nothing waits forever on a phone that left."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        current = book.state["round"]
+        if table["status"] != "playing" or current is None or current.get("deadline") is None \
+                or current["deadline"] > self.clock():
+            return False
+        missing = [s for s in current["asked"] if str(s) not in current["revealed"]]
+        entries = [{"kind": "table", "type": "round_timed_out", "round": current["number"], "without": missing}]
+        entries += self._entropy(lambda: book.restart(self._present(tx, table)))
+        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
+        self._after_seal(tx, table)
+        return True
+
+    def _next_deadline(self, table: dict, fields: dict) -> float | None:
+        """When the table must next act by itself: a timed wait's deadline, or a round's that a pending call
+        waits for (stamped here when it opens: ``round_seconds`` for its phones to answer)."""
+        entropy = fields.get("entropy", table["entropy"]) or {}
+        current = entropy.get("round")
+        calling = "pending" in fields.get("settings", table["settings"])  # not a round the game asked for
+        if current is not None and current.get("why") == "fresh" and calling and "deadline" not in current:
+            current["deadline"] = round(self.clock() + self.round_seconds, 3)
+        deadlines = [waits.next_deadline(fields.get("waits", table["waits"])), (current or {}).get("deadline")]
+        return min((d for d in deadlines if d is not None), default=None)
+
+    def _phones_here(self, tx: Transaction, table: dict, book: fairness.Entropy, but: Any = None) -> list[int]:
+        """The seated phones that take part in rounds and that a screen holds now (but ``but``)."""
+        here = set(self.online(table["code"]))
+        return [seat for seat in self._present(tx, table) if seat in here and seat != but and book.takes_part(seat)]
 
     # The table's own calls of the rules ------------------------------------------
     @staticmethod
@@ -177,12 +218,43 @@ class NightActions:
         state, events = self._run_call(table, call, rng)
         book = fairness.Entropy(table["entropy"], table["pool"])
         if rng.draws and any(book.takes_part(seat) for seat in self._present(tx, table)):
-            entries = [{"kind": "table", "type": "draw_waits", "call": call["call"], "seat": call["seat"]}]
-            entries += self._entropy(lambda: book.open_for("fresh", self._present(tx, table)))
-            self._save(tx, table, None, entries, entropy=book.state, pool=book.pool,
-                       settings={**table["settings"], "pending": call})
-            return [{"type": "draw_waits", "seat": call["seat"]}]
+            return self._commit_call(tx, table, book, call)
         return self._save_call(tx, table, call, rng, state, events)
+
+    def _seat_call(self, tx: Transaction, table: dict, book: fairness.Entropy, by: int, seat: Any,
+                   action: dict) -> list[dict]:
+        """A seat's own action that draws, with another phone here. Its draws would depend on the seed, the
+        pool and the actor's next chain value: the operator reads the first two, an accomplice phone knows
+        the third, so together they could compute the outcome and choose whether (and which) action to make.
+        So the action is committed here, irrevocable, and drawn from a round opened by it (every connected
+        phone, the actor's included, reveals a value nobody has seen), as the table's own calls are."""
+        return self._commit_call(tx, table, book, {
+            "call": "apply", "seat": seat, "by": by, "event_seat": by, "action": action,
+            "head": [action_entry("apply", seat, action=action)]})
+
+    def _commit_call(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
+        """The call is saved as pending (``draw_waits`` in the log) with a round opened for it; a join's round
+        still open seals first, then the call's own round opens (`_pending_step`)."""
+        current = book.state["round"]
+        if current is not None and current.get("why") is not None:
+            raise TableError(409, N_("Waiting for the phones' random contributions: try again in a moment."))
+        entries = [{"kind": "table", "type": "draw_waits", "call": call["call"], "seat": call["seat"]}]
+        call = {**call, "after": None if current is not None else book.state["epoch"]}
+        if current is None:
+            entries += self._call_round(tx, table, book, call)
+        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool,
+                   settings={**table["settings"], "pending": call})
+        done = self._after_seal(tx, table)  # no phone connected: its round asked nobody and sealed at once
+        if not self._pending(table):
+            return done
+        return [{"type": "draw_waits", "seat": call.get("by", call["seat"])}] + done
+
+    def _call_round(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
+        """The round a call waits for asks the phones connected now and the actor's; the others are named
+        as away in its entry (with none connected it asks nobody and seals at once: the log says so)."""
+        present = self._present(tx, table)
+        here = set(self.online(table["code"])) | {call.get("by")}
+        return self._entropy(lambda: book.open_for("fresh", present, tuple(s for s in present if s not in here)))
 
     def _run_call(self, table: dict, call: dict, rng) -> tuple[dict, list[dict]]:
         game = REGISTRY[table["game"]]
@@ -270,11 +342,11 @@ class NightActions:
         """What waited for the round that just sealed: the game's start (its setup draws), or a draw the
         game asked the table for (`fresh`). Either takes values revealed after it was irrevocable."""
         book = fairness.Entropy(table["entropy"], table["pool"])
+        pending = self._pending(table)
+        if pending:
+            return self._pending_step(tx, table, book, pending)
         if book.state["round"] is not None:
             return []
-        pending = self._pending(table)
-        if pending and book.sealed_by == "fresh":
-            return self._run_pending(tx, table, book, pending)
         if self._starting(table):
             if book.sealed_by != "start":
                 return []
@@ -286,17 +358,39 @@ class NightActions:
                 return [{"type": "start_cancelled"}]
         return self._fresh_draw(tx, table, book)
 
+    def _pending_step(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
+        """A pending call once a round sealed: its own round opens if it waited behind a join's; it runs once
+        a round opened after it (``after``: the epoch then) sealed its pool."""
+        if call.get("after") is None:
+            if book.state["round"] is not None:
+                return []
+            call = {**call, "after": book.state["epoch"]}
+            entries = self._call_round(tx, table, book, call)
+            self._save(tx, table, None, entries, entropy=book.state, pool=book.pool,
+                       settings={**table["settings"], "pending": call})
+        if book.sealed_by == "fresh" and book.state["epoch"] > call["after"]:
+            return self._run_pending(tx, table, book, call)
+        return []
+
     def _run_pending(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
-        """The table's call that waited for this round, with its draws from the pool it sealed."""
-        settings = {key: value for key, value in table["settings"].items() if key != "pending"}
-        rng = self._rng(table, book=book)
+        """The call that waited for this round, with its draws from the pool it sealed: the table's
+        (``table|n``), or the acting seat's (``seat|s|m|-``: the seat's draw count, no value of its own
+        but the one it revealed in the round)."""
+        settings = {key: value for key, value in table["settings"].items()
+                    if key != "pending" and (key != "alone" or call.get("by") is None)}
+        by = call.get("by")
+        rng = self._rng(table, by, None, book) if by is not None else self._rng(table, book=book)
+        fields: dict[str, Any] = {"settings": settings}
         try:
             state, events = self._run_call(table, call, rng)
+            if by is not None:
+                book.spent(rng)
+                fields["entropy"] = book.state
+            return self._save_call(tx, table, call, rng, state, events, **fields)
         except TableError:  # cannot happen while nothing moves; said all the same, never silent
             self._save(tx, table, None, [{"kind": "table", "type": "draw_dropped", "call": call["call"]}],
                        settings=settings)
             return [{"type": "draw_dropped"}]
-        return self._save_call(tx, table, call, rng, state, events, settings=settings)
 
     def _fresh_draw(self, tx: Transaction, table: dict, book: fairness.Entropy) -> list[dict]:
         """The table's draw a game asked for (Rayman's lost choice), from the pool its own round sealed."""

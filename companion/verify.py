@@ -275,6 +275,12 @@ class _Walk:
             if self.round is not None:
                 self.problem(entry, "a round opens while another is still open")
             expected = sorted(s for s in self.present if s in self.seats and self.seats[s]["rounds"])
+            away = entry.get("away") if isinstance(entry.get("away"), list) else []
+            if away and entry.get("why") == "fresh" and all(s in expected for s in away):
+                # A round a draw waits for asks the phones connected then: the server names the others.
+                self.notes.append(f"entry {entry.get('i')}: round {number} did not ask seats {away}, away "
+                                  "according to the server (only their phones' records can tell)")
+                expected = [s for s in expected if s not in away]
             waiting_for, self.waiting = self.waiting, []
         if asked != expected:
             self.problem(entry, f"the round asks seats {asked}, it must ask {expected}: a phone was left out")
@@ -287,8 +293,12 @@ class _Walk:
         if self.round is None or seat not in self.round["asked"] or str(seat) in self.round["revealed"]:
             self.problem(entry, f"seat {seat} reveals outside its round")
             return
+        before = (self.seats.get(seat) or {}).get("k")
         if self._chain(entry, seat, entry.get("value"), entry.get("k")):
             self.round["revealed"][str(seat)] = entry["value"]
+            if self.round.get("why") and self.seats[seat]["k"] != before + 1:
+                self.problem(entry, f"seat {seat} skips values in a round opened for a draw, which takes each "
+                                    "phone's very next value: a skip would let the phone pick among its values")
 
     def seal(self, entry: dict) -> None:
         if self.round is None:
@@ -347,8 +357,11 @@ class _Walk:
             self.problem(entry, f"{where}: seat {seat}'s draw number {entry.get('m')}, expected {book['m']}")
         book["m"] += 1
         value = entry.get("reveal")
+        if entry.get("alone"):
+            self.notes.append(f"{where}: drawn without another phone (no other phone connected, the server says): "
+                              f"seat {seat}'s own value alone")
         if value is None:
-            if book["rounds"]:
+            if book["rounds"] and self.sealed_by != "fresh":  # else: from a round its action opened
                 self.notes.append(f"{where}: seat {seat}'s phone sent no fresh value with its action")
             self.last_spent = None
             return
@@ -389,7 +402,8 @@ class _Walk:
         self._replayed()
 
     def _end_step(self) -> None:
-        if self.step is not None and any(draw.get("by") is None for draw in self.step.draws):
+        if self.step is not None and any(draw.get("by") is None or draw.get("reveal") is None
+                                         for draw in self.step.draws):
             self.sealed_by = None  # a round's pool feeds one call of the table's: the next needs its own
         if self.step is not None and self.check is not None:
             self.problems.extend(self.check.step(self.step))
@@ -450,7 +464,10 @@ class _Walk:
             if not isinstance(k, int) or not 0 < k < len(chain):
                 self.problem(None, f"the phone's record lists a value number {k!r} it cannot have sent")
                 continue
-            if chain[k] not in self.values.get(seat, ()):
+            # Refused, then spent in a round opened for a draw (which takes the phone's very next value): the
+            # server saw it with the refused action all the same.
+            refused = answer.get("ok") is False and answer.get("status") is not None
+            if chain[k] not in self.values.get(seat, ()) or refused:
                 self.unspent.append((None, unspent_said(k, item.get("type"), answer)))
 
     def _record_anchor(self, record: dict) -> str | None:

@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every test client comes from 127.0.0.1: the per-client limits (companion/limits.py) would
 # take a whole test run for one flood. tests/test_abuse_limits.py sets them back to the defaults.
 TEST_LIMITS = {"LIMIT_CREATE": "100000/1", "LIMIT_JOIN": "100000/1", "LIMIT_LOOKUP": "100000/1",
-               "LIMIT_WATCH": "100000/1", "LIMIT_HANDOFF": "100000/1", "LIMIT_CONNECTIONS": 100000}
+               "LIMIT_WATCH": "100000/1", "LIMIT_HANDOFF": "100000/1", "LIMIT_CONNECTIONS": 100000,
+               # A round a draw waits for leaves out a silent phone after this long: a test's phones answer
+               # between its other steps, on a busy machine (a test of the timeout sets its own).
+               "ROUND_SECONDS": 60}
 
 
 def free_port() -> int:

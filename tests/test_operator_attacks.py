@@ -15,6 +15,7 @@ from companion import fairness
 from companion.verify import verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone, answer_rounds
+from tests.screen import Screen
 from tests.server import ServerProcess
 
 TIMEOUT = 20
@@ -83,6 +84,14 @@ def setup_draws(server, code: str) -> list[dict]:
 
 def status(phone: ChainPhone) -> str:
     return phone.view()["table"]["status"]
+
+
+def connected(phone: ChainPhone) -> Screen:
+    """The phone's page holds its seat over Socket.IO (its first view came): the server counts it as here,
+    and a round a draw waits for asks it."""
+    screen = Screen(phone.url, phone.code, phone.token)
+    screen.wait_for(lambda view: True)
+    return screen
 
 
 @pytest.mark.parametrize("game", sorted(SETUP_DRAWS))
@@ -325,6 +334,7 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     is now committed first and drawn from a round opened by it; nothing else moves the game meanwhile."""
     table = new_table(server, "rayman", projectile="missile")
     ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    screens = [connected(ana), connected(mallory)]  # both pages open: the round asks both phones
     answer_rounds(ana, mallory)
     assert host(server, table, {"type": "table.start"}).status_code == 200
     play_until(server, table, [ana, mallory], "round_start")
@@ -343,6 +353,8 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     die = next(e for e in entries if e["kind"] == "draw" and e["purpose"].startswith("projectile level"))
     assert die["by"] is None and die["pool"] not in known and ana.chain[ana.k] not in known
     assert ana.view()["game"]["phase"] != "round_start"
+    for screen in screens:
+        screen.close()
     host(server, table, {"type": "table.close"})
     report = verify_log(log(server, table["code"]), ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
@@ -366,3 +378,164 @@ def test_with_quick_entry_a_choice_lost_after_a_reveal_is_refused_and_changes_no
     refused = act(mallory, {"type": "repick"})
     assert refused.status_code == 400 and "quick entry" in refused.json()["error"]
     assert log(server, table["code"])["entries"] == entries
+
+
+# --- every draw: a seat's own action, with the operator on its side ------------------------------------
+
+def dice_table(server) -> tuple:
+    """A die table with Ana (honest) and Mallory (the operator's accomplice), both pages open, in the pool."""
+    table = new_table(server, "dice")
+    ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    screens = {"ana": connected(ana), "mallory": connected(mallory)}
+    answer_rounds(ana, mallory)
+    return table, ana, mallory, screens
+
+
+def draws_of(server, code: str) -> list[dict]:
+    return [e for e in log(server, code)["entries"] if e["kind"] == "draw"]
+
+
+def test_an_accomplices_roll_cannot_be_computed_before_it_is_committed(server):
+    """The operator reads the seed and the pool; its accomplice knows its own next chain values. Were the roll
+    drawn from those alone, they would compute it before rolling and roll only when it suits them (or skip
+    values). Now the roll is committed first and drawn from a round it opens: when it is committed, the store
+    lacks Ana's next value, which the draw depends on."""
+    table, ana, mallory, screens = dice_table(server)
+    pool_before = operator_book(server, table["code"])[1]
+
+    rolled = screens["mallory"].act({"type": "roll"})
+    assert rolled["ok"] and rolled["events"] == [{"type": "draw_waits", "seat": mallory.seat}], rolled
+    known = what_the_operator_reads(server)  # the moment the roll is irrevocable
+    anas_next = ana.chain[ana.k + 1]
+    assert anas_next not in known and draws_of(server, table["code"]) == []
+    # Every screen shows the draw waiting; nothing else moves the game meanwhile.
+    waiting = screens["ana"].wait_for(lambda view: view["table"]["draw"]["waits"])
+    assert waiting["table"]["draw"]["seat"] == mallory.seat
+    assert waiting["table"]["entropy"]["round"] == {**waiting["table"]["entropy"]["round"], "why": "fresh",
+                                                    "asked": sorted([ana.seat, mallory.seat])}
+    assert screens["ana"].act({"type": "roll"})["status"] == 409
+    answer_rounds(ana, mallory)
+
+    done = screens["ana"].wait_for(lambda view: not view["table"]["draw"]["waits"])
+    assert done["game"]["last"]["seat"] == mallory.seat
+    (draw,) = draws_of(server, table["code"])
+    assert draw["by"] == mallory.seat and draw["reveal"] is None and not draw.get("alone")
+    # Drawn from the round the roll opened: Ana's value revealed after the roll is in its pool.
+    assert draw["pool"] == fairness.seal(pool_before, {str(ana.seat): anas_next,
+                                                       str(mallory.seat): mallory.chain[mallory.k]})
+    assert draw["pool"] not in known
+    for screen in screens.values():
+        screen.close()
+    host(server, table, {"type": "table.close"})
+    for record in (ana.record, mallory.record):
+        report = verify_log(log(server, table["code"]), record)
+        assert report.ok and not report.replay, (report.problems, report.replay)
+
+
+def test_an_accomplices_attack_die_cannot_be_computed_before_the_attack_is_committed(server):
+    """Amiiboxe: the attacker picks which attack to make; its die decides the fight. With the operator it would
+    compute the die for each attack first. Now the attack is committed first, and the die waits for a round."""
+    table, ana, bo, mallory = started_with_three_phones(server)
+    screens = [connected(phone) for phone in (ana, bo, mallory)]
+    answer_rounds(ana, bo, mallory)
+    for phone in (ana, bo, mallory):  # Mallory plays first
+        assert phone.post({"type": "first_player", "player": mallory.seat}).status_code == 200
+    assert host(server, table, {"type": "begin"}).status_code == 200
+    attack = next(action for action in mallory.view()["game"]["legal"] if action["type"] == "attack")
+    honest = [ana, bo]
+    draws_before = len(draws_of(server, table["code"]))
+
+    attacked = mallory.post(attack)
+    assert attacked.status_code == 200 and attacked.json()["events"][0]["type"] == "draw_waits", attacked.text
+    known = what_the_operator_reads(server)
+    assert all(phone.chain[phone.k + 1] not in known for phone in honest)
+    assert len(draws_of(server, table["code"])) == draws_before
+    answer_rounds(ana, bo, mallory)
+    die = draws_of(server, table["code"])[draws_before]
+    assert die["by"] == mallory.seat and die["pool"] not in known
+    for screen in screens:
+        screen.close()
+    host(server, table, {"type": "table.close"})
+    report = verify_log(log(server, table["code"]), ana.record)
+    assert report.ok and not report.replay, (report.problems, report.replay)
+
+
+def test_with_no_other_phone_here_the_roll_says_it_was_drawn_alone(server):
+    """Only the actor's page is open: its roll depends on its own value, sent with the roll (the phone is
+    asked for it: 428), and the log and every screen say it was drawn without another phone."""
+    table = new_table(server, "dice")
+    ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
+    answer_rounds(ana, bo)
+    screen = connected(ana)  # Bo's page is closed
+    assert screen.act({"type": "roll"})["status"] == 428
+    assert ana.roll().status_code == 200
+    (draw,) = draws_of(server, table["code"])
+    assert draw["alone"] is True and draw["reveal"] == ana.chain[ana.k]
+    assert screen.wait_for(lambda view: view["table"]["draw"]["alone"] == ana.seat)
+    screen.close()
+    host(server, table, {"type": "table.close"})
+    report = verify_log(log(server, table["code"]), ana.record)
+    assert report.ok and any("drawn without another phone" in note for note in report.notes)
+
+
+def test_bad_reveals_are_refused_and_change_nothing(server):
+    """A reveal for another seat, a forged value, a skipped value, a reveal when no round asks the phone: each
+    is refused with a clear message, and neither the log nor the table's book changes."""
+    table, ana, mallory, screens = dice_table(server)
+
+    def book() -> tuple:
+        return log(server, table["code"])["entries"], ana.view()["table"]["entropy"]
+
+    before = book()
+    assert screens["ana"].act({"type": "entropy.reveal", "value": ana.chain[ana.k + 1]})["status"] == 409
+    assert book() == before
+    assert screens["mallory"].act({"type": "roll"})["ok"]
+    before = book()
+    other = screens["mallory"].act({"type": "entropy.reveal", "seat": ana.seat, "value": ana.chain[ana.k + 1]})
+    assert other["status"] == 403 and "own seat" in other["error"]
+    forged = screens["ana"].act({"type": "entropy.reveal", "value": "ab" * 32})
+    assert forged["status"] == 400 and "commitment" in forged["error"]
+    assert screens["ana"].act({"type": "entropy.reveal", "value": "not hex"})["status"] == 400
+    # The accomplice, answering last, would pick among its next values: the round takes the very next one.
+    skipped = screens["mallory"].act({"type": "entropy.reveal", "value": mallory.chain[mallory.k + 2]})
+    assert skipped["status"] == 400 and "very next" in skipped["error"]
+    assert book() == before
+    answer_rounds(ana, mallory)
+    assert len(draws_of(server, table["code"])) == 1
+    for screen in screens.values():
+        screen.close()
+
+
+@pytest.fixture(scope="module")
+def quick_rounds(tmp_path_factory):
+    """A server whose rounds wait one second on a silent phone."""
+    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "1"}).start()
+    yield server
+    server.stop()
+
+
+def test_a_silent_phone_does_not_hold_the_roll(quick_rounds):
+    """Bo's page is open but never answers: past the round's time the server leaves Bo out and starts the round
+    again, Ana revealing a fresh value (a visible veto, in the log), and the roll is drawn."""
+    server = quick_rounds
+    table = new_table(server, "dice")
+    ana, bo = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Bo")
+    answer_rounds(ana, bo)
+    screen, silent = connected(ana), connected(bo)
+    assert screen.act({"type": "roll"})["ok"]
+    ana.answer_round()
+    again = screen.wait_for(lambda view: (view["table"]["entropy"]["round"] or {}).get("asked") == [ana.seat])
+    assert bo.seat not in again["table"]["entropy"]["round"]["asked"]
+    ana.answer_round()
+    done = screen.wait_for(lambda view: not view["table"]["draw"]["waits"])
+    assert done["game"]["last"]["seat"] == ana.seat
+    entries = log(server, table["code"])["entries"]
+    timed_out = next(e for e in entries if e.get("type") == "round_timed_out")
+    assert timed_out["without"] == [bo.seat]
+    assert any(e["kind"] == "round" and e.get("without") == [bo.seat] for e in entries)
+    assert bo.view()["table"]["entropy"]["seats"][str(bo.seat)]["k"] == bo.k  # Bo spent no value
+    screen.close()
+    silent.close()
+    host(server, table, {"type": "table.close"})
+    report = verify_log(log(server, table["code"]), ana.record)
+    assert report.ok and not report.replay, (report.problems, report.replay)

@@ -247,6 +247,13 @@ class Walk {
     } else {
       if (this.round !== null) this.problem(entry, N_('a round opens while another is still open'));
       expected = [...this.present].filter((s) => this.seats.has(s) && this.seats.get(s).rounds).sort((a, b) => a - b);
+      const away = Array.isArray(entry.away) ? entry.away : [];
+      if (away.length && entry.why === 'fresh' && away.every((s) => expected.includes(s))) {
+        // A round a draw waits for asks the phones connected then: the server names the others.
+        this.notes.push({ text: N_('entry %(i)s: round %(number)s did not ask seats %(away)s, away according to the server (only their phones\' records can tell)'),
+          params: { i: entry.i, number: entry.round, away: str(away) } });
+        expected = expected.filter((s) => !away.includes(s));
+      }
       waitingFor = this.waiting; this.waiting = [];
     }
     if (!same(entry.asked, expected)) {
@@ -264,7 +271,13 @@ class Walk {
       this.problem(entry, N_('seat %(seat)s reveals outside its round'), { seat });
       return;
     }
-    if (this.chain(entry, seat, entry.value, entry.k)) this.round.revealed[String(seat)] = entry.value;
+    const before = this.seats.get(seat)?.k;
+    if (this.chain(entry, seat, entry.value, entry.k)) {
+      this.round.revealed[String(seat)] = entry.value;
+      if (this.round.why && this.seats.get(seat).k !== before + 1) {
+        this.problem(entry, N_("seat %(seat)s skips values in a round opened for a draw, which takes each phone's very next value: a skip would let the phone pick among its values"), { seat });
+      }
+    }
   }
 
   seal(entry) {
@@ -323,8 +336,12 @@ class Walk {
     if (entry.m !== book.m) this.problem(entry, N_("draw %(n)s (%(purpose)s): seat %(seat)s's draw number %(m)s, expected %(expected)s"), { ...where, seat, m: entry.m, expected: book.m });
     book.m += 1;
     const value = entry.reveal;
+    if (entry.alone) {
+      this.notes.push({ text: N_("draw %(n)s: drawn without another phone (no other phone connected, the server says): seat %(seat)s's own value alone"), params: { n: where.n, seat } });
+    }
     if (value === null || value === undefined) {
-      if (book.rounds) this.notes.push({ text: N_("draw %(n)s: seat %(seat)s's phone sent no fresh value with its action"), params: { n: where.n, seat } });
+      // From a round its action opened, or else its phone sent no fresh value.
+      if (book.rounds && this.sealedBy !== 'fresh') this.notes.push({ text: N_("draw %(n)s: seat %(seat)s's phone sent no fresh value with its action"), params: { n: where.n, seat } });
       this.lastSpent = null;
       return;
     }
@@ -374,7 +391,8 @@ class Walk {
 
   endStep() {
     // A round's pool feeds one call of the table's: the next needs its own.
-    if (this.step && this.step.draws.some((draw) => draw.by === null || draw.by === undefined)) this.sealedBy = null;
+    if (this.step && this.step.draws.some((draw) => draw.by === null || draw.by === undefined
+      || draw.reveal === null || draw.reveal === undefined)) this.sealedBy = null;
     if (this.step && this.check) this.problems.push(...this.check.step(this.step));
     // The replay's orphan check (companion/replay.py): once the game is set up, draws or game events
     // (not the table's own figure events, marked) without the action that made them.
@@ -444,7 +462,10 @@ class Walk {
         this.problem(null, N_("the phone's record lists a value number %(k)s it cannot have sent"), { k: str(k) });
         continue;
       }
-      if (this.values.get(seat)?.has(values[k])) continue;
+      // Refused, then spent in a round opened for a draw (it takes the phone's very next value): the server
+      // saw it with the refused action all the same.
+      const refused = answer.ok === false && answer.status !== null && answer.status !== undefined;
+      if (this.values.get(seat)?.has(values[k]) && !refused) continue;
       const params = { k, action: String(item.type), status: String(answer.status ?? '?'), error: String(answer.error || '') };
       let text = N_("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: the server refused the action (%(status)s: %(error)s)");
       if (answer.ok) text = N_("your phone's random value number %(k)s, shown with the action %(action)s, was not spent: the server accepted the action without using it");

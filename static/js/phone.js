@@ -290,7 +290,9 @@ function render(view, connection) {
   renderJoinHere(view);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
-  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
+  // While a draw waits for the phones' random numbers nothing else moves the game: the actions wait too.
+  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool
+    && !view.table.draw?.waits;
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,

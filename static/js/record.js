@@ -37,11 +37,14 @@ export async function newRecord(code) {
 
 // The values this phone showed the server that it did not spend: each one may hide a result the server
 // refused (a veto). A value still waiting for its answer is not counted yet; one the server spent later
-// (its answer was lost, the view came) is not counted at all.
+// (its answer was lost, the view came) is not counted at all, unless the server had refused it first (a
+// round opened for a draw takes the phone's very next value, so a refused one may be sent again there).
 export function unspentValues(record) {
   const spent = new Set((record.revealed || []).map((item) => (typeof item === 'object' ? item.k : item)));
-  return (record.sent || []).filter((item) => item.answer && !spent.has(item.k));
+  return (record.sent || []).filter((item) => item.answer && (!spent.has(item.k) || refused(item.answer)));
 }
+
+const refused = (answer) => answer.ok === false && answer.status !== null && answer.status !== undefined;
 
 export class PhoneChain {
   constructor(record) {
@@ -90,7 +93,9 @@ export class PhoneChain {
     if (round && round.asked.includes(record.seat) && !round.revealed.includes(record.seat)
         && this.revealing !== round.number && mine.k === record.k && this.next() < this.values.length) {
       this.revealing = round.number;
-      const value = this.values[this.next()];
+      // A round opened for a draw (a start, an action, a call) takes the very next value: were a skip
+      // allowed, the phone answering last could pick among its values. A join's round skips refused ones.
+      const value = this.values[round.why ? record.k + 1 : this.next()];
       const sent = this.noteSent(value, 'entropy.reveal');
       act({ type: 'entropy.reveal', value }).then((answer) => {
         this.noteAnswer(sent, answer);

@@ -55,11 +55,30 @@ function movingLine(view, move) {
 }
 
 // Whom the game waits on, on every screen; redrawn each second for the countdowns.
+// A draw committed and waiting for the phones' random numbers (nothing else moves meanwhile), or the last
+// draw of a seat made without another phone's value (no other phone was connected): every screen says so.
+function drawLines(view) {
+  const draw = view.table.draw || {};
+  if (draw.waits) {
+    const mine = view.you?.role === 'seat' && view.you.seat === draw.seat;
+    const text = mine ? t('Your draw waits for the phones’ random numbers…')
+      : Number.isInteger(draw.seat) ? t('%(name)s’s draw waits for the phones’ random numbers…', { name: seatName(view, draw.seat) })
+        : t('The draw waits for the phones’ random numbers…');
+    return [el('li', { class: 'wait draw-waits', role: 'status', 'data-seat': draw.seat, text })];
+  }
+  if (Number.isInteger(draw.alone)) {
+    return [el('li', { class: 'wait drawn-alone', 'data-seat': draw.alone,
+      text: t('%(name)s’s last draw was drawn without another phone: no other phone was connected.', { name: seatName(view, draw.alone) }) })];
+  }
+  return [];
+}
+
 export function renderWaiting(node, view, presence) {
   const waits = view.table.waiting || [];
   const moves = view.table.handoffs || [];
-  node.hidden = !waits.length && !moves.length;
-  node.replaceChildren(...waits.map((wait) => waitingLine(view, presence, wait)),
+  const draws = drawLines(view);
+  node.hidden = !waits.length && !moves.length && !draws.length;
+  node.replaceChildren(...draws, ...waits.map((wait) => waitingLine(view, presence, wait)),
     ...moves.map((move) => movingLine(view, move)));
 }
 
