@@ -176,8 +176,13 @@ class Tables(NightActions):
                  name_figure: Callable[[str, Any, Any], None] | None = None,
                  clock: Callable[[], float] = steady.now, services: "GameServices | None" = None,
                  away: Callable[[str, int], float | None] | None = None, away_after: float = 5,
-                 texts: Callable[[str, dict], dict[str, str]] = english):
+                 texts: Callable[[str, dict], dict[str, str]] = english,
+                 online: Callable[[str], list[int]] | None = None, round_seconds: float = 4):
         self.store = store
+        # The seats a screen holds now, from the socket layer (without it: none). A round a draw waits for
+        # asks only their phones, and leaves out one silent for ``round_seconds`` (`NightActions`).
+        self.online = online or (lambda code: [])
+        self.round_seconds = round_seconds
         # How long a seat has been away (None: a screen holds it now), from the socket layer;
         # after ``away_after`` seconds the host may decide or act for it.
         self.away = away or (lambda code, seat: float("inf"))
@@ -472,15 +477,23 @@ class Tables(NightActions):
         if rng.draws and not book.may_draw(principal.seat):
             raise TableError(409, N_("Your phone's random numbers are not in the pool yet: "
                                      "wait for the other phones' contributions."))
-        if rng.draws and rng.reveal is None and book.takes_part(principal.seat):
-            # A phone shows its next value only to an action that draws: shown to one that does not,
-            # the server would know it before the draws it feeds. The phone sends the action again with it.
-            raise TableError(428, N_("This action draws: your phone sends it again with its next random value."))
+        fields: dict[str, Any] = {}
+        if rng.draws and book.takes_part(principal.seat):
+            if self._phones_here(tx, table, book, but=principal.seat):  # committed now, drawn later (`_seat_call`)
+                return self._seat_call(tx, table, book, principal.seat, seat, stamped), False
+            if rng.reveal is None:
+                # No other phone here: the draws depend on the actor's own next value, shown only to an
+                # action that draws (shown to one that does not, the server would know it before the draws
+                # it feeds). The phone sends the action again with it.
+                raise TableError(428, N_("This action draws: your phone sends it again with its next random value."))
+            for draw in rng.draws:  # said in the log and on every screen: no other phone's value is in it
+                draw["alone"] = True
+            fields["settings"] = {**table["settings"], "alone": principal.seat}
         self._checked(lambda: self.services.remember(game, events, table["code"]))
         private = (self._only_actor_sees(tx, table, game, before, state, events, principal)
                    and game.waiting(before) == game.waiting(state))
         book.spent(rng)
-        fields: dict[str, Any] = {"state": state, **({"entropy": book.state} if rng.draws else {})}
+        fields.update(state=state, **({"entropy": book.state} if rng.draws else {}))
         if not private:  # a private action leaves the undo record alone: it would tell others it happened
             fields["undo"] = self._undo_record(tx, table, game, principal, action, before, state, rng, events)
         # A private action is not logged: the log would tell the others it happened (see companion.replay).
@@ -918,6 +931,8 @@ class Tables(NightActions):
         asked = self._fresh_round(tx, table, fields)
         if "state" in fields or "status" in fields:
             fields.update(self._refreshed_waits(table, fields))
+        if "entropy" in fields or "waits" in fields:
+            fields["next_deadline"] = self._next_deadline(table, fields)
         table["version"] += 1 if bump else 0
         table.update(fields)
         tx.update_table(table["code"], version=table["version"], **fields)
