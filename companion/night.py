@@ -331,12 +331,13 @@ class NightActions:
         return [event] + ([{"type": "starting"}] + self._after_seal(tx, table) if start else [])
 
     def _carried(self, table: dict) -> dict:
-        """The table's settings with what the game ending now leaves for the evening's next games."""
+        """The table's settings with what the game ending now leaves for the evening's next games (not
+        whose last draw was made alone: that was said of the game ending)."""
+        settings = {key: value for key, value in table["settings"].items() if key != "alone"}
         ending = REGISTRY[table["game"]]
         if ending.carry is None or table["state"] is None:
-            return table["settings"]
-        memory = {**table["settings"].get("memory", {}), ending.id: ending.carry(table["state"])}
-        return {**table["settings"], "memory": memory}
+            return settings
+        return {**settings, "memory": {**settings.get("memory", {}), ending.id: ending.carry(table["state"])}}
 
     def _after_seal(self, tx: Transaction, table: dict) -> list[dict]:
         """What waited for the round that just sealed: the game's start (its setup draws), or a draw the

@@ -454,7 +454,7 @@ class Tables(NightActions):
         if kind in FIGURE_ACTIONS:
             return self._figure_action(tx, table, principal.seat, action), False
         if kind == REVEAL_ACTION:
-            return self._reveal(tx, table, principal.seat, action), False
+            return self._reveal(tx, table, principal.seat, action)
         return self._game_action(tx, table, principal, action)
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
@@ -524,12 +524,19 @@ class Tables(NightActions):
         return all(game.view(before, viewer) == game.view(after, viewer) for viewer in others)
 
     # Random contributions --------------------------------------------------
-    def _reveal(self, tx: Transaction, table: dict, seat: int, action: dict) -> list[dict]:
-        """A phone's next chain value for the open round; the last one seals the pool."""
+    def _reveal(self, tx: Transaction, table: dict, seat: int, action: dict) -> tuple[list[dict], bool]:
+        """A phone's next chain value for the open round; the last one seals the pool.
+
+        Until the last one, only the revealing phone is sent its new view (its value is now spent): one
+        small transaction and one view per phone, and the whole table's views once, when the round seals
+        (the round's missing phones are shown again then, or when its time is up)."""
         book = fairness.Entropy(table["entropy"], table["pool"])
         entries = self._entropy(lambda: book.reveal(seat, action.get("value"), self._present(tx, table)))
+        sealed = any(entry["kind"] == "pool" for entry in entries)
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
-        return self._after_seal(tx, table)  # a start or a table draw waits for the last value
+        if not sealed:
+            return [], True
+        return self._after_seal(tx, table), False  # a start or a draw waits for the last value
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
         """The host goes on without the phones that did not reveal: the round starts again without them.
