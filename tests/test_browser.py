@@ -301,6 +301,34 @@ def test_host_creates_a_table_and_a_phone_rolls(server, open_context, tmp_path):
     phone_owner.assert_clean()
 
 
+def test_with_two_phones_a_roll_waits_for_both_pages_random_numbers(server, open_context):
+    """Two phone pages: a tap commits the roll, both pages answer the round it opens by themselves, and the
+    roll comes from that round's pool (no value of the roller's own sent with it); no value goes unspent."""
+    code = create_table(server)["code"]
+    pages = []
+    for name in ("Ana", "Bo"):
+        page = open_context(**PHONE).new_page()
+        page.goto(f"{server.url}/t/{code}")
+        take_seat(page, name)
+        pages.append(page)
+    ana, bo = pages
+    expect(ana.locator("button.die")).to_be_visible()  # Bo's join round sealed: Ana may roll
+    expect(bo.locator("button.die")).to_be_visible()
+    ana.locator("button.die").tap()
+    for page in pages:
+        expect(page.locator(".history li")).to_have_count(1)
+        expect(page.locator(".roll-caption")).to_contain_text("Ana rolled")
+        expect(page.locator(".fairness-mark")).to_have_attribute("data-unspent", "0")
+        expect(page.locator(".draw-waits")).to_have_count(0)
+    entries = public_log(server, code)["entries"]
+    (draw,) = [entry for entry in entries if entry["kind"] == "draw"]
+    assert draw["reveal"] is None and not draw.get("alone")
+    fresh = [entry for entry in entries if entry["kind"] == "round" and entry.get("why") == "fresh"]
+    assert [sorted(entry["asked"]) for entry in fresh] == [[1, 2]]
+    assert draw["pool"] == next(entry["pool"] for entry in entries if entry["kind"] == "pool"
+                                and entry["round"] == fresh[0]["round"])
+
+
 # 2. A reload brings the phone back to its seat ---------------------------------
 
 def test_reloaded_phone_comes_back_to_its_seat(server, open_context):
