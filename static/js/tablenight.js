@@ -64,7 +64,7 @@ function drawLines(view) {
     const text = mine ? t('Your draw waits for the phones’ random numbers…')
       : Number.isInteger(draw.seat) ? t('%(name)s’s draw waits for the phones’ random numbers…', { name: seatName(view, draw.seat) })
         : t('The draw waits for the phones’ random numbers…');
-    return [el('li', { class: 'wait draw-waits', role: 'status', 'data-seat': draw.seat, text })];
+    return [el('li', { class: 'wait draw-waits', 'data-seat': draw.seat, text })];  // the list is polite-live
   }
   if (Number.isInteger(draw.alone)) {
     return [el('li', { class: 'wait drawn-alone', 'data-seat': draw.alone,
