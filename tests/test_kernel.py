@@ -267,6 +267,18 @@ def test_entering_a_phase_enters_its_first_stage_and_runs_both_begins():
     assert STAGED.view(state, 1)["stage"] == "choosing"
 
 
+def test_the_view_carries_the_phase_and_stage_labels_the_screens_show():
+    """Msgids the screen translates (the browser's catalogue holds the rules' N_ strings): no screen keeps
+    its own copy of the phases' names."""
+    waiting = STAGED.view(race(), None)
+    assert (waiting["phase_label"], "stage_label" in waiting) == ("waiting", False)
+    state = raced((HOST, {"type": "start"}))
+    assert {key: STAGED.view(state, 1)[key] for key in ("phase_label", "stage_label")} == {
+        "phase_label": "racing", "stage_label": "choosing"}
+    state = raced((1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}), state=state)
+    assert STAGED.view(state, HOST)["stage_label"] == "asking"
+
+
 def test_a_stage_without_moves_of_its_own_takes_the_phases():
     state = raced((HOST, {"type": "start"}))
     assert sorted(a["type"] for a in STAGED.legal_actions(state, 1)) == ["keep_board", "lock"]

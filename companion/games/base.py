@@ -225,6 +225,9 @@ class Game:
     proxy_actions: frozenset = frozenset()
     # What each action type is called on a button (msgids), where the screens show it generically.
     action_labels: dict = field(default_factory=dict)
+    # Every phase's and stage's label (msgids): the views carry them (``phase_label``, ``stage_label``)
+    # and the screens translate them from the browser's catalogue, which holds these.
+    phase_labels: tuple = ()
     # The seat leaves the game for good: (state, seat, rng) -> (state, events); the rule
     # (a msgid) is shown to the host before confirming.
     withdraw: Callable[[dict, int, Any], tuple[dict, list[dict]]] = field(default=lambda state, seat, rng: (state, []))
