@@ -75,7 +75,7 @@ def one_turn(state, pc: int = 9, block: bool = False) -> tuple[dict, int, int]:
 
 
 def measure(turns: int = 12, pc: int = 9, block: bool = False) -> dict:
-    state = GAME.setup(GAME.normalize_options({"starting_coins": 20}), SEATS, ScriptedRng(("who plays first", 0)))
+    state = GAME.setup(GAME.normalize_options({"starting_coins": 20}), SEATS, ScriptedRng(("first_player", 0)))
     per_turn = []
     for _ in range(turns):
         if GAME.outcome(state):

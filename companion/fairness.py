@@ -67,7 +67,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.games.base import plain_copy
+from companion.games.base import Draw, plain_copy
 
 FORMAT = "companion/v2"
 SEED_BYTES = 32
@@ -428,10 +428,11 @@ class TableRng:
         self.next_n += 1
         return where, WordStream(self.seed, draw_label(where), self.pool)
 
-    def _record(self, where: dict, purpose: str, kind: str, params: dict, result, secret: bool):
-        self.draws.append({**where, "purpose": purpose, "type": kind, **params, "result": result, "secret": secret})
+    def _record(self, where: dict, purpose: Draw, kind: str, params: dict, result, secret: bool):
+        self.draws.append({**where, "purpose": purpose.as_json(), "type": kind, **params, "result": result,
+                           "secret": secret})
 
-    def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
+    def randint(self, lo: int, hi: int, purpose: Draw, secret: bool = False) -> int:
         """An integer in [lo, hi], both included."""
         if hi < lo:
             raise ValueError("randint() needs lo <= hi")
@@ -440,18 +441,18 @@ class TableRng:
         self._record(where, purpose, "int", {"lo": lo, "hi": hi}, result, secret)
         return result
 
-    def permutation(self, size: int, purpose: str, secret: bool = False) -> list[int]:
+    def permutation(self, size: int, purpose: Draw, secret: bool = False) -> list[int]:
         """A uniformly random order of range(size)."""
         where, stream = self._stream()
         result = compute_shuffle(stream, size)
         self._record(where, purpose, "shuffle", {"size": size}, result, secret)
         return result
 
-    def shuffle(self, items: list, purpose: str, secret: bool = False) -> list:
+    def shuffle(self, items: list, purpose: Draw, secret: bool = False) -> list:
         """A new list with the items in a uniformly random order."""
         return [items[i] for i in self.permutation(len(items), purpose, secret)]
 
-    def choice(self, items: list, purpose: str, secret: bool = False):
+    def choice(self, items: list, purpose: Draw, secret: bool = False):
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
     @staticmethod

@@ -30,7 +30,7 @@ import hashlib
 import json
 from typing import Any
 
-from companion.games.base import IllegalAction, Msg
+from companion.games.base import DRAW_KINDS, Draw, IllegalAction, Msg
 
 CALLS = ("setup", "apply", "timeout", "withdraw", "figure", "seat_added", "fresh")
 
@@ -58,6 +58,22 @@ def said(template: str, **params) -> Said:
     """A message for the CLI and the verify page: the values are written as the CLI shows them."""
     return Said(template, {name: value if isinstance(value, (int, str)) else repr(value)
                            for name, value in params.items()})
+
+
+def draw_said(purpose: Any) -> str:
+    """A logged draw's purpose as the CLI says it: its kind's sentence, a seat as "seat 2" (the verify
+    page names the player: static/js/draw-kinds.js); a purpose in prose (an older log) as it is."""
+    declared = DRAW_KINDS.get(purpose.get("kind")) if isinstance(purpose, dict) else None
+    if declared is None:
+        return purpose if isinstance(purpose, str) else repr(purpose)
+    fields = {name: said_field(name, purpose.get(name)) for name in declared.fields}
+    return declared.sentence % fields
+
+
+def said_field(name: str, value: Any) -> str:
+    if name == "seat":
+        return "the table" if value is None else f"seat {value}"
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def refusal_said(refusal: IllegalAction) -> Said:
@@ -106,13 +122,15 @@ class LoggedDraws:
     def __init__(self, draws: list[dict], where):
         self.draws, self.used, self.where = draws, 0, where
 
-    def _next(self, kind: str, purpose: str, secret: bool, **params) -> Any:
+    def _next(self, kind: str, purpose: Draw, secret: bool, **params) -> Any:
         if self.used >= len(self.draws):
             raise Diverged(self.where, said("the rules draw (%(purpose)s) but the log holds no draw for it here",
-                                            purpose=repr(purpose)))
+                                            purpose=draw_said(purpose.as_json())))
         draw = self.draws[self.used]
         self.used += 1
-        asked = {"type": kind, "purpose": purpose, "secret": secret, **params}
+        asked = {"type": kind, "purpose": purpose.as_json(), "secret": secret, **params}
+        if not isinstance(draw.get("purpose"), dict):
+            del asked["purpose"]  # a log from before typed purposes names its draws in prose: the rest must match
         logged = {key: draw.get(key) for key in asked}
         if logged != asked:
             raise Diverged(self.where, said("entry %(action)s's action, replayed, draws %(asked)s; the log has "
@@ -120,16 +138,16 @@ class LoggedDraws:
                                             logged=logged, draw=draw.get("i")), draw.get("i"))
         return draw.get("result")
 
-    def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
+    def randint(self, lo: int, hi: int, purpose: Draw, secret: bool = False) -> int:
         return self._next("int", purpose, secret, lo=lo, hi=hi)
 
-    def permutation(self, size: int, purpose: str, secret: bool = False) -> list[int]:
+    def permutation(self, size: int, purpose: Draw, secret: bool = False) -> list[int]:
         return list(self._next("shuffle", purpose, secret, size=size))
 
-    def shuffle(self, items: list, purpose: str, secret: bool = False) -> list:
+    def shuffle(self, items: list, purpose: Draw, secret: bool = False) -> list:
         return [items[i] for i in self.permutation(len(items), purpose, secret)]
 
-    def choice(self, items: list, purpose: str, secret: bool = False):
+    def choice(self, items: list, purpose: Draw, secret: bool = False):
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
     def nonce(self, bits: int = 128) -> str:
@@ -175,7 +193,7 @@ class Replay:
             if rng.left_over():
                 extra = rng.left_over()[0]
                 raise Diverged(extra.get("i"), said("the log holds a draw (%(purpose)s) the rules do not make "
-                                                    "here", purpose=repr(extra.get("purpose"))))
+                                                    "here", purpose=draw_said(extra.get("purpose"))))
             self._compare(events, logged, where)
         except Diverged as stop:
             found = self._stop(stop.where, stop.text)

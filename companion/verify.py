@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 
 from companion import fairness
 from companion.game_checks import GAME_CHECKS, GameCheck, Step, register_game_check
-from companion.replay import Replay, said
+from companion.replay import Replay, draw_said, said
 
 RECORD_FORMAT = "companion-phone-record/1"
 # The table's draws that wait for a round of their own (`companion.fairness.Entropy.open_for`): the
@@ -320,7 +320,7 @@ class _Walk:
     def draw(self, entry: dict) -> None:
         # Draws are numbered from 1 for people (the log counts from 0), as on the verify page.
         number = entry["n"] + 1 if isinstance(entry.get("n"), int) else entry.get("n")
-        where = f"draw {number} ({entry.get('purpose')!r})"
+        where = f"draw {number} ({draw_said(entry.get('purpose'))})"
         self.draws += 1
         if entry.get("n") != self.next_n:
             self.problem(entry, f"{where}: expected draw number {self.next_n + 1}: a draw is missing or out of order")
@@ -405,7 +405,7 @@ class _Walk:
         if self.step is not None and any(draw.get("by") is None or draw.get("reveal") is None
                                          for draw in self.step.draws):
             self.sealed_by = None  # a round's pool feeds one call of the table's: the next needs its own
-        if self.step is not None and self.check is not None:
+        if self.step is not None and self.check is not None and self._typed(self.step):
             self.problems.extend(self.check.step(self.step))
         if self.replay is not None and self.action is not None:
             step = self.step or Step(self.options, [], [])
@@ -413,6 +413,15 @@ class _Walk:
         elif self.replay is not None and self.step is not None:
             self.replay_problems.extend(self.replay.orphan(self.step.draws, self.step.entries))
         self.step, self.action = None, None
+
+    def _typed(self, step: Step) -> bool:
+        """The step's draws name their kind: a log from before typed purposes (prose) has its events
+        checked by the replay alone, which runs the rules again with its draws."""
+        if all(isinstance(draw.get("purpose"), dict) for draw in step.draws):
+            return True
+        self.notes.append("this log names its draws in prose (an older format): the game's events are checked "
+                          "against its draws by the replay only")
+        return False
 
     # A phone's own record ------------------------------------------------
     def record(self, document: dict, record: dict) -> None:

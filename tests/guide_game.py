@@ -10,10 +10,11 @@ left wins.
 
 from __future__ import annotations
 
-from companion.games.base import N_, Game, IllegalAction, Option, register
+from companion.games.base import N_, Draw, DrawKind, Game, IllegalAction, Option, declare_draws, register
 from companion.games.kernel import Move, Phase, Rules
 
 PIG_OUT = 1  # the face that loses the turn's total
+declare_draws("pig", pig_die=DrawKind(("seat",), N_("the die of %(seat)s")))
 
 
 def setup(options: dict, seats: list[dict], rng) -> dict:
@@ -38,7 +39,7 @@ def check_hold(state: dict, seat: int, action: dict) -> None:
 
 
 def roll(state: dict, seat: int, action: dict, rng) -> list[dict]:
-    value = rng.randint(1, 6, f"die of seat {seat}")
+    value = rng.randint(1, 6, Draw("pig_die", seat=seat))
     state["last_roll"] = {"seat": seat, "value": value}
     if value == PIG_OUT:
         next_seat(state)

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterator
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import REGISTRY
-from companion.games.base import HOST, Game, IllegalAction
+from companion.games.base import DRAW_KINDS, HOST, Game, IllegalAction
 
 SEED = "5a" * 32
 START_TIME = 1_000_000.0  # the server stamps every action with its "at": the harness's clock
@@ -270,6 +270,7 @@ def start(game: Game, config: Config, seed: str = SEED) -> Walk:
     options = game.normalize_options(copy.deepcopy(config.options))
     options, seats = config.prepare(options, config.make_seats(config.seats))
     state = game.setup(options, seats, rng)
+    check_draw_kinds(game, rng.draws)
     return Walk(game, config, seats, state, rng, options)
 
 
@@ -282,7 +283,7 @@ def choices(walk: Walk) -> list[tuple[Any, dict]]:
 def act(walk: Walk, seat: Any, action: dict) -> Step:
     """Applies an action the rules listed, checking what every step must keep."""
     stamped = {**action, "at": walk.clock}
-    before = copy.deepcopy(walk.state)
+    before, made = copy.deepcopy(walk.state), len(walk.rng.draws)
     state, events = walk.game.apply(walk.state, seat, stamped, walk.rng)
     assert walk.state == before, f"apply mutated its input on {action}"
     assert round_trips(state) and round_trips(events), f"not JSON after {action}"
@@ -291,10 +292,20 @@ def act(walk: Walk, seat: Any, action: dict) -> Step:
         # it once its round is sealed (the harness draws for the table).
         state, drawn = walk.game.fresh_draw(state, walk.rng)
         events = events + drawn
+    check_draw_kinds(walk.game, walk.rng.draws[made:])
     step = Step(seat, stamped, events, state)
     walk.steps.append(step)
     walk.state = state
     return step
+
+
+def check_draw_kinds(game: Game, draws: list[dict]) -> None:
+    """Every draw names a kind its game declared, with exactly its declared fields (`Draw`)."""
+    for draw in draws:
+        purpose = draw["purpose"]
+        declared = DRAW_KINDS.get(purpose.get("kind")) if isinstance(purpose, dict) else None
+        assert declared is not None and declared.game == game.id, f"{game.id} draws {purpose!r}, not a kind it declared"
+        assert sorted(set(purpose) - {"kind"}) == sorted(declared.fields), f"{purpose!r}: fields {declared.fields}"
 
 
 def refusal_probes(walk: Walk, listed: list[tuple[Any, dict]], picker: random.Random) -> Iterator[tuple[Any, dict]]:

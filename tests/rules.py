@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from companion.fairness import EMPTY_POOL, TableRng
-from companion.games.base import Game, IllegalAction
+from companion.games.base import Draw, DrawKind, Game, IllegalAction, declare_draws
 
 
 class Rules:
@@ -34,11 +34,27 @@ class Rules:
         assert state == before
 
 
+# The tests' own draws (of the fairness tests, the scripted rng's tests): ``a_draw("roll")``.
+declare_draws("tests", test_draw=DrawKind(("what",), "%(what)s"))
+
+
+def a_draw(what: str) -> Draw:
+    return Draw("test_draw", what=what)
+
+
+def matches(expected: str | Draw, purpose: Draw) -> bool:
+    if isinstance(expected, Draw):
+        return purpose.kind == expected.kind and all(purpose.fields.get(name) == value
+                                                     for name, value in expected.fields.items())
+    return not expected or purpose.kind == expected
+
+
 class ScriptedRng:
     """The table's randomness with chosen outcomes, for tests (OpenSpiel's
-    chance outcomes): ``ScriptedRng(("roll of d6", 6), ("roll of d6", 1))``
-    hands out 6 then 1 to draws whose purpose starts with "roll of d6", and
-    fails on a draw whose purpose the script does not expect, or a result out
+    chance outcomes): ``ScriptedRng(("die_roll", 6), ("die_roll", 1))``
+    hands out 6 then 1 to draws of the kind "die_roll" ("": a draw of any kind; a `Draw`: a draw
+    of its kind whose fields include its own, as ``Draw("redirect", item="bomb")``), and
+    fails on a draw whose kind the script does not expect, or a result out
     of its range. Once the script is spent, draws come from ``fallback`` (a
     seeded `TableRng`) if one is given, else they fail too.
 
@@ -54,19 +70,19 @@ class ScriptedRng:
     def spent(self) -> bool:
         return not self.script
 
-    def _scripted(self, purpose: str, kind: str, params: dict, secret: bool):
+    def _scripted(self, purpose: Draw, kind: str, params: dict, secret: bool):
         if not self.script:
             return None
-        prefix, result = self.script[0]
-        if not purpose.startswith(prefix):
-            raise AssertionError(f"draw {purpose!r}, but the script expects {prefix!r} next")
+        expected, result = self.script[0]
+        if not matches(expected, purpose):
+            raise AssertionError(f"draw {purpose!r}, but the script expects {expected!r} next")
         self.script.pop(0)
-        self.draws.append({"n": self.next_n, "purpose": purpose, "type": kind, **params, "pool": EMPTY_POOL,
+        self.draws.append({"n": self.next_n, "purpose": purpose.as_json(), "type": kind, **params, "pool": EMPTY_POOL,
                            "result": result, "secret": secret})
         self.next_n += 1
         return (result,)
 
-    def _unscripted(self, purpose: str) -> TableRng:
+    def _unscripted(self, purpose: Draw) -> TableRng:
         if self.fallback is None:
             raise AssertionError(f"draw {purpose!r} is not in the script")
         self.fallback.next_n = self.next_n
@@ -78,7 +94,7 @@ class ScriptedRng:
         self.next_n = self.fallback.next_n
         return result
 
-    def randint(self, lo: int, hi: int, purpose: str, secret: bool = False) -> int:
+    def randint(self, lo: int, hi: int, purpose: Draw, secret: bool = False) -> int:
         scripted = self._scripted(purpose, "int", {"lo": lo, "hi": hi}, secret)
         if scripted is None:
             generator = self._unscripted(purpose)
@@ -87,7 +103,7 @@ class ScriptedRng:
         assert type(result) is int and lo <= result <= hi, f"{purpose}: {result!r} is not in [{lo}, {hi}]"
         return result
 
-    def permutation(self, size: int, purpose: str, secret: bool = False) -> list[int]:
+    def permutation(self, size: int, purpose: Draw, secret: bool = False) -> list[int]:
         scripted = self._scripted(purpose, "shuffle", {"size": size}, secret)
         if scripted is None:
             generator = self._unscripted(purpose)
@@ -96,10 +112,10 @@ class ScriptedRng:
         assert sorted(result) == list(range(size)), f"{purpose}: {result!r} is not an order of {size} items"
         return list(result)
 
-    def shuffle(self, items: list, purpose: str, secret: bool = False) -> list:
+    def shuffle(self, items: list, purpose: Draw, secret: bool = False) -> list:
         return [items[i] for i in self.permutation(len(items), purpose, secret)]
 
-    def choice(self, items: list, purpose: str, secret: bool = False):
+    def choice(self, items: list, purpose: Draw, secret: bool = False):
         return items[self.randint(0, len(items) - 1, purpose, secret)]
 
     nonce = staticmethod(TableRng.nonce)

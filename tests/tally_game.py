@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import copy
 
-from companion.games.base import Game, IllegalAction, Option, register
+from companion.games.base import Draw, DrawKind, Game, IllegalAction, Option, declare_draws, register
 
+declare_draws("tally", tally_die=DrawKind(("seat",), "the die of %(seat)s"))
 TURN = "It is %(name)s's turn."
 CONFIRM = "Confirm the claim of %(name)s"
 
@@ -55,7 +56,7 @@ def apply(state: dict, seat, action: dict, rng) -> tuple[dict, list[dict]]:
         state["points"][str(seat)] += 1
         return state, [{"type": "marked", "seat": seat}]
     if kind == "roll":
-        value = rng.randint(1, 6, f"die of seat {seat}")
+        value = rng.randint(1, 6, Draw("tally_die", seat=seat))
         state["rolls"].append(value)
         return state, [{"type": "rolled", "seat": seat, "value": value}]
     if kind == "pass":

@@ -187,7 +187,7 @@ def test_a_random_reference_is_drawn_among_the_known_ones():
     for n in range(12):
         generator = rng(n)
         state = GAME.setup(options(reference=["random"]), seats(ANA, BEN), generator)
-        assert generator.draws[0]["purpose"] == "draw the reference" and not generator.draws[0]["secret"]
+        assert generator.draws[0]["purpose"] == {"kind": "reference"} and not generator.draws[0]["secret"]
         drawn.add(state["reference"]["id"])
     assert drawn == set(REFERENCES)
 
@@ -301,7 +301,7 @@ def test_the_host_changes_the_reference_between_fights():
     generator = rng(3)
     drawn = act(state, HOST, {"type": "set_reference", "reference": "random"}, generator)
     assert drawn["reference"]["id"] in REFERENCES
-    assert generator.draws[0]["purpose"] == "draw the reference"
+    assert generator.draws[0]["purpose"] == {"kind": "reference"}
     refused(state, HOST, {"type": "set_reference", "reference": ["tallest"] * 6}, "6 different criteria")
     refused(state, HOST, {"type": "set_reference", "reference": 7}, "6 different criteria")
     refused(state, HOST, {"type": "set_reference"}, "reference")
@@ -583,7 +583,7 @@ def test_the_highest_total_wins():
 def test_the_die_picks_the_criterion_and_says_who_attacks_whom():
     generator = die(TALLEST)
     state, events = GAME.apply(started(), ANA, {"type": "attack", "attacker": 1, "defender": 4}, generator)
-    assert generator.draws[0]["purpose"] == "Link attacks Mario" and not generator.draws[0]["secret"]
+    assert generator.draws[0]["purpose"] == {"kind": "fight_die", "attacker": "Link", "defender": "Mario"} and not generator.draws[0]["secret"]
     assert events[0] == {"type": "fight_rolled", "attacker": 1, "defender": 4, "face": TALLEST,
                          "criterion": "tallest", "ranged": False, "card": None}
     assert events[1]["type"] == "fight_decided" and events[1]["values"] == {"attacker": 1.7, "defender": 1.55}

@@ -391,7 +391,7 @@ def test_assumption_pro_with_two_players_nothing_known_on_any_criterion_is_a_fai
     state, _ = events_of(state, ANA, {"type": "attack", "attacker": 1, "defender": 4}, generator)
     state, decided = disagree_until_decided(state, generator)
     assert decided["by"] == "fair_draw" and decided["winner"] == "defender" and len(decided["tried"]) == 6
-    assert generator.draws[-1]["purpose"].startswith("a fair draw of the winner")
+    assert generator.draws[-1]["purpose"]["kind"] == "fair_winner"
     assert fig(state, 1)["status"] == "captured"
 
 
@@ -478,7 +478,7 @@ def test_the_verifier_checks_every_fights_die_against_its_draws():
     from companion.games.amiiboxe.draws import step_problems
     state, _ = judged()
     state = act(state, ANA, {"type": "judge", "winner": 1})
-    generator = ScriptedRng(("again", LEAST_CLOTHED), ("again", TALLEST))
+    generator = ScriptedRng(("fight_reroll", LEAST_CLOTHED), ("fight_reroll", TALLEST))
     _, events = events_of(state, BEN, {"type": "judge", "winner": 4}, generator)
     entries = [{"i": 10 + n, "event": event} for n, event in enumerate(events)]
     assert step_problems(generator.draws, entries) == []

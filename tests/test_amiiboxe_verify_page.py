@@ -16,7 +16,7 @@ def steps() -> dict[str, tuple[list, list]]:
     """(draws, entries) of real fights, then edited as a forger would."""
     state, _ = judged()
     state = act(state, ANA, {"type": "judge", "winner": 1})
-    again = ScriptedRng(("again", LEAST_CLOTHED), ("again", TALLEST))
+    again = ScriptedRng(("fight_reroll", LEAST_CLOTHED), ("fight_reroll", TALLEST))
     _, events = events_of(state, BEN, {"type": "judge", "winner": 4}, again)
     rerolled = [{"i": 10 + n, "event": event} for n, event in enumerate(events)]
     attack = roll(TALLEST)

@@ -153,7 +153,7 @@ def test_the_tile_draws_are_secret_and_say_why():
     generator = rng()
     state = GAME.setup(GAME.normalize_options({}), SEATS, generator)
     assert len(generator.draws) == 4 and all(draw["secret"] for draw in generator.draws)
-    assert "Alien" in generator.draws[0]["purpose"] and "Defender" in generator.draws[1]["purpose"]
+    assert generator.draws[0]["purpose"]["kind"] == "alien_tiles" and generator.draws[1]["purpose"]["kind"] == "defender_tiles"
     drawn = Counter(state["secret"]["alien_tiles"])
     assert all(count <= ALIEN_TILES.count(kind) for kind, count in drawn.items())
 
@@ -193,7 +193,8 @@ def test_two_players_exactly():
 def test_a_throw_rolls_every_die_with_a_purpose():
     generator = rng(50)
     state, events = GAME.apply(new_game(), ALIEN_SEAT, {"type": "throw"}, generator)
-    assert len(generator.draws) == 2 and all("Alien movement die" in d["purpose"] for d in generator.draws)
+    assert len(generator.draws) == 2 and [d["purpose"] for d in generator.draws] == [
+        {"kind": "alien_movement_die", "die": die, "turn": 1} for die in (1, 2)]
     assert not any(draw["secret"] for draw in generator.draws)
     assert [die["face"] for die in state["dice"][ALIEN]] == events[0]["faces"]
     assert all(face in state["alien_die"] for face in events[0]["faces"])
@@ -408,7 +409,7 @@ def test_a_bonus_turns_one_face_down_tile_at_random_for_both_to_see():
     turned = [i for i, tile in enumerate(after["alien_tiles"]) if tile["turned"]]
     assert len(turned) == 1 and events[0]["tile"] == turned[0]
     assert events[0]["kind"] == after["alien_tiles"][turned[0]]["kind"]
-    assert "face-down" in generator.draws[0]["purpose"]
+    assert generator.draws[0]["purpose"]["kind"] == "alien_tile_turned"
     for seat in (None, ALIEN_SEAT, DEFENDER_SEAT):
         assert GAME.view(after, seat)["alien_tiles"][turned[0]]["kind"] == events[0]["kind"]
 

@@ -10,13 +10,13 @@ import copy
 import pytest
 
 from companion.games.arkade import ALIEN, DEFENDER, DEFENDER_TILES, GAME, legal_actions
-from companion.games.base import HOST, IllegalAction
+from companion.games.base import HOST, Draw, IllegalAction
 from tests.rules import Rules, ScriptedRng
 
 RULES = Rules(GAME, seed="cd" * 32)
 SEATS = [{"id": 1, "name": "Zoé", "figures": []}, {"id": 2, "name": "Max", "figures": []}]
 ALIEN_SEAT, DEFENDER_SEAT = 1, 2
-MOVEMENT, SHOOTING, ALIEN_DIE = "Defender movement die", "Defender shooting die", "Alien movement die"
+MOVEMENT, SHOOTING, ALIEN_DIE = "defender_movement_die", "defender_shooting_die", "alien_movement_die"
 
 
 def dice(movement=(), shooting=(), alien=()) -> ScriptedRng:
@@ -70,7 +70,7 @@ def alien_tiles(state, *kinds):
 def turn_alien_tile(state, colour="blue"):
     """The Alien declares a bonus; the rng turns their first face-down tile."""
     return events_of(state, ALIEN_SEAT, {"type": "bonus", "colour": colour},
-                     ScriptedRng(("Alien turns one of their face-down", 0)))
+                     ScriptedRng(("alien_tile_turned", 0)))
 
 
 def hearts(state, **counts):
@@ -103,7 +103,7 @@ def with_asteroid(mode="strategie"):
         state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[3], shooting=["blue"]))
     state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue"})
     state, events = events_of(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue", "munitions": True},
-                              ScriptedRng(("Defender turns a face-down blue", 0)))
+                              ScriptedRng((Draw("defender_tile_turned", colour="blue"), 0)))
     assert events[-1]["kind"] == "asteroid" and state["on_the_board"]["asteroid"] == 1
     if mode == "strategie":
         state = act(state, DEFENDER_SEAT, {"type": "end_turn"})
@@ -319,7 +319,7 @@ def test_repair_the_defender_cannot_win_while_a_repair_is_pending():
     assert state["pending"]["colours"] == ["blue", "green", "pink"]
     state = act(state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[2], shooting=["blue"]))
     state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "blue"},
-                ScriptedRng(("Defender turns a face-down blue", 0)))  # the fourth blue turns a tile
+                ScriptedRng((Draw("defender_tile_turned", colour="blue"), 0)))  # the fourth blue turns a tile
     assert state["saucers"]["on_board"] == {"blue": 0, "green": 0, "pink": 0}
     assert state["winner"] is None and GAME.outcome(state) is None  # held until the Alien answers
     refused(state, ALIEN_SEAT, {"type": "repair", "colour": None}, "first line is not full")

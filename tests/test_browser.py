@@ -512,6 +512,8 @@ def test_verify_page_checks_the_draws_after_closing(server, open_context):
     expect(verdict).to_have_text("Verified: the commitment, all 6 draws and the game's rules check out.")
     expect(verify.locator(".draws tbody tr.good")).to_have_count(6)
     expect(verify.locator(".draws tbody tr.bad")).to_have_count(0)
+    # Each draw said from its kind and fields, the seat by its player's name.
+    expect(verify.locator(".draws tbody tr td:nth-child(3)")).to_have_text(["roll of the die d6 by Cy"] * 6)
     host_screen.assert_clean()
 
     # The same log with one result changed must not pass.

@@ -122,6 +122,7 @@ def test_arcade_starts_on_both_phones_after_the_countdown(server, open_context):
     defender.get_by_role("button", name="I play the Defender").tap()
     alien.get_by_role("button", name="Ready!").tap()
     expect(defender.locator(".ak-ready")).to_contain_text("Waiting for: Max")
+    expect(host.locator(".ak-status")).to_have_text("The table is getting ready.")  # the kernel's label of the phase
     defender.get_by_role("button", name="Ready!").tap()
     for page in (alien, defender):
         expect(page.locator(".ak-status")).to_have_text("Arcade: throw whenever you like!")

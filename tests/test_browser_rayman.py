@@ -82,6 +82,8 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
 
     # The secret choice, with nothing typed before: Zoé plays two of her cards (30 on the left, 12), and locks in.
     expect(zoe.locator(".rm-status")).to_have_text("Choose your two action cards in secret, then lock in.")
+    # What the table is doing: the kernel's label of the phase, as the view carries it.
+    expect(host.locator(".rm-phase")).to_have_text("choosing the cards in secret")
     tap_card(zoe, 0)
     tap_card(zoe, 0)
     expect(zoe.locator(".rm-tentative")).to_have_text("Your choice: ? (Rayman card) on the left, ? (Rayman card) second.")

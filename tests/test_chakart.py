@@ -10,7 +10,7 @@ import pytest
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import get_game
-from companion.games.base import IllegalAction
+from companion.games.base import Draw, IllegalAction
 from companion.games.chakart.board import STANDARD, parse_fen, to_fen
 from companion.games.chakart.effects import EGG_EFFECTS
 from tests.rules import ScriptedRng
@@ -62,7 +62,7 @@ def steps(events, kind):
 
 
 def egg(effect: str):
-    return ("egg on", EGG_EFFECTS.index(effect))
+    return ("egg", EGG_EFFECTS.index(effect))
 
 
 # The book's diagrams ---------------------------------------------------------------------
@@ -70,7 +70,7 @@ def test_book_after_1_d4_nf6_2_bb4_the_bomb_goes_on_a_free_square_orthogonally_n
     state = game("qbbrrnnk/pppppppp/8/8/8/8/PPPPPPPP/QBNNBKRR")
     state = done(move(state, "d2", "d4"))
     state = done(move(state, "g8", "f6"))  # g7 holds a pawn: Yoshi's egg stays on g8
-    state, events = act(state, {"type": "move", "from": "e1", "to": "b4"}, ("Wario drops a bomb next to b4", 3))
+    state, events = act(state, {"type": "move", "from": "e1", "to": "b4"}, (Draw("drop", piece="Wario", item="bomb", square="b4"), 3))
     assert steps(events, "drop")[-1] == {"kind": "drop", "item": "bomb", "eligible": ["a4", "b3", "b5", "c4"],
                                          "square": "c4"}
     assert fen(state) == "qbbrrnek/pppppppp/5n2/8/1BwP4/3m4/PPP1PPPP/QBNN1KRR"
@@ -85,7 +85,7 @@ BXE4 = "rn1b2qk/pbppwppp/1w2p3/1p1Rm3/3PdnPr/4P1d1/PPP1mP1P/NNB1KRQB"
 # redirect = free reads it so; the default follows the sentence, and d8 may be drawn too.
 @pytest.mark.parametrize("draw, lands", [(0, "d6"), (1, "f6"), (2, "f8")])
 def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(draw, lands):
-    rng = ScriptedRng(("bomb on e7 sends the piece", draw), fallback=TableRng("ab" * 32, EMPTY_POOL, 0))
+    rng = ScriptedRng((Draw("redirect", item="bomb", square="e7"), draw), fallback=TableRng("ab" * 32, EMPTY_POOL, 0))
     state, events = GAME.apply(game(BXE4, redirect="free"), WHITE, {"type": "move", "from": "h1", "to": "e4"}, rng)
     assert [(s["kind"], s.get("square") or s.get("from")) for s in events[0]["steps"][:6]] == [
         ("move", "h1"), ("item", "e4"), ("redirect", "e4"), ("item", "e5"), ("mushroom", "e5"), ("item", "e7")]
@@ -97,8 +97,8 @@ def test_book_bxe4_banana_then_mushroom_jump_over_e6_then_bomb_to_d6_f6_or_f8(dr
 
 
 @pytest.mark.parametrize("redirect, script", [
-    ("free", [("bomb on e7 sends the piece", 0)]),
-    ("capture", [("banana on e4 sends the piece", 0), ("bomb on e7 sends the piece", 0)]),
+    ("free", [(Draw("redirect", item="bomb", square="e7"), 0)]),
+    ("capture", [(Draw("redirect", item="banana", square="e4"), 0), (Draw("redirect", item="bomb", square="e7"), 0)]),
 ])
 def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square(redirect, script):
     state, events = act(game(BXE4, redirect=redirect), {"type": "move", "from": "h1", "to": "e4"}, *script)
@@ -108,12 +108,12 @@ def test_book_bxe4_ends_on_d6_with_a_bomb_on_c6_the_only_eligible_square(redirec
 
 def test_book_bxe4_by_the_sentence_the_banana_may_send_the_bishop_onto_f4_and_the_bomb_onto_d8():
     # « Une pièce adverse pourrait être capturée de cette façon. »
-    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 1),
-                        ("Wario drops a bomb", 0))
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, (Draw("redirect", item="banana", square="e4"), 1),
+                        (Draw("drop", piece="Wario", item="bomb"), 0))
     assert steps(events, "redirect")[0]["eligible"] == ["e5", "f4"]
     assert state["pieces"]["f4"] == "B" and state["captured"]["b"] == ["n"]
-    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, ("banana on e4 sends the piece", 0),
-                        ("bomb on e7 sends the piece", 1), ("Wario drops a bomb", 0))
+    state, events = act(game(BXE4), {"type": "move", "from": "h1", "to": "e4"}, (Draw("redirect", item="banana", square="e4"), 0),
+                        (Draw("redirect", item="bomb", square="e7"), 1), (Draw("drop", piece="Wario", item="bomb"), 0))
     assert steps(events, "redirect")[1]["eligible"] == ["d6", "d8", "f6", "f8"]
     assert state["pieces"]["d8"] == "B" and state["captured"]["b"] == ["b"]
 
@@ -127,7 +127,7 @@ def test_book_rxf6_waluigi_turns_the_g8_queen_white_and_she_can_take_the_king():
     after["f6"] = after.pop("f8")
     turncoats = sorted(square for square, piece in after.items() if piece.islower() and piece != "k")
     state, events = act(state, {"type": "move", "from": "f8", "to": "f6"}, egg("waluigi"),
-                        ("Waluigi: which black piece", turncoats.index("g8")), ("Donkey drops a banana next to f6", 1))
+                        (Draw("turncoat", piece="Waluigi", colour="black"), turncoats.index("g8")), (Draw("drop", piece="Donkey", item="banana", square="f6"), 1))
     assert steps(events, "egg")[0]["effect"] == "waluigi"
     assert steps(events, "turncoat")[0]["square"] == "g8" and state["pieces"]["g8"] == "Q"
     assert fen(state) == "erk3Q1/1m2e1d1/mppmnr1m/p1BpppPp/mm1P1QbP/1Nmnw1dm/e1mP2d1/1BwR1RKN"
@@ -189,7 +189,7 @@ def test_yoshi_leaves_its_egg_on_its_start_square_when_that_square_holds_a_piece
 
 def test_donkey_drops_a_banana_on_a_random_free_diagonal_square_of_its_arrival():
     state, events = act(game("4k3/8/8/8/8/8/8/R3K3"), {"type": "move", "from": "a1", "to": "a4"},
-                        ("Donkey drops a banana next to a4", 1))
+                        (Draw("drop", piece="Donkey", item="banana", square="a4"), 1))
     assert steps(events, "drop")[0]["eligible"] == ["b3", "b5"] and state["items"] == {"b5": "d"}
 
 
@@ -219,7 +219,7 @@ def test_the_stealth_move_is_once_per_game():
 
 def test_a_piece_arriving_on_the_hidden_queens_square_captures_her():
     state = done(act(game("4k3/8/8/8/8/8/7r/3QK3"), {"type": "stealth", "from": "d1", "to": "d2"})[0])
-    state, events = act(state, {"type": "move", "from": "h2", "to": "d2"}, ("Donkey drops a banana next to d2", 0))
+    state, events = act(state, {"type": "move", "from": "h2", "to": "d2"}, (Draw("drop", piece="Donkey", item="banana", square="d2"), 0))
     assert steps(events, "capture")[0]["hidden"] is True and "Q" in state["captured"]["w"]
     assert GAME.view(state, WHITE)["hidden_queen"] is None and state["queen_hidden"] == []
 
@@ -255,19 +255,19 @@ def test_a_knight_on_a_mushroom_jumps_once_more_in_the_same_direction():
 
 def test_a_slider_on_a_mushroom_jumps_over_an_adjacent_piece_and_captures_an_enemy_behind():
     state, events = act(game("4k3/8/3n4/3p4/3m4/8/8/3RK3"), {"type": "move", "from": "d1", "to": "d4"},
-                        ("Donkey drops a banana", 0))
+                        (Draw("drop", piece="Donkey", item="banana"), 0))
     assert state["pieces"].get("d6") == "R" and "n" in state["captured"]["b"]
 
 
 def test_a_slider_does_not_jump_onto_its_own_colour():
     state, _ = act(game("4k3/8/3N4/3p4/3m4/8/8/3RK3"), {"type": "move", "from": "d1", "to": "d4"},
-                   ("Donkey drops a banana", 0))
+                   (Draw("drop", piece="Donkey", item="banana"), 0))
     assert state["pieces"].get("d4") == "R"
 
 
 @pytest.mark.parametrize("item, purpose, eligible", [
-    ("d", "banana on d4 sends the piece", ["c4", "d3", "d5", "e4"]),
-    ("w", "bomb on d4 sends the piece", ["c3", "c5", "e3", "e5"]),
+    ("d", Draw("redirect", item="banana", square="d4"), ["c4", "d3", "d5", "e4"]),
+    ("w", Draw("redirect", item="bomb", square="d4"), ["c3", "c5", "e3", "e5"]),
 ])
 def test_a_banana_or_bomb_redirects_the_piece_one_square_at_random(item, purpose, eligible):
     for index, square in enumerate(eligible):
@@ -278,7 +278,7 @@ def test_a_banana_or_bomb_redirects_the_piece_one_square_at_random(item, purpose
 
 def test_a_redirect_may_bring_a_piece_back_to_its_start_square():
     state, _ = act(game("4k3/8/8/8/8/8/3d4/3QK3"), {"type": "move", "from": "d1", "to": "d2"},
-                   ("banana on d2 sends the piece", 1))
+                   (Draw("redirect", item="banana", square="d2"), 1))
     assert state["pieces"]["d1"] == "Q"
 
 
@@ -290,7 +290,7 @@ def test_pawns_may_take_items_diagonally():
 def test_an_item_acts_once_on_a_path():
     # d4 banana → d5 banana → back to d4 (used): the chain stops there.
     state, events = act(game("4k3/8/8/3d4/3d4/8/8/3QK3"), {"type": "move", "from": "d1", "to": "d4"},
-                        ("banana on d4 sends the piece", 2), ("banana on d5 sends the piece", 1))
+                        (Draw("redirect", item="banana", square="d4"), 2), (Draw("redirect", item="banana", square="d5"), 1))
     assert len(steps(events, "redirect")) == 2 and state["pieces"]["d4"] == "Q"
 
 
@@ -319,7 +319,7 @@ def test_toadette_puts_a_captured_piece_back_and_a_banana_under_it_goes_off():
     state["captured"]["w"] = ["N"]
     state, _ = act(state, {"type": "move", "from": "d1", "to": "d3"}, egg("toadette"))
     assert state["pending"] == {"kind": "revive", "square": "d3"}
-    state, events = act(state, {"type": "revive", "piece": "N", "to": "h1"}, ("banana on h1 sends the piece", 0))
+    state, events = act(state, {"type": "revive", "piece": "N", "to": "h1"}, (Draw("redirect", item="banana", square="h1"), 0))
     assert state["pieces"]["g1"] == "N" and state["captured"]["w"] == []
 
 
@@ -469,7 +469,7 @@ def test_bowser_holds_the_piece_not_the_square_when_king_boo_swaps_it_away():
     # « Bowser (*M) immobilise la pièce […]. Celle-ci ne pourra pas jouer au tour suivant. »
     state = done(egg_move("bowser", fen="4k3/8/8/3r3e/8/3e4/8/3QK3")[0])
     assert state["immobile"] == {"d3": {"colour": "w", "since": 0}}
-    state, _ = act(state, {"type": "move", "from": "d5", "to": "h5"}, egg("kingboo"), ("Donkey drops a banana", 0))
+    state, _ = act(state, {"type": "move", "from": "d5", "to": "h5"}, egg("kingboo"), (Draw("drop", piece="Donkey", item="banana"), 0))
     state = done(act(state, {"type": "swap", "with": "d3"})[0])
     assert state["pieces"]["h5"] == "Q" and state["pieces"]["d3"] == "r" and "h5" in state["immobile"]
     refused(state, {"type": "move", "from": "h5", "to": "h6"}, "Bowser holds")
@@ -484,7 +484,7 @@ def test_a_banana_may_send_a_piece_onto_an_enemy_who_is_captured_unless_the_tabl
         redirect, eligible):
     # « Une pièce adverse pourrait être capturée de cette façon. » The white knight on c2 is never a target.
     state, events = act(game("4k3/8/8/8/3dn3/8/2N5/3QK3", redirect=redirect), {"type": "move", "from": "d1", "to": "d4"},
-                        ("banana on d4 sends the piece", len(eligible) - 1))
+                        (Draw("redirect", item="banana", square="d4"), len(eligible) - 1))
     assert steps(events, "redirect")[0]["eligible"] == eligible
     if redirect == "capture":
         assert state["pieces"]["e4"] == "Q" and state["captured"]["b"] == ["n"]
@@ -495,7 +495,7 @@ def test_a_banana_may_send_a_piece_onto_an_enemy_who_is_captured_unless_the_tabl
 def test_the_returning_hidden_queens_changes_are_the_exact_difference_of_the_two_boards():
     # « l'adversaire saura que votre dame a bougé mais pas où »: Black's rook drops its banana on her square.
     state = done(act(game("4k3/8/8/7r/8/8/8/3QK3"), {"type": "stealth", "from": "d1", "to": "d4"})[0])
-    state, _ = act(state, {"type": "move", "from": "h5", "to": "e5"}, ("Donkey drops a banana next to e5", 0))
+    state, _ = act(state, {"type": "move", "from": "h5", "to": "e5"}, (Draw("drop", piece="Donkey", item="banana", square="e5"), 0))
     assert {"square": "d4", "before": None, "after": "d"} in state["report"]["changes"]
     state, events = act(state, {"type": "board_done"})
     revealed = state["report"]["revealed"]

@@ -39,7 +39,8 @@ def test_a_roll_draws_once_per_die_and_logs_its_purpose():
     generator = rng()
     after, events = DICE.apply(state, 2, {"type": "roll"}, generator)
     assert len(generator.draws) == 3
-    assert all(d["lo"] == 1 and d["hi"] == 6 and "seat 2" in d["purpose"] for d in generator.draws)
+    assert all(d["lo"] == 1 and d["hi"] == 6 and d["purpose"] == {"kind": "die_roll", "die": "d6", "seat": 2}
+               for d in generator.draws)
     assert events == [{"type": "rolled", "seat": 2, "number": 1, "values": [d["result"] for d in generator.draws],
                        "faces": [str(d["result"]) for d in generator.draws]}]
     assert after["rolls"] == 1 and after["history"][0]["seat"] == 2

@@ -13,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion import fairness
+from companion.games import Draw  # the games declare their kinds of draw
 from companion.verify import verify_log
+from tests.rules import a_draw
 from tests.server import ROOT
 
 SEED = "5eed" * 16
@@ -28,7 +30,7 @@ def chi_square(counts: Counter, faces: int, total: int) -> float:
 
 def table_rolls(total: int) -> Counter:
     rng = fairness.TableRng(seed=SEED, pool=fairness.EMPTY_POOL, next_n=0)
-    return Counter(rng.randint(1, 6, "chi-square") for _ in range(total))
+    return Counter(rng.randint(1, 6, a_draw("chi-square")) for _ in range(total))
 
 
 def test_60000_d6_rolls_pass_chi_square_at_1_percent():
@@ -74,7 +76,7 @@ def test_the_same_seed_pool_and_number_give_the_same_draw_and_others_differ():
 @given(lo=st.integers(-1000, 1000), span=st.integers(0, 10_000), n=st.integers(0, 10**6))
 def test_randint_stays_in_range(lo, span, n):
     rng = fairness.TableRng(seed=SEED, pool=fairness.EMPTY_POOL, next_n=n)
-    value = rng.randint(lo, lo + span, "range")
+    value = rng.randint(lo, lo + span, a_draw("range"))
     assert lo <= value <= lo + span
     assert rng.draws[0]["n"] == n and rng.next_n == n + 1
 
@@ -82,13 +84,13 @@ def test_randint_stays_in_range(lo, span, n):
 @given(size=st.integers(0, 60), n=st.integers(0, 10**6))
 def test_shuffle_is_a_permutation(size, n):
     rng = fairness.TableRng(seed=SEED, pool=fairness.EMPTY_POOL, next_n=n)
-    assert sorted(rng.permutation(size, "deck")) == list(range(size))
+    assert sorted(rng.permutation(size, a_draw("deck"))) == list(range(size))
 
 
 def test_shuffle_positions_are_uniform():
     # Where card 0 of a 4-card deck lands, over 24,000 shuffles: chi-square, 3 degrees of freedom.
     rng = fairness.TableRng(seed=SEED, pool=fairness.EMPTY_POOL, next_n=0)
-    landed = Counter(rng.permutation(4, "deck").index(0) for _ in range(24_000))
+    landed = Counter(rng.permutation(4, a_draw("deck")).index(0) for _ in range(24_000))
     statistic = sum((landed[i] - 6000) ** 2 / 6000 for i in range(4))
     assert statistic < 11.345  # 3 dof, 1 %
 
@@ -167,9 +169,9 @@ def test_a_seats_draws_depend_on_its_fresh_value_and_not_on_other_seats_draws():
     book.commit(1, chains[1][0], True, [1])
     book.reveal(1, chains[1][1], [1])
     rng = book.rng(SEED, 0, 1, chains[1][2])
-    roll = rng.randint(1, 1000, "roll")
+    roll = rng.randint(1, 1000, a_draw("roll"))
     shifted = book.rng(SEED, 17, 1, chains[1][2])  # other seats drew meanwhile: the global number moved
-    assert shifted.randint(1, 1000, "roll") == roll
+    assert shifted.randint(1, 1000, a_draw("roll")) == roll
     assert rng.draws[0]["reveal"] == chains[1][2] and rng.draws[0]["by"] == 1 and rng.draws[0]["m"] == 0
     with pytest.raises(fairness.EntropyError):
         book.rng(SEED, 0, 1, chains[1][1])  # the value the round spent
@@ -194,7 +196,7 @@ def make_log() -> dict:
     def roll(seat, dice=1):
         nonlocal n
         rng = book.rng(SEED, n, seat, fresh(seat))
-        values = [rng.randint(1, 6, f"roll of d6 by seat {seat}") for _ in range(dice)]
+        values = [rng.randint(1, 6, Draw("die_roll", die="d6", seat=seat)) for _ in range(dice)]
         n = rng.next_n
         book.spent(rng)
         number = sum(1 for e in entries if e.get("event", {}).get("type") == "rolled") + 1

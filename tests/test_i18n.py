@@ -72,6 +72,16 @@ def test_script_strings_are_translated_in_the_page(client):
     assert script_strings(client, "/?lang=en") == {}, "English needs no catalogue: the key is the text"
 
 
+def test_the_games_phase_labels_are_in_the_pages_catalogue(client):
+    """A view names its phase with the kernel's label (a msgid): the screen translates it, keeping no copy."""
+    from companion.games import REGISTRY
+
+    strings = script_strings(client, "/?lang=fr")
+    assert strings["choosing the cards in secret"] == "choisir les cartes en secret"
+    assert all(label in strings for game in REGISTRY.values() for label in game.phase_labels
+               if not game.setup.__module__.startswith("tests."))
+
+
 def test_script_strings_with_plural_forms_come_as_their_forms(client):
     strings = script_strings(client, "/?lang=fr")
     assert strings["%(count)s point"] == ["%(count)s point", "%(count)s points"]

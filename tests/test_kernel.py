@@ -12,7 +12,7 @@ import pytest
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games.base import HOST, N_, IllegalAction
 from companion.games.kernel import ANYONE, HOST_ONLY, Move, Phase, Rules, Stage, private_of, strip_secrets
-from tests.rules import ScriptedRng
+from tests.rules import ScriptedRng, a_draw
 
 
 # A guessing game: each seat secretly picks a number (once), then the host
@@ -29,7 +29,7 @@ def check_pick(state, seat, action):
 
 
 def reveal(state, seat, action, rng):
-    state["die"] = rng.randint(1, 6, "the guessing die")
+    state["die"] = rng.randint(1, 6, a_draw("the guessing die"))
     picks = {int(owner): data["pick"] for owner, data in state["private"].items()}
     state["picks"] = picks
     return [{"type": "revealed", "die": state["die"]}]
@@ -130,7 +130,7 @@ def test_a_seats_private_data_reaches_only_that_seat():
 
 def test_the_outcome_is_decided_once_and_refuses_every_action_after():
     state = played((1, {"type": "pick", "number": 3}), (2, {"type": "pick", "number": 5}))
-    state, events = RULES.apply(state, HOST, {"type": "reveal"}, ScriptedRng(("the guessing die", 5)))
+    state, events = RULES.apply(state, HOST, {"type": "reveal"}, ScriptedRng(("test_draw", 5)))
     assert events == [{"type": "revealed", "die": 5}]
     assert RULES.outcome(state) == {"winners": [2], "reason": "nearest to the die", "ranking": [[2]]}
     assert RULES.legal_actions(state, 1) == [] and RULES.waiting(state) == []
@@ -143,18 +143,18 @@ def test_hooks_declare_host_and_proxy_actions():
 
 
 def test_the_scripted_rng_hands_out_chosen_results_by_purpose():
-    scripted = ScriptedRng(("roll", 6), ("deal", [2, 0, 1]), ("coin", 0))
-    assert scripted.randint(1, 6, "roll of a d6") == 6
-    assert scripted.shuffle(["a", "b", "c"], "deal the cards") == ["c", "a", "b"]
-    assert scripted.choice(["heads", "tails"], "coin toss") == "heads"
+    scripted = ScriptedRng(("test_draw", 6), ("", [2, 0, 1]), ("test_draw", 0))
+    assert scripted.randint(1, 6, a_draw("roll of a d6")) == 6
+    assert scripted.shuffle(["a", "b", "c"], a_draw("deal the cards")) == ["c", "a", "b"]
+    assert scripted.choice(["heads", "tails"], a_draw("coin toss")) == "heads"
     assert scripted.spent and [draw["n"] for draw in scripted.draws] == [0, 1, 2]
 
 
 @pytest.mark.parametrize("script, draw, complaint", [
-    ((("roll", 6),), lambda r: r.randint(1, 6, "shuffle the deck"), "expects 'roll'"),
-    ((("roll", 7),), lambda r: r.randint(1, 6, "roll"), r"not in \[1, 6\]"),
-    ((("deal", [0, 0]),), lambda r: r.permutation(2, "deal"), "not an order"),
-    ((), lambda r: r.randint(1, 6, "roll"), "not in the script"),
+    ((("die_roll", 6),), lambda r: r.randint(1, 6, a_draw("shuffle the deck")), "expects 'die_roll'"),
+    ((("test_draw", 7),), lambda r: r.randint(1, 6, a_draw("roll")), r"not in \[1, 6\]"),
+    ((("test_draw", [0, 0]),), lambda r: r.permutation(2, a_draw("deal")), "not an order"),
+    ((), lambda r: r.randint(1, 6, a_draw("roll")), "not in the script"),
 ])
 def test_the_scripted_rng_fails_on_what_the_test_did_not_expect(script, draw, complaint):
     with pytest.raises(AssertionError, match=complaint):
@@ -162,10 +162,10 @@ def test_the_scripted_rng_fails_on_what_the_test_did_not_expect(script, draw, co
 
 
 def test_the_scripted_rng_falls_back_to_a_seeded_rng_once_spent():
-    scripted = ScriptedRng(("roll", 2), fallback=rng())
-    assert scripted.randint(1, 6, "roll") == 2
-    value = scripted.randint(1, 6, "roll again")
-    assert value == TableRng(seed="cd" * 32, pool=EMPTY_POOL, next_n=1).randint(1, 6, "roll again")
+    scripted = ScriptedRng(("test_draw", 2), fallback=rng())
+    assert scripted.randint(1, 6, a_draw("roll")) == 2
+    value = scripted.randint(1, 6, a_draw("roll again"))
+    assert value == TableRng(seed="cd" * 32, pool=EMPTY_POOL, next_n=1).randint(1, 6, a_draw("roll again"))
     assert [draw["n"] for draw in scripted.draws] == [0, 1]
 
 
@@ -267,6 +267,18 @@ def test_entering_a_phase_enters_its_first_stage_and_runs_both_begins():
     assert STAGED.view(state, 1)["stage"] == "choosing"
 
 
+def test_the_view_carries_the_phase_and_stage_labels_the_screens_show():
+    """Msgids the screen translates (the browser's catalogue holds the rules' N_ strings): no screen keeps
+    its own copy of the phases' names."""
+    waiting = STAGED.view(race(), None)
+    assert (waiting["phase_label"], "stage_label" in waiting) == ("waiting", False)
+    state = raced((HOST, {"type": "start"}))
+    assert {key: STAGED.view(state, 1)[key] for key in ("phase_label", "stage_label")} == {
+        "phase_label": "racing", "stage_label": "choosing"}
+    state = raced((1, {"type": "lock"}), (2, {"type": "lock"}), (3, {"type": "lock"}), state=state)
+    assert STAGED.view(state, HOST)["stage_label"] == "asking"
+
+
 def test_a_stage_without_moves_of_its_own_takes_the_phases():
     state = raced((HOST, {"type": "start"}))
     assert sorted(a["type"] for a in STAGED.legal_actions(state, 1)) == ["keep_board", "lock"]
@@ -354,7 +366,7 @@ def check_leaderless(state, seat, action):
 
 
 def draw_leader(state, seat, action, rng):
-    state["leader"] = state["racers"][rng.randint(0, len(state["racers"]) - 1, "leader")]
+    state["leader"] = state["racers"][rng.randint(0, len(state["racers"]) - 1, a_draw("leader"))]
     return [{"type": "leader_drawn", "seat": state["leader"]}]
 
 

@@ -299,7 +299,7 @@ def test_a_rayman_choice_lost_after_a_reveal_is_drawn_never_chosen_again(server)
     answer_rounds(ana, mallory)
 
     entries = log(server, table["code"])["entries"]
-    drawn = next(e for e in entries if e["kind"] == "draw" and e["purpose"].startswith("drawn choice"))
+    drawn = next(e for e in entries if e["kind"] == "draw" and e["purpose"]["kind"] == "lost_choice")
     assert drawn["by"] is None and drawn["pool"] == ana.view()["table"]["entropy"]["pool"]
     assert drawn["pool"] not in known and ana.chain[ana.k] not in known  # revealed after the loss
     assert any(e["kind"] == "event" and e["event"] == {"type": "choice_drawn", "seat": mallory.seat} for e in entries)
@@ -350,7 +350,7 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     answer_rounds(ana, mallory)
 
     entries = log(server, table["code"])["entries"]
-    die = next(e for e in entries if e["kind"] == "draw" and e["purpose"].startswith("projectile level"))
+    die = next(e for e in entries if e["kind"] == "draw" and e["purpose"]["kind"] == "projectile_level")
     assert die["by"] is None and die["pool"] not in known and ana.chain[ana.k] not in known
     assert ana.view()["game"]["phase"] != "round_start"
     for screen in screens:

@@ -338,7 +338,7 @@ def test_the_22_extra_cards_are_shuffled_in_secret():
     state = act(state, 2, {"type": "character", "name": "Globox"}, generator)
     shuffles = [draw for draw in generator.draws if draw["type"] == "shuffle"]
     assert len(shuffles) == 1 and shuffles[0]["secret"] and shuffles[0]["size"] == 22
-    assert shuffles[0]["purpose"] == "shuffle of the 22 extra action cards"
+    assert shuffles[0]["purpose"] == {"kind": "extra_cards_shuffle", "count": 22}
     assert sorted(state["secret"]["draft_deck"]) == list(range(1, 23))  # the deck in the table's secret
     for seat in (None, HOST, 1, 2):
         assert view(state, seat)["draft"]["deck"] == 22  # its order stays hidden from everyone
@@ -459,7 +459,7 @@ def test_a_choice_lost_after_a_reveal_stands_and_is_drawn_among_the_legal_choice
     generator = rng(4000)
     state, events = GAME.fresh_draw(state, generator)
     drawn = generator.draws[0]
-    assert drawn["purpose"].startswith("drawn choice") and drawn["secret"]
+    assert drawn["purpose"] == {"kind": "lost_choice", "seat": 1, "round": 1} and drawn["secret"]
     assert events[0] == {"type": "choice_drawn", "seat": 1} and GAME.wants_fresh_draw(state) is None
     revealed = next(event for event in events if event["type"] in ("revealed", "initiatives_asked"))
     assert revealed and state["phase"] != "revealing"
@@ -565,8 +565,8 @@ def test_dice_break_the_remaining_ties_and_are_shown():
     state = choose_all(state, {1: ("b1", "b2"), 2: ("b1", "b2"), 3: ("b3", "b4")}, generator)
     rolls = state["round"]["tie_rolls"]
     assert rolls[0]["seats"] == [1, 2, 3]
-    purposes = [draw["purpose"] for draw in generator.draws if draw["purpose"].startswith("tie-break")]
-    assert purposes[:3] == ["tie-break roll for Rayman and Globox and Barbara, round 1"] * 3
+    purposes = [draw["purpose"] for draw in generator.draws if draw["purpose"]["kind"] == "tie_break"]
+    assert purposes[:3] == [{"kind": "tie_break", "seat": seat, "round": 1, "attempt": 1} for seat in (1, 2, 3)]
     assert sorted(state["round"]["order"]) == [1, 2, 3]
     first = dict(zip(rolls[0]["seats"], rolls[0]["rolls"]))
     for better, worse in zip(state["round"]["order"], state["round"]["order"][1:]):

@@ -105,5 +105,5 @@ def test_an_event_whose_draw_was_removed_is_reported(intermediate):
     entries = copy.deepcopy(intermediate)
     roll = first(entries, "projectile_roll")
     without_draw = [entry for entry in entries if not (entry["kind"] == "draw"
-                                                       and entry["purpose"].startswith("projectile level"))]
+                                                       and entry["purpose"]["kind"] == "projectile_level")]
     assert f"entry {roll['i']}: a projectile die: no draw was made for it" in audit(without_draw)

@@ -54,7 +54,7 @@ def test_rule_the_order_of_play_waits_for_the_last_initiative_then_follows_the_l
 def test_rule_a_tie_on_told_initiatives_is_broken_by_the_second_card_then_the_dice():
     state = choose_all(first_round(), {1: ("b1", "b2"), 2: ("b1", "b2")})
     state = answer(answer(answer(state, 1, "b1", 5), 1, "b2", 3), 2, "b1", 5)
-    dice = ScriptedRng(("tie-break roll", 2), ("tie-break roll", 6))
+    dice = ScriptedRng(("tie_break", 2), ("tie_break", 6))
     state = answer(state, 2, "b2", 3, generator=dice)
     assert dice.spent and state["round"]["order"] == [2, 1] and state["round"]["tie_rolls"] == [
         {"seats": [1, 2], "rolls": [2, 6]}]

@@ -72,7 +72,7 @@ def with_ptizetres(state, *seats):
 def test_a_random_player_rolls_the_first_projectile_die():
     generator = rng(50)
     state = through_setup(new_game(3, difficulty="intermediate"), generator=generator)
-    drawn = [d for d in generator.draws if d["purpose"] == "random player to roll the first projectile die"]
+    drawn = [d for d in generator.draws if d["purpose"] == {"kind": "first_roller"}]
     assert len(drawn) == 1 and not drawn[0]["secret"]
     roller = state["round"]["roller"]
     assert roller == [1, 2, 3][drawn[0]["result"]] and view(state, 2)["roller"] == roller
@@ -87,7 +87,7 @@ def test_the_die_gives_the_level_and_the_projectile_spawns_at_column_21():
     generator = rng(60)
     state, events = act_events(state, state["round"]["roller"], ROLL, generator)
     roll = of_type(events, "projectile_roll")[0]
-    assert generator.draws[0]["purpose"].startswith("projectile level, round 1, rolled for ")
+    assert generator.draws[0]["purpose"] == {"kind": "projectile_level", "round": 1, "seat": roll["seat"]}
     assert roll["die"] == generator.draws[0]["result"] and roll["level"] == (roll["die"] + 1) // 2
     assert roll["card"] is None and roll["line"] is None  # Intermediate: Missiles without their card
     assert state["projectiles"] == [{"id": 1, "column": 21, "level": roll["level"], "origin": 21}]
@@ -239,7 +239,8 @@ def test_the_boss_rolls_its_level_and_reveals_a_card_of_its_shuffled_deck():
     generator = rng(70)
     state, events = act_events(state, 2, ROLL, generator)  # anyone may roll for the Boss
     roll, card = of_type(events, "boss_roll")[0], of_type(events, "boss_card")[0]
-    assert [d["purpose"] for d in generator.draws] == ["Boss level, round 1", "shuffle of the Boss's 3 attack cards"]
+    assert [d["purpose"] for d in generator.draws] == [{"kind": "boss_level", "round": 1},
+                                                       {"kind": "boss_cards_shuffle"}]
     assert generator.draws[1]["secret"] and not generator.draws[0]["secret"]
     assert roll["level"] == (roll["die"] + 1) // 2 and roll["entering"]
     assert state["boss"]["column"] == 0 and state["boss"]["level"] == roll["level"]
@@ -449,9 +450,8 @@ def test_played_cards_go_to_the_discard_at_the_end_of_the_round():
 def test_coop_players_discard_two_cards_at_random_privately():
     generator = rng(80)
     state = through_setup(new_game(2, mode="coop", boss_move=5), generator=generator)
-    draws = [d for d in generator.draws if d["purpose"].startswith("random discard")]
-    assert [d["purpose"] for d in draws] == ["random discard of 2 cards for Rayman, round 1",
-                                             "random discard of 2 cards for Globox, round 1"]
+    draws = [d for d in generator.draws if d["purpose"]["kind"] == "random_discard"]
+    assert [d["purpose"] for d in draws] == [{"kind": "random_discard", "seat": seat, "round": 1} for seat in (1, 2)]
     assert all(d["secret"] and d["size"] == 8 for d in draws)
     ana = player(state, 1)
     assert len(ana["hand"]) == 6 and ana["discard"] == ana["random_discards"] and len(ana["random_ranks"]) == 2
@@ -674,7 +674,7 @@ def test_without_the_exchange_variant_each_race_drafts_new_extra_cards():
     generator = rng(90)
     state = act(state, HOST, {"type": "next_race"}, generator)
     assert state["phase"] == "draft" and all(len(p["cards"]) == 8 for p in players(state))
-    assert generator.draws[0]["purpose"] == "shuffle of the 22 extra action cards"
+    assert generator.draws[0]["purpose"] == {"kind": "extra_cards_shuffle", "count": 22}
     state = through_setup(state)
     assert all(len(p["cards"]) == 10 for p in players(state)) and first
 
@@ -684,7 +684,7 @@ def test_the_exchange_variant_keeps_ten_cards_of_the_twelve():
     held = sorted(c["extra"] for p in players(state) for c in p["cards"] if c["extra"])
     generator = rng(91)
     state = act(state, HOST, {"type": "next_race"}, generator)
-    assert generator.draws[0]["purpose"] == "shuffle of the 18 extra action cards"
+    assert generator.draws[0]["purpose"] == {"kind": "extra_cards_shuffle", "count": 18}
     assert not set(held) & set(state["secret"]["draft_deck"])  # the cards kept by the players stay out
     state = through_setup(state, known=False)
     assert state["phase"] == "exchange" and all(len(p["cards"]) == 12 for p in players(state))

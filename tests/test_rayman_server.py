@@ -560,7 +560,7 @@ def test_closing_before_the_reveal_shows_the_seed_but_no_choice_and_no_salt(serv
             assert not any(salt in text for salt in salts), name
             assert choice_leaks(received, viewer) == [], name
         for entry in draws_of(log):
-            assert "salt" not in entry["purpose"] and not any(salt in json.dumps(entry) for salt in salts)
+            assert "salt" not in json.dumps(entry["purpose"]) and not any(salt in json.dumps(entry) for salt in salts)
 
         # Closed: the round is never revealed, the last player cannot lock in any more.
         table.refused(3, LOCK, 410, "This table is closed.")
@@ -889,7 +889,7 @@ def test_a_coop_round_against_the_boss_with_random_discards_seen_only_by_their_o
             {"type": "random_discards", "seat": seat, "count": 2} for seat in table.seats]
         log = table.log()
         assert audit(log["entries"]) == []  # the Boss's die and card, and each reveal, from the public log
-        assert [entry["result"] for entry in draws_of(log) if entry["purpose"].startswith("random discard")] == [
+        assert [entry["result"] for entry in draws_of(log) if entry["purpose"]["kind"] == "random_discard"] == [
             None, None]  # sealed until the table closes
 
         for who, screen in table.screens.items():

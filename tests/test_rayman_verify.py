@@ -96,7 +96,7 @@ def tie_revealed(log: dict) -> dict:
 def tie_draw_removed(log: dict) -> tuple[dict, int]:
     """The first tie-break draw taken out of the log: the reveal that tells its roll is reported."""
     log = copy.deepcopy(log)
-    draw = next(entry for entry in log["entries"] if entry["kind"] == "draw" and entry["purpose"].startswith("tie-break"))
+    draw = next(entry for entry in log["entries"] if entry["kind"] == "draw" and entry["purpose"]["kind"] == "tie_break")
     log["entries"].remove(draw)
     return log, tie_revealed(log)["i"]
 
@@ -107,20 +107,20 @@ def tie_roll_dropped(log: dict) -> tuple[dict, int]:
     tie = tie_revealed(log)
     a_tie_roll_dropped(tie["event"])
     return log, max(entry["i"] for entry in log["entries"] if entry["kind"] == "draw"
-                    and entry["purpose"].startswith("tie-break") and entry["i"] < tie["i"])
+                    and entry["purpose"]["kind"] == "tie_break" and entry["i"] < tie["i"])
 
 
-def last_draw_before(log: dict, where: int, purpose: str) -> int:
+def last_draw_before(log: dict, where: int, kind: str) -> int:
     return max(entry["i"] for entry in log["entries"] if entry["kind"] == "draw"
-               and entry["purpose"].startswith(purpose) and entry["i"] < where)
+               and entry["purpose"]["kind"] == kind and entry["i"] < where)
 
 
-def events_removed(log: dict, kind: str, purpose: str, every: bool = False) -> tuple[dict, int]:
+def events_removed(log: dict, kind: str, draw_kind: str, every: bool = False) -> tuple[dict, int]:
     """The first ``kind`` event (``every``: all of them) taken out of the log: the draw it used, left
     over, is reported at its entry (with two draws of a kind in one action, the last one is left)."""
     log = copy.deepcopy(log)
     removed = first(log["entries"], kind)
-    where = last_draw_before(log, removed["i"], purpose)
+    where = last_draw_before(log, removed["i"], draw_kind)
     log["entries"] = [entry for entry in log["entries"] if not (
         entry is removed or every and entry["kind"] == "event" and entry["event"]["type"] == kind)]
     return log, where
@@ -129,11 +129,12 @@ def events_removed(log: dict, kind: str, purpose: str, every: bool = False) -> t
 def first_roller_ignored(log: dict) -> tuple[dict, int]:
     """Round 1's projectile die rolled by nobody in particular: the first roller's draw is used by nothing."""
     log, where = changed(log, "projectile_roll", lambda event: event.update(seat=None))
-    return log, last_draw_before(log, where, "random player to roll the first projectile die")
+    return log, last_draw_before(log, where, "first_roller")
 
 
 # A Boss die of 1 and its level written as ``true``: the same number to Python alone, a change to both.
-BOOLEAN_DIE = {"options": {}, "draws": [{"i": 0, "kind": "draw", "n": 0, "purpose": "Boss level, round 1", "result": 1}],
+BOOLEAN_DIE = {"options": {}, "draws": [{"i": 0, "kind": "draw", "n": 0, "purpose": {"kind": "boss_level", "round": 1},
+                                         "result": 1}],
                "entries": [{"i": 1, "kind": "event", "event": {"type": "boss_roll", "die": True, "level": True}}]}
 
 
@@ -154,11 +155,11 @@ def tampered(logs) -> dict:
         "tie roll dropped": tie_roll_dropped(logs["intermediate"]),
         "tie draw removed": tie_draw_removed(logs["intermediate"]),
         "random discard count": changed(logs["served"], "random_discards", lambda event: event.update(count=1)),
-        "random discard removed": events_removed(logs["served"], "random_discards", "random discard"),
-        "projectile die removed": events_removed(logs["intermediate"], "projectile_roll", "projectile level"),
-        "Boss die removed": events_removed(logs["coop"], "boss_roll", "Boss level"),
-        "Boss card removed": events_removed(logs["coop"], "boss_card", "shuffle of the Boss's"),
-        "draft removed": events_removed(logs["intermediate"], "draft_revealed", "shuffle of the", every=True),
+        "random discard removed": events_removed(logs["served"], "random_discards", "random_discard"),
+        "projectile die removed": events_removed(logs["intermediate"], "projectile_roll", "projectile_level"),
+        "Boss die removed": events_removed(logs["coop"], "boss_roll", "boss_level"),
+        "Boss card removed": events_removed(logs["coop"], "boss_card", "boss_cards_shuffle"),
+        "draft removed": events_removed(logs["intermediate"], "draft_revealed", "extra_cards_shuffle", every=True),
         "first roller unused": first_roller_ignored(logs["intermediate"]),
     }
 

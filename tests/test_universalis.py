@@ -18,7 +18,7 @@ SEATS = [{"id": ANA, "name": "Ana", "figures": []}, {"id": BO, "name": "Bo", "fi
 
 def new_duel(**options) -> dict:
     """Ana plays first (the draw says so)."""
-    return GAME.setup(GAME.normalize_options(options), SEATS, ScriptedRng(("who plays first", 0)))
+    return GAME.setup(GAME.normalize_options(options), SEATS, ScriptedRng(("first_player", 0)))
 
 
 def act(state, seat, action):
@@ -84,7 +84,7 @@ def third_turn(**options):
 # The turn ------------------------------------------------------------------------
 def test_who_plays_first_is_drawn_by_the_table():
     # The book is silent on who starts: by default the table's fair draw says.
-    state = GAME.setup(GAME.normalize_options({}), SEATS, ScriptedRng(("who plays first", 1)))
+    state = GAME.setup(GAME.normalize_options({}), SEATS, ScriptedRng(("first_player", 1)))
     assert state["active"] == BO and state["order"] == [BO, ANA]
 
 
@@ -626,15 +626,15 @@ def test_an_override_cannot_make_up_a_card_that_is_not_in_play():
 
 # A die, a coin, the turn timer, the evening's cards ----------------------------------
 def test_a_die_and_a_coin_come_from_the_tables_fair_draw():
-    state, events = GAME.apply(new_duel(), BO, {"type": "roll", "what": "die"}, ScriptedRng(("die", 4)))
+    state, events = GAME.apply(new_duel(), BO, {"type": "roll", "what": "die"}, ScriptedRng(("card_die", 4)))
     assert events[-1] == {"type": "roll", "seat": BO, "what": "die", "result": 4} and state["roll"]["result"] == 4
-    rng = ScriptedRng(("coin", 1))
+    rng = ScriptedRng(("card_coin", 1))
     state, _ = GAME.apply(state, ANA, {"type": "roll", "what": "coin"}, rng)
     assert state["roll"] == {"seat": ANA, "what": "coin", "result": 1} and rng.draws[0]["hi"] == 1
 
 
 def test_the_turn_timer_starts_when_a_turn_begins():
-    state = GAME.setup(GAME.normalize_options({"turn_seconds": 90}), SEATS, ScriptedRng(("who plays first", 0)))
+    state = GAME.setup(GAME.normalize_options({"turn_seconds": 90}), SEATS, ScriptedRng(("first_player", 0)))
     state = do(state, ANA, {**character(), "at": 990.0})
     assert GAME.view(state, BO)["turn_started"] == 990.0  # the first turn's timer starts with its first action
     state = do(state, ANA, {**END_TURN, "at": 1000.5})
@@ -645,7 +645,7 @@ def test_cards_typed_once_are_kept_for_the_evening():
     state = do(new_duel(), ANA, character("Koopa Troopa Rouge", cost=4, pf=3, pc=4, other_name="Red Koopa Troopa"))
     assert GAME.view(state, BO)["catalogue"][-1]["other_name"] == "Red Koopa Troopa"
     again = GAME.setup(GAME.normalize_options({}) | {"memory": GAME.carry(state)}, SEATS,
-                       ScriptedRng(("who plays first", 0)))
+                       ScriptedRng(("first_player", 0)))
     assert [c["name"] for c in again["catalogue"]] == ["Koopa Troopa Rouge"]
 
 

@@ -225,6 +225,9 @@ class Game:
     proxy_actions: frozenset = frozenset()
     # What each action type is called on a button (msgids), where the screens show it generically.
     action_labels: dict = field(default_factory=dict)
+    # Every phase's and stage's label (msgids): the views carry them (``phase_label``, ``stage_label``)
+    # and the screens translate them from the browser's catalogue, which holds these.
+    phase_labels: tuple = ()
     # The seat leaves the game for good: (state, seat, rng) -> (state, events); the rule
     # (a msgid) is shown to the host before confirming.
     withdraw: Callable[[dict, int, Any], tuple[dict, list[dict]]] = field(default=lambda state, seat, rng: (state, []))
@@ -292,3 +295,56 @@ def require_fields(action: dict, **types: type) -> None:
 
 
 _JSON_TYPE_NAMES = {int: "number", str: "text", bool: "true/false", list: "list", dict: "object"}
+
+
+@dataclass(frozen=True, init=False)
+class Draw:
+    """What a draw is for: a declared ``kind`` and its fields (JSON values), as
+    ``Draw("projectile_level", round=3, seat=2)``. The log keeps ``{"kind": …, **fields}``; the
+    verifiers match a draw on its kind, never on words, and the verify page says it in a sentence
+    of the page's language (`DrawKind.sentence`)."""
+
+    kind: str
+    fields: dict
+
+    def __init__(self, kind: str, **fields: Any):
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "fields", fields)
+
+    def as_json(self) -> dict:
+        """The draw's ``purpose`` in the log, checked against its kind's declaration."""
+        declared = DRAW_KINDS.get(self.kind)
+        if declared is None:
+            raise ValueError(f"draw kind {self.kind!r} is not declared (declare_draws)")
+        if tuple(sorted(self.fields)) != tuple(sorted(declared.fields)):
+            raise ValueError(f"draw kind {self.kind!r} has the fields {sorted(declared.fields)}, "
+                             f"not {sorted(self.fields)}")
+        return {"kind": self.kind, **self.fields}
+
+
+@dataclass(frozen=True)
+class DrawKind:
+    """One kind of draw: its fields and its sentence, an English msgid whose ``%(field)s`` are the
+    fields (a field named ``seat`` is a seat number, said as its player's name on the verify page).
+    ``static/js/draw-kinds.js`` declares the same kinds for the verify page (tests/test_draw_kinds.py)."""
+
+    fields: tuple[str, ...]
+    sentence: str
+    game: str = ""
+
+
+DRAW_KINDS: dict[str, DrawKind] = {}
+
+
+def declare_draws(game: str, **kinds: DrawKind) -> None:
+    """A game's kinds of draw; a kind belongs to one game only."""
+    for kind, declared in kinds.items():
+        declared = DrawKind(declared.fields, declared.sentence, game)
+        if kind in DRAW_KINDS and DRAW_KINDS[kind] != declared:
+            raise ValueError(f"draw kind {kind!r} is declared twice")
+        DRAW_KINDS[kind] = declared
+
+
+def purpose_kind(purpose: Any) -> str | None:
+    """The kind of a logged draw's purpose (None: a log from before typed purposes, or no purpose)."""
+    return purpose.get("kind") if isinstance(purpose, dict) else None

@@ -7,7 +7,7 @@ screens; the table log keeps every one of them.
 
 from __future__ import annotations
 
-from companion.games.base import N_, Game, IllegalAction, Option, register
+from companion.games.base import N_, Draw, DrawKind, Game, IllegalAction, Option, declare_draws, register
 from companion.games.kernel import Move, Phase, Rules
 
 STANDARD_DICE = ("d4", "d6", "d8", "d10", "d12", "d20")
@@ -33,7 +33,7 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
 
 def roll(state: dict, seat: int, action: dict, rng) -> list[dict]:
     faces = state["faces"]
-    values = [rng.randint(1, len(faces), f"roll of {state['die']} by seat {seat}") for _ in range(state["count"])]
+    values = [rng.randint(1, len(faces), Draw("die_roll", die=state["die"], seat=seat)) for _ in range(state["count"])]
     roll = {"seat": seat, "number": state["rolls"] + 1, "values": values,
             "faces": [faces[value - 1] for value in values]}
     state["rolls"] = roll["number"]
@@ -54,6 +54,8 @@ RULES = Rules(
     phases={"rolling": Phase(moves=("roll",), label=N_("rolling the die"), waits=False)},
     render=render,
 )
+
+declare_draws("dice", die_roll=DrawKind(("die", "seat"), N_("roll of the die %(die)s by %(seat)s")))
 
 GAME = register(Game(
     id="dice",

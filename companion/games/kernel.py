@@ -198,7 +198,10 @@ class Rules:
                  "outcome": self.outcome, "waiting": self.waiting,
                  "host_actions": frozenset(k for k, m in self.moves.items() if m.by in (HOST_ONLY, ANYONE)),
                  "proxy_actions": frozenset(k for k, m in self.moves.items() if m.proxy),
-                 "action_labels": {k: m.label for k, m in self.moves.items() if m.label}}
+                 "action_labels": {k: m.label for k, m in self.moves.items() if m.label},
+                 "phase_labels": tuple(dict.fromkeys(
+                     [phase.label for phase in self.phases.values()]
+                     + [stage.label for phase in self.phases.values() for stage in phase.stages.values() if stage.label]))}
         if self.leave is not None:
             hooks["withdraw"] = self.withdraw
         if self.timeout is not None:
@@ -249,16 +252,17 @@ class Rules:
 
     def view(self, state: dict, seat: Any) -> dict:
         """The game's view for ``seat``, rendered from what it may see, with the
-        keys every game shares: phase, legal actions, whom the game waits on, outcome."""
+        keys every game shares: phase (its name and its label, a msgid the screen translates),
+        legal actions, whom the game waits on, outcome."""
         rendered = self.render(strip_secrets(state, seat), seat)
         # A candidate marked "proxied" is a decision only the host takes for the seat when it is away
         # (`companion.night`): listed among the host's choices, not on the seat's own screen.
         legal = [action for action in self.legal_actions(state, seat) if action.get("proxied") is not True]
-        shown = {**rendered, "phase": state["phase"], "legal": legal,
+        now = self.now(state)
+        shown = {**rendered, "phase": state["phase"], "phase_label": now.phase.label, "legal": legal,
                  "waiting": self.waiting(state), "outcome": state.get("outcome")}
-        stage = self.now(state).stage_name
-        if stage is not None:  # only a phase that has stages shows one
-            shown["stage"] = stage
+        if now.stage_name is not None:  # only a phase that has stages shows one
+            shown["stage"], shown["stage_label"] = now.stage_name, now.label
         return shown
 
     def outcome(self, state: dict) -> dict | None:

@@ -14,6 +14,7 @@ from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations, gettext
 
 from companion.catalogues import compile_catalogues
+from companion.games import REGISTRY
 from companion.games.base import Msg, MsgList, Plural
 
 LANG_COOKIE = "lang"
@@ -82,10 +83,20 @@ def rules_catalogue(language: str) -> dict[str, str]:
             if isinstance(message.id, str) and any(path.startswith("companion/games/") for path, _ in message.locations)}
 
 
+@lru_cache(maxsize=None)
+def labels_catalogue(language: str) -> dict[str, str]:
+    """The games' phase and stage labels in one language (from the server's catalogue): a view carries
+    its phase's and stage's label as a msgid (the kernel's ``phase_label``, ``stage_label``) and the
+    screen translates it with t(), so that no screen keeps its own copy of a game's phases."""
+    labels = {label for game in REGISTRY.values() for label in game.phase_labels}
+    return {message.id: message.string for message in _translated(language, "messages") if message.id in labels}
+
+
 def browser_strings(with_rules: bool = False) -> dict[str, str]:
     """The catalogue of the page's language, for the page's JSON data block (static/js/i18n.js)."""
     language = current_language()
-    return {**rules_catalogue(language), **browser_catalogue(language)} if with_rules else browser_catalogue(language)
+    strings = {**labels_catalogue(language), **browser_catalogue(language)}
+    return {**rules_catalogue(language), **strings} if with_rules else strings
 
 
 def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:

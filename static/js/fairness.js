@@ -4,6 +4,7 @@ import {
   CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain, chainStep, isHash, stepsTo,
 } from './chain.js';
 import { bytesToHex, hexToBytes, hmacSha256, sha256, utf8 } from './hashes.js';
+import { drawSaid } from './draw-kinds.js';
 import { N_ } from './i18n.js';
 import { amiiboxeCheck } from './games/amiiboxe-draws.js';
 import { arkadeCheck } from './games/arkade-draws.js';
@@ -297,7 +298,7 @@ class Walk {
 
   draw(entry) {
     // Draws are numbered from 1 for people (the log counts from 0), as in companion/verify.py.
-    const where = { n: Number.isInteger(entry.n) ? entry.n + 1 : entry.n, purpose: entry.purpose };
+    const where = { n: Number.isInteger(entry.n) ? entry.n + 1 : entry.n, purpose: drawSaid(entry.purpose) };
     const before = this.problems.length;
     this.draws += 1;
     if (entry.n !== this.nextN) this.problem(entry, N_('draw %(n)s (%(purpose)s): expected draw number %(expected)s: a draw is missing or out of order'), { ...where, expected: this.nextN + 1 });
@@ -393,7 +394,7 @@ class Walk {
     // A round's pool feeds one call of the table's: the next needs its own.
     if (this.step && this.step.draws.some((draw) => draw.by === null || draw.by === undefined
       || draw.reveal === null || draw.reveal === undefined)) this.sealedBy = null;
-    if (this.step && this.check) this.problems.push(...this.check.step(this.step));
+    if (this.step && this.check && this.typed(this.step)) this.problems.push(...this.check.step(this.step));
     // The replay's orphan check (companion/replay.py): once the game is set up, draws or game events
     // (not the table's own figure events, marked) without the action that made them.
     // One save writes an action with its draws and events, all stamped with the same time: one stamped
@@ -408,6 +409,14 @@ class Walk {
     if (this.action) this.started = true;
     this.step = null;
     this.action = null;
+  }
+
+  // The step's draws name their kind (companion/verify.py's _typed): a log from before typed purposes
+  // (prose) has its events checked against its draws by the replay alone.
+  typed(step) {
+    if (step.draws.every((draw) => draw.purpose && typeof draw.purpose === 'object')) return true;
+    this.notes.push({ text: N_("this log names its draws in prose (an older format): the game's events are checked against its draws by the replay only"), params: {} });
+    return false;
   }
 
   record(log, record) {

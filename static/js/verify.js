@@ -1,5 +1,6 @@
 // The verify page: download the public log and check it here, against this phone's own record if it
 // kept one (companion/verify.py runs the same checks: python -m companion.verify LOG --record RECORD).
+import { drawSaid } from './draw-kinds.js';
 import { verifyLog } from './fairness.js';
 import { N_, t, tn } from './i18n.js';
 import { loadRecord } from './record.js';
@@ -26,8 +27,6 @@ function actors(log) {
   return byMoment;
 }
 
-// "seat 2" in a draw's purpose reads as the player's name.
-const named = (text, names) => text.replace(/\bseat (\d+)\b/g, (whole, id) => names.get(Number(id)) ?? whole);
 const verdict = root.querySelector('.verdict');
 const problems = root.querySelector('.problems');
 // What the check could not cover (a game whose events are not derived from its draws yet), said plainly.
@@ -35,6 +34,8 @@ const notes = root.querySelector('.notes');
 const recordLine = root.querySelector('.record-state');
 const recordLink = root.querySelector('.record-download');
 const unspentList = root.querySelector('.unspent');
+
+const said = (message) => t(message.text, message.params);
 
 function problemText(problem) {
   const text = t(problem.text, problem.params || {});
@@ -58,7 +59,7 @@ async function run() {
     const row = report.rows.find((r) => r.entry === draw);
     return el('tr', { class: row ? (row.good ? 'good' : 'bad') : '' },
       el('td', { text: String(draw.n + 1) }), el('td', { text: names.get(actor.get(draw.at)) ?? '' }),
-      el('td', { text: named(draw.purpose, names) }),
+      el('td', { text: said(drawSaid(draw.purpose, names)) }),
       el('td', { text: JSON.stringify(draw.result) }), el('td', { text: row ? (row.good ? '✓' : '✗') : '…' }));
   }));
   problems.replaceChildren(...report.problems.map((problem) => el('li', { text: problemText(problem) })));

@@ -76,7 +76,8 @@ from companion.games.amiiboxe import draws, fights, scoring, setup, turns, views
 from companion.games.amiiboxe.common import FACES, IN_PLAY, require_no_fight, seat_ids
 from companion.games.amiiboxe.setup import DISAGREEMENT
 from companion.games.amiiboxe.turns import ACTION, pass_turn, stage_of, the_active_player
-from companion.games.base import HOST, N_, Game, IllegalAction, Option, RegistrationRules, register
+from companion.games.base import (HOST, N_, DrawKind, Game, IllegalAction, Option, RegistrationRules, declare_draws,
+                                  register)
 from companion.games.kernel import ANYONE, HOST_ONLY, SEAT, Move, Phase, Rules, Stage
 from companion.game_checks import GameCheck, register_game_check
 
@@ -308,4 +309,13 @@ def draw_check() -> GameCheck:
     return GameCheck(step=lambda step: draws.step_problems(step.draws, step.entries))
 
 
+declare_draws(
+    "amiiboxe",
+    reference=DrawKind((), N_("draw the reference")),
+    fight_die=DrawKind(("attacker", "defender"), N_("%(attacker)s attacks %(defender)s")),
+    fight_reroll=DrawKind(("attacker", "defender"),
+                          N_("again for another criterion: figure %(attacker)s attacks figure %(defender)s")),
+    fair_winner=DrawKind(("attacker", "defender"),
+                         N_("a fair draw of the winner: figure %(attacker)s or figure %(defender)s")),
+)
 register_game_check("amiiboxe", draw_check)

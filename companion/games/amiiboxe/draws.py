@@ -1,8 +1,7 @@
 """The verifier's check of Amiiboxe's fights against their draws (`companion.game_checks.GameCheck`).
 
-A fight's die is drawn when the attack is made ("<attacker> attacks <defender>"), and
-again while the criterion it shows was already tried in that fight ("again for another
-criterion"): the ``fight_rolled`` face must be the attack's draw and every
+A fight's die is drawn when the attack is made (``fight_die``), and again while the criterion it
+shows was already tried in that fight (``fight_reroll``): the ``fight_rolled`` face must be the attack's draw and every
 ``fight_rerolled`` face one of the re-draws that follow, in order (the re-draws that
 showed a tried criterion leave no event). A fight event without a draw was forged; an
 attack's draw without its event was removed.
@@ -10,15 +9,13 @@ attack's draw without its event was removed.
 
 from __future__ import annotations
 
-FIGHT_DRAW = " attacks "
-REROLL_DRAW = "again for another criterion"
+from companion.games.base import purpose_kind
 
 
 def step_problems(draws: list[dict], entries: list[dict]) -> list[tuple[int, str]]:
     problems = []
-    fight_draws = [d for d in draws if FIGHT_DRAW in str(d.get("purpose", ""))
-                   and not str(d.get("purpose", "")).startswith(REROLL_DRAW)]
-    rerolls = [d for d in draws if str(d.get("purpose", "")).startswith(REROLL_DRAW)]
+    fight_draws = [d for d in draws if purpose_kind(d.get("purpose")) == "fight_die"]
+    rerolls = [d for d in draws if purpose_kind(d.get("purpose")) == "fight_reroll"]
     rolled = [(e["i"], e["event"]) for e in entries if e["event"].get("type") == "fight_rolled"]
     again = [(e["i"], e["event"]) for e in entries if e["event"].get("type") == "fight_rerolled"]
     if fight_draws and not rolled:

@@ -29,7 +29,7 @@ from companion.games.amiiboxe.common import ATTACKER, DEFENDER, FACES, MAX_VALUE
     figure_by_id, on_board, own_figure, figure_field, require_flag, seat_ids, seats_on_board
 from companion.games.amiiboxe.scoring import capture
 from companion.games.amiiboxe.turns import action_done, arrive
-from companion.games.base import N_, IllegalAction, require_fields
+from companion.games.base import N_, Draw, IllegalAction, require_fields
 from companion.games.kernel import private_of
 
 MAX_REROLLS = 30  # a die that keeps showing tried criteria ends in a tie rather than forever
@@ -92,7 +92,8 @@ def run_attack(state: dict, seat, action: dict, rng) -> list[dict]:
     plan = attack_plan(state, seat, action)
     attacker, defender = plan["attacker"], plan["defender"]
     attacker["played"], state["step"] = True, None
-    face = rng.randint(1, FACES, f"{english_name(attacker)} attacks {english_name(defender)}")
+    face = rng.randint(1, FACES, Draw("fight_die", attacker=english_name(attacker),
+                                                 defender=english_name(defender)))
     criterion = state["reference"]["criteria"][face - 1]
     fight = {"attacker": attacker["id"], "defender": defender["id"], "face": face, "criterion": criterion,
              "seats": {ATTACKER: attacker["seat"], DEFENDER: defender["seat"]}, "ranged": plan["ranged"],
@@ -329,7 +330,7 @@ def arbiter(state: dict, fight: dict) -> tuple[str, str] | None:
 
 def fair_draw(state: dict, fight: dict, rng) -> list[dict]:
     """PRO with 2 players: no criterion left that anyone can settle: each figure has one chance in two."""
-    face = rng.randint(1, 2, f"a fair draw of the winner: figure {fight['attacker']} or figure {fight['defender']}")
+    face = rng.randint(1, 2, Draw("fair_winner", attacker=fight["attacker"], defender=fight["defender"]))
     return settle(state, fight, ATTACKER if face == 1 else DEFENDER, "fair_draw", None, rng)
 
 
@@ -349,7 +350,7 @@ def reroll(state: dict, rng) -> list[dict]:
     fight["rerolled_answers"] = dict(state["secret"]["answers"])
     remaining = set(state["reference"]["criteria"]) - set(fight["tried"])
     for _ in range(MAX_REROLLS if remaining else 0):
-        face = rng.randint(1, FACES, f"again for another criterion: {fight['attacker']} attacks {fight['defender']}")
+        face = rng.randint(1, FACES, Draw("fight_reroll", attacker=fight["attacker"], defender=fight["defender"]))
         criterion = state["reference"]["criteria"][face - 1]
         if criterion in remaining:
             base = {key: fight[key] for key in ("attacker", "defender", "seats", "ranged", "first_of_two",

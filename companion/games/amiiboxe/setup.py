@@ -8,7 +8,7 @@ from companion.games.amiiboxe.board import figure_at, new_board, require_board, 
     starting_cells
 from companion.games.amiiboxe.common import FACES, IN_PLAY, MAX_NAME_LENGTH, MIN_FIGURES, english_name, \
     seat_ids, figure_field, on_board
-from companion.games.base import HOST, N_, IllegalAction, Plural, require_fields
+from companion.games.base import HOST, N_, Draw, IllegalAction, Plural, require_fields
 
 KINDS = ("computed", "facts", "situational", "judgement")
 DIRECTIONS = ("min", "max")
@@ -170,7 +170,7 @@ def resolve_reference(state: dict, choice: object, rng) -> dict:
     if len(choice) == 1:
         name = choice[0]
         if name == RANDOM:
-            name = rng.choice(sorted(state["references"]), "draw the reference")
+            name = rng.choice(sorted(state["references"]), Draw("reference"))
         return {"id": name, "criteria": list(state["references"][name])}
     return {"id": None, "criteria": list(choice)}
 

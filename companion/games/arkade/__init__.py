@@ -35,7 +35,7 @@ from companion.games.arkade.constants import (
 from companion.games.arkade.draws import DrawCheck
 from companion.games.arkade.flow import RULES
 from companion.games.arkade.setup import check_options, setup
-from companion.games.base import N_, Game, Option, register
+from companion.games.base import N_, DrawKind, Game, Option, declare_draws, register
 from companion.game_checks import GameCheck, register_game_check
 
 legal_actions = RULES.legal_actions
@@ -92,6 +92,17 @@ def draw_check() -> GameCheck:
     return GameCheck(step=lambda step: check.step(step.options, step.draws, step.entries), reset=check.reset)
 
 
+declare_draws(
+    "arkade",
+    alien_movement_die=DrawKind(("die", "turn"), N_("Alien movement die %(die)s, turn %(turn)s")),
+    defender_movement_die=DrawKind(("turn",), N_("Defender movement die, turn %(turn)s")),
+    defender_shooting_die=DrawKind(("turn",), N_("Defender shooting die, turn %(turn)s")),
+    alien_tiles=DrawKind(("count",), N_("draw 6 of the %(count)s Alien power tiles, face down")),
+    defender_tiles=DrawKind(("colour", "count"),
+                            N_("draw 2 of the %(count)s Defender power tiles of colour %(colour)s, face down")),
+    alien_tile_turned=DrawKind((), N_("Alien turns one of their face-down power tiles")),
+    defender_tile_turned=DrawKind(("colour",), N_("Defender turns a face-down power tile of colour %(colour)s")),
+)
 register_game_check("arkade", draw_check)
 
 __all__ = ["ALIEN", "ALIEN_TILES", "COUNTDOWN_SECONDS", "DEFENDER", "DEFENDER_TILES", "GAME", "legal_actions"]

@@ -7,7 +7,7 @@ from companion.games.arkade.common import (
     check_saucer_declared, check_turn, defender_wins_if_board_empty, heart_of, repairable_colours, require_colour,
     require_dice, settle)
 from companion.games.arkade.constants import DEFENDER, LIFTS_FIELD, SHIP_CELLS
-from companion.games.base import N_, IllegalAction, require_fields
+from companion.games.base import N_, Draw, IllegalAction, require_fields
 
 
 def check_bonus(state: dict, role: str, action: dict) -> None:
@@ -27,7 +27,7 @@ def bonus(state: dict, role: str, action: dict, rng) -> list[dict]:
     colour = action["colour"]
     settle(state, role)
     face_down = [i for i, tile in enumerate(state["alien_tiles"]) if not tile["turned"]]
-    index = face_down[rng.randint(0, len(face_down) - 1, "Alien turns one of their face-down power tiles")]
+    index = face_down[rng.randint(0, len(face_down) - 1, Draw("alien_tile_turned"))]
     kind = state["secret"]["alien_tiles"][index]
     state["alien_tiles"][index] = {"kind": kind, "turned": True}
     event = {"type": "alien_tile", "tile": index, "kind": kind, "colour": colour}

@@ -7,7 +7,7 @@ from companion.games.arkade.common import (
     check_saucer_declared, check_turn, defender_wins_if_board_empty, heart_of, require_colour, require_dice,
     require_flag, settle, win)
 from companion.games.arkade.constants import ALIEN, BOARD_TILES, DEFENDER, NUGGETS_IN_BOX, REACTOR_CELLS, SHIP_CELLS
-from companion.games.base import N_, IllegalAction, require_fields
+from companion.games.base import N_, Draw, IllegalAction, require_fields
 
 
 def check_confirm(state: dict, role: str, action: dict) -> None:
@@ -155,7 +155,7 @@ def turn_defender_tile(state: dict, colour: str, rng) -> list[dict]:
                  if tile["colour"] == colour and not tile["turned"]]
     if not face_down:
         return []
-    index = face_down[rng.randint(0, len(face_down) - 1, f"Defender turns a face-down {colour} power tile")]
+    index = face_down[rng.randint(0, len(face_down) - 1, Draw("defender_tile_turned", colour=colour))]
     face = state["secret"]["defender_tiles"][index]
     state["defender_tiles"][index] = {**face, "turned": True}
     keep_or_apply_defender_tile(state, face)

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from companion.games.arkade.constants import SHIP_CELLS, TILES_DRAWN
 from companion.games.arkade.setup import parse_defender_tiles
+from companion.games.base import purpose_kind
 
-DIE_PURPOSES = ("Alien movement die", "Defender movement die", "Defender shooting die")
+DICE = ("alien_movement_die", "defender_movement_die", "defender_shooting_die")
 
 
-def die_faces_of(options: dict, purpose: str) -> list:
-    if purpose.startswith("Alien"):
+def die_faces_of(options: dict, kind: str | None) -> list:
+    if kind == "alien_movement_die":
         return list(options.get("alien_die") or [])
-    if purpose.startswith("Defender movement"):
+    if kind == "defender_movement_die":
         return list(range(1, SHIP_CELLS + 1))
     return list(options.get("shooting_die") or [])
 
@@ -35,18 +36,18 @@ class DrawCheck:
     def step(self, options: dict, draws: list[dict], entries: list[dict]) -> list[tuple[int, str]]:
         events = [(entry.get("i"), entry.get("event") or {}) for entry in entries]
         problems: list[tuple[int, str]] = []
-        dice = [draw for draw in draws if str(draw.get("purpose", "")).startswith(DIE_PURPOSES)]
+        dice = [draw for draw in draws if purpose_kind(draw.get("purpose")) in DICE]
         if dice or any(event.get("type") == "thrown" for _, event in events):
             problems += self.throw(options, dice, events)
         for draw in draws:
-            purpose = str(draw.get("purpose", ""))
-            if purpose.startswith("draw 6 of the"):
+            kind = purpose_kind(draw.get("purpose"))
+            if kind == "alien_tiles":
                 self.alien_box = self.drawn(options.get("alien_tiles") or [], draw, TILES_DRAWN)
-            elif purpose.startswith("draw 2 of the"):
-                self.remember_defender_draw(options, purpose, draw)
-            elif purpose.startswith("Alien turns"):
+            elif kind == "defender_tiles":
+                self.remember_defender_draw(options, draw["purpose"].get("colour"), draw)
+            elif kind == "alien_tile_turned":
                 problems += self.alien_tile(draw, events)
-            elif purpose.startswith("Defender turns a face-down"):
+            elif kind == "defender_tile_turned":
                 problems += self.defender_tile(options, draw, events)
         return problems
 
@@ -63,7 +64,7 @@ class DrawCheck:
             return [(i, f"the throw names dice {chosen!r}, the log has {len(dice)} draws")]
         problems = []
         for die, draw in zip(chosen, dice):
-            sides = die_faces_of(options, str(draw.get("purpose")))
+            sides = die_faces_of(options, purpose_kind(draw.get("purpose")))
             result = draw.get("result")
             if not isinstance(die, int) or not 0 <= die < len(faces) or not isinstance(result, int) \
                     or not 0 <= result < len(sides):
@@ -80,10 +81,9 @@ class DrawCheck:
             return None  # sealed until the table closes (or not a shuffle of this box)
         return [box[index] for index in order][:count]
 
-    def remember_defender_draw(self, options: dict, purpose: str, draw: dict) -> None:
+    def remember_defender_draw(self, options: dict, colour, draw: dict) -> None:
         colours = list(options.get("saucer_colours") or [])
-        colour = next((c for c in colours if f" {c} Defender" in purpose), None)
-        if colour is None:
+        if colour not in colours:
             return
         family = [(kind, value) for index, kind, value in parse_defender_tiles(options.get("defender_tiles") or [])
                   if index == colours.index(colour)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from companion.games.arkade.constants import (
     ALIEN, ALIEN_TILE_KINDS, ALIEN_TILE_LABELS, BOARD_TILES, DEFENDER, DEFENDER_TILE_KINDS, DEFENDER_TILE_LABELS, LEVELS,
     PER_COLOUR, TILES_DRAWN, VALUED_KINDS)
-from companion.games.base import N_, IllegalAction, MsgList
+from companion.games.base import N_, Draw, IllegalAction, MsgList
 
 # A refusal names the tiles as the form shows them (a French host typed « Champ magnétique »).
 ALIEN_NAMES, DEFENDER_NAMES = dict(ALIEN_TILE_LABELS), dict(DEFENDER_TILE_LABELS)
@@ -128,7 +128,7 @@ def phase_after_roles(mode: str) -> str:
 
 
 def draw_alien_tiles(box: list[str], rng) -> list[str]:
-    drawn = rng.shuffle(list(box), f"draw 6 of the {len(box)} Alien power tiles, face down", secret=True)
+    drawn = rng.shuffle(list(box), Draw("alien_tiles", count=len(box)), secret=True)
     return drawn[:TILES_DRAWN]
 
 
@@ -137,8 +137,7 @@ def draw_defender_tiles(colours: list[str], box: list[tuple[int, str, int]], rng
     tiles = []
     for index, colour in enumerate(colours):
         family = [tile for tile in box if tile[0] == index]
-        drawn = rng.shuffle(family, f"draw 2 of the {len(family)} {colour} Defender power tiles, face down",
-                            secret=True)
+        drawn = rng.shuffle(family, Draw("defender_tiles", colour=colour, count=len(family)), secret=True)
         tiles += [defender_face(colour, kind, value) for _, kind, value in drawn[:2]]
     return tiles
 

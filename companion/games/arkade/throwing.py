@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games.arkade.common import check_turn, other, require_dice
 from companion.games.arkade.constants import ALIEN, DEFENDER, REACTOR_CELLS, SHIP_CELLS
-from companion.games.base import N_, IllegalAction, Plural
+from companion.games.base import N_, Draw, IllegalAction, Plural
 
 
 def check_throw(state: dict, role: str, action: dict) -> None:
@@ -24,7 +24,7 @@ def throw(state: dict, role: str, action: dict, rng) -> list[dict]:
     chosen = dice_to_throw(state, role, action, len(faces))
     dice = state["dice"][role] or [None] * len(faces)
     for index in chosen:
-        face = roll_face(faces[index], f"{die_name(role, index)}, turn {state['turn']}", rng)
+        face = roll_face(faces[index], die_draw(role, index, state["turn"]), rng)
         dice[index] = {"face": face, "used": False}
     state["dice"][role] = dice
     state["throws"][role] += 1
@@ -47,13 +47,14 @@ def die_faces(state: dict, role: str) -> list[list]:
     return [list(range(1, SHIP_CELLS + 1)), state["shooting_die"]]
 
 
-def die_name(role: str, index: int) -> str:
+def die_draw(role: str, index: int, turn: int) -> Draw:
+    """A die of the throw: the Alien's movement dice (numbered from 1), the Defender's two dice."""
     if role == ALIEN:
-        return f"Alien movement die {index + 1}"
-    return ("Defender movement die", "Defender shooting die")[index]
+        return Draw("alien_movement_die", die=index + 1, turn=turn)
+    return Draw(("defender_movement_die", "defender_shooting_die")[index], turn=turn)
 
 
-def roll_face(faces: list, purpose: str, rng):
+def roll_face(faces: list, purpose: Draw, rng):
     return faces[rng.randint(0, len(faces) - 1, purpose)]
 
 

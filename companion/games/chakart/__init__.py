@@ -11,7 +11,7 @@ Pieces: Toad (pawn), Yoshi (knight), Donkey (rook), Wario (bishop), Mario
 
 from __future__ import annotations
 
-from companion.games.base import N_, Game, Option, register
+from companion.games.base import N_, DrawKind, Game, Option, declare_draws, register
 from companion.games.chakart.board import parse_fen
 from companion.games.chakart.turn import MOVES, PHASES, decide, forfeit, render, setup, waiting
 from companion.games.chakart.draws import check as check_draws
@@ -68,4 +68,15 @@ def draw_check() -> GameCheck:
     return GameCheck(step=lambda step: check_draws(step.options, step.draws, step.entries))
 
 
+declare_draws(
+    "chakart",
+    white_player=DrawKind((), N_("who plays White")),
+    start_light_bishop=DrawKind(("side",), N_("random start (%(side)s): light-squared bishop")),
+    start_dark_bishop=DrawKind(("side",), N_("random start (%(side)s): dark-squared bishop")),
+    start_other_pieces=DrawKind(("side",), N_("random start (%(side)s): other pieces")),
+    redirect=DrawKind(("item", "square"), N_("%(item)s on %(square)s sends the piece")),
+    egg=DrawKind(("square",), N_("egg on %(square)s")),
+    turncoat=DrawKind(("piece", "colour"), N_("%(piece)s: which %(colour)s piece changes side")),
+    drop=DrawKind(("piece", "item", "square"), N_("%(piece)s drops a %(item)s next to %(square)s")),
+)
 register_game_check("chakart", draw_check)

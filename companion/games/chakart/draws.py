@@ -12,9 +12,10 @@ picks must be the one the event says happened.
 
 from __future__ import annotations
 
+from companion.games.base import purpose_kind
 from companion.games.chakart.effects import EGG_EFFECTS
 
-SETUP_PURPOSES = ("who plays White", "random start")
+SETUP_DRAWS = ("white_player", "start_light_bishop", "start_dark_bishop", "start_other_pieces")
 CHOSEN = {"redirect": "to", "drop": "square", "turncoat": "square"}
 
 
@@ -32,7 +33,7 @@ def chance_steps(entries: list[dict]) -> list[tuple[int, list, object]]:
 
 
 def check(options: dict, draws: list[dict], entries: list[dict]) -> list[tuple[int, str]]:
-    moves = [draw for draw in draws if not str(draw.get("purpose", "")).startswith(SETUP_PURPOSES)]
+    moves = [draw for draw in draws if purpose_kind(draw.get("purpose")) not in SETUP_DRAWS]
     told = chance_steps(entries)
     # Where a difference shows: the move's event (where a step went missing or was added), else its first draw.
     where = (told[0][0] if told else None) or (entries[0].get("i") if entries else None) or (

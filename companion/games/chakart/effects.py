@@ -29,6 +29,7 @@ eligible squares and result.
 
 from __future__ import annotations
 
+from companion.games.base import Draw
 from companion.games.chakart.board import (
     BISHOP_STEPS, KING_STEPS, ROOK_STEPS, adjacent, colour_of, coords, kind, last_rank, other, shifted,
     step_between, unit,
@@ -83,7 +84,7 @@ def hidden_queen(state: dict, colour: str) -> str | None:
     return (state.get("private") or {}).get(owner, {}).get("stealth")
 
 
-def draw_square(path: Path, eligible: list[str], purpose: str) -> str:
+def draw_square(path: Path, eligible: list[str], purpose: Draw) -> str:
     return eligible[path.rng.randint(0, len(eligible) - 1, purpose)] if len(eligible) > 1 else eligible[0]
 
 
@@ -146,7 +147,7 @@ def redirect(path: Path, piece: str, where: str, steps) -> str | None:
     if not eligible:
         path.record({"kind": "redirect", "item": item, "from": where, "eligible": [], "to": None})
         return None
-    target = draw_square(path, eligible, f"{item} on {where} sends the piece")
+    target = draw_square(path, eligible, Draw("redirect", item=item, square=where))
     path.record({"kind": "redirect", "item": item, "from": where, "eligible": eligible, "to": target})
     return move_piece(path, piece, where, target)
 
@@ -200,7 +201,7 @@ def applicable(path: Path, effect: str, piece: str, where: str) -> bool:
 def egg(path: Path, piece: str, where: str, start: str) -> str:
     rule = path.state["options"]["eggs"]
     effects = list(EGG_EFFECTS) if rule == "book" else egg_candidates(path, piece, where)
-    effect = effects[path.rng.randint(0, len(effects) - 1, f"egg on {where}")]
+    effect = effects[path.rng.randint(0, len(effects) - 1, Draw("egg", square=where))]
     possible = applicable(path, effect, piece, where)
     path.record({"kind": "egg", "square": where, "effect": effect, "applies": possible, "among": effects})
     if not possible:
@@ -254,7 +255,8 @@ def turncoats(path: Path, colour: str) -> list[str]:
 
 def change_side(path: Path, colour: str, name: str) -> None:
     eligible = turncoats(path, colour)
-    chosen = draw_square(path, eligible, f"{name}: which {'white' if colour == 'w' else 'black'} piece changes side")
+    chosen = draw_square(path, eligible, Draw("turncoat", piece=name,
+                                                       colour="white" if colour == "w" else "black"))
     turned = path.pieces[chosen]
     path.pieces[chosen] = turned.lower() if turned.isupper() else turned.upper()
     if chosen in path.state["immobile"]:  # Bowser's hold stays with the piece, now of the other side
@@ -315,7 +317,7 @@ def drops(path: Path, piece: str, start: str, end: str, where: str) -> None:
         if not eligible:
             path.record({"kind": "drop", "item": name, "eligible": [], "square": None})
             return
-        spot = draw_square(path, eligible, f"{PIECE_NAMES[what]} drops a {name} next to {around}")
+        spot = draw_square(path, eligible, Draw("drop", piece=PIECE_NAMES[what], item=name, square=around))
         path.record({"kind": "drop", "item": name, "eligible": eligible, "square": spot})
         path.items[spot] = item
 

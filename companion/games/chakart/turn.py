@@ -13,7 +13,7 @@ this table »); the table options change six of them.
 
 from __future__ import annotations
 
-from companion.games.base import N_, IllegalAction, duel_outcome
+from companion.games.base import N_, Draw, IllegalAction, duel_outcome
 from companion.games.chakart import board
 from companion.games.chakart.board import colour_of, coords, is_square, kind, last_rank, other
 from companion.games.chakart.effects import Path, chain, hidden_queen, resolve, swap_targets
@@ -27,7 +27,7 @@ REPORTS_KEPT = 12
 # Setup ------------------------------------------------------------------------------
 def setup(options: dict, seats: list[dict], rng) -> dict:
     ids = [seat["id"] for seat in seats]
-    white = ids[0] if options["colours"] == "first" else ids[rng.randint(0, 1, "who plays White")]
+    white = ids[0] if options["colours"] == "first" else ids[rng.randint(0, 1, Draw("white_player"))]
     black = next(seat for seat in ids if seat != white)
     turn = "w"
     if options["position"]:
@@ -48,8 +48,8 @@ def setup(options: dict, seats: list[dict], rng) -> dict:
 def random_start(rng, mirrored: bool) -> dict:
     """Random back ranks: each side shuffled on its own, as the book's first diagram (« qbbrrnnk » against
     « QBNNBKRR »), or one shuffle mirrored for both sides (table option ``start = mirrored``)."""
-    white = random_back_rank(rng, "White's " if not mirrored else "the ")
-    black = white if mirrored else random_back_rank(rng, "Black's ")
+    white = random_back_rank(rng, "white" if not mirrored else "both")
+    black = white if mirrored else random_back_rank(rng, "black")
     pieces = {}
     for file in range(8):
         pieces[board.square(file, 0)], pieces[board.square(file, 7)] = white[file].upper(), black[file]
@@ -57,12 +57,13 @@ def random_start(rng, mirrored: bool) -> dict:
     return pieces
 
 
-def random_back_rank(rng, whose: str) -> list[str]:
-    """Bishops on squares of both colours (files of both parities), the six others shuffled."""
-    light = rng.randint(0, 3, f"random start: {whose}light-squared bishop") * 2 + 1
-    dark = rng.randint(0, 3, f"random start: {whose}dark-squared bishop") * 2
+def random_back_rank(rng, side: str) -> list[str]:
+    """Bishops on squares of both colours (files of both parities), the six others shuffled; ``side``:
+    "white", "black" or "both" (a mirrored start)."""
+    light = rng.randint(0, 3, Draw("start_light_bishop", side=side)) * 2 + 1
+    dark = rng.randint(0, 3, Draw("start_dark_bishop", side=side)) * 2
     rest = [f for f in range(8) if f not in (light, dark)]
-    order = rng.permutation(6, f"random start: {whose}other pieces")
+    order = rng.permutation(6, Draw("start_other_pieces", side=side))
     row = [""] * 8
     row[light], row[dark] = "b", "b"
     for piece, index in zip("rnqkrn", order):

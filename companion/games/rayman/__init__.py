@@ -140,7 +140,7 @@ Where the book is silent, we chose:
 
 from __future__ import annotations
 
-from companion.games.base import HOST, N_, Game, Option, register
+from companion.games.base import HOST, N_, DrawKind, Game, Option, declare_draws, register
 from companion.game_checks import register_game_check
 from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARACTERS, DIFFICULTIES, LAST_COLUMN,
                                               LEGENDARY_CARDS, LEVELS, MAX_BONUS, MAX_BOSS_MOVE, MODES, ON_OFF,
@@ -248,4 +248,15 @@ GAME = register(Game(
     **HOOKS,
 ))
 
+declare_draws(
+    "rayman",
+    extra_cards_shuffle=DrawKind(("count",), N_("shuffle of the %(count)s extra action cards")),
+    random_discard=DrawKind(("seat", "round"), N_("random discard of 2 cards for %(seat)s, round %(round)s")),
+    first_roller=DrawKind((), N_("random player to roll the first projectile die")),
+    projectile_level=DrawKind(("round", "seat"), N_("projectile level, round %(round)s, rolled for %(seat)s")),
+    boss_level=DrawKind(("round",), N_("Boss level, round %(round)s")),
+    boss_cards_shuffle=DrawKind((), N_("shuffle of the Boss's 3 attack cards")),
+    lost_choice=DrawKind(("seat", "round"), N_("drawn choice for %(seat)s, whose phone lost it, round %(round)s")),
+    tie_break=DrawKind(("seat", "round", "attempt"), N_("tie-break, roll %(attempt)s for %(seat)s, round %(round)s")),
+)
 register_game_check("rayman", draw_check)  # the verifier checks every die, shuffle, tie-break and reveal

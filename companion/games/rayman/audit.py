@@ -31,18 +31,20 @@ from collections import defaultdict, deque
 from companion.games.rayman.common import die_level
 from companion.games.rayman.constants import BOSS_DECK, EXTRA_CARDS, RANDOM_DISCARDS, commitment
 from companion.game_checks import GameCheck, Step
+from companion.games.base import purpose_kind
+from companion.replay import draw_said
 
 # The draws a later action uses (the draft's shuffle by the race's start, the first roller by round 2):
 # any other draw is used by the events of the action that made it. A table closed before then leaves
 # one waiting, honestly; a second one of the same kind, or that moment passing, shows it was not used.
-FIRST_ROLLER = "random player to roll the first projectile die"
-LATER = ("extra cards shuffle", FIRST_ROLLER)
+FIRST_ROLLER = "first_roller"
+LATER = ("extra_cards_shuffle", FIRST_ROLLER)
 
 
 class Audit:
     def __init__(self) -> None:
         self.problems: list[tuple] = []  # (entry number, text)
-        self.draws: dict[str, deque] = defaultdict(deque)  # purpose -> draws not matched yet
+        self.draws: dict[str, deque] = defaultdict(deque)  # kind -> draws not matched yet
         self.round = 0
         self.locked: dict = {}  # seat -> the commitment its phone published this round
         self.drawn_choices: dict = {}  # seat -> the draw of the choice its phone lost this round (its result)
@@ -55,7 +57,7 @@ class Audit:
         for number, entry in enumerate(entries):
             where = entry.get("i", number)
             if entry.get("kind") == "draw":
-                self.draws[purpose_key(entry.get("purpose", ""))].append(entry)
+                self.draws[purpose_kind(entry.get("purpose"))].append(entry)
             elif entry.get("kind") == "event" and isinstance(entry.get("event"), dict):
                 self.event(where, entry["event"])
         return self.problems
@@ -63,9 +65,9 @@ class Audit:
     def problem(self, where, text: str) -> None:
         self.problems.append((where, text))
 
-    def drawn(self, where, purpose: str, what: str):
-        """The next draw made for ``purpose``; None (and a problem) when there is none."""
-        pending = self.draws[purpose]
+    def drawn(self, where, kind: str, what: str):
+        """The next draw of this kind; None (and a problem) when there is none."""
+        pending = self.draws[kind]
         if not pending:
             self.problem(where, f"{what}: no draw was made for it")
             return None
@@ -85,7 +87,7 @@ class Audit:
         self.draft_deck = None  # a new race drafts from a new shuffle
 
     def on_race_started(self, where, event: dict) -> None:
-        self.unused(["extra cards shuffle"])  # the draft is over
+        self.unused(["extra_cards_shuffle"])  # the draft is over
 
     def on_round_started(self, where, event: dict) -> None:
         self.round = event.get("round", self.round)
@@ -96,7 +98,7 @@ class Audit:
         self.locked, self.drawn_choices = {}, {}
 
     def on_choice_drawn(self, where, event: dict) -> None:
-        draw = self.drawn(where, "drawn choice", f"seat {event.get('seat')}'s drawn choice")
+        draw = self.drawn(where, "lost_choice", f"seat {event.get('seat')}'s drawn choice")
         self.drawn_choices[event.get("seat")] = draw.get("result") if draw else None
 
     def on_locked(self, where, event: dict) -> None:
@@ -108,18 +110,18 @@ class Audit:
     def on_projectile_roll(self, where, event: dict) -> None:
         if self.round == 1 and event.get("seat") is not None:
             self.check_first_roller(where, event["seat"])
-        draw = self.drawn(where, "projectile level", "a projectile die")
+        draw = self.drawn(where, "projectile_level", "a projectile die")
         self.check_die(where, event, draw, "projectile")
 
     def check_first_roller(self, where, seat) -> None:
-        draw = self.drawn(where, "random player to roll the first projectile die", "the first roller")
+        draw = self.drawn(where, FIRST_ROLLER, "the first roller")
         if draw is None or draw.get("result") is None or not self.seats:
             return
         if not 0 <= draw["result"] < len(self.seats) or differs(seat, self.seats[draw["result"]]):
             self.problem(where, f"the first projectile die was given to seat {seat}, the draw chose another")
 
     def on_boss_roll(self, where, event: dict) -> None:
-        self.check_die(where, event, self.drawn(where, "Boss level", "a Boss die"), "Boss")
+        self.check_die(where, event, self.drawn(where, "boss_level", "a Boss die"), "Boss")
 
     def check_die(self, where, event: dict, draw, what: str) -> None:
         if draw is None or draw.get("result") is None:
@@ -131,7 +133,7 @@ class Audit:
 
     def on_boss_card(self, where, event: dict) -> None:
         if not self.boss_deck:
-            draw = self.drawn(where, "shuffle of the Boss's 3 attack cards", "the Boss's attack cards")
+            draw = self.drawn(where, "boss_cards_shuffle", "the Boss's attack cards")
             order = draw.get("result") if draw else None
             if order is None:  # sealed until the table closes
                 return
@@ -144,7 +146,7 @@ class Audit:
 
     def on_draft_revealed(self, where, event: dict) -> None:
         if self.draft_deck is None:
-            draw = self.drawn(where, "extra cards shuffle", "the extra cards")
+            draw = self.drawn(where, "extra_cards_shuffle", "the extra cards")
             order = draw.get("result") if draw else None
             if order is None or len(order) != EXTRA_CARDS:  # sealed, or a later race (cards already held)
                 self.draft_deck = []
@@ -159,23 +161,23 @@ class Audit:
             self.problem(where, f"the extra cards on the table are {event.get('cards')}, the shuffle gave {cards}")
 
     def on_random_discards(self, where, event: dict) -> None:
-        draw = self.drawn(where, "random discard", f"seat {event.get('seat')}'s random discard")
+        draw = self.drawn(where, "random_discard", f"seat {event.get('seat')}'s random discard")
         size = draw.get("size") if draw else None
         if type(size) is int and differs(event.get("count"), min(RANDOM_DISCARDS, size)):
             leaving = min(RANDOM_DISCARDS, size)
             self.problem(where, f"seat {event.get('seat')} discards {event.get('count')} cards at random, "
                                 f"draw {number_of(draw)} shuffled a hand of {size}: {leaving} leave it")
 
-    def unused(self, purposes=None) -> None:
-        """Reports the draws of these purposes that no event used (by default: those of the action just
+    def unused(self, kinds=None) -> None:
+        """Reports the draws of these kinds that no event used (by default: those of the action just
         done, and of a later action's kind all but the newest, which waits for its event)."""
-        for purpose, pending in self.draws.items():
-            keep = 1 if purposes is None and purpose in LATER else 0
-            if purposes is not None and purpose not in purposes:
+        for kind, pending in self.draws.items():
+            keep = 1 if kinds is None and kind in LATER else 0
+            if kinds is not None and kind not in kinds:
                 continue
             while len(pending) > keep:
                 draw = pending.popleft()
-                self.problem(draw.get("i"), f"draw {number_of(draw)} ({draw.get('purpose')!r}) was made but "
+                self.problem(draw.get("i"), f"draw {number_of(draw)} ({draw_said(draw.get('purpose'))}) was made but "
                                             "no event uses it")
 
     def on_revealed(self, where, event: dict) -> None:
@@ -198,7 +200,7 @@ class Audit:
                 self.problem(where, f"seat {seat}'s commitment is not the one published when it locked in")
         for tie in event.get("tie_rolls", []):
             for seat, roll in zip(tie.get("seats", []), tie.get("rolls", [])):
-                draw = self.drawn(where, "tie-break", f"seat {seat}'s tie-break roll")
+                draw = self.drawn(where, "tie_break", f"seat {seat}'s tie-break roll")
                 if draw is not None and draw.get("result") is not None and differs(draw["result"], roll):
                     self.problem(where, f"seat {seat}'s tie-break roll is {roll}, draw {draw.get('n')} gave "
                                         f"{draw['result']}")
@@ -212,16 +214,6 @@ def differs(logged, expected) -> bool:
 def number_of(draw: dict):
     """A draw's number for people (from 1, as the verifier counts)."""
     return draw["n"] + 1 if isinstance(draw.get("n"), int) and not isinstance(draw.get("n"), bool) else draw.get("n")
-
-
-def purpose_key(purpose: str) -> str:
-    """The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level")."""
-    for prefix in ("projectile level", "Boss level", "tie-break", "random discard", "drawn choice"):
-        if purpose.startswith(prefix):
-            return prefix
-    if purpose.startswith("shuffle of the") and purpose.endswith("extra action cards"):
-        return "extra cards shuffle"
-    return purpose
 
 
 def audit(entries: list[dict]) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from itertools import groupby, permutations
 
-from companion.games.base import IllegalAction, N_, require_fields
-from companion.games.rayman.common import (card_of, choosers, hand_size, names, player_of, require_own_seat,
+from companion.games.base import Draw, IllegalAction, N_, require_fields
+from companion.games.rayman.common import (card_of, choosers, hand_size, player_of, require_own_seat,
                                            rule)
 from companion.games.rayman.cards import unknown_played
 from companion.games.rayman.constants import MAX_INITIATIVE, commitment
@@ -197,8 +197,8 @@ def draw_lost_choices(state: dict, seat, action: dict, rng) -> list[dict]:
         if not player.get("lost") or str(player["seat"]) in reveals:
             continue
         choices = possible_choices(state, player)
-        index = rng.randint(0, len(choices) - 1, f"drawn choice for {names(state, [player['seat']])}, whose phone "
-                                                 f"lost it, round {state['round']['number']}", secret=True)
+        index = rng.randint(0, len(choices) - 1, Draw("lost_choice", seat=player["seat"],
+                                                              round=state["round"]["number"]), secret=True)
         reveals[str(player["seat"])] = {"choice": choices[index], "salt": None, "drawn": index}
         player["lost"] = False
         events.append({"type": "choice_drawn", "seat": player["seat"]})
@@ -292,8 +292,7 @@ def break_tie(seats: list, state: dict, rng, attempt: int) -> list:
     if len(seats) == 1:
         return seats
     round_ = state["round"]
-    again = "re-roll" if attempt > 1 else "roll"
-    rolls = {seat: rng.randint(1, 6, f"tie-break {again} for {names(state, seats)}, round {round_['number']}")
+    rolls = {seat: rng.randint(1, 6, Draw("tie_break", seat=seat, round=round_["number"], attempt=attempt))
              for seat in seats}
     round_["tie_rolls"].append({"seats": seats, "rolls": [rolls[seat] for seat in seats]})
     order = []

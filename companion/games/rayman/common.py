@@ -17,10 +17,6 @@ def name_of(state: dict, seat) -> str:
     return player["character"] or player["name"]
 
 
-def names(state: dict, seats) -> str:
-    return " and ".join(name_of(state, seat) for seat in seats)
-
-
 # What the table is doing in each phase, read as "the table is <label>" (the kernel's refusals and waits).
 LABELS = {
     "characters": N_("naming the characters"),

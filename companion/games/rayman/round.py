@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import HOST, IllegalAction, N_
+from companion.games.base import HOST, Draw, IllegalAction, N_
 from companion.games.rayman.board import take_hit
 from companion.games.rayman.choosing import start_choosing
 from companion.games.rayman.common import (die_level, ended, name_of, player_at, player_of, positions_known, racers,
@@ -21,8 +21,7 @@ def start_race(state: dict, rng, events: list[dict]) -> None:
 
 def random_discards(state: dict, player: dict, rng, round_number: int, events: list[dict]) -> None:
     """Co-op and solo: two cards leave the hand at random, shown to their owner only."""
-    order = rng.permutation(len(player["hand"]),
-                            f"random discard of 2 cards for {name_of(state, player['seat'])}, round {round_number}",
+    order = rng.permutation(len(player["hand"]), Draw("random_discard", seat=player["seat"], round=round_number),
                             secret=True)
     positions = sorted(order[:RANDOM_DISCARDS])
     chosen = [player["hand"][position] for position in positions]
@@ -39,7 +38,7 @@ def new_round(state: dict, number: int, rng, events: list[dict]) -> None:
                       "revealed": [], "asking": [], "end": None, "free_move": [], "free_moved": 0, "offer": None}
     if state["config"]["projectile"] and number == 1:
         seats = [player["seat"] for player in state["players"]]
-        state["round"]["roller"] = rng.choice(seats, "random player to roll the first projectile die")
+        state["round"]["roller"] = rng.choice(seats, Draw("first_roller"))
     events.append({"type": "round_started", "round": number})
 
 
@@ -143,8 +142,7 @@ def do_roll(state: dict, seat, action: dict, rng) -> list[dict]:
 
 def roll_projectile(state: dict, roller, rng) -> list[dict]:
     round_ = state["round"]
-    who = name_of(state, roller) if roller is not None else "the table"
-    die = rng.randint(1, 6, f"projectile level, round {round_['number']}, rolled for {who}")
+    die = rng.randint(1, 6, Draw("projectile_level", round=round_["number"], seat=roller))
     round_["die"] = die
     round_["spawn"] = {"level": die_level(die), "done": False}
     if state["config"]["projectile_card"]:
@@ -161,7 +159,7 @@ def roll_projectile(state: dict, roller, rng) -> list[dict]:
 
 def roll_boss(state: dict, rng) -> list[dict]:
     boss, round_ = state["boss"], state["round"]
-    die = rng.randint(1, 6, f"Boss level, round {round_['number']}")
+    die = rng.randint(1, 6, Draw("boss_level", round=round_["number"]))
     round_["boss_die"] = die
     entering = boss["column"] is None
     if entering:
@@ -171,7 +169,7 @@ def roll_boss(state: dict, rng) -> list[dict]:
     if boss["card"] is not None:
         boss["used"].append(boss["card"])  # the previous attack card is discarded
     if not boss["deck"]:  # all three used: the deck is shuffled again
-        boss["deck"] = rng.shuffle(list(range(1, BOSS_DECK + 1)), "shuffle of the Boss's 3 attack cards",
+        boss["deck"] = rng.shuffle(list(range(1, BOSS_DECK + 1)), Draw("boss_cards_shuffle"),
                                    secret=True)
         boss["used"] = []
     boss["card"] = boss["deck"].pop(0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.base import IllegalAction, N_, require_fields
+from companion.games.base import Draw, IllegalAction, N_, require_fields
 from companion.games.rayman.cards import extra_initiative, fill_base_cards, learn, remembered
 from companion.games.rayman.common import card_of, name_of, player_of, require_own_seat, rule
 from companion.games.rayman.constants import (BASE_CARDS, BOARDS, CHARACTERS, DRAFT_ROUNDS, EXTRA_CARDS,
@@ -151,7 +151,7 @@ def setup_next(phase: str):
 def begin_draft(state: dict, rng) -> list[dict]:
     held = {card["extra"] for player in state["players"] for card in player["cards"]}
     free = [number for number in range(1, EXTRA_CARDS + 1) if number not in held]
-    deck = rng.shuffle(free, f"shuffle of the {len(free)} extra action cards", secret=True)
+    deck = rng.shuffle(free, Draw("extra_cards_shuffle", count=len(free)), secret=True)
     state["draft"] = {"deck": deck, "table": [], "discarded": [], "round": 0, "order": [], "turn": 0,
                       "last": None}
     return []

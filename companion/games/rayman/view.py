@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.games.base import HOST
 from companion.games.rayman.choosing import may_bubble, must_bubble
 from companion.games.rayman.common import active_seat, positions_known
+from companion.games.rayman.constants import LAST_COLUMN, MAX_BONUS, MAX_COLUMN, RACE_PHASES, SETUP_PHASES
 from companion.games.rayman.layout import PRIVATE, joined
 from companion.games.rayman.questions import question
 from companion.games.rayman.round import current_roller
@@ -14,8 +15,9 @@ from companion.games.rayman.round_end import free_mover
 def render(state: dict, seat) -> dict:
     """What ``seat`` may see: their own hand and tentative choice; of the others, counts only.
 
-    The kernel adds the keys every game shares: ``phase``, ``legal`` (this viewer's legal
-    actions, for its buttons), ``waiting`` and ``outcome``."""
+    The kernel adds the keys every game shares: ``phase`` and its label, ``legal`` (this viewer's
+    legal actions, for its buttons), ``waiting`` and ``outcome``; the screen reads the rules' numbers
+    and which part of the game a phase is here, never from copies of its own."""
     # Stripped for this viewer by the kernel (its own cards only) but shared with the state: what the view
     # edits below (the players, the decks' sizes) are fresh dicts, the rest is the state's own, only read.
     shown = joined(state)
@@ -24,6 +26,8 @@ def render(state: dict, seat) -> dict:
         "question": question(state), "active": active_seat(state),
         "roller": current_roller(state) if state["phase"] == "round_start" else None,
         "positions_known": positions_known(state), "free_mover": free_mover(state),
+        "setting_up": state["phase"] in SETUP_PHASES, "racing": state["phase"] in RACE_PHASES,
+        "last_column": LAST_COLUMN, "max_column": MAX_COLUMN, "max_bonus": MAX_BONUS,
     })
     for player in shown["players"]:
         if player["seat"] != seat or seat == HOST:

@@ -29,7 +29,7 @@ where groups differ):
 
 from __future__ import annotations
 
-from companion.games.base import N_, Game, IllegalAction, Option, register
+from companion.games.base import N_, DrawKind, Game, IllegalAction, Option, declare_draws, purpose_kind, register
 from companion.games.kernel import Move, Rules
 from companion.game_checks import GameCheck, register_game_check
 from companion.games.universalis import one_phone
@@ -82,13 +82,15 @@ GAME = register(Game(
 
 
 # The duel's draws: who plays first (at the start, when drawn), and the die and the coin a card asks for.
-DRAWS = {"who plays first": (0, 1), "die": (1, 6), "coin": (0, 1)}
+declare_draws("universalis", first_player=DrawKind((), N_("who plays first")),
+              card_die=DrawKind((), N_("a card's die")), card_coin=DrawKind((), N_("a card's coin")))
+DRAWS = {"first_player": (0, 1), "card_die": (1, 6), "card_coin": (0, 1)}
 
 
 def only_the_duels_draws(step) -> list[tuple[int, str]]:
     """Every draw is one of `DRAWS`, over its range."""
     return [(draw.get("i"), "the duel draws only who plays first, a die and a coin") for draw in step.draws
-            if DRAWS.get(draw.get("purpose")) != (draw.get("lo"), draw.get("hi"))]
+            if DRAWS.get(purpose_kind(draw.get("purpose"))) != (draw.get("lo"), draw.get("hi"))]
 
 
 register_game_check("universalis", lambda: GameCheck(step=only_the_duels_draws))

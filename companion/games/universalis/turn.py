@@ -24,7 +24,7 @@ straight from the first preparation, and ends its turn from any preparation
 
 from __future__ import annotations
 
-from companion.games.base import N_, IllegalAction, duel_outcome
+from companion.games.base import N_, Draw, IllegalAction, duel_outcome
 from companion.games.kernel import Move, Phase
 from companion.games.universalis import cards, combat, one_phone
 from companion.games.universalis.rules import (
@@ -65,7 +65,7 @@ def who_plays_first(options: dict, ids: list[int], rng) -> int:
         return ids[0]
     if options.get("first") == "second_seat":
         return ids[1]
-    return rng.choice(ids, "who plays first")
+    return rng.choice(ids, Draw("first_player"))
 
 
 def carry(state: dict) -> dict:
@@ -220,7 +220,7 @@ def check_roll(state: dict, seat: int, action: dict) -> None:
 
 def roll(state: dict, seat: int, action: dict, rng) -> list[dict]:
     """A card asks for a die or a coin: the table's fair draw, seen on every phone."""
-    result = rng.randint(1, 6, "die") if action["what"] == "die" else rng.randint(0, 1, "coin")
+    result = rng.randint(1, 6, Draw("card_die")) if action["what"] == "die" else rng.randint(0, 1, Draw("card_coin"))
     state["roll"] = {"seat": seat, "what": action["what"], "result": result}
     return [{"type": "roll", "seat": seat, "what": action["what"], "result": result}]
 

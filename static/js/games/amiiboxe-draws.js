@@ -2,17 +2,15 @@
 // companion/games/amiiboxe/draws.py. A fight's die is drawn when the attack is made, and again
 // while it shows a criterion already tried in that fight; the fight_rolled face must be the
 // attack's draw, every fight_rerolled face one of the re-draws that follow, in order.
+import { kindOf } from '../draw-kinds.js';
 import { N_ } from '../i18n.js';
 
-const FIGHT_DRAW = ' attacks ';
-const REROLL_DRAW = 'again for another criterion';
 const str = (value) => JSON.stringify(value ?? null);
 
 export function stepProblems(draws, entries) {
   const problems = [];
-  const purpose = (draw) => String(draw.purpose ?? '');
-  const fightDraws = draws.filter((d) => purpose(d).includes(FIGHT_DRAW) && !purpose(d).startsWith(REROLL_DRAW));
-  const rerolls = draws.filter((d) => purpose(d).startsWith(REROLL_DRAW));
+  const fightDraws = draws.filter((d) => kindOf(d.purpose) === 'fight_die');
+  const rerolls = draws.filter((d) => kindOf(d.purpose) === 'fight_reroll');
   const rolled = entries.filter((e) => e.event?.type === 'fight_rolled');
   const again = entries.filter((e) => e.event?.type === 'fight_rerolled');
   if (fightDraws.length && !rolled.length) {

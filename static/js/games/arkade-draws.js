@@ -1,16 +1,17 @@
 // Arkade's events against the draws they come from, for the verify page: the same rules as
 // companion/games/arkade/draws.py (every face a throw shows, every power tile turned and, once the
 // seed is revealed, what it is). A problem is {i, text, params}, its text marked for translation.
+import { kindOf } from '../draw-kinds.js';
 import { N_ } from '../i18n.js';
 
-const DIE_PURPOSES = ['Alien movement die', 'Defender movement die', 'Defender shooting die'];
+const DICE = ['alien_movement_die', 'defender_movement_die', 'defender_shooting_die'];
 const TILES_DRAWN = 6;
 const str = (value) => JSON.stringify(value ?? null);
 const isIndex = (value, length) => Number.isInteger(value) && value >= 0 && value < length;
 
-function dieFaces(options, purpose) {
-  if (purpose.startsWith('Alien')) return [...(options.alien_die || [])];
-  if (purpose.startsWith('Defender movement')) return [1, 2, 3, 4, 5, 6];
+function dieFaces(options, kind) {
+  if (kind === 'alien_movement_die') return [...(options.alien_die || [])];
+  if (kind === 'defender_movement_die') return [1, 2, 3, 4, 5, 6];
   return [...(options.shooting_die || [])];
 }
 
@@ -46,7 +47,7 @@ export function arkadeCheck() {
     }
     const problems = [];
     chosen.forEach((die, k) => {
-      const sides = dieFaces(options, String(dice[k].purpose));
+      const sides = dieFaces(options, kindOf(dice[k].purpose));
       const result = dice[k].result;
       if (!isIndex(die, faces.length) || !isIndex(result, sides.length)) {
         problems.push({ i, text: N_('die %(die)s: the draw %(result)s is not one of its %(count)s faces'),
@@ -102,10 +103,9 @@ export function arkadeCheck() {
     return [];
   }
 
-  function rememberDefenderDraw(options, purpose, draw) {
+  function rememberDefenderDraw(options, colour, draw) {
     const colours = options.saucer_colours || [];
-    const colour = colours.find((c) => purpose.includes(` ${c} Defender`));
-    if (colour === undefined) return;
+    if (!colours.includes(colour)) return;
     const family = defenderBox(options).filter(([index]) => index === colours.indexOf(colour))
       .map(([, kind, value]) => [kind, value]);
     defenderBoxes[colour] = drawn(family, draw, 2);
@@ -114,14 +114,14 @@ export function arkadeCheck() {
   return {
     step({ options, draws, entries }) {
       let problems = [];
-      const dice = draws.filter((draw) => DIE_PURPOSES.some((prefix) => String(draw.purpose ?? '').startsWith(prefix)));
+      const dice = draws.filter((draw) => DICE.includes(kindOf(draw.purpose)));
       if (dice.length || entries.some((entry) => entry.event?.type === 'thrown')) problems = problems.concat(throwProblems(options, dice, entries));
       for (const draw of draws) {
-        const purpose = String(draw.purpose ?? '');
-        if (purpose.startsWith('draw 6 of the')) alienBox = drawn(options.alien_tiles || [], draw, TILES_DRAWN);
-        else if (purpose.startsWith('draw 2 of the')) rememberDefenderDraw(options, purpose, draw);
-        else if (purpose.startsWith('Alien turns')) problems = problems.concat(alienTile(draw, entries));
-        else if (purpose.startsWith('Defender turns a face-down')) problems = problems.concat(defenderTile(options, draw, entries));
+        const kind = kindOf(draw.purpose);
+        if (kind === 'alien_tiles') alienBox = drawn(options.alien_tiles || [], draw, TILES_DRAWN);
+        else if (kind === 'defender_tiles') rememberDefenderDraw(options, draw.purpose.colour, draw);
+        else if (kind === 'alien_tile_turned') problems = problems.concat(alienTile(draw, entries));
+        else if (kind === 'defender_tile_turned') problems = problems.concat(defenderTile(options, draw, entries));
       }
       return problems;
     },

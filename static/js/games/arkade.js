@@ -8,6 +8,9 @@ const DEFENDER = 'defender';
 // The role that won, read from the kernel's outcome (its winner's seat): null while the game runs.
 const winnerOf = (game) => (game.outcome
   ? [ALIEN, DEFENDER].find((role) => game.roles[role] === game.outcome.winners[0]) ?? null : null);
+// The roles the table waits for, read from the kernel's waiting (its seats), never worked out here.
+const waitedRoles = (game) => [ALIEN, DEFENDER]
+  .filter((role) => (game.waiting || []).some((wait) => wait.seat === game.roles[role]));
 
 let seenEvents = null;  // history length already announced (null: first view, announce nothing)
 let serverOffset = 0;  // server time minus this screen's time, in ms
@@ -404,11 +407,13 @@ function controls(game, act) {
 function statusLine(game) {
   const winner = winnerOf(game);
   if (winner) return t('%(name)s (%(role)s) wins!', { name: game.names[winner], role: roleName(winner) });
-  if (game.pending?.kind === 'claim') return t("Waiting for the Defender's answer…");
+  const waited = waitedRoles(game);
+  // A pending question waits on the Defender (the Alien's last-line claim) or on the Alien (a power tile).
+  if (game.pending && waited.includes(DEFENDER)) return t("Waiting for the Defender's answer…");
   if (game.pending && game.role !== ALIEN) return t("Waiting for the Alien's answer to the power tile…");
   if (game.mode === 'arcade') return t('Arcade: throw whenever you like!');
-  if (game.role && game.active === game.role) return t('Your turn!');
-  return t("%(name)s's turn (%(role)s)", { name: game.names[game.active], role: roleName(game.active) });
+  if (game.role && waited.includes(game.role)) return t('Your turn!');
+  return waited.length ? t("%(name)s's turn (%(role)s)", { name: game.names[waited[0]], role: roleName(waited[0]) }) : '';
 }
 
 function reminders(game) {
@@ -439,7 +444,7 @@ function rolesPanel(game, act) {
 }
 
 function readyPanel(game, act) {
-  const waiting = [ALIEN, DEFENDER].filter((role) => !game.ready[role]).map((role) => game.names[role]);
+  const waiting = waitedRoles(game).map((role) => game.names[role]);
   return el('div', { class: 'ak-ready' },
     el('p', { text: t('%(alien)s plays the Alien, %(defender)s the Defender.', { alien: game.names.alien, defender: game.names.defender }) }),
     act && can(game, 'ready') ? el('div', { class: 'next-action' }, button(t('Ready!'), () => act({ type: 'ready' }), 'primary big')) : null,
@@ -501,7 +506,8 @@ function render() {
   const act = context.act ? (action, options) => context.act(action, options) : null;
   const head = el('header', { class: 'ak-head' },
     el('strong', { class: 'ak-role', text: game.role ? roleName(game.role) : t('Alien against Defender') }),
-    clock(game), el('span', { class: 'ak-status', text: game.phase === 'playing' || game.phase === 'over' ? statusLine(game) : '' }));
+    clock(game), el('span', { class: 'ak-status', text: game.phase === 'playing' || game.phase === 'over' ? statusLine(game)
+      : t('The table is %(phase)s.', { phase: t(game.phase_label) }) }));  // the kernel's label of the phase
   const parts = [head];
   if (game.phase === 'roles') parts.push(rolesPanel(game, act), reminders(game));
   else if (game.phase === 'ready') parts.push(readyPanel(game, act), reminders(game));

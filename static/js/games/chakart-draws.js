@@ -1,10 +1,11 @@
 // Chakart's moves against the draws they come from, for the verify page: the same rules as
 // companion/games/chakart/draws.py. Each step that needed chance says what it was drawn among and
 // what was drawn; each consumed one draw, in order. A problem is {i, text, params}.
+import { kindOf } from '../draw-kinds.js';
 import { N_ } from '../i18n.js';
 
 const EGG_EFFECTS = ['kingboo', 'koopa', 'toadette', 'chomp', 'daisy', 'bowser', 'luigi', 'waluigi'];
-const SETUP_PURPOSES = ['who plays White', 'random start'];
+const SETUP_DRAWS = ['white_player', 'start_light_bishop', 'start_dark_bishop', 'start_other_pieces'];
 const CHOSEN = { redirect: 'to', drop: 'square', turncoat: 'square' };
 const str = (value) => JSON.stringify(value ?? null);
 
@@ -22,7 +23,7 @@ function chanceSteps(entries) {
 export function chakartCheck() {
   return {
     step({ options, draws, entries }) {
-      const moves = draws.filter((draw) => !SETUP_PURPOSES.some((prefix) => String(draw.purpose || '').startsWith(prefix)));
+      const moves = draws.filter((draw) => !SETUP_DRAWS.includes(kindOf(draw.purpose)));
       const told = chanceSteps(entries);
       // Where a difference shows: the move's event (where a step went missing or was added), else its first draw.
       const where = (told[0] && told[0][0]) ?? entries[0]?.i ?? moves[0]?.i ?? null;

@@ -3,6 +3,7 @@
 // Audit keeps its state across the steps of a game). A problem is {i, text, params}, its text marked
 // for translation. The commitment is hashed here as the Rayman phone hashes it (rayman/common.js and rayman/choosing.js import it).
 import { bytesToHex, sha256, utf8 } from '../hashes.js';
+import { drawSaid, kindOf } from '../draw-kinds.js';
 import { N_ } from '../i18n.js';
 
 const BOSS_DECK = 3;
@@ -10,8 +11,8 @@ const EXTRA_CARDS = 22;
 const RANDOM_DISCARDS = 2;
 // The draws a later action uses (the draft's shuffle by the race's start, the first roller by round 2):
 // any other draw is used by the events of the action that made it (see audit.py's LATER).
-const FIRST_ROLLER = 'random player to roll the first projectile die';
-const LATER = ['extra cards shuffle', FIRST_ROLLER];
+const FIRST_ROLLER = 'first_roller';
+const LATER = ['extra_cards_shuffle', FIRST_ROLLER];
 const numberOf = (draw) => (Number.isInteger(draw.n) ? draw.n + 1 : draw.n);
 const str = (value) => JSON.stringify(value ?? null);
 const dieLevel = (value) => Math.floor((value + 1) / 2);  // 1-2: first level, 3-4: second, 5-6: third
@@ -30,15 +31,6 @@ export function canonicalJson(value) {
 
 export const commitmentOf = (choice, salt) => bytesToHex(sha256(utf8(canonicalJson(choice) + salt)));
 
-// The kind of a draw, from its purpose ("projectile level, round 3, rolled for …" -> "projectile level").
-function purposeKey(purpose) {
-  const text = String(purpose ?? '');
-  const prefix = ['projectile level', 'Boss level', 'tie-break', 'random discard', 'drawn choice'].find((p) => text.startsWith(p));
-  if (prefix) return prefix;
-  if (text.startsWith('shuffle of the') && text.endsWith('extra action cards')) return 'extra cards shuffle';
-  return text;
-}
-
 function opens(entry) {
   if (!entry || !('choice' in entry) || typeof entry.salt !== 'string') return false;
   return commitmentOf(entry.choice, entry.salt) === entry.commitment;
@@ -47,7 +39,7 @@ function opens(entry) {
 class Audit {
   constructor() {
     this.problems = [];
-    this.draws = new Map();  // purpose -> draws not matched yet
+    this.draws = new Map();  // kind -> draws not matched yet
     this.round = 0;
     this.locked = new Map();  // seat -> the commitment its phone published this round
     this.drawnChoices = new Map();  // seat -> the result of the draw of the choice its phone lost
@@ -60,7 +52,7 @@ class Audit {
     entries.forEach((entry, number) => {
       const where = entry.i ?? number;
       if (entry.kind === 'draw') {
-        const key = purposeKey(entry.purpose);
+        const key = kindOf(entry.purpose);
         if (!this.draws.has(key)) this.draws.set(key, []);
         this.draws.get(key).push(entry);
       } else if (entry.kind === 'event' && entry.event && typeof entry.event === 'object' && !Array.isArray(entry.event)) {
@@ -73,9 +65,9 @@ class Audit {
 
   problem(i, text, params = {}) { this.problems.push({ i, text, params }); }
 
-  // The next draw made for `purpose`; null (and a problem) when there is none.
-  drawn(where, purpose, what, params = {}) {
-    const pending = this.draws.get(purpose) || [];
+  // The next draw of this kind; null (and a problem) when there is none.
+  drawn(where, kind, what, params = {}) {
+    const pending = this.draws.get(kind) || [];
     if (!pending.length) {
       this.problem(where, what, params);
       return null;
@@ -83,21 +75,21 @@ class Audit {
     return pending.shift();
   }
 
-  // Reports the draws of these purposes that no event used (by default: those of the action just done,
+  // Reports the draws of these kinds that no event used (by default: those of the action just done,
   // and of a later action's kind all but the newest, which waits for its event).
-  unused(purposes = null) {
-    for (const [purpose, pending] of this.draws) {
-      if (purposes !== null && !purposes.includes(purpose)) continue;
-      const keep = purposes === null && LATER.includes(purpose) ? 1 : 0;
+  unused(kinds = null) {
+    for (const [kind, pending] of this.draws) {
+      if (kinds !== null && !kinds.includes(kind)) continue;
+      const keep = kinds === null && LATER.includes(kind) ? 1 : 0;
       while (pending.length > keep) {
         const draw = pending.shift();
-        this.problem(draw.i, N_('draw %(n)s (%(purpose)s) was made but no event uses it'), { n: str(numberOf(draw)), purpose: str(draw.purpose) });
+        this.problem(draw.i, N_('draw %(n)s (%(purpose)s) was made but no event uses it'), { n: str(numberOf(draw)), purpose: drawSaid(draw.purpose) });
       }
     }
   }
 
   checkFirstRoller(where, seat) {
-    const draw = this.drawn(where, 'random player to roll the first projectile die', N_('the first roller: no draw was made for it'));
+    const draw = this.drawn(where, FIRST_ROLLER, N_('the first roller: no draw was made for it'));
     if (!draw || draw.result == null || !this.seats.length) return;
     if (!(draw.result >= 0 && draw.result < this.seats.length) || this.seats[draw.result] !== seat) {
       this.problem(where, N_('the first projectile die was given to seat %(seat)s, the draw chose another'), { seat });
@@ -122,28 +114,28 @@ const HANDLERS = {
     if (!this.seats.includes(event.seat)) this.seats = [...this.seats, event.seat].sort((a, b) => a - b);
   },
   next_race() { this.draftDeck = null; },  // a new race drafts from a new shuffle
-  race_started() { this.unused(['extra cards shuffle']); },  // the draft is over
+  race_started() { this.unused(['extra_cards_shuffle']); },  // the draft is over
   round_started(where, event) {
     if ('round' in event) this.round = event.round;
     if (this.round !== 1) this.unused([FIRST_ROLLER]);  // round 1's projectile die is rolled
   },
   choosing() { this.locked = new Map(); this.drawnChoices = new Map(); },
   choice_drawn(where, event) {
-    const draw = this.drawn(where, 'drawn choice', N_("seat %(seat)s's drawn choice: no draw was made for it"), { seat: str(event.seat) });
+    const draw = this.drawn(where, 'lost_choice', N_("seat %(seat)s's drawn choice: no draw was made for it"), { seat: str(event.seat) });
     this.drawnChoices.set(event.seat, draw ? draw.result : null);
   },
   locked(where, event) { this.locked.set(event.seat, event.commitment); },
   choice_reset(where, event) { this.locked.delete(event.seat); },
   projectile_roll(where, event) {
     if (this.round === 1 && event.seat != null) this.checkFirstRoller(where, event.seat);
-    this.checkDie(where, event, this.drawn(where, 'projectile level', N_('a projectile die: no draw was made for it')), false);
+    this.checkDie(where, event, this.drawn(where, 'projectile_level', N_('a projectile die: no draw was made for it')), false);
   },
   boss_roll(where, event) {
-    this.checkDie(where, event, this.drawn(where, 'Boss level', N_('a Boss die: no draw was made for it')), true);
+    this.checkDie(where, event, this.drawn(where, 'boss_level', N_('a Boss die: no draw was made for it')), true);
   },
   boss_card(where, event) {
     if (!this.bossDeck.length) {
-      const draw = this.drawn(where, "shuffle of the Boss's 3 attack cards", N_("the Boss's attack cards: no draw was made for it"));
+      const draw = this.drawn(where, 'boss_cards_shuffle', N_("the Boss's attack cards: no draw was made for it"));
       const order = draw?.result;
       if (!Array.isArray(order)) return;  // sealed until the table closes
       this.bossDeck = order.map((index) => index + 1).slice(0, BOSS_DECK);
@@ -157,7 +149,7 @@ const HANDLERS = {
   draft_revealed(where, event) {
     const shown = Array.isArray(event.cards) ? event.cards : [];
     if (this.draftDeck === null) {
-      const draw = this.drawn(where, 'extra cards shuffle', N_('the extra cards: no draw was made for it'));
+      const draw = this.drawn(where, 'extra_cards_shuffle', N_('the extra cards: no draw was made for it'));
       const order = draw?.result;
       if (!Array.isArray(order) || order.length !== EXTRA_CARDS) {  // sealed, or a later race (cards already held)
         this.draftDeck = [];
@@ -173,7 +165,7 @@ const HANDLERS = {
     }
   },
   random_discards(where, event) {
-    const draw = this.drawn(where, 'random discard', N_("seat %(seat)s's random discard: no draw was made for it"), { seat: str(event.seat) });
+    const draw = this.drawn(where, 'random_discard', N_("seat %(seat)s's random discard: no draw was made for it"), { seat: str(event.seat) });
     const size = draw?.size;
     if (Number.isInteger(size) && event.count !== Math.min(RANDOM_DISCARDS, size)) {
       this.problem(where, N_('seat %(seat)s discards %(count)s cards at random, draw %(n)s shuffled a hand of %(size)s: %(left)s leave it'),
@@ -199,7 +191,7 @@ const HANDLERS = {
       const seats = tie?.seats || [];
       const rolls = tie?.rolls || [];
       for (let k = 0; k < Math.min(seats.length, rolls.length); k += 1) {
-        const draw = this.drawn(where, 'tie-break', N_("seat %(seat)s's tie-break roll: no draw was made for it"), { seat: str(seats[k]) });
+        const draw = this.drawn(where, 'tie_break', N_("seat %(seat)s's tie-break roll: no draw was made for it"), { seat: str(seats[k]) });
         if (draw && draw.result != null && draw.result !== rolls[k]) {
           this.problem(where, N_("seat %(seat)s's tie-break roll is %(roll)s, draw %(n)s gave %(result)s"),
             { seat: str(seats[k]), roll: str(rolls[k]), n: str(draw.n), result: draw.result });

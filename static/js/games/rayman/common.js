@@ -15,10 +15,6 @@ export const PROJECTILES = { missile: 'Missile', fourchette: 'Fourchette', feu_a
   fantome_rouge: 'Fantôme Rouge', bombe_volante: 'Bombe Volante' };
 export const BOSSES = { crapaud_blinde: 'Crapaud blindé', ptizetre_malefique: 'Ptizêtre maléfique',
   seabreather: 'Seabreather', grundermord: 'Grundermord' };
-export const LAST_COLUMN = 43;
-export const MAX_BONUS = 4;
-export const SETUP_PHASES = ['characters', 'legendary', 'draft', 'exchange'];
-export const RACE_PHASES = ['round_start', 'choosing', 'revealing', 'initiatives', 'turns', 'round_end', 'finish'];
 export const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
 export const QUIET = new Set(['moved', 'position_forgotten', 'initiative_told', 'answered', 'choosing', 'round_started',

@@ -63,22 +63,6 @@ export const DIFFICULTIES = {
   legend: N_('Legend'),
   custom: N_('Custom'),
 };
-// Phases of a race.
-export const PHASES = {
-  characters: N_('Characters'),
-  legendary: N_('Legendary cards'),
-  draft: N_('Extra action cards'),
-  exchange: N_('Card exchange'),
-  round_start: N_('Start of the round'),
-  choosing: N_('Secret choice'),
-  revealing: N_('The reveal'),
-  initiatives: N_('New cards'),
-  turns: N_('Turns'),
-  round_end: N_('End of the round'),
-  finish: N_('Finish'),
-  race_over: N_('Between two races'),
-  game_over: N_('Game over'),
-};
 
 export const causeText = (cause) => t(CAUSES[cause]);
 export const coopResult = (result) => (result.won

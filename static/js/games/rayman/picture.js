@@ -1,7 +1,7 @@
 // Rayman's screen: the public picture (players, board, cards, the round's end, the result).
 import { t, tn, withColon } from '../../i18n.js';
 import { button, el, showErrorAt } from '../../ui.js';
-import { BOARDS, BOSSES, LEGENDARY, MAX_BONUS, PROJECTILES, RACE_PHASES, UNLISTED, bossCardName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
+import { BOARDS, BOSSES, LEGENDARY, PROJECTILES, UNLISTED, bossCardName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
 import { DIFFICULTIES, MODES, coopResult, eventText, roundEndSummary } from './events.js';
 import { positionText } from './turns.js';
 import { context, target } from './view.js';
@@ -13,10 +13,10 @@ export function badges(game, player) {
   if (player.legendary) badge(LEGENDARY[player.legendary], 'legendary');
   if (!game.round) return items;  // setting up: nothing to count yet
   badge(player.heart ? `♥ ${t('heart')}` : `♡ ${t('no heart')}`, player.heart ? 'heart' : 'off');
-  badge(`${t('Bonus')} ${player.bonus}/${MAX_BONUS}${player.bonus_pending ? ' +1' : ''}`);
+  badge(`${t('Bonus')} ${player.bonus}/${game.max_bonus}${player.bonus_pending ? ' +1' : ''}`);
   items.push(freedBadge(game, player.ptizetres));
   badge(t('hand %(hand)s · discard %(discard)s', { hand: player.hand_size, discard: player.discard_size }));
-  if (player.position) badge(positionText(player.position), 'position');
+  if (player.position) badge(positionText(game, player.position), 'position');
   if (game.phase === 'choosing' && !player.crossed) {
     badge(player.locked ? `✓ ${t('locked in')}` : t('choosing…'), player.locked ? 'ok' : 'off');
   }
@@ -67,7 +67,7 @@ export function boardPanel(game) {
 }
 
 export function myCardsPanel(game, me) {
-  if (!RACE_PHASES.includes(game.phase) && game.phase !== 'race_over') return null;
+  if (!game.racing && game.phase !== 'race_over') return null;
   const parts = [el('h3', { text: t('My action cards') })];
   const row = (label, ids) => el('div', { class: 'rm-card-row' }, el('span', { class: 'rm-row-label', text: label }),
     ...(ids.length ? cardsOf(me, ids).map((card) => cardChip(card.initiative, cardName(card)))
@@ -85,7 +85,7 @@ export function myCardsPanel(game, me) {
       : t('Discarded at random (only you see this): %(cards)s', { cards: cardsOf(me, me.random_discards)
         .map((card) => `${card.initiative ?? "?"} (${cardName(card)})`).join(', ') }) }));
   }
-  if (!game.config.quick && RACE_PHASES.includes(game.phase)) parts.push(correctionForm(me));
+  if (!game.config.quick && game.racing) parts.push(correctionForm(me));
   return el('section', { class: 'rm-panel rm-my-cards' }, ...parts);
 }
 

@@ -1,7 +1,7 @@
 // Rayman's screen: the captive Ptizêtres named by their colours (the host, optional).
 import { t } from '../../i18n.js';
 import { el } from '../../ui.js';
-import { PTIZETRE_COLOURS, SETUP_PHASES, folded, paintSwatch, ptizetreSwatch, send } from './common.js';
+import { PTIZETRE_COLOURS, folded, paintSwatch, ptizetreSwatch, send } from './common.js';
 import { render } from './view.js';
 export let naming = null;  // host: the captive Ptizêtre being named by its colour (null: the first unnamed)
 // --- the captive Ptizêtres' colours (the host, optional) ------------------------------------------------
@@ -35,6 +35,6 @@ export function colourPanel(game) {
           } }, paintSwatch(colour), t(colour.name)))));
   }
   const title = t("The captive Ptizêtres' colours");
-  if (SETUP_PHASES.includes(game.phase)) return el('section', { class: 'rm-panel rm-colours' }, el('h3', { text: title }), ...parts);
+  if (game.setting_up) return el('section', { class: 'rm-panel rm-colours' }, el('h3', { text: title }), ...parts);
   return folded('colours', title, ...parts);
 }

@@ -1,7 +1,7 @@
 // Rayman's screen: the reveal, the order of play, a turn's tokens and offers, positions.
 import { N_, t } from '../../i18n.js';
 import { button, el } from '../../ui.js';
-import { LAST_COLUMN, LEGENDARY, RACE_PHASES, STEPS, allOf, can, cardChip, folded, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
+import { LEGENDARY, STEPS, allOf, can, cardChip, folded, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
 import { STEP_LABELS, causeText } from './events.js';
 import { offerPanel } from './round.js';
 import { target } from './view.js';
@@ -124,14 +124,15 @@ export function hurtPanel(game) {
 
 // --- positions ------------------------------------------------------------------------------------
 
-export function positionText(position) {
+export function positionText(game, position) {
   if (!position) return t('position not kept');
-  if (position.column > LAST_COLUMN) return t('%(count)s past the line, level %(level)s', { count: position.column - LAST_COLUMN, level: position.level });
+  const past = position.column - game.last_column;
+  if (past > 0) return t('%(count)s past the line, level %(level)s', { count: past, level: position.level });
   return t('column %(column)s, level %(level)s', { column: position.column, level: position.level });
 }
 
 export function positionPanel(game, me) {
-  if (!RACE_PHASES.includes(game.phase)) return null;
+  if (!game.racing) return null;
   const position = me.position;
   if (!position) {
     const start = allOf(game, 'position')[0];
@@ -148,13 +149,13 @@ export function positionPanel(game, me) {
     ...STEPS.map(([direction, arrow]) => el('button', { type: 'button', class: `rm-step rm-step-${direction}`,
       'aria-label': t(STEP_LABELS[direction]), disabled: !can(game, 'step', { direction }), text: arrow,
       onclick: () => send({ type: 'step', direction }) })),
-    el('output', { class: 'rm-here', text: positionText(position) }));
+    el('output', { class: 'rm-here', text: positionText(game, position) }));
   const direct = el('form', { class: 'inline rm-direct', onsubmit: (event) => {
     event.preventDefault();
     const column = readInt('pos:column');
     const level = readInt('pos:level');
     if (column !== null && level !== null) send({ type: 'position', column, level });
-  } }, numberInput('pos:column', t('Column'), 0, 83), numberInput('pos:level', t('Level'), 1, 3),
+  } }, numberInput('pos:column', t('Column'), 0, game.max_column), numberInput('pos:level', t('Level'), 1, 3),
   el('button', { type: 'submit', text: t('Set') }));
   const section = el('section', { class: 'rm-panel rm-position' }, el('h3', { text: t('My position') }), stepper,
     folded('direct', t('Type a position'), direct),

@@ -2,8 +2,8 @@
 import { t } from '../../i18n.js';
 import { el, reducedMotion } from '../../ui.js';
 import { choosingPanel, clearLocalError, localError, lockState, revealOrPickAgain, revealingPanel } from './choosing.js';
-import { LEGENDARY, RACE_PHASES, can, nameOf, observe, playerOf, swatch } from './common.js';
-import { PHASES, announceNew, buzzOnMyTurn, freshEvents } from './events.js';
+import { LEGENDARY, can, nameOf, observe, playerOf, swatch } from './common.js';
+import { announceNew, buzzOnMyTurn, freshEvents } from './events.js';
 import { boardPanel, distancePanel, historyPanel, myCardsPanel, playersPanel, resultPanel, setupReminder, standingsPanel, summaryPanel } from './picture.js';
 import { colourPanel } from './ptizetres.js';
 import { questionPanel } from './questions.js';
@@ -83,7 +83,7 @@ export function render() {
   const head = el('header', { class: 'rm-head' },
     el('strong', { class: 'rm-title', text: t('Race %(race)s', { race: game.race.number }) }),
     round ? el('span', { class: 'rm-round', text: round }) : null,
-    el('span', { class: 'rm-phase', text: t(PHASES[game.phase]) }),
+    el('span', { class: 'rm-phase', text: t(game.stage_label ?? game.phase_label) }),  // what the table is doing
     me?.character ? el('span', { class: 'rm-me' }, swatch(me.seat), me.character) : null);
   const mineNow = playing && game.phase === 'turns' && game.active === me.seat;
   const status = mineNow ? '' : statusText(game, me, isHost);  // the turn panel says it, bigger
@@ -91,7 +91,7 @@ export function render() {
     localError ? el('p', { class: 'rm-warning', role: 'alert', text: localError }) : null,
     resultPanel(game), questionPanel(game, isHost)];
   // What this screen must do now comes first; the dice of a round already under way go below.
-  const racing = Boolean(game.round) && RACE_PHASES.includes(game.phase);
+  const racing = Boolean(game.round) && game.racing;
   const dice = racing ? rollPanel(game, playing ? me : null, isHost) : null;
   if (playing) {
     parts.push(...phonePanels(game, me));
