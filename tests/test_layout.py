@@ -211,6 +211,23 @@ SCREENS += [
     host("universalis-attacked", states.universalis_attacked, ".universalis-game", (".uv-prompt",)),
     phone("universalis-attacked", states.universalis_attacked, ".universalis-game", prompt=".uv-prompt"),
 ]
+# More steps that wait on one phone: its choice in view on the first screen.
+SCREENS += [
+    phone("arkade-heart", states.arkade_heart, ".ak-controls .ak-choices", prompt=".ak-status",
+          action=(".ak-controls .ak-choices button", ".ak-controls .ak-choices button.primary")),
+    phone("rayman-legendary", states.rayman_legendary, ".rm-legendary", prompt=".rm-status",
+          action=(".rm-legendary button",)),
+    phone("rayman-draft", states.rayman_draft, ".rm-draft-table button", prompt=".rm-status",
+          action=(".rm-draft-table button",)),
+    phone("rayman-free-move", states.rayman_free_move, ".rm-free-move", prompt=".rm-free-move .rm-your-turn",
+          action=(".rm-free-move .next-action button",)),
+    phone("rayman-offer", states.rayman_offer, ".rm-next", prompt=".rm-status", action=(".rm-next button",)),
+    phone("amiiboxe-values", states.amiiboxe_values, ".ax-answers", prompt=".ax-ask",
+          action=(".ax-answers input", ".ax-answers button")),
+    phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers button",)),
+    phone("chakart-promotion", states.chakart_promotion, ".ck-choices", prompt=".ck-prompt",
+          action=(".ck-choices button",)),
+]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
     (screen, "tv-fr") for screen in SCREENS if screen.who in ("host", "display", "tv-page")] + [

@@ -258,7 +258,7 @@ function alienButtons(game, act) {
     }, 'danger'));
   }
   if (can(game, 'heart')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Extra life') },
+    buttons.push(el('div', { class: 'ak-choices ak-question', role: 'group', 'aria-label': t('Extra life') },
       el('p', { text: t('Extra life for a %(colour)s saucer: did the saucer on the bonus cell already show its heart?', { colour: colourLabel(game.pending.colour) }) }),
       button(t('Yes: no effect'), () => act({ type: 'heart', already: true })),
       button(t('No: turn it to its heart'), () => act({ type: 'heart', already: false }), 'primary')));
