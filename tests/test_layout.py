@@ -528,3 +528,29 @@ def test_the_host_stops_waiting_for_an_away_fighter_from_the_tv(server, pages):
                                            and wait["deadline"] == waited[0]["deadline"]])
     finally:
         watcher.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-fr"])
+def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(server, pages, size):
+    """Ana reads her new card's initiative and taps it on the pad under the field: no keyboard opens."""
+    page = pages[size]
+    table = states.rayman_initiatives(server.url)  # its own table: the initiative is sent
+    open_screen(page, server, phone_screen("rayman-initiatives-phone"), table)
+    form = page.locator(".rm-initiative-form").first
+    field = form.locator("input")
+    expect(field).to_have_attribute("inputmode", "none")
+    pad = form.get_by_role("group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
+    for key in pad.get_by_role("button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44 and box["y"] + box["height"] <= 640, box
+    pad.get_by_role("button", name="1", exact=True).tap()
+    pad.get_by_role("button", name="7", exact=True).tap()
+    pad.get_by_role("button", name="2", exact=True).tap()  # two digits at most: 0 to 99
+    expect(field).to_have_value("17")
+    pad.get_by_role("button", name={"phone": "Delete the last digit", "phone-fr": "Effacer le dernier chiffre"}[size]).tap()
+    pad.get_by_role("button", name="5", exact=True).tap()
+    asked = table.game("Ana")["round"]["asking"]
+    form.locator("button[type=submit]").tap()
+    expect(page.locator(".rm-initiative-form")).to_have_count(len([a for a in asked if a["seat"] == table.seats["Ana"]]) - 1)
+    told = [event for event in table.game()["history"] if event["type"] == "initiative_told"]
+    assert told and told[-1]["initiative"] == 15, told

@@ -110,3 +110,23 @@ export async function requestBytes(url) {
 }
 
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+// Keys for a number typed at the table (an initiative read on a card, a figure's value): big keys in
+// view instead of the phone's keyboard, which would cover the page. The field keeps taking a laptop's
+// keys; on a phone it opens no keyboard (inputmode none). Each key tells the field's listeners.
+export function numberPad(input, digits = 2) {
+  input.setAttribute('inputmode', 'none');
+  const type = (next) => {
+    input.value = next;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  const key = (digit) => el('button', { type: 'button', class: 'pad-key', text: digit, onclick: () => {
+    const now = input.value === '0' ? '' : input.value;  // a leading zero gives way to the first digit
+    if (now.length < digits) type(now + digit);
+  } });
+  return el('div', { class: 'number-pad', role: 'group', 'aria-label': t('Number keys') },
+    ...['1', '2', '3', '4', '5'].map(key),
+    el('button', { type: 'button', class: 'pad-key', text: '⌫', 'aria-label': t('Delete the last digit'),
+      onclick: () => type(input.value.slice(0, -1)) }),
+    ...['6', '7', '8', '9', '0'].map(key));
+}

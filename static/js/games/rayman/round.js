@@ -1,6 +1,6 @@
 // Rayman's screen: a round's start (dice, projectile, Boss) and the initiatives of cards played for the first time.
 import { t } from '../../i18n.js';
-import { button, el, reducedMotion, showErrorAt } from '../../ui.js';
+import { button, el, numberPad, reducedMotion, showErrorAt } from '../../ui.js';
 import { PROJECTILES, allOf, bossCardName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
 import { waitingFor } from './setup.js';
 import { context, rolledNow } from './view.js';
@@ -85,6 +85,7 @@ export function initiativeForm(game, asked, owner = '') {
   el('div', { class: 'rm-initiative-ask' },
     el('p', {}, el('strong', { text: name }), ` — ${side}${owner ? ` (${owner})` : ''}`),
     el('label', { class: 'rm-number' }, t('Initiative (top left of the card)'), input),
+    owner ? null : numberPad(input),  // the player's own phone: keys in view, not the phone's keyboard
     el('button', { type: 'submit', class: 'primary', text: t('Save') })));
 }
 
