@@ -554,3 +554,45 @@ def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(serve
     expect(page.locator(".rm-initiative-form")).to_have_count(len([a for a in asked if a["seat"] == table.seats["Ana"]]) - 1)
     told = [event for event in table.game()["history"] if event["type"] == "initiative_told"]
     assert told and told[-1]["initiative"] == 15, told
+
+
+MOVED = {"phone": "Your seat moved to another phone", "phone-fr": "Votre place est passée sur un autre téléphone"}
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-fr"])
+def test_a_seat_handed_on_from_a_laptop_shows_its_code_in_view_and_tells_the_old_phone(server, pages, size):
+    """On a laptop's 768 px the host hands Bo's seat on: the QR code is in view, scrolled or not; once the new
+    phone has taken the seat the code leaves the screen, and Bo's old phone reads that its seat moved, now
+    and when it opens the table again."""
+    table = states.dice_six_d20_rolled(server.url)  # its own table: the seat changes phone
+    laptop, old_phone = pages["laptop-fr"], pages[size]
+    open_screen(laptop, server, Screen("handoff", "/host/{code}", None, "host", ".seats li.away"), table)
+    bo = table.seats["Bo"]
+    laptop.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # where a host's hand may have left it
+    laptop.locator(f".seats li[data-seat='{bo}'] .hand-seat").click()
+    qr = laptop.locator("section.handoff img.handoff-qr")
+    expect(qr).to_be_visible()
+    laptop.wait_for_function("() => document.querySelector('section.handoff img.handoff-qr').complete")
+    box = qr.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366, box
+    code = laptop.locator("section.handoff .handoff-code").inner_text()
+    # Bo's phone comes back to the table meanwhile: asked, it allows the move.
+    open_screen(old_phone, server, Screen("old", "/t/{code}", None, "phone", ".history li"), table_as(table, "Bo"))
+    old_phone.locator(".allow-handoff").tap()
+    claimed = requests.post(f"{server.url}/api/tables/{table.code}/handoff", json={"handoff": code, "entropy": "5a" * 32},
+                            timeout=states.WAIT)
+    assert claimed.status_code == 201, claimed.text
+    expect(laptop.locator("section.handoff")).to_be_hidden()
+    expect(laptop.get_by_text(code)).to_have_count(0)  # a used code is no longer on the screen
+    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
+    expect(old_phone.locator(".handoff-form")).to_be_attached()  # and a way to take a seat again with a new code
+    # Closed meanwhile, the old phone opens the table with its old token: told the same, not "not valid".
+    old_phone.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                       [f"companion.seat.{table.code}", table.tokens["Bo"]])
+    old_phone.reload()
+    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
+
+
+def table_as(table: states.Table, name: str) -> states.Table:
+    """The same table, seen from ``name``'s phone."""
+    return states.Table(table.url, table.code, table.host_token, table.tokens, table.seats, name)

@@ -7,7 +7,7 @@ import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
+  clearUsedHandoff, everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
 } from './tablenight.js';
 
 const root = document.getElementById('host');
@@ -103,6 +103,7 @@ function render() {
   const view = current;
   const { table } = view;
   seatList.replaceChildren(...table.seats.map(seatItem));
+  clearUsedHandoff(handoffPanel, view);
   renderWaiting(waitingList, view, presence);
   renderGameOver(gameOver, view, { act, lead: Boolean(token) });
   renderHistory(history, view);
