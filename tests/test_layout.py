@@ -141,7 +141,7 @@ SCREENS = [
     phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button", action=(".ak-ready button",)),
     host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
     host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die",
-         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers tbody th")),
+         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers th")),
     phone("arkade-claim", states.arkade_claim, ".ak-controls", prompt=".ak-status", action=(".ak-controls button",)),
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status",
           action=(".ak-side.mine .ak-die", ".ak-controls button")),

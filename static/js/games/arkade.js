@@ -187,11 +187,16 @@ function throwsText(game, role) {
   return left === null ? t('Throws: %(count)s', { count: game.throws[role] }) : t('Throws left: %(count)s', { count: left });
 }
 
+// A column of the saucers' table: its name, and the short one the TV shows in big type (the header keeps
+// the full name for screen readers).
+const heading = (name, short) => el('th', { 'aria-label': name }, el('span', { class: 'ak-long', text: name }),
+  el('span', { class: 'ak-short', text: short }));
+
 function saucerTable(game) {
   const saucers = game.saucers;
   return el('table', { class: 'ak-saucers' },
-    el('thead', {}, el('tr', {}, el('th', { text: t('Saucers') }), el('th', { text: t('On the board') }),
-      el('th', { text: t('Extra lives') }), el('th', { text: t('Eliminated') }))),
+    el('thead', {}, el('tr', {}, heading(t('Saucers'), ''), heading(t('On the board'), t('In play')),
+      heading(t('Extra lives'), '♥'), heading(t('Eliminated'), t('Out')))),
     el('tbody', {}, ...game.colours.map((colour) => el('tr', {},
       el('th', {}, colourChip(colour)), el('td', { text: String(saucers.on_board[colour]) }),
       el('td', { text: String(saucers.extra_lives[colour]) }), el('td', { text: String(saucers.eliminated[colour]) })))));
