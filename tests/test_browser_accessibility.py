@@ -19,7 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 from tests import layout_states as states
 from tests.server import ROOT
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tests.test_layout import SCREENS, SIZES, open_screen, server, tables  # noqa: F401 (fixtures)
+from tests.test_layout import SCREENS, SIZES, Screen, open_screen, server, table_as, tables  # noqa: F401 (fixtures)
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -127,3 +127,16 @@ def test_colour_is_never_the_only_way_a_seat_is_told_apart(server, pages, tables
     open_screen(page, server, screen, tables(screen.build))
     assert page.locator(".swatch").count() > 0
     assert page.evaluate(UNNAMED_SWATCHES) == []
+
+
+def test_a_rolls_result_is_announced_on_the_phones_and_the_tv(server, pages):  # noqa: F811
+    """A screen reader hears who rolled what, once, from a live region: on Bo's phone and on the host screen."""
+    table = states.Table.create(server.url, "dice", {"die": "d6"}, ("Ana", "Bo"))
+    phone, tv = pages["phone"], pages["tv"]
+    open_screen(phone, server, Screen("bo", "/t/{code}", None, "phone", "button.die"), table_as(table, "Bo"))
+    open_screen(tv, server, Screen("tv", "/host/{code}", None, "host", ".die"), table)
+    table.act("Ana", {"type": "roll"})
+    rolled = table.game()["last"]["faces"][0]
+    for page in (phone, tv):
+        live = page.locator(".announce[aria-live]")
+        expect(live).to_have_text(f"Ana rolled {rolled}")

@@ -24,6 +24,8 @@ const figureHeading = root.querySelector('.figures-heading');
 const waitingList = root.querySelector('.waiting');
 const gameOver = root.querySelector('.game-over');
 const handoffPanel = root.querySelector('.handoff');
+const announcer = root.querySelector('.announce');
+const announce = (text) => { announcer.textContent = text; };  // a roll's result, for a screen reader
 const history = root.querySelector('.table-history');
 let reader = { state: 'off' };
 let presence = { online: [], away_since: {} };
@@ -144,7 +146,8 @@ function render() {
   showStatus();
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
-  (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
+  (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, {
+    act: token ? act : null, announce, onNewRoll: (roll, text) => announce(text) });
 }
 
 controls.querySelector('.toggle-joining').addEventListener('click', () =>

@@ -1,5 +1,5 @@
 // Rayman's screen: a round's start (dice, projectile, Boss) and the initiatives of cards played for the first time.
-import { t } from '../../i18n.js';
+import { t, tn } from '../../i18n.js';
 import { button, el, numberPad, reducedMotion, showErrorAt } from '../../ui.js';
 import { PROJECTILES, allOf, bossCardName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
 import { waitingFor } from './setup.js';
@@ -134,8 +134,9 @@ export function offerPanel(game, me) {
   const offer = game.round?.offer;
   const parts = [];
   if (offer && offer.to === me.seat) {
-    parts.push(el('p', { class: 'rm-warning', text: t('%(name)s offers you %(give)s bonus token(s) for %(take)s of yours.', {
-      name: nameOf(game, offer.from), give: offer.give, take: offer.take }) }),
+    parts.push(el('p', { class: 'rm-warning', text: tn('%(name)s offers you %(count)s bonus token for %(take)s of yours.',
+      '%(name)s offers you %(count)s bonus tokens for %(take)s of yours.', offer.give,
+      { name: nameOf(game, offer.from), take: offer.take }) }),
     nextAction(button(t('Accept the exchange'), () => send({ type: 'answer_offer', accept: true }), 'primary'),
       button(t('Refuse'), () => send({ type: 'answer_offer', accept: false }))));
   } else if (offer && offer.from === me.seat) {
