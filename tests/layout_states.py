@@ -684,3 +684,21 @@ def chakart_promotion(url: str) -> Table:
     assert table.game()["phase"] == "choice", table.game()["phase"]
     table.phone = "Ana"
     return table
+
+
+def chakart_egg(url: str) -> Table:
+    """A pawn steps onto an egg whose effect asks the mover something (King Boo's swap, Toadette's piece back,
+    Daisy's second move): after the board, its phone answers. The effect is drawn: tables until one asks."""
+    for _ in range(40):
+        table = Table.create(url, "chakart", {"colours": "first", "eggs": "applicable",
+                                              "position": ["r3k3/pppp4/8/8/8/4e3/4P3/R3K3 w"]}, ("Ana", "Bo"))
+        table.start()
+        table.act("Ana", {"type": "move", "from": "e2", "to": "e3"})
+        for _ in range(3):
+            if table.game()["phase"] != "board":
+                break
+            table.act(*having(table, "board_done"))
+        if table.game()["phase"] == "choice":
+            table.phone = "Ana"
+            return table
+    raise AssertionError("no egg asked its mover anything")

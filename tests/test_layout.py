@@ -227,6 +227,9 @@ SCREENS += [
     phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers button",)),
     phone("chakart-promotion", states.chakart_promotion, ".ck-choices", prompt=".ck-prompt",
           action=(".ck-choices button",)),
+    # An egg that asks (King Boo's swap or Daisy's second move): a square to tap and "Decline the bonus" together.
+    phone("chakart-egg", states.chakart_egg, ".ck-next", prompt=".ck-prompt",
+          action=(".ck-board .target", ".ck-next button")),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
