@@ -702,3 +702,15 @@ def chakart_egg(url: str) -> Table:
             table.phone = "Ana"
             return table
     raise AssertionError("no egg asked its mover anything")
+
+
+def rayman_choosing_quick(url: str) -> Table:
+    """Quick hand entry: Ana types the initiatives of her two cards (the number pad) and locks in."""
+    table = Table.create(url, "rayman", {"hand_entry": "quick"}, RAYMAN_NAMES)
+    table.start()
+    name_two_ptizetres(table, "host")
+    for name in RAYMAN_NAMES:
+        table.act(name, table.game(name)["legal"][0])
+    race_until(table, lambda game, players: game["phase"] == "choosing")
+    table.phone = "Ana"
+    return table

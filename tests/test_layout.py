@@ -221,6 +221,8 @@ SCREENS += [
           action=(".rm-draft-table button",)),
     phone("rayman-free-move", states.rayman_free_move, ".rm-free-move", prompt=".rm-free-move .rm-your-turn",
           action=(".rm-free-move .next-action button",)),
+    phone("rayman-choosing-quick", states.rayman_choosing_quick, ".rm-quick", prompt=".rm-status",
+          action=(".rm-quick input", ".rm-quick .number-pad button", ".rm-lock")),
     phone("rayman-offer", states.rayman_offer, ".rm-next", prompt=".rm-status", action=(".rm-next button",)),
     phone("amiiboxe-values", states.amiiboxe_values, ".ax-answers", prompt=".ax-ask",
           action=(".ax-answers input", ".ax-answers button")),
@@ -599,3 +601,18 @@ def test_a_seat_handed_on_from_a_laptop_shows_its_code_in_view_and_tells_the_old
 def table_as(table: states.Table, name: str) -> states.Table:
     """The same table, seen from ``name``'s phone."""
     return states.Table(table.url, table.code, table.host_token, table.tokens, table.seats, name)
+
+
+def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server, pages):
+    page = pages["phone"]
+    open_screen(page, server, phone_screen("rayman-choosing-quick-phone"), states.rayman_choosing_quick(server.url))
+    pad = page.locator(".rm-quick .number-pad")
+    left, second = page.locator(".rm-quick input").all()
+    for digit in "4215":  # two digits fill the left card's number, the next go to the second card's
+        pad.get_by_role("button", name=digit, exact=True).tap()
+    expect(left).to_have_value("42")
+    expect(second).to_have_value("15")
+    second.tap()
+    pad.get_by_role("button", name="Delete the last digit").tap()
+    expect(second).to_have_value("1")
+    expect(left).to_have_value("42")

@@ -114,11 +114,19 @@ export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: r
 // Keys for a number typed at the table (an initiative read on a card, a figure's value): big keys in
 // view instead of the phone's keyboard, which would cover the page. The field keeps taking a laptop's
 // keys; on a phone it opens no keyboard (inputmode none). Each key tells the field's listeners.
-export function numberPad(input, digits = 2) {
-  input.setAttribute('inputmode', 'none');
+// With several fields (`inputs`), the keys type into the one last tapped, the first at the start, and move
+// on to the next once a field holds all its digits.
+export function numberPad(inputs, digits = 2) {
+  const fields = [inputs].flat();
+  let input = fields[0];
+  for (const field of fields) {
+    field.setAttribute('inputmode', 'none');
+    field.addEventListener('focus', () => { input = field; });
+  }
   const type = (next) => {
     input.value = next;
     input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (next.length >= digits && fields.indexOf(input) < fields.length - 1) input = fields[fields.indexOf(input) + 1];
   };
   const key = (digit) => el('button', { type: 'button', class: 'pad-key', text: digit, onclick: () => {
     const now = input.value === '0' ? '' : input.value;  // a leading zero gives way to the first digit
