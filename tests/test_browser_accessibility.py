@@ -37,6 +37,9 @@ CHECKED = {
     "amiiboxe-fight-phone", "amiiboxe-over-host", "amiiboxe-host-phone",
     "chakart-start-host", "chakart-start-phone", "chakart-board-phone",
     "universalis-start-host", "universalis-start-phone", "universalis-preparation-phone",
+    # The steps that wait on one phone, with their bars and number pads.
+    "arkade-heart-phone", "rayman-legendary-phone", "rayman-choosing-quick-phone", "rayman-offer-phone",
+    "amiiboxe-vote-phone", "chakart-egg-phone",
 }
 # French is the other language of the table, and a laptop may be the host screen: a handful of each game's
 # screens there (a phone's own step, the host screen in play), to keep the module quick.
