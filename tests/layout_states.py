@@ -687,8 +687,8 @@ def chakart_promotion(url: str) -> Table:
 
 
 def chakart_egg(url: str) -> Table:
-    """A pawn steps onto an egg whose effect asks the mover something (King Boo's swap, Toadette's piece back,
-    Daisy's second move): after the board, its phone answers. The effect is drawn: tables until one asks."""
+    """A pawn steps onto an egg of King Boo: after the board, its phone taps the piece to swap with (or
+    declines). The effect is drawn: tables until one is King Boo's."""
     for _ in range(40):
         table = Table.create(url, "chakart", {"colours": "first", "eggs": "applicable",
                                               "position": ["r3k3/pppp4/8/8/8/4e3/4P3/R3K3 w"]}, ("Ana", "Bo"))
@@ -698,10 +698,10 @@ def chakart_egg(url: str) -> Table:
             if table.game()["phase"] != "board":
                 break
             table.act(*having(table, "board_done"))
-        if table.game()["phase"] == "choice":
+        if table.game()["phase"] == "choice" and table.game()["pending"]["kind"] == "swap":
             table.phone = "Ana"
             return table
-    raise AssertionError("no egg asked its mover anything")
+    raise AssertionError("no egg was King Boo's")
 
 
 def rayman_choosing_quick(url: str) -> Table:

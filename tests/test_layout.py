@@ -211,27 +211,28 @@ SCREENS += [
     host("universalis-attacked", states.universalis_attacked, ".universalis-game", (".uv-prompt",)),
     phone("universalis-attacked", states.universalis_attacked, ".universalis-game", prompt=".uv-prompt"),
 ]
-# More steps that wait on one phone: its choice in view on the first screen.
+# More steps that wait on one phone: its question and its choice in view on the first screen, the question
+# not under the bar.
 SCREENS += [
     phone("arkade-heart", states.arkade_heart, ".ak-controls .ak-choices", prompt=".ak-status",
           action=(".ak-controls .ak-choices button", ".ak-controls .ak-choices button.primary")),
     phone("rayman-legendary", states.rayman_legendary, ".rm-legendary", prompt=".rm-status",
-          action=(".rm-legendary button",)),
+          action=(".waiting .wait.mine", ".rm-legendary button")),
     phone("rayman-draft", states.rayman_draft, ".rm-draft-table button", prompt=".rm-status",
-          action=(".rm-draft-table button",)),
+          action=(".waiting .wait.mine", ".rm-draft-table button")),
     phone("rayman-free-move", states.rayman_free_move, ".rm-free-move", prompt=".rm-free-move .rm-your-turn",
-          action=(".rm-free-move .next-action button",)),
+          action=(".rm-free-move .rm-your-turn", ".rm-free-move .next-action button")),
     phone("rayman-choosing-quick", states.rayman_choosing_quick, ".rm-quick", prompt=".rm-status",
           action=(".rm-quick input", ".rm-quick .number-pad button", ".rm-lock")),
-    phone("rayman-offer", states.rayman_offer, ".rm-next", prompt=".rm-status", action=(".rm-next button",)),
+    phone("rayman-offer", states.rayman_offer, ".rm-next", prompt=".rm-status", action=(".rm-warning", ".rm-next button")),
     phone("amiiboxe-values", states.amiiboxe_values, ".ax-answers", prompt=".ax-ask",
-          action=(".ax-answers input", ".ax-answers button")),
-    phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers button",)),
+          action=(".ax-answers .ax-bar-criterion", ".ax-answers input", ".ax-answers button")),
+    phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers .ax-bar-criterion", ".ax-answers button")),
     phone("chakart-promotion", states.chakart_promotion, ".ck-choices", prompt=".ck-prompt",
-          action=(".ck-choices button",)),
-    # An egg that asks (King Boo's swap or Daisy's second move): a square to tap and "Decline the bonus" together.
+          action=(".ck-prompt", ".ck-choices button")),
+    # An egg of King Boo: a piece to tap and "Decline the bonus" together.
     phone("chakart-egg", states.chakart_egg, ".ck-next", prompt=".ck-prompt",
-          action=(".ck-board .target", ".ck-next button")),
+          action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [

@@ -112,9 +112,11 @@ export function freeMovePanel(game, me) {
   const moves = allOf(game, 'free_move');
   if (!moves.length) return null;
   const levels = moves.filter((action) => action.level);
+  // The question goes in the bar with its answers: above them, the bar would cover it.
   return el('section', { class: 'rm-panel rm-free-move mine' },
-    el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
-    el('div', { class: 'rm-actions next-action' }, ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
+    el('div', { class: 'rm-actions next-action' },
+      el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
+      ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
       () => send(action), 'primary')), button(t('No free move'), () => send({ type: 'free_move', pass: true }))));
 }
 
