@@ -46,8 +46,8 @@ CHECKED = {
 IN_FRENCH = {"home", "phone-join-form", "dice-fresh-phone", "arkade-playing-phone", "arkade-heart-phone",
              "rayman-choosing-phone", "rayman-initiatives-phone", "amiiboxe-turn-phone", "amiiboxe-values-phone",
              "chakart-start-phone", "universalis-start-phone"}
-ON_A_LAPTOP = {"dice-fresh-host", "arkade-playing-host", "rayman-turns-host", "amiiboxe-turn-host", "chakart-start-host",
-               "universalis-start-host"}
+ON_A_LAPTOP = {"dice-fresh-host", "arkade-playing-host", "rayman-turns-host", "amiiboxe-turn-host",
+               "chakart-start-host", "universalis-start-host"}
 CASES = [(screen, size) for screen in SCREENS if screen.name in CHECKED for size in ("phone", "tv")] + [
     (screen, "phone-fr") for screen in SCREENS if screen.name in IN_FRENCH] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.name in ON_A_LAPTOP]

@@ -7,7 +7,8 @@ import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showRefusal } from './ui.js';
 import {
-  clearUsedHandoff, everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
+  clearUsedHandoff, everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
+  renderWaiting,
 } from './tablenight.js';
 
 const root = document.getElementById('host');

@@ -7,8 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  clearUsedHandoff, everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
-  renderPresence, renderWaiting, undoButton,
+  clearUsedHandoff, everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff,
+  renderHistory, renderPresence, renderWaiting, undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
