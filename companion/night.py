@@ -38,9 +38,16 @@ HANDOFF_LENGTH = 6
 HANDOFF_SECONDS = 600  # a hand-off code not used in 10 minutes expires
 UNDO_DEPTH = 5  # a seat's consecutive bookkeeping actions that can be undone, newest first
 MAX_TIMEOUT_STEPS = 20  # deadlines settled in one go (a game rule that keeps waiting cannot loop)
+MOVED_TOKENS_KEPT = 32  # old tokens of seats handed on that are told so (a long evening's hand-offs)
 
 
 digest = state_digest
+
+
+def moved_tokens(table: dict, seat: dict) -> list[str]:
+    """The hashes of tokens whose seat moved to another phone, this seat's old one last: such a phone is
+    told its seat moved rather than that its token is not valid."""
+    return [*table["settings"].get("moved", []), seat["token_hash"]][-MOVED_TOKENS_KEPT:]
 
 
 class NightActions:
@@ -474,7 +481,8 @@ class NightActions:
             book = fairness.Entropy(table["entropy"], table["pool"])
             entries += book.commit(seat["seat"], anchor, commitment is not None,
                                    [s["seat"] for s in tx.seats(table["code"])])
-            fields: dict[str, Any] = {"handoffs": offers, "entropy": book.state, "pool": book.pool}
+            fields: dict[str, Any] = {"handoffs": offers, "entropy": book.state, "pool": book.pool,
+                                      "settings": {**table["settings"], "moved": moved_tokens(table, seat)}}
             self._save(tx, table, None, entries, **fields)
             seats = tx.seats(table["code"])
         self.notify(table["code"], self._views(table, seats), revoked=[seat["seat"]])

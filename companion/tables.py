@@ -337,6 +337,9 @@ class Tables(NightActions):
         if secrets.compare_digest(token_hash, table["host_token_hash"]):
             return Principal(code, "host")
         seat = tx.seat_by_token_hash(token_hash, code)
+        if seat is None and token_hash in table["settings"].get("moved", []):
+            raise TableError(401, N_("Your seat moved to another phone. To play on this one, ask the host for a "
+                                     "hand-off code."))
         if seat is None:
             raise TableError(401, N_("This token is not valid."))
         if seat["table_code"] != code:

@@ -1,5 +1,6 @@
 """Accessible to everyone at the table: axe-core (node_modules/axe-core, a development package of
-package.json) checks every page of every game, at phone size (360 x 640) and on the TV (1920 x 1080),
+package.json) checks every page of every game, at phone size (360 x 640) and on the TV (1920 x 1080), and
+a handful of them in French on a phone and on a laptop (1366 x 768),
 against the WCAG 2.1 A and AA rules and axe's best practices: no serious or critical violation (a
 control without a name, text below the contrast ratio, a field without a label, a page without its
 language). The pages are tests/test_layout.py's screens, on the same tables (tests/layout_states.py),
@@ -18,7 +19,7 @@ from playwright.sync_api import expect, sync_playwright
 from tests import layout_states as states
 from tests.server import ROOT
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tests.test_layout import SCREENS, SIZES, open_screen, server, tables  # noqa: F401 (fixtures)
+from tests.test_layout import SCREENS, SIZES, Screen, open_screen, server, table_as, tables  # noqa: F401 (fixtures)
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
@@ -36,8 +37,20 @@ CHECKED = {
     "amiiboxe-fight-phone", "amiiboxe-over-host", "amiiboxe-host-phone",
     "chakart-start-host", "chakart-start-phone", "chakart-board-phone",
     "universalis-start-host", "universalis-start-phone", "universalis-preparation-phone",
+    # The steps that wait on one phone, with their bars and number pads.
+    "arkade-heart-phone", "rayman-legendary-phone", "rayman-choosing-quick-phone", "rayman-offer-phone",
+    "amiiboxe-vote-phone", "chakart-egg-phone",
 }
-CASES = [(screen, size) for screen in SCREENS if screen.name in CHECKED for size in ("phone", "tv")]
+# French is the other language of the table, and a laptop may be the host screen: a handful of each game's
+# screens there (a phone's own step, the host screen in play), to keep the module quick.
+IN_FRENCH = {"home", "phone-join-form", "dice-fresh-phone", "arkade-playing-phone", "arkade-heart-phone",
+             "rayman-choosing-phone", "rayman-initiatives-phone", "amiiboxe-turn-phone", "amiiboxe-values-phone",
+             "chakart-start-phone", "universalis-start-phone"}
+ON_A_LAPTOP = {"dice-fresh-host", "arkade-playing-host", "rayman-turns-host", "amiiboxe-turn-host",
+               "chakart-start-host", "universalis-start-host"}
+CASES = [(screen, size) for screen in SCREENS if screen.name in CHECKED for size in ("phone", "tv")] + [
+    (screen, "phone-fr") for screen in SCREENS if screen.name in IN_FRENCH] + [
+    (screen, "laptop-fr") for screen in SCREENS if screen.name in ON_A_LAPTOP]
 
 RUN_AXE = """async () => {
   const result = await axe.run(document, {
@@ -60,8 +73,9 @@ def pages(server):  # noqa: F811
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         opened = {}
-        for size in ("phone", "tv"):
-            context = browser.new_context(locale="en-US", reduced_motion="reduce", bypass_csp=True, **SIZES[size])
+        for size in ("phone", "tv", "phone-fr", "laptop-fr"):
+            context = browser.new_context(locale="fr-FR" if size.endswith("-fr") else "en-US", reduced_motion="reduce",
+                                          bypass_csp=True, **SIZES[size.split("-")[0]])
             opened[size] = context.new_page()
             opened[size].goto(server.url + "/join")  # an origin for the keys put in local storage
         yield opened
@@ -116,3 +130,16 @@ def test_colour_is_never_the_only_way_a_seat_is_told_apart(server, pages, tables
     open_screen(page, server, screen, tables(screen.build))
     assert page.locator(".swatch").count() > 0
     assert page.evaluate(UNNAMED_SWATCHES) == []
+
+
+def test_a_rolls_result_is_announced_on_the_phones_and_the_tv(server, pages):  # noqa: F811
+    """A screen reader hears who rolled what, once, from a live region: on Bo's phone and on the host screen."""
+    table = states.Table.create(server.url, "dice", {"die": "d6"}, ("Ana", "Bo"))
+    phone, tv = pages["phone"], pages["tv"]
+    open_screen(phone, server, Screen("bo", "/t/{code}", None, "phone", "button.die"), table_as(table, "Bo"))
+    open_screen(tv, server, Screen("tv", "/host/{code}", None, "host", ".die"), table)
+    table.act("Ana", {"type": "roll"})
+    rolled = table.game()["last"]["faces"][0]
+    for page in (phone, tv):
+        live = page.locator(".announce[aria-live]")
+        expect(live).to_have_text(f"Ana rolled {rolled}")

@@ -126,6 +126,7 @@ def test_a_present_players_seat_moves_only_when_their_phone_allows_it(server, op
     expect(pages["Bo"].locator(".waiting .moving")).to_have_text("Ana’s seat is moving to another phone (allowed).")
     page.get_by_role("button", name="Take the seat").click()
     expect(page.locator(".seat-view .my-name")).to_have_text("Ana")
-    expect(pages["Ana"].locator(".join-form > form .error")).to_have_text("This seat was handed to another phone.")
+    expect(pages["Ana"].locator(".join-form > form .error")).to_have_text(
+        "Your seat moved to another phone. To play on this one, ask the host for a hand-off code.")
     for context in (phones["Bo"],):
         context.assert_clean()

@@ -141,7 +141,7 @@ SCREENS = [
     phone("arkade-ready", states.arkade_ready, ".ak-ready", prompt=".ak-ready button", action=(".ak-ready button",)),
     host("arkade-countdown", states.arkade_countdown, ".ak-countdown", (".ak-countdown",)),
     host("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die",
-         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers tbody th")),
+         (".ak-status", ".ak-die", ".ak-saucers td", ".ak-saucers th")),
     phone("arkade-claim", states.arkade_claim, ".ak-controls", prompt=".ak-status", action=(".ak-controls button",)),
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status",
           action=(".ak-side.mine .ak-die", ".ak-controls button")),
@@ -210,6 +210,30 @@ SCREENS += [
     phone("universalis-preparation", states.universalis_preparation, ".universalis-game", prompt=".uv-prompt"),
     host("universalis-attacked", states.universalis_attacked, ".universalis-game", (".uv-prompt",)),
     phone("universalis-attacked", states.universalis_attacked, ".universalis-game", prompt=".uv-prompt"),
+]
+# More steps that wait on one phone: its question and its choice in view on the first screen, the question
+# not under the bar.
+SCREENS += [
+    phone("arkade-heart", states.arkade_heart, ".ak-controls .ak-choices", prompt=".ak-status",
+          action=(".ak-controls .ak-choices button", ".ak-controls .ak-choices button.primary")),
+    phone("rayman-legendary", states.rayman_legendary, ".rm-legendary", prompt=".rm-status",
+          action=(".waiting .wait.mine", ".rm-legendary button")),
+    phone("rayman-draft", states.rayman_draft, ".rm-draft-table button", prompt=".rm-status",
+          action=(".waiting .wait.mine", ".rm-draft-table button")),
+    phone("rayman-free-move", states.rayman_free_move, ".rm-free-move", prompt=".rm-free-move .rm-your-turn",
+          action=(".rm-free-move .rm-your-turn", ".rm-free-move .next-action button")),
+    phone("rayman-choosing-quick", states.rayman_choosing_quick, ".rm-quick", prompt=".rm-status",
+          action=(".rm-quick input", ".rm-quick .number-pad button", ".rm-lock")),
+    phone("rayman-offer", states.rayman_offer, ".rm-next", prompt=".rm-status",
+          action=(".rm-warning", ".rm-next button")),
+    phone("amiiboxe-values", states.amiiboxe_values, ".ax-answers", prompt=".ax-ask",
+          action=(".ax-answers .ax-bar-criterion", ".ax-answers input", ".ax-answers button")),
+    phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers .ax-bar-criterion", ".ax-answers button")),
+    phone("chakart-promotion", states.chakart_promotion, ".ck-choices", prompt=".ck-prompt",
+          action=(".ck-prompt", ".ck-choices button")),
+    # An egg of King Boo: a piece to tap and "Decline the bonus" together.
+    phone("chakart-egg", states.chakart_egg, ".ck-next", prompt=".ck-prompt",
+          action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
@@ -511,3 +535,86 @@ def test_the_host_stops_waiting_for_an_away_fighter_from_the_tv(server, pages):
                                            and wait["deadline"] == waited[0]["deadline"]])
     finally:
         watcher.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-fr"])
+def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(server, pages, size):
+    """Ana reads her new card's initiative and taps it on the pad under the field: no keyboard opens."""
+    page = pages[size]
+    table = states.rayman_initiatives(server.url)  # its own table: the initiative is sent
+    open_screen(page, server, phone_screen("rayman-initiatives-phone"), table)
+    form = page.locator(".rm-initiative-form").first
+    field = form.locator("input")
+    expect(field).to_have_attribute("inputmode", "none")
+    pad = form.get_by_role("group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
+    for key in pad.get_by_role("button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44 and box["y"] + box["height"] <= 640, box
+    pad.get_by_role("button", name="1", exact=True).tap()
+    pad.get_by_role("button", name="7", exact=True).tap()
+    pad.get_by_role("button", name="2", exact=True).tap()  # two digits at most: 0 to 99
+    expect(field).to_have_value("17")
+    pad.get_by_role("button", name={"phone": "Delete the last digit", "phone-fr": "Effacer le dernier chiffre"}[size]).tap()
+    pad.get_by_role("button", name="5", exact=True).tap()
+    asked = table.game("Ana")["round"]["asking"]
+    form.locator("button[type=submit]").tap()
+    expect(page.locator(".rm-initiative-form")).to_have_count(len([a for a in asked if a["seat"] == table.seats["Ana"]]) - 1)
+    told = [event for event in table.game()["history"] if event["type"] == "initiative_told"]
+    assert told and told[-1]["initiative"] == 15, told
+
+
+MOVED = {"phone": "Your seat moved to another phone", "phone-fr": "Votre place est passée sur un autre téléphone"}
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-fr"])
+def test_a_seat_handed_on_from_a_laptop_shows_its_code_in_view_and_tells_the_old_phone(server, pages, size):
+    """On a laptop's 768 px the host hands Bo's seat on: the QR code is in view, scrolled or not; once the new
+    phone has taken the seat the code leaves the screen, and Bo's old phone reads that its seat moved, now
+    and when it opens the table again."""
+    table = states.dice_six_d20_rolled(server.url)  # its own table: the seat changes phone
+    laptop, old_phone = pages["laptop-fr"], pages[size]
+    open_screen(laptop, server, Screen("handoff", "/host/{code}", None, "host", ".seats li.away"), table)
+    bo = table.seats["Bo"]
+    laptop.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # where a host's hand may have left it
+    laptop.locator(f".seats li[data-seat='{bo}'] .hand-seat").click()
+    qr = laptop.locator("section.handoff img.handoff-qr")
+    expect(qr).to_be_visible()
+    laptop.wait_for_function("() => document.querySelector('section.handoff img.handoff-qr').complete")
+    box = qr.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366, box
+    code = laptop.locator("section.handoff .handoff-code").inner_text()
+    # Bo's phone comes back to the table meanwhile: asked, it allows the move.
+    open_screen(old_phone, server, Screen("old", "/t/{code}", None, "phone", ".history li"), table_as(table, "Bo"))
+    old_phone.locator(".allow-handoff").tap()
+    claimed = requests.post(f"{server.url}/api/tables/{table.code}/handoff", json={"handoff": code, "entropy": "5a" * 32},
+                            timeout=states.WAIT)
+    assert claimed.status_code == 201, claimed.text
+    expect(laptop.locator("section.handoff")).to_be_hidden()
+    expect(laptop.get_by_text(code)).to_have_count(0)  # a used code is no longer on the screen
+    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
+    expect(old_phone.locator(".handoff-form")).to_be_attached()  # and a way to take a seat again with a new code
+    # Closed meanwhile, the old phone opens the table with its old token: told the same, not "not valid".
+    old_phone.evaluate("([key, token]) => localStorage.setItem(key, token)",
+                       [f"companion.seat.{table.code}", table.tokens["Bo"]])
+    old_phone.reload()
+    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
+
+
+def table_as(table: states.Table, name: str) -> states.Table:
+    """The same table, seen from ``name``'s phone."""
+    return states.Table(table.url, table.code, table.host_token, table.tokens, table.seats, name)
+
+
+def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server, pages):
+    page = pages["phone"]
+    open_screen(page, server, phone_screen("rayman-choosing-quick-phone"), states.rayman_choosing_quick(server.url))
+    pad = page.locator(".rm-quick .number-pad")
+    left, second = page.locator(".rm-quick input").all()
+    for digit in "4215":  # two digits fill the left card's number, the next go to the second card's
+        pad.get_by_role("button", name=digit, exact=True).tap()
+    expect(left).to_have_value("42")
+    expect(second).to_have_value("15")
+    second.tap()
+    pad.get_by_role("button", name="Delete the last digit").tap()
+    expect(second).to_have_value("1")
+    expect(left).to_have_value("42")

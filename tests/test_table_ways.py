@@ -158,6 +158,9 @@ def lose(t: Night, name: str, at_step: dict, settled: Callable[[dict], bool] = l
         assert view["table"]["status"] == "playing"
 
 
+MOVED = "Your seat moved to another phone. To play on this one, ask the host for a hand-off code."
+
+
 def hand_over(t: Night, step: Step, name: str, at_step: dict) -> None:
     """The host hands the seat to another phone; the old token is refused; the new phone plays the step."""
     seat, old_token = t.seat(name), t.seats[name]["token"]
@@ -168,7 +171,8 @@ def hand_over(t: Night, step: Step, name: str, at_step: dict) -> None:
     version = t.now()["version"]
     assert t.http(old_token, step.prefer[0]).status_code == 401
     assert requests.get(f"{t.url}/api/tables/{t.code}", headers=bearer(old_token), timeout=WAIT).status_code == 401
-    assert Screen.refusal(t.url, t.code, old_token) == Screen.refusal(t.url, t.code, "forged-token") is not None
+    assert Screen.refusal(t.url, t.code, old_token) == {"message": MOVED}  # told where the seat went
+    assert Screen.refusal(t.url, t.code, "forged-token") == {"message": "This token is not valid."}
     assert t.now()["version"] == version  # the refused action changed nothing
     t.seats[name] = claimed.json()
     t.phones[name] = Screen(t.url, t.code, claimed.json()["token"])
@@ -323,7 +327,8 @@ def test_dice_an_away_seat_never_blocks_a_roll_and_every_way_leaves_the_die_as_i
                             timeout=WAIT)
     assert claimed.status_code == 201
     assert t.http(old_token, {"type": "roll"}).status_code == 401
-    assert Screen.refusal(t.url, t.code, old_token) == {"message": "This token is not valid."}
+    # The old phone is told where its seat went, and how to play on it again.
+    assert Screen.refusal(t.url, t.code, old_token) == {"message": MOVED}
     t.phones["Bo"] = Screen(t.url, t.code, claimed.json()["token"])
     t.phones["Bo"].play({"type": "roll"})
     assert t.phones["Ana"].wait_for(lambda v: v["game"]["rolls"] == 3)["game"]["last"]["seat"] == bo

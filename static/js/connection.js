@@ -12,7 +12,7 @@ export const CONNECTION_TEXT = {
   offline: N_('Reconnecting…'),
   replaced: N_('This seat was opened on another screen.'),
   removed: N_('The host removed your seat.'),
-  revoked: N_('This seat was handed to another phone.'),
+  revoked: N_('Your seat moved to another phone. To play on this one, ask the host for a hand-off code.'),
   demoted: N_('The host rights went to a seat: this screen is now a display.'),
 };
 

@@ -7,7 +7,8 @@ import { hostFigureList, renderHostFigures } from './figures.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showRefusal } from './ui.js';
 import {
-  everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory, renderWaiting,
+  clearUsedHandoff, everySecond, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
+  renderWaiting,
 } from './tablenight.js';
 
 const root = document.getElementById('host');
@@ -24,6 +25,8 @@ const figureHeading = root.querySelector('.figures-heading');
 const waitingList = root.querySelector('.waiting');
 const gameOver = root.querySelector('.game-over');
 const handoffPanel = root.querySelector('.handoff');
+const announcer = root.querySelector('.announce');
+const announce = (text) => { announcer.textContent = text; };  // a roll's result, for a screen reader
 const history = root.querySelector('.table-history');
 let reader = { state: 'off' };
 let presence = { online: [], away_since: {} };
@@ -103,6 +106,7 @@ function render() {
   const view = current;
   const { table } = view;
   seatList.replaceChildren(...table.seats.map(seatItem));
+  clearUsedHandoff(handoffPanel, view);
   renderWaiting(waitingList, view, presence);
   renderGameOver(gameOver, view, { act, lead: Boolean(token) });
   renderHistory(history, view);
@@ -143,7 +147,8 @@ function render() {
   showStatus();
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // The host screen acts only in games that give it actions (Amiiboxe's board, seat order…).
-  (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, { act: token ? act : null });
+  (rendererFor(table.game, render) || ((area) => area.replaceChildren()))(gameArea, view, {
+    act: token ? act : null, announce, onNewRoll: (roll, text) => announce(text) });
 }
 
 controls.querySelector('.toggle-joining').addEventListener('click', () =>

@@ -7,8 +7,8 @@ import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
 import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
-  everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff, renderHistory,
-  renderPresence, renderWaiting, undoButton,
+  clearUsedHandoff, everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff,
+  renderHistory, renderPresence, renderWaiting, undoButton,
 } from './tablenight.js';
 
 const root = document.getElementById('phone');
@@ -250,6 +250,7 @@ function renderJoinHere(view) {
 
 function render(view, connection) {
   latest = view;
+  clearUsedHandoff(hostPanel.querySelector('.handoff'), view);
   if (phoneChain && view.you.role === 'seat') phoneChain.observe(view, (action) => send(connection, action));
   renderFairnessMark(view);
   const inPool = !phoneChain || phoneChain.inPool(view);

@@ -242,6 +242,7 @@ export function hostSeatTools(view, presence, seat, { act, onHandoff }) {
 export function renderHandoff(node, view, seat, handoff, onClose) {
   const { code } = view.table;
   node.hidden = false;
+  node.dataset.seat = seat.id;  // cleared once the table no longer lists the move (clearUsedHandoff)
   node.replaceChildren(
     el('h2', { text: t('Hand %(name)s to another phone', { name: seat.name }) }),
     el('img', { class: 'qr handoff-qr', src: `/t/${code}/qr.svg?hand=${encodeURIComponent(handoff.code)}`,
@@ -250,6 +251,16 @@ export function renderHandoff(node, view, seat, handoff, onClose) {
     el('p', { class: 'hint', text: t('Scan it with the new phone, or open %(address)s and type the code.', {
       address: `${window.location.origin}/t/${code}` }) }),
     el('button', { type: 'button', class: 'small', text: t('Done'), onclick: () => { node.hidden = true; onClose?.(); } }));
+}
+
+// A code once used (the new phone took the seat) or expired leaves the screen: shown on, it would only
+// invite a second scan that fails. The screen's views list a seat's move while its code is good.
+export function clearUsedHandoff(node, view) {
+  if (!node || node.hidden || !node.dataset.seat) return;
+  if ((view.table.handoffs || []).some((move) => String(move.seat) === node.dataset.seat)) return;
+  node.hidden = true;
+  node.replaceChildren();
+  delete node.dataset.seat;
 }
 
 // Each screen redraws its countdowns and away times every second.

@@ -110,3 +110,31 @@ export async function requestBytes(url) {
 }
 
 export const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+// Keys for a number typed at the table (an initiative read on a card, a figure's value): big keys in
+// view instead of the phone's keyboard, which would cover the page. The field keeps taking a laptop's
+// keys; on a phone it opens no keyboard (inputmode none). Each key tells the field's listeners.
+// With several fields (`inputs`), the keys type into the one last tapped, the first at the start, and move
+// on to the next once a field holds all its digits.
+export function numberPad(inputs, digits = 2) {
+  const fields = [inputs].flat();
+  let input = fields[0];
+  for (const field of fields) {
+    field.setAttribute('inputmode', 'none');
+    field.addEventListener('focus', () => { input = field; });
+  }
+  const type = (next) => {
+    input.value = next;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (next.length >= digits && fields.indexOf(input) < fields.length - 1) input = fields[fields.indexOf(input) + 1];
+  };
+  const key = (digit) => el('button', { type: 'button', class: 'pad-key', text: digit, onclick: () => {
+    const now = input.value === '0' ? '' : input.value;  // a leading zero gives way to the first digit
+    if (now.length < digits) type(now + digit);
+  } });
+  return el('div', { class: 'number-pad', role: 'group', 'aria-label': t('Number keys') },
+    ...['1', '2', '3', '4', '5'].map(key),
+    el('button', { type: 'button', class: 'pad-key', text: '⌫', 'aria-label': t('Delete the last digit'),
+      onclick: () => type(input.value.slice(0, -1)) }),
+    ...['6', '7', '8', '9', '0'].map(key));
+}

@@ -1,7 +1,7 @@
 // Amiiboxe: the criterion die, fights, captures and the score sheet; the host screen keeps
 // the seat order, the first player and (optionally) the board.
 import { N_, t, tn, withColon } from '../i18n.js';
-import { button, el, reducedMotion, seatColour } from '../ui.js';
+import { button, el, numberPad, reducedMotion, seatColour } from '../ui.js';
 
 const language = document.documentElement.lang || 'en';
 let criteria = null;  // id -> {wording, unit, kind}, from /api/criteria in the page's language
@@ -114,11 +114,14 @@ function answerPanel(game, me, act) {
       const label = t('Value of %(name)s', { name: figureName(figureById(game, fight[role])) });
       const input = el('input', { type: 'number', min: '0', max: '99', inputmode: 'numeric', value: '0',
         'aria-label': label });
-      parts.push(el('div', { class: 'ax-answers next-action' }, el('label', {}, label, input),
+      // The bar with its keys covers the question: it says again which criterion the value is for.
+      const criterion = el('p', { class: 'ax-bar-criterion', text: wording(fight.criterion) });
+      parts.push(el('div', { class: 'ax-answers next-action' }, criterion, el('label', {}, label, input), numberPad(input),
         button(t('Send'), () => act({ type: 'enter_value', value: Number(input.value) }), 'primary')));
     } else {
-      // The answers: a bar at the bottom of the phone's screen, under the question.
-      parts.push(el('div', { class: 'ax-answers next-action' }, ...['attacker', 'defender'].map((role) => {
+      // The answers: a bar at the bottom of the phone's screen, which says again which criterion they judge.
+      parts.push(el('div', { class: 'ax-answers next-action' },
+        el('p', { class: 'ax-bar-criterion', text: wording(fight.criterion) }), ...['attacker', 'defender'].map((role) => {
         const figure = figureById(game, fight[role]);
         return button(figureName(figure), () => act({ type: 'judge', winner: figure.id }), 'primary big');
       })));

@@ -190,11 +190,16 @@ function throwsText(game, role) {
   return left === null ? t('Throws: %(count)s', { count: game.throws[role] }) : t('Throws left: %(count)s', { count: left });
 }
 
+// A column of the saucers' table: its name, and the short one the TV shows in big type (the header keeps
+// the full name for screen readers).
+const heading = (name, short) => el('th', { 'aria-label': name }, el('span', { class: 'ak-long', text: name }),
+  el('span', { class: 'ak-short', text: short }));
+
 function saucerTable(game) {
   const saucers = game.saucers;
   return el('table', { class: 'ak-saucers' },
-    el('thead', {}, el('tr', {}, el('th', { text: t('Saucers') }), el('th', { text: t('On the board') }),
-      el('th', { text: t('Extra lives') }), el('th', { text: t('Eliminated') }))),
+    el('thead', {}, el('tr', {}, heading(t('Saucers'), ''), heading(t('On the board'), t('In play')),
+      heading(t('Extra lives'), '♥'), heading(t('Eliminated'), t('Out')))),
     el('tbody', {}, ...game.colours.map((colour) => el('tr', {},
       el('th', {}, colourChip(colour)), el('td', { text: String(saucers.on_board[colour]) }),
       el('td', { text: String(saucers.extra_lives[colour]) }), el('td', { text: String(saucers.eliminated[colour]) })))));
@@ -261,7 +266,7 @@ function alienButtons(game, act) {
     }, 'danger'));
   }
   if (can(game, 'heart')) {
-    buttons.push(el('div', { class: 'ak-choices', role: 'group', 'aria-label': t('Extra life') },
+    buttons.push(el('div', { class: 'ak-choices ak-question', role: 'group', 'aria-label': t('Extra life') },
       el('p', { text: t('Extra life for a %(colour)s saucer: did the saucer on the bonus cell already show its heart?', { colour: colourLabel(game.pending.colour) }) }),
       button(t('Yes: no effect'), () => act({ type: 'heart', already: true })),
       button(t('No: turn it to its heart'), () => act({ type: 'heart', already: false }), 'primary')));

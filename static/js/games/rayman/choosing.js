@@ -1,7 +1,7 @@
 // Rayman's screen: the secret choice, kept on the phone, locked in by its commitment and revealed by itself.
 import { bytesToHex } from '../../hashes.js';
 import { t } from '../../i18n.js';
-import { button, el } from '../../ui.js';
+import { button, el, numberPad } from '../../ui.js';
 import { commitmentOf } from '../rayman-draws.js';
 import { cardChip, cardName, cardsOf, kept, nameOf, nextAction, numberInput, readInt, send, swatch } from './common.js';
 import { context, lastView, render } from './view.js';
@@ -173,8 +173,10 @@ export function cardChoice(game, me) {
 }
 
 export function quickChoice() {
-  return el('div', { class: 'rm-quick' },
-    numberInput('quick:left', t('Initiative of the left card'), 0, 99), numberInput('quick:second', t('Initiative of the second card'), 0, 99));
+  const fields = [numberInput('quick:left', t('Initiative of the left card'), 0, 99),
+    numberInput('quick:second', t('Initiative of the second card'), 0, 99)];
+  // Keys in view for both numbers (the left one first), not the phone's keyboard over the bar.
+  return el('div', { class: 'rm-quick' }, ...fields, numberPad(fields.map((field) => field.querySelector('input'))));
 }
 
 export async function lockIn() {

@@ -105,7 +105,9 @@ export function eventText(event, game) {
     case 'free_moved': return t('%(name)s makes the free move.', { name });
     case 'free_move_passed': return t('%(name)s passes the free move.', { name });
     case 'no_hit': return t('%(name)s was not hit.', { name });
-    case 'bonus_offered': return t('%(name)s offers %(other)s an exchange: %(give)s bonus token(s) for %(take)s.', { name, other: nameOf(game, event.to), give: event.give, take: event.take });
+    case 'bonus_offered': return tn('%(name)s offers %(other)s an exchange: %(count)s bonus token for %(take)s.',
+      '%(name)s offers %(other)s an exchange: %(count)s bonus tokens for %(take)s.', event.give,
+      { name, other: nameOf(game, event.to), take: event.take });
     case 'bonus_exchanged': return t('%(name)s and %(other)s exchange bonus tokens.', { name: nameOf(game, event.from), other: nameOf(game, event.to) });
     case 'bonus_declined': return t('The exchange of bonus tokens does not happen.');
     case 'revealed': return t('Reveal! Order of play: %(order)s.', { order: namesOf(game, event.order) || '—' });

@@ -1,6 +1,6 @@
 // Rayman's screen: a round's start (dice, projectile, Boss) and the initiatives of cards played for the first time.
-import { t } from '../../i18n.js';
-import { button, el, reducedMotion, showErrorAt } from '../../ui.js';
+import { t, tn } from '../../i18n.js';
+import { button, el, numberPad, reducedMotion, showErrorAt } from '../../ui.js';
 import { PROJECTILES, allOf, bossCardName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
 import { waitingFor } from './setup.js';
 import { context, rolledNow } from './view.js';
@@ -85,6 +85,7 @@ export function initiativeForm(game, asked, owner = '') {
   el('div', { class: 'rm-initiative-ask' },
     el('p', {}, el('strong', { text: name }), ` — ${side}${owner ? ` (${owner})` : ''}`),
     el('label', { class: 'rm-number' }, t('Initiative (top left of the card)'), input),
+    owner ? null : numberPad(input),  // the player's own phone: keys in view, not the phone's keyboard
     el('button', { type: 'submit', class: 'primary', text: t('Save') })));
 }
 
@@ -111,9 +112,11 @@ export function freeMovePanel(game, me) {
   const moves = allOf(game, 'free_move');
   if (!moves.length) return null;
   const levels = moves.filter((action) => action.level);
+  // The question goes in the bar with its answers: above them, the bar would cover it.
   return el('section', { class: 'rm-panel rm-free-move mine' },
-    el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
-    el('div', { class: 'rm-actions next-action' }, ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
+    el('div', { class: 'rm-actions next-action' },
+      el('p', { class: 'rm-your-turn', text: t('Free move: you are last. One space forward, on the level of your choice (not onto another player).') }),
+      ...levels.map((action) => button(t('Level %(level)s', { level: action.level }),
       () => send(action), 'primary')), button(t('No free move'), () => send({ type: 'free_move', pass: true }))));
 }
 
@@ -133,8 +136,9 @@ export function offerPanel(game, me) {
   const offer = game.round?.offer;
   const parts = [];
   if (offer && offer.to === me.seat) {
-    parts.push(el('p', { class: 'rm-warning', text: t('%(name)s offers you %(give)s bonus token(s) for %(take)s of yours.', {
-      name: nameOf(game, offer.from), give: offer.give, take: offer.take }) }),
+    parts.push(el('p', { class: 'rm-warning', text: tn('%(name)s offers you %(count)s bonus token for %(take)s of yours.',
+      '%(name)s offers you %(count)s bonus tokens for %(take)s of yours.', offer.give,
+      { name: nameOf(game, offer.from), take: offer.take }) }),
     nextAction(button(t('Accept the exchange'), () => send({ type: 'answer_offer', accept: true }), 'primary'),
       button(t('Refuse'), () => send({ type: 'answer_offer', accept: false }))));
   } else if (offer && offer.from === me.seat) {

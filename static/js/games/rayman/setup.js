@@ -26,7 +26,8 @@ export function legendaryPanel(game, me) {
   const taken = new Set(game.players.filter((p) => p !== me && p.legendary).map((p) => p.legendary));
   return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('Your legendary player card') }),
     me.legendary ? el('p', { class: 'rm-done', text: t('Your legendary card: %(card)s.', { card: LEGENDARY[me.legendary] }) }) : null,
-    el('div', { class: 'rm-legendary' }, ...Object.entries(LEGENDARY).map(([id, label]) => el('button', {
+    // Until this phone has picked, the cards are its next action: the bar at the bottom of its screen.
+    el('div', { class: `rm-legendary${me.legendary ? '' : ' next-action'}` }, ...Object.entries(LEGENDARY).map(([id, label]) => el('button', {
       type: 'button', class: me.legendary === id ? 'picked' : '', 'aria-pressed': String(me.legendary === id),
       disabled: taken.has(id), onclick: () => send({ type: 'pick_legendary', card: id }) },
     el('strong', { text: label }), el('small', { text: t(LEGENDARY_ABILITIES[id]) })))));
