@@ -15,9 +15,14 @@ step that
 * non-interference: scrambling every other seat's private part and the table's
   secret changes nothing in a seat's view (nor in the spectator's and the host
   screen's, for which every seat is another),
-* the game's own invariants hold,
+* the draws' numbers follow on without a gap,
+* the game's own invariants hold, and its own checks of each step (Chakart's pieces conserved,
+  Arkade's tiles turned only by their events, a die's roll counted once),
+* the configuration's probes (bare actions) are refused whenever the rules do not list them,
 
-and, for a game that ends, that it ends within the game's own bound. `record` keeps
+and, for a game that ends, that it ends within the game's own bound. A game may also name what its
+games must meet (`COVERAGE`: Chakart's items, effects and promotions): many more walks, on the rules
+alone, meet every one. `record` keeps
 the same walk as a golden playthrough (see tests/playthroughs/).
 """
 
@@ -26,12 +31,13 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import REGISTRY
-from companion.games.base import DRAW_KINDS, HOST, Game, IllegalAction
+from companion.games.base import DRAW_KINDS, HOST, Game, IllegalAction, plain_copy
 
 SEED = "5a" * 32
 START_TIME = 1_000_000.0  # the server stamps every action with its "at": the harness's clock
@@ -55,6 +61,12 @@ class Config:
     prepare: Callable[[dict, list[dict]], tuple[dict, list[dict]]] = lambda options, seats: (options, seats)
     # The game's own checks after every step: (state, the step's events).
     invariants: Callable[[dict, list[dict]], None] = lambda state, events: None
+    # The game's checks of one step: (the state before, the state after, the step's events, its draws).
+    transition: Callable[[dict, dict, list[dict], list[dict]], None] = lambda before, after, events, draws: None
+    # Bare actions the rules must refuse at every step whenever `probe_listed` says the actor's listed actions
+    # do not hold them: what the rules accept is exactly what they list.
+    probes: tuple[dict, ...] = ()
+    probe_listed: Callable[[dict, list[dict]], bool] = lambda probe, listed: probe in listed
     seconds_per_step: float = 1.0
     # Action types that move the game on (a lock, a roll, an answer): the picker takes one of them
     # `prefer_odds` of the time when any is listed, so that corrections the table may make at any
@@ -88,8 +100,56 @@ def arkade_invariants(state: dict, events: list[dict] = ()) -> None:
         assert all(count <= state["max_throws"] for count in state["throws"].values())
     for public, kind in zip(state["alien_tiles"], state["secret"]["alien_tiles"]):
         assert public == ({"kind": kind, "turned": True} if public["turned"] else {"turned": False})
+    for public, face in zip(state["defender_tiles"], state["secret"]["defender_tiles"]):  # face down: its colour only
+        assert public == ({**face, "turned": True} if public["turned"] else {"turned": False, "colour": face["colour"]})
+    two_of_each = {colour: 2 for colour in state["colours"]} if state["power_tiles"] else {}
+    assert Counter(tile["colour"] for tile in state["defender_tiles"]) == two_of_each
     if state["winner"] == "defender" and state["won_by"] == "saucers":
         assert on_board == 0 and not (state["pending"] and state["pending"]["kind"] == "repair")
+
+
+def arkade_transition(before: dict, after: dict, events: list[dict], draws: list[dict] = ()) -> None:
+    """The tiles drawn at setup never change; a tile is turned up by its event, once, from the six drawn."""
+    assert after["secret"] == before["secret"], "the drawn tiles changed"
+    for kind in ("alien", "defender"):
+        turned = {number for number, (old, new) in enumerate(zip(before[f"{kind}_tiles"], after[f"{kind}_tiles"]))
+                  if new["turned"] and not old["turned"]}
+        told = [event["tile"] for event in events if event["type"] == f"{kind}_tile"]
+        assert sorted(told) == sorted(turned) and all(number < 6 for number in told), (kind, told, turned)
+
+
+# Bare actions Arkade must refuse whenever they are not listed (the old Arkade walk's probes).
+ARKADE_PROBES = ({"type": "throw"}, {"type": "end_turn"}, {"type": "move"}, {"type": "claim"}, {"type": "nugget", "to": 3},
+                 {"type": "gps", "to": 4}, {"type": "bonus", "colour": "pink"}, {"type": "hit", "colour": "blue"},
+                 {"type": "confirm", "accept": True})
+
+
+def arkade_probe_listed(probe: dict, listed: list[dict]) -> bool:
+    """Listed as it is, or as a hit without its fields: one on a saucer with no extra life and no munitions."""
+    return probe in listed or any(probe.items() <= action.items() and action.get("extra_life") is False
+                                  and "munitions" not in action for action in listed)
+
+
+def arkade(name: str, options: dict) -> Config:
+    return Config(name, options, seats=2, invariants=arkade_invariants, transition=arkade_transition,
+                  probes=ARKADE_PROBES, probe_listed=arkade_probe_listed)
+
+
+def dice_invariants(state: dict, events: list[dict] = ()) -> None:
+    from companion.games.dice import HISTORY_KEPT
+    assert len(state["history"]) == min(state["rolls"], HISTORY_KEPT), "the history keeps the last rolls"
+    for event in events:
+        assert event["number"] == state["rolls"] and len(event["values"]) == state["count"], event
+        assert all(face in state["faces"] for face in event["faces"]), event
+
+
+def dice_transition(before: dict, after: dict, events: list[dict], draws: list[dict]) -> None:
+    """A roll is counted once and draws once per die."""
+    assert after["rolls"] == before["rolls"] + len(events) and len(draws) == len(events) * after["count"]
+
+
+def dice(name: str, options: dict, seats: int, steps: int = 40) -> Config:
+    return Config(name, options, seats=seats, steps=steps, invariants=dice_invariants, transition=dice_transition)
 
 
 def chakart_invariants(state: dict, events: list[dict] = ()) -> None:
@@ -101,6 +161,20 @@ def chakart_invariants(state: dict, events: list[dict] = ()) -> None:
     for where, held in state["immobile"].items():  # Bowser holds a piece, wherever it goes
         assert where in state["pieces"], f"Bowser holds {where}, where no piece stands"
         assert ("w" if state["pieces"][where].isupper() else "b") == held["colour"], f"Bowser's hold on {where}"
+
+
+def chakart_material(state: dict) -> int:
+    """Every piece: on the board, captured, or hidden by its owner (the stealth queen)."""
+    hidden = sum(1 for data in (state.get("private") or {}).values() if "stealth" in data)
+    return len(state["pieces"]) + len(state["captured"]["w"]) + len(state["captured"]["b"]) + hidden
+
+
+def chakart_transition(before: dict, after: dict, events: list[dict], draws: list[dict] = ()) -> None:
+    assert chakart_material(after) == chakart_material(before), f"a piece vanished or appeared: {events}"
+
+
+def chakart(name: str, options: dict) -> Config:
+    return Config(name, options, seats=2, invariants=chakart_invariants, transition=chakart_transition)
 
 
 def rayman_invariants(state: dict, events: list[dict] = ()) -> None:
@@ -212,17 +286,17 @@ CONFIGS: dict[str, list[Config]] = {
                rayman("custom-boss", {"difficulty": "custom", "boss": "seabreather", "boss_move": 6,
                                       "captive_ptizetres": 3, "damage_push": 3}, 3),
                rayman("tournament", {"tournament": "on", "difficulty": "intermediate", "card_exchange": "on"}, 2)],
-    "arkade": [Config("strategie-tiles", {"alien": "first"}, seats=2, invariants=arkade_invariants),
-               Config("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}, seats=2,
-                      invariants=arkade_invariants)],
-    "dice": [Config("d6", {}, seats=3, steps=60),
-             Config("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2, steps=40)],
-    "chakart": [Config("standard", {}, seats=2, invariants=chakart_invariants),
-                Config("random-applicable", {"start": "random", "eggs": "applicable"}, seats=2,
-                       invariants=chakart_invariants),
+    # Both modes, with and without power tiles, two and three throws a turn.
+    "arkade": [arkade("strategie-tiles", {"alien": "first"}),
+               arkade("arcade-tiles", {"mode": "arcade", "power_tiles": "on", "countdown": 1}),
+               arkade("strategie-two-throws-no-tiles", {"alien": "first", "throws": 2, "power_tiles": "off"})],
+    "dice": [dice("d6", {}, seats=3, steps=60),
+             dice("custom-3x", {"die": "custom", "faces": ["Pile", "Face"], "count": 3}, seats=2),
+             dice("d20-6x-12p", {"die": "d20", "count": 6}, seats=12)],
+    "chakart": [chakart("standard", {}), chakart("random-applicable", {"start": "random", "eggs": "applicable"}),
                 # every other option's other value: the caption's redirect, the author's site elsewhere
-                Config("mirrored-caption", {"start": "mirrored", "redirect": "free", "leftovers": "none",
-                                            "no_move": "lose"}, seats=2, invariants=chakart_invariants)],
+                chakart("mirrored-caption", {"start": "mirrored", "redirect": "free", "leftovers": "none",
+                                             "no_move": "lose"})],
     "universalis": [Config("short-decks", {"deck_size": 30, "hand_size": 5}, seats=2,
                            invariants=universalis_invariants),
                     Config("rich-each", {"deck_size": 120, "hand_size": 5, "starting_coins": 60, "sharing": "each"},
@@ -283,7 +357,8 @@ def choices(walk: Walk) -> list[tuple[Any, dict]]:
 def act(walk: Walk, seat: Any, action: dict) -> Step:
     """Applies an action the rules listed, checking what every step must keep."""
     stamped = {**action, "at": walk.clock}
-    before, made = copy.deepcopy(walk.state), len(walk.rng.draws)
+    before = plain_copy(walk.state)
+    made = len(walk.rng.draws)
     state, events = walk.game.apply(walk.state, seat, stamped, walk.rng)
     assert walk.state == before, f"apply mutated its input on {action}"
     assert round_trips(state) and round_trips(events), f"not JSON after {action}"
@@ -292,7 +367,10 @@ def act(walk: Walk, seat: Any, action: dict) -> Step:
         # it once its round is sealed (the harness draws for the table).
         state, drawn = walk.game.fresh_draw(state, walk.rng)
         events = events + drawn
-    check_draw_kinds(walk.game, walk.rng.draws[made:])
+    draws = walk.rng.draws[made:]
+    assert [draw["n"] for draw in draws] == list(range(made, len(walk.rng.draws))), "the draws' numbers skip"
+    check_draw_kinds(walk.game, draws)
+    walk.config.transition(before, state, events, draws)
     step = Step(seat, stamped, events, state)
     walk.steps.append(step)
     walk.state = state
@@ -321,15 +399,33 @@ def refusal_probes(walk: Walk, listed: list[tuple[Any, dict]], picker: random.Ra
             yield seat, {**action, picker.choice(spoilable): {"spoiled": [None]}}
 
 
-def check_refusals_leave_no_trace(walk: Walk, listed: list, picker: random.Random) -> None:
+def check_refusals_leave_no_trace(walk: Walk, listed: list, picker: random.Random, before: dict) -> None:
+    """``before``: the state as the step found it (a copy)."""
     for seat, action in refusal_probes(walk, listed, picker):
-        before = copy.deepcopy(walk.state)
         probe_rng = TableRng(seed=walk.rng.seed, pool=walk.rng.pool, next_n=walk.rng.next_n)
         try:
             walk.game.apply(walk.state, seat, {**action, "at": walk.clock}, probe_rng)
         except IllegalAction:
             pass
         assert walk.state == before, f"a refused or probed action changed the state: {seat} {action}"
+
+
+def check_probes_refused(walk: Walk, before: dict) -> None:
+    """The configuration's probes that the rules do not list for an actor are refused, without a trace
+    (``before``: the state as the step found it, a copy)."""
+    for actor in [HOST] + [seat["id"] for seat in walk.seats]:
+        listed = walk.game.legal_actions(walk.state, actor)
+        for probe in walk.config.probes:
+            if walk.config.probe_listed(probe, listed):
+                continue
+            probe_rng = TableRng(seed=walk.rng.seed, pool=walk.rng.pool, next_n=walk.rng.next_n)
+            try:
+                walk.game.apply(walk.state, actor, {**probe, "at": walk.clock}, probe_rng)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError(f"{actor} may send {probe}, which the rules do not list")
+            assert walk.state == before, f"a refused probe changed the state: {actor} {probe}"
 
 
 def round_trips(value: Any) -> bool:
@@ -360,7 +456,7 @@ def scrambled(tree: Any) -> Any:
 def scrambled_for(state: dict, viewer: Any) -> dict:
     """The state with what ``viewer`` may not see scrambled: the secret and every other seat's
     private part."""
-    other = copy.deepcopy(state)
+    other = plain_copy(state)
     if "secret" in other:
         other["secret"] = scrambled(other["secret"])
     for owner, data in (other.get("private") or {}).items():
@@ -369,11 +465,12 @@ def scrambled_for(state: dict, viewer: Any) -> dict:
     return other
 
 
-def check_non_interference(game: Game, state: dict, viewers: list) -> None:
+def check_non_interference(game: Game, state: dict, viewers: list, views: dict | None = None) -> None:
     """A seat's view (and a spectator's, and the host screen's) is byte for byte the same whatever
-    the others' private parts and the secret hold: nothing of them reaches it, not even a short id."""
+    the others' private parts and the secret hold: nothing of them reaches it, not even a short id.
+    ``views``: the views of ``state`` already rendered, by viewer."""
     for viewer in viewers:
-        seen = json.dumps(game.view(state, viewer), sort_keys=True)
+        seen = json.dumps(views[viewer] if views is not None else game.view(state, viewer), sort_keys=True)
         try:
             blind = json.dumps(game.view(scrambled_for(state, viewer), viewer), sort_keys=True)
         except Exception as error:  # the view read what it may not see, and choked on it
@@ -381,15 +478,14 @@ def check_non_interference(game: Game, state: dict, viewers: list) -> None:
         assert seen == blind, f"the view of {viewer} changes with another's private part or the secret"
 
 
-def check_views(walk: Walk) -> None:
+def check_views(walk: Walk, before: dict) -> None:
     """Every view is JSON, does not depend on what its viewer may not see, and leaves the state as
-    it was: a view shares the state's data (`kernel.strip_secrets`)."""
-    before = copy.deepcopy(walk.state)
+    it was (``before``, a copy): a view shares the state's data (`kernel.strip_secrets`)."""
     views = {viewer: walk.game.view(walk.state, viewer) for viewer in walk.viewers}
     assert walk.state == before, "a view changed the state it shows"
     for viewer, seen in views.items():
         assert round_trips(seen), f"the view of {viewer} is not JSON"
-    check_non_interference(walk.game, walk.state, walk.viewers)
+    check_non_interference(walk.game, walk.state, walk.viewers, views)
 
 
 def pick(listed: list[tuple[Any, dict]], picker: random.Random, prefer: tuple[str, ...] = (),
@@ -413,16 +509,191 @@ def play(game: Game, config: Config, picks: int, seed: str = SEED) -> Walk:
     bound = config.bound(game, walk.options)
     events: list[dict] = []
     for _ in range(config.steps if bound is None else bound):
-        check_views(walk)
+        # One copy of the state a step: every check of the step compares the state with it (plain_copy,
+        # not copy.deepcopy, which took half the time of a Rayman walk).
+        before = plain_copy(walk.state)
+        check_views(walk, before)
         config.invariants(walk.state, events)
         if game.outcome(walk.state) is not None:
             break
         listed = choices(walk)
         assert listed, f"nobody can act and the game is not over (phase {walk.state.get('phase')})"
-        check_refusals_leave_no_trace(walk, listed, picker)
+        check_refusals_leave_no_trace(walk, listed, picker, before)
+        check_probes_refused(walk, before)
         seat, action = pick(listed, picker, config.prefer, config.prefer_odds)
         events = act(walk, seat, action).events
     else:
         assert bound is None, f"{game.id} {config.name} did not end within its longest game, {bound} actions"
     return walk
 
+
+
+# --- Coverage: many walks on the rules alone, until every effect a game names is met -----------------------
+
+@dataclass(frozen=True)
+class Coverage:
+    """Whole games of one game played on its rules alone (its invariants and step checks, not the views, the
+    refusals and the secrets that `play` checks at every step of its few walks): cheap enough to play the
+    games it takes to meet every item, effect and path the game names (`wanted`)."""
+
+    games: int
+    configs: tuple[Config, ...]  # walk number n plays configs[n % len(configs)]
+    wanted: tuple[str, ...]
+    # The game's picker: the rare cases first (state, listed, picker) -> (seat, action).
+    pick: Callable[[dict, list[tuple[Any, dict]], random.Random], tuple[Any, dict]]
+    # What a step reached, counted by name in ``reached``: (reached, before, action, events).
+    count: Callable[[Counter, dict, dict, list[dict]], None]
+    max_actions: int = 2500
+
+
+@dataclass
+class Reached:
+    games: int = 0
+    actions: int = 0
+    reached: Counter = field(default_factory=Counter)
+    endings: Counter = field(default_factory=Counter)
+
+    def missing(self, coverage: Coverage) -> list[str]:
+        return [name for name in coverage.wanted if not self.reached[name]]
+
+
+def play_rules(game: Game, coverage: Coverage, number: int, tally: Reached) -> list[dict]:
+    """Walk ``number`` of the coverage, to the game's end; the actions it took."""
+    config = coverage.configs[number % len(coverage.configs)]
+    walk = start(game, config, seed=f"{number:064x}")
+    picker, taken = random.Random(number), []
+    for _ in range(coverage.max_actions):
+        outcome = game.outcome(walk.state)
+        if outcome is not None:
+            tally.endings[outcome.get("reason")] += 1
+            break
+        seat, action = coverage.pick(walk.state, choices(walk), picker)
+        before, drawn = walk.state, len(walk.rng.draws)
+        walk.state, events = game.apply(before, seat, action, walk.rng)
+        config.invariants(walk.state, events)
+        config.transition(before, walk.state, events, walk.rng.draws[drawn:])
+        coverage.count(tally.reached, before, action, events)
+        taken.append(action)
+    else:
+        tally.endings["unfinished"] += 1
+    tally.games += 1
+    tally.actions += len(taken)
+    return taken
+
+
+def reach(game: Game, coverage: Coverage, games: int | None = None) -> Reached:
+    tally = Reached()
+    for number in range(coverage.games if games is None else games):
+        play_rules(game, coverage, number, tally)
+    return tally
+
+
+# Chakart: pawns one step from a last rank of eggs (promotions on an egg, Daisy's among them, in a few moves);
+# two queens on an open board (a stealth move, then the other side's onto her hidden square); eggs everywhere
+# (Bowser and King Boo in the same few turns).
+EGG_RALLY = "eeeeeeee/PPPPPPPP/8/3k4/8/4K3/pppppppp/eeeeeeee"
+QUEENS = "r2qk2r/8/8/8/8/8/8/R2QK2R"
+EGG_FIELD = "rn2k1nr/pppppppp/eeeeeeee/eeeeeeee/eeeeeeee/eeeeeeee/PPPPPPPP/RN2K1NR"
+CHAKART_ITEMS = {"m": "mushroom", "e": "egg", "d": "banana", "w": "bomb"}
+CHAKART_EFFECTS = ("banana redirect", "bomb redirect", "redirect capture", "mushroom step", "mushroom jump",
+                   "mushroom jump capture", "hidden queen captured", "stealth", "stealth onto the hidden queen",
+                   "shell", "no item left", "King Boo moves a piece Bowser holds")
+PROMOTION_PATHS = ("by a step", "carried by an item", "then Daisy's move")
+
+
+def chakart_hidden(state: dict) -> list[str]:
+    return [data["stealth"] for data in (state.get("private") or {}).values() if "stealth" in data]
+
+
+def chakart_pick(state: dict, listed: list[tuple[Any, dict]], picker: random.Random) -> tuple[Any, dict]:
+    """As `pick`, but the rare cases first: a stealth move onto the other side's hidden queen (the walker
+    may know what a player cannot: it looks for the rule), else half the time an open move onto her; King
+    Boo's swap with a piece Bowser holds; a stealth move one time in five; a pawn move half the time, so
+    that pawns reach the last rank in a short game."""
+    from companion.games.chakart.board import kind
+    hidden = chakart_hidden(state)
+    onto_her = [(seat, a) for seat, a in listed if a["type"] in ("move", "stealth") and a["to"] in hidden]
+    secretly = [(seat, a) for seat, a in onto_her if a["type"] == "stealth"]
+    if secretly or (onto_her and picker.random() < 0.5):
+        return picker.choice(secretly or onto_her)
+    held = [(seat, a) for seat, a in listed if a["type"] == "swap" and a["with"] in state["immobile"]]
+    if held:
+        return picker.choice(held)
+    stealthy = [(seat, a) for seat, a in listed if a["type"] == "stealth"]
+    if stealthy and picker.random() < 0.2:
+        return picker.choice(stealthy)
+    pawn_moves = [(seat, a) for seat, a in listed if a["type"] == "move" and kind(state["pieces"][a["from"]]) == "p"]
+    if pawn_moves and picker.random() < 0.5:
+        return picker.choice(pawn_moves)
+    return pick(listed, picker)
+
+
+def chakart_count(reached: Counter, before: dict, action: dict, events: list[dict]) -> None:
+    for event in events:
+        previous = None
+        for step in event.get("steps") or []:
+            chakart_count_step(reached, step, previous)
+            previous = step
+        if event["type"] == "stealth":
+            reached["stealth"] += 1
+    if action["type"] == "stealth" and action["to"] in chakart_hidden(before):
+        reached["stealth onto the hidden queen"] += 1
+    if action["type"] == "swap" and action["with"] in before["immobile"]:
+        reached["King Boo moves a piece Bowser holds"] += 1
+    if action["type"] == "promote":
+        reached[f"promotion to {action['piece']}"] += 1
+        if before["pending"].get("then") == "again":
+            reached["promotion then Daisy's move"] += 1
+        carried = any(step["kind"] in ("redirect", "mushroom") and step.get("to") for step in before["report"]["steps"])
+        reached["promotion carried by an item" if carried else "promotion by a step"] += 1
+
+
+def chakart_count_step(reached: Counter, step: dict, previous: dict | None) -> None:
+    what = step["kind"]
+    if what == "item":
+        reached[f"item {CHAKART_ITEMS[step['item']]}"] += 1
+    elif what == "redirect" and step["to"]:
+        reached[f"{step['item']} redirect"] += 1
+    elif what == "mushroom" and step["to"]:
+        reached["mushroom jump" if step.get("over") else "mushroom step"] += 1
+    elif what == "egg" and step["applies"]:
+        reached[f"egg {step['effect']}"] += 1
+    elif what == "capture":
+        if step.get("hidden"):
+            reached["hidden queen captured"] += 1
+        # right after a redirect or a mushroom jump that ended on the square: the item carried the piece there
+        if previous and previous.get("to") == step["square"] and previous["kind"] == "redirect":
+            reached["redirect capture"] += 1
+        elif previous and previous.get("to") == step["square"] and previous["kind"] == "mushroom" and previous.get("over"):
+            reached["mushroom jump capture"] += 1
+    elif what in ("shell", "no_drop"):
+        reached["shell" if what == "shell" else "no item left"] += 1
+
+
+def chakart_wanted() -> tuple[str, ...]:
+    from companion.games.chakart.effects import EGG_EFFECTS
+    from companion.games.chakart.turn import PROMOTIONS
+    return (tuple(f"item {name}" for name in CHAKART_ITEMS.values()) + CHAKART_EFFECTS
+            + tuple(f"egg {name}" for name in EGG_EFFECTS) + tuple(f"promotion to {piece}" for piece in PROMOTIONS)
+            + tuple(f"promotion {path}" for path in PROMOTION_PATHS))
+
+
+COVERAGE: dict[str, Coverage] = {
+    # 32 games under a mix of the table's options: every effect met at least once (about 9 s on 2 cores).
+    "chakart": Coverage(32, tuple(chakart(f"mix-{n}", {**options, "colours": "first"}) for n, options in enumerate((
+        {"start": "standard"}, {"start": "random", "eggs": "applicable"},
+        {"start": "mirrored", "redirect": "free", "leftovers": "none"},
+        {"start": "random", "no_move": "lose", "redirect": "free"}, {"position": [EGG_RALLY]},
+        {"position": [QUEENS], "no_move": "lose"}, {"position": [QUEENS], "redirect": "free", "leftovers": "none"},
+        {"position": [EGG_FIELD], "eggs": "applicable"}))), chakart_wanted(), chakart_pick, chakart_count),
+}
+
+
+if __name__ == "__main__":  # python -m tests.random_play chakart [games]: what a game's coverage walks reached
+    import sys
+
+    coverage = COVERAGE[sys.argv[1]]
+    tally = reach(REGISTRY[sys.argv[1]], coverage, int(sys.argv[2]) if len(sys.argv) > 2 else None)
+    print(f"{tally.games} games, {tally.actions} actions; endings: {dict(tally.endings)}")
+    print("reached:", {name: tally.reached[name] for name in coverage.wanted})
+    print("missing:", tally.missing(coverage))

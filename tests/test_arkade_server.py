@@ -28,9 +28,10 @@ FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # 
 MAX_ACTIONS = 3000
 
 
-@pytest.fixture
-def server(tmp_path):
-    process = ServerProcess(tmp_path, extra_env=FAST).start()
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's whole games: each opens its own table."""
+    process = ServerProcess(tmp_path_factory.mktemp("arkade-server"), extra_env=FAST).start()
     yield process
     process.stop()
 

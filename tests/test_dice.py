@@ -5,13 +5,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from companion.fairness import EMPTY_POOL, TableRng
 from companion.games import IllegalAction, get_game
 from companion.games.base import HOST
-from companion.games.dice import HISTORY_KEPT
 
 DICE = get_game("dice")
 
@@ -99,19 +96,3 @@ def test_the_host_screen_cannot_roll_for_the_table():
 def test_the_die_never_ends_and_waits_on_nobody():
     state, _ = DICE.apply(new_game(), 1, {"type": "roll"}, rng())
     assert DICE.outcome(state) is None and DICE.waiting(state) == []
-
-
-@given(rollers=st.lists(st.integers(1, 12), max_size=40), die=st.sampled_from(["d4", "d6", "d20"]),
-       count=st.integers(1, 6))
-def test_random_play_keeps_the_invariants(rollers, die, count):
-    state = new_game(die=die, count=count)
-    generator = rng()
-    for number, seat in enumerate(rollers, start=1):
-        previous, snapshot = state, copy.deepcopy(state)
-        state, events = DICE.apply(state, seat, {"type": "roll"}, generator)
-        assert previous == snapshot  # apply never mutates its input
-        assert state["rolls"] == number and events[0]["number"] == number
-        assert all(face in state["faces"] for face in events[0]["faces"])
-        assert len(events[0]["values"]) == count
-    assert len(state["history"]) == min(len(rollers), HISTORY_KEPT)
-    assert [draw["n"] for draw in generator.draws] == list(range(len(rollers) * count))

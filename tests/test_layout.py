@@ -23,6 +23,15 @@ rendered page (tests/layout_check.js) each case asserts:
 The cases are SCREENS (pages, and each game state on the host screen and on the phone
 concerned) x SIZES: ``pytest --collect-only -q tests/test_layout.py`` counts them. A
 screenshot of each is kept in test-artifacts/layout/ (git-ignored).
+
+Accessible to everyone at the table: at phone size and on the TV, every page of every game (the
+screens of ``ACCESSIBLE``) is also checked by axe-core (node_modules/axe-core, a development package of
+package.json) against the WCAG 2.1 A and AA rules and axe's best practices: no serious or critical
+violation (a control without a name, text below the contrast ratio, a field without a label, a page
+without its language). It runs in the layout case that opened the page, on the same table: a suite of
+its own opened every one of these pages a second time, on a second server with every table built again.
+A screen reader user takes a seat and rolls the die by the names and roles the page gives; a seat is
+never told apart by its colour alone (its name is written beside its swatch).
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from tests.server import ROOT, ServerProcess
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
 ARTIFACTS = ROOT / "test-artifacts" / "layout"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHECK = (Path(__file__).parent / "layout_check.js").read_text()
 SIZES = {
     "phone": {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True},
@@ -244,6 +254,58 @@ CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     or screen.name.startswith("home")]
 
 
+# What axe checks of each game: its pages, and for each game the lobby or first state, a state of play and
+# the end, on the host screen, the TV display and the phone concerned; at the sizes of ACCESSIBLE_SIZES.
+ACCESSIBLE = {
+    "home", "join", "join-bad-code", "phone-join-form", "rankings", "card", "verify", "closed", "unknown-table",
+    "display-pair", "pair", "closed-dice-host", "dice-six-d20-display", "rayman-turns-display",
+    "dice-fresh-host", "dice-fresh-phone", "dice-six-d20-phone", "dice-host-phone",
+    "arkade-roles-host", "arkade-roles-phone", "arkade-playing-host", "arkade-playing-phone", "arkade-over-phone",
+    "arkade-host-phone",
+    "rayman-characters-host", "rayman-characters-phone", "rayman-choosing-phone", "rayman-turns-host",
+    "rayman-turns-phone", "rayman-over-host", "rayman-host-phone",
+    "amiiboxe-registration-host", "amiiboxe-registration-phone", "amiiboxe-turn-host", "amiiboxe-turn-phone",
+    "amiiboxe-fight-phone", "amiiboxe-over-host", "amiiboxe-host-phone",
+    "chakart-start-host", "chakart-start-phone", "chakart-board-phone",
+    "universalis-start-host", "universalis-start-phone", "universalis-preparation-phone",
+    # The steps that wait on one phone, with their bars and number pads.
+    "arkade-heart-phone", "rayman-legendary-phone", "rayman-choosing-quick-phone", "rayman-offer-phone",
+    "amiiboxe-vote-phone", "chakart-egg-phone",
+}
+ACCESSIBLE_SIZES = ("phone", "tv")
+# French is the other language of the table, and a laptop may be the host screen: a handful of each game's
+# screens there too (a phone's own step, the host screen in play).
+ACCESSIBLE_IN_FRENCH = {"home", "phone-join-form", "dice-fresh-phone", "arkade-playing-phone", "arkade-heart-phone",
+                        "rayman-choosing-phone", "rayman-initiatives-phone", "amiiboxe-turn-phone",
+                        "amiiboxe-values-phone", "chakart-start-phone", "universalis-start-phone"}
+ACCESSIBLE_ON_A_LAPTOP = {"dice-fresh-host", "arkade-playing-host", "rayman-turns-host", "amiiboxe-turn-host",
+                          "chakart-start-host", "universalis-start-host"}
+
+
+def axe_checks(screen: Screen, size: str) -> bool:
+    return (screen.name in ACCESSIBLE and size in ACCESSIBLE_SIZES
+            or screen.name in ACCESSIBLE_IN_FRENCH and size == "phone-fr"
+            or screen.name in ACCESSIBLE_ON_A_LAPTOP and size == "laptop-fr")
+BLOCKING = ("serious", "critical")
+RUN_AXE = """async () => {
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    resultTypes: ['violations'],
+  });
+  return result.violations.map((rule) => ({ id: rule.id, impact: rule.impact, help: rule.help,
+    nodes: rule.nodes.map((node) => ({ target: node.target.join(' '), impact: node.impact,
+                                        why: node.failureSummary })) }));
+}"""
+
+
+def accessibility_violations(page: Page) -> list[str]:
+    """axe's serious and critical violations of the page as it is now. axe is evaluated by the browser's
+    debugging protocol, which the page's Content-Security-Policy does not stop (an inline <script> it does)."""
+    page.evaluate(AXE.read_text() + "\n;0")
+    return [f"{rule['id']} ({rule['impact']}): {rule['help']} at {[node['target'] for node in rule['nodes']][:6]}"
+            f" ({rule['nodes'][0]['why']})" for rule in page.evaluate(RUN_AXE) if rule["impact"] in BLOCKING]
+
+
 # Words of the Amiiboxe board's cells (a card's name, a figure's) that wrap across two lines. Checked on the
 # TV only: a phone's 80 px cells cannot hold a long name whole at 16 px (its browser hyphenates it).
 BROKEN_BOARD_WORDS = """() => [...document.querySelectorAll('.ax-cell .ax-card, .ax-cell .ax-token')].flatMap((node) => {
@@ -380,6 +442,9 @@ def test_layout(server, pages, tables, screen: Screen, size: str):
     broken = page.evaluate(BROKEN_BOARD_WORDS) if tv_host else []
     if broken:  # "Pikach/u" on the TV: read from across the room, a name must stay whole
         problems["board names broken mid-word"] = broken
+    violations = accessibility_violations(page) if axe_checks(screen, size) else []
+    if violations:  # checked last: axe's script stays in the page
+        problems["accessibility"] = violations
     assert problems == {}, f"{screen.name} at {size}: {problems}"
 
 
@@ -618,3 +683,61 @@ def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server
     pad.get_by_role("button", name="Delete the last digit").tap()
     expect(second).to_have_value("1")
     expect(left).to_have_value("42")
+
+
+# --- Accessibility (axe's cases are the layout cases of ACCESSIBLE) ---------------------------------------
+
+def test_axe_core_is_installed_where_the_suite_finds_it():
+    assert AXE.is_file(), "./manage.sh install-test installs it (package.json's devDependencies)"
+
+
+def test_every_page_axe_checks_is_a_layout_case():
+    for names, sizes in ((ACCESSIBLE, ACCESSIBLE_SIZES), (ACCESSIBLE_IN_FRENCH, ("phone-fr",)),
+                         (ACCESSIBLE_ON_A_LAPTOP, ("laptop-fr",))):
+        cased = {screen.name for screen, size in CASES if size in sizes}
+        assert names <= cased, sorted(names - cased)
+
+
+def test_a_screen_reader_user_takes_a_seat_and_rolls_by_names_and_roles(server, pages):
+    """Everything found by its role and accessible name, as a screen reader lists them."""
+    table = states.Table.create(server.url, "dice", {"die": "d6"}, ())
+    page = pages["phone"]
+    page.goto(f"{server.url}/t/{table.code}")
+    page.get_by_role("textbox", name="Your name").fill("Lou")
+    page.get_by_role("button", name="Take a seat").click()
+    die = page.get_by_role("button", name=re.compile(r"^Tap the die to roll"))
+    expect(die).to_be_enabled()
+    die.click()
+    rolls = page.get_by_role("list", name="Rolls").get_by_role("listitem")
+    expect(rolls).to_have_count(1)
+    # The die's name says the result, in the words of the roll shown on it.
+    expect(page.get_by_role("button", name=re.compile(r"^Tap the die to roll — [1-6]$"))).to_be_visible()
+    expect(rolls.first).to_contain_text("Lou")
+
+
+# A seat's colour swatch, wherever the screens show one: its seat's name is written beside it.
+UNNAMED_SWATCHES = """() => [...document.querySelectorAll('.swatch')].filter((swatch) => swatch.offsetParent !== null)
+  .filter((swatch) => !/\\p{L}/u.test(swatch.parentElement.textContent))
+  .map((swatch) => swatch.parentElement.outerHTML.slice(0, 200))"""
+NAMED_SCREENS = ("dice-six-d20-display", "rayman-turns-host", "amiiboxe-over-host", "universalis-start-host")
+
+
+@pytest.mark.parametrize("name", NAMED_SCREENS)
+def test_colour_is_never_the_only_way_a_seat_is_told_apart(server, pages, tables, name):
+    page, screen = pages["tv"], phone_screen(name)
+    open_screen(page, server, screen, tables(screen.build))
+    assert page.locator(".swatch").count() > 0
+    assert page.evaluate(UNNAMED_SWATCHES) == []
+
+
+def test_a_rolls_result_is_announced_on_the_phones_and_the_tv(server, pages):
+    """A screen reader hears who rolled what, once, from a live region: on Bo's phone and on the host screen."""
+    table = states.Table.create(server.url, "dice", {"die": "d6"}, ("Ana", "Bo"))
+    phone, tv = pages["phone"], pages["tv"]
+    open_screen(phone, server, Screen("bo", "/t/{code}", None, "phone", "button.die"), table_as(table, "Bo"))
+    open_screen(tv, server, Screen("tv", "/host/{code}", None, "host", ".die"), table)
+    table.act("Ana", {"type": "roll"})
+    rolled = table.game()["last"]["faces"][0]
+    for page in (phone, tv):
+        live = page.locator(".announce[aria-live]")
+        expect(live).to_have_text(f"Ana rolled {rolled}")

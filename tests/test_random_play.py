@@ -6,7 +6,7 @@ import pytest
 
 from companion.games import REGISTRY
 from companion.games.base import HOST, Game
-from tests.random_play import CONFIGS, check_non_interference, play
+from tests.random_play import CONFIGS, COVERAGE, Reached, check_non_interference, play, play_rules, reach
 
 
 
@@ -20,6 +20,26 @@ def test_random_legal_play_keeps_every_promise_of_the_kernel(game_id, config, pi
     assert walk.steps, "the walk made no step"
     if game.longest_game is not None:
         assert game.outcome(walk.state) is not None
+
+
+@pytest.mark.parametrize("game_id", sorted(COVERAGE))
+def test_games_played_on_their_rules_meet_every_effect_their_game_names(game_id):
+    """Chakart: every item, every way an item acts, every egg effect and every promotion path, with every
+    piece on the board, captured or hidden by its owner after every action (its step check), every game
+    to its end."""
+    coverage = COVERAGE[game_id]
+    reached = reach(REGISTRY[game_id], coverage)
+    assert reached.games == coverage.games and reached.actions > 0
+    assert reached.missing(coverage) == []
+    assert reached.endings["unfinished"] == 0, reached.endings
+
+
+@pytest.mark.parametrize("game_id", sorted(COVERAGE))
+def test_a_seeded_walk_is_played_again_the_same(game_id):
+    first, second = Reached(), Reached()
+    assert play_rules(REGISTRY[game_id], COVERAGE[game_id], 5, first) == \
+        play_rules(REGISTRY[game_id], COVERAGE[game_id], 5, second)
+    assert first.reached == second.reached
 
 
 def test_every_rayman_mode_is_walked_to_its_end():
