@@ -631,6 +631,8 @@ class Transaction:
         self._changed: set[str] = set()  # tables whose seats, log, games or actions were written
         self._stamped: set[str] = set()  # tables whose row was written (its stamp moved)
         self._unknown_writes = False
+        self._expected: tuple[str, str, str] | None = None  # (code, actor, key) of a coming action
+        self._found: dict[tuple[str, str, str], Any] = {}  # its lookup, made with the row's stamp
 
     def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
         """For the tables other parts of the app own (see `Store.ensure_schema`)."""
@@ -656,7 +658,12 @@ class Transaction:
 
     # The table's copy ------------------------------------------------------
     def _row_query(self, code: str) -> str:
-        return "SELECT * FROM tables WHERE code = ?"
+        """The row's stamp only: the rest is read when the cache has not got it (`_whole_row`)."""
+        return "SELECT version, updated_at FROM tables WHERE code = ?"
+
+    def _whole_row(self, code: str, row):
+        """The row whose stamp `_fetch_row` read (decoding a table's row was a tenth of a roll's store)."""
+        return self._db.execute("SELECT * FROM tables WHERE code = ?", (code,)).fetchone()
 
     def _load(self, code: str) -> dict | None:
         """The table's working copy, read once per transaction: the cached one when the row's
@@ -670,17 +677,30 @@ class Transaction:
         stamp = (row["version"], row["updated_at"])
         work = self._cache.take(code, stamp) if self._cache is not None and not self._unknown_writes else None
         if work is None:
-            work = {"stamp": stamp, "table": _decode_table(row), "seats": None, "games": None,
+            work = {"stamp": stamp, "table": _decode_table(self._whole_row(code, row)), "seats": None, "games": None,
                     "next_log": None, "next_action": None}
         self._work[code] = work
         return work
 
+    STAMP_AND_ACTION = ("SELECT version, updated_at, (SELECT result FROM actions WHERE table_code = ? AND actor = ? "
+                        "AND action_key = ?) AS found FROM tables WHERE code = ?")
+
     def _fetch_row(self, code: str):
-        return self._db.execute(self._row_query(code), (code,)).fetchone()
+        expected, self._expected = self._expected, None
+        if expected is None or expected[0] != code:
+            return self._db.execute(self._row_query(code), (code,)).fetchone()
+        row = self._db.execute(self.STAMP_AND_ACTION, (*expected, code)).fetchone()
+        if row is not None:
+            self._found[expected] = row["found"]
+        return row
 
     def expect_action(self, code: str | None, token_hash: str, key: str) -> None:
-        """A hint before the table is read: an action with this id is coming, by this token.
-        PostgreSQL looks its id up in the same round trip as the table's row; here, nothing."""
+        """A hint before the table is read: an action with this id is coming, by this token. Its id
+        is looked up in the same statement as the table's stamp, for the actor the cached table
+        names; `find_action` answers from it when the actor is confirmed."""
+        actor = self._cache.actor_of(code, token_hash) if code and self._cache is not None else None
+        if actor is not None:
+            self._expected = (code, actor, key)
 
     def finish(self) -> None:
         """Before the commit: a table whose seats, log, games or actions changed without its row
@@ -839,8 +859,12 @@ class Transaction:
     FIND_ACTION = "SELECT result FROM actions WHERE table_code = ? AND actor = ? AND action_key = ?"
 
     def find_action(self, code: str, actor: str, key: str) -> dict | None:
-        row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
-        return jsontext.loads(row["result"]) if row else None
+        if (code, actor, key) in self._found:
+            result = self._found.pop((code, actor, key))
+        else:
+            row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
+            result = row["result"] if row else None
+        return jsontext.loads(result) if result is not None else None
 
     def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
         work = self._changing(code)
