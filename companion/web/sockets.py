@@ -187,8 +187,13 @@ class SocketHub:
             self._known_seats[code] = seats
         presence, holders = self.presence.snapshot(code, seats if not partial else self._known_seats.get(code, seats))
         groups: dict[str, list[str]] = {}
+        encoded: list[tuple[dict, str]] = []  # views the same but for "you" share their parts' objects: fast to compare
         for seat, view in views.items():
-            body = wire.encode({**{name: value for name, value in view.items() if name != "you"}, **presence})
+            content = {name: value for name, value in view.items() if name != "you"}
+            body = next((text for other, text in encoded if other == content), None)
+            if body is None:
+                body = wire.encode({**content, **presence})
+                encoded.append((content, body))
             groups.setdefault(body, []).append(view_room(code, seat))
         for body, rooms in groups.items():
             self.socketio.emit("view", wire.Serialised(body) if self._send_encoded else json.loads(body), to=rooms,
