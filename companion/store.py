@@ -298,7 +298,7 @@ class GroupSync:
     The fsync runs in a native thread of its own, never on the event loop: a roll's screens go
     on being served while the disk works (an fsync on the loop held it for 22.7 % of its samples
     at 100 tables, issue 29). The loop hands a batch over at the end of a turn of the loop, after
-    every greenlet that turn ran (`_start`: one lock release), and hears that it is done from an
+    every greenlet that turn ran (`_start`: one put on a native queue), and hears that it is done from an
     async watcher (`_synced`: one wake-up of the loop per batch, not per commit); commits made
     while the disk works form the next batch. The gevent thread pool cost a hand-off per batch
     twice as dear (issue 20), hence a thread of its own that does nothing else.

@@ -328,8 +328,10 @@ class SocketHub:
                 return self._in_request(sid, self._failed_act, error, principal, action)
 
     def _in_request(self, sid: str, handler: Callable[..., dict], *args: Any) -> dict:
-        """``handler`` within the request that opened the connection, as Flask-SocketIO runs an event."""
-        with self.app.request_context(self.socketio.server.get_environ(sid)):
+        """``handler`` within the request that opened the connection, as Flask-SocketIO runs an event
+        (a connection closed meanwhile has none left: its answer, which nobody reads, is in English)."""
+        environ = self.socketio.server.get_environ(sid)
+        with self.app.request_context(environ) if environ else self.app.test_request_context():
             request.sid, request.namespace = sid, "/"
             return handler(*args)
 
