@@ -833,7 +833,7 @@ class Tables(NightActions):
         return {
             "code": table["code"], "game": table["game"], "status": table["status"],
             "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
-            "entropy": fairness.Entropy(table["entropy"], table["pool"]).public(),
+            "entropy": fairness.Entropy.reading(table["entropy"], table["pool"]).public(),
             "seed": table["seed"] if revealed else None, "options": table["options"],
             "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
             "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
