@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import secrets
 import sys
@@ -150,7 +151,7 @@ def measure(workdir: str, arguments, database: str | None, trips: RoundTrips | N
     finally:
         app.extensions["companion.tables"].store.close()
     if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+        pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(int(os.environ.get("PROFILE_LINES", "30")))
     return cpu, wall, sent
 
 

@@ -32,7 +32,6 @@ import shlex
 import sqlite3
 import sys
 import threading
-import time
 from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
@@ -47,14 +46,6 @@ SYNC_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
 CHECKPOINT_ON_LOOP = 64
 # Beyond this (64 MB of 4 KB pages), the WAL is made to start over even if the actions must wait.
 WAL_FRAMES_AT_MOST = 16384
-# The group commit's fsync runs on the event loop while the disk is fast (`GroupSync`); one that
-# held the loop longer than STALL_AT_MOST, or a moving average over SLOW_FSYNC, sends the next ones
-# to a thread for THREADED_FOR seconds, twice as long each time the disk is still slow when they come
-# back (up to THREADED_FOR_AT_MOST). A fast disk's takes 0.2-0.4 ms, an SD card's can take tens.
-SLOW_FSYNC = 0.002
-STALL_AT_MOST = 0.02
-THREADED_FOR = 30.0
-THREADED_FOR_AT_MOST = 600.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -302,18 +293,15 @@ def _is_storage_failure(error: BaseException) -> bool:
 
 class GroupSync:
     """Makes commits durable in batches: one fsync of the WAL file for all the transactions
-    that committed since the last one.
+    that committed since the last one began.
 
-    While the disk answers fast (0.2-0.4 ms on an SSD), the fsync runs on the event loop
-    itself, once per turn of the loop, after every greenlet that turn ran; the greenlets that
-    wait for it resume at once, from the same callback. In a thread, each batch cost two trips
-    through the loop, the thread's hand-off and the GIL's: 14-16 % of the CPU per roll at 25
-    and 50 tables (docs/benchmarks.md, issue 20). An fsync slower than ``STALL_AT_MOST`` (an SD
-    card, a busy disk) would hold every screen of the server for as long: the next ones run in
-    a native thread for ``THREADED_FOR`` seconds, then are tried on the loop again; so do fsyncs
-    slower than ``SLOW_FSYNC`` on average (a single one of a few ms, on a busy machine, does not).
-    Each time the disk is still slow when they come back, their next stay in the thread is twice
-    as long: a slow SD card holds the loop once in minutes, not every 30 s.
+    The fsync runs in a native thread of its own, never on the event loop: a roll's screens go
+    on being served while the disk works (an fsync on the loop held it for 22.7 % of its samples
+    at 100 tables, issue 29). The loop hands a batch over at the end of a turn of the loop, after
+    every greenlet that turn ran (`_start`: one put on a native queue), and hears that it is done from an
+    async watcher (`_synced`: one wake-up of the loop per batch, not per commit); commits made
+    while the disk works form the next batch. The gevent thread pool cost a hand-off per batch
+    twice as dear (issue 20), hence a thread of its own that does nothing else.
 
     It also checkpoints the WAL into the database file (``checkpoint``, in a native thread,
     after every ``checkpoint_after`` transactions: about SQLite's 1000 pages for a roll):
@@ -321,21 +309,27 @@ class GroupSync:
     WAL and the database file there, which stalled every screen of the server for as long."""
 
     def __init__(self, wal_path: str, checkpoint: Callable[[], None] | None = None,
-                 checkpoint_after: int = 250, clock: Callable[[], float] = time.perf_counter):
+                 checkpoint_after: int = 250):
+        import _queue
+
         import gevent
         from gevent.hub import Waiter, get_hub
+        from gevent.monkey import get_original
 
         self._spawn, self._new_waiter = gevent.spawn, Waiter
         self._hub = get_hub()
-        self._threadpool = self._hub.threadpool
-        self._clock = clock
         self._fd = os.open(wal_path, os.O_RDONLY)
-        self._waiting: list = []
-        self._flushing = False  # a flush is scheduled or running: new waiters join the next one
+        self._waiting: list = []  # commits that wait for the next fsync
+        self._syncing: list = []  # commits whose fsync the thread is running
+        self._busy = False  # a batch is scheduled or syncing: new waiters join the next one
+        self._failure: BaseException | None = None  # the last fsync's error, read once it is done
         self.fsyncs = 0
-        self.threaded_until: float | None = None  # the clock's time until which fsyncs run in a thread
-        self._typical = 0.0  # a moving average of the fsyncs on the loop, in seconds
-        self._threaded_for = THREADED_FOR  # the next stay in the thread: doubled while the disk stays slow
+        # Native, never patched: the thread blocks in it without the GIL.
+        self._jobs = _queue.SimpleQueue()
+        self._done = self._hub.loop.async_()
+        self._done.start(self._synced)
+        self._done.ref = False  # an idle store keeps no loop alive; a batch in the thread does
+        get_original("_thread", "start_new_thread")(self._run, ())
         self._checkpoint = checkpoint
         self._checkpoint_after = checkpoint_after
         self._since_checkpoint = 0  # transactions made durable since the last checkpoint began
@@ -350,57 +344,43 @@ class GroupSync:
         """Returns once the WAL is on disk; `StorageError` when the fsync failed."""
         waiter = self._new_waiter()
         self._waiting.append(waiter)
-        if not self._flushing:
-            self._flushing = True
-            self._hub.loop.run_callback(self._flush)
+        if not self._busy:
+            self._busy = True
+            self._hub.loop.run_callback(self._start)
         failure = waiter.get()
         if failure is not None:
             raise StorageError(DISK_FAILED) from failure
 
-    def _flush(self) -> None:
-        """In the hub, after the greenlets of this turn of the loop: one fsync for their commits."""
-        batch, self._waiting = self._waiting, []
-        if self.threaded_until is not None and self._clock() < self.threaded_until:
-            self._threadpool.spawn(self._timed_fsync).rawlink(lambda result: self._synced(
-                batch, *(result.value if result.successful() else (0.0, result.exception))))
-        else:
-            self.threaded_until = None
-            self._synced(batch, *self._timed_fsync(), on_loop=True)
+    def _start(self) -> None:
+        """In the hub: the commits waiting now go to the thread's next fsync."""
+        self._syncing, self._waiting = self._waiting, []
+        self._done.ref = True
+        self._jobs.put(True)
 
-    def _choose_where(self, took: float) -> None:
-        """After an fsync on the loop: one that held the loop too long, or a disk slow on average
-        (a blip of a few ms on a busy machine is not), sends the next ones to a thread for a while."""
-        self._typical += (took - self._typical) / 8
-        if took > STALL_AT_MOST or self._typical > SLOW_FSYNC:
-            self.threaded_until, self._typical = self._clock() + self._threaded_for, 0.0
-            print(f"Slow disk: an fsync took {took * 1000:.1f} ms; commits are synced in a thread for the next "
-                  f"{self._threaded_for:.0f} s.", file=sys.stderr, flush=True)
-            self._threaded_for = min(2 * self._threaded_for, THREADED_FOR_AT_MOST)
-        elif took <= SLOW_FSYNC:  # a fast disk again: a later slow spell starts from the shortest stay
-            self._threaded_for = THREADED_FOR
+    def _run(self) -> None:
+        """The native thread: one fsync per batch handed over, then the loop is woken."""
+        while self._jobs.get():
+            try:
+                os.fsync(self._fd)
+                self._failure = None
+            except Exception as error:  # OSError from the disk; the waiters must hear of anything else too
+                self._failure = error
+            self._done.send()
+        os.close(self._fd)
 
-    def _timed_fsync(self) -> tuple[float, BaseException | None]:
-        """How long the fsync took, and its error if it failed (the waiters must hear of it)."""
-        start = self._clock()
-        try:
-            os.fsync(self._fd)
-        except Exception as error:  # OSError from the disk; anything else must not leave them waiting either
-            return self._clock() - start, error
-        return self._clock() - start, None
-
-    def _synced(self, batch: list, took: float, failure: BaseException | None, on_loop: bool = False) -> None:
+    def _synced(self) -> None:
         """In the hub: the batch is durable (or failed); each waiter resumes from here."""
+        batch, failure, self._syncing = self._syncing, self._failure, []
         self.fsyncs += 1
-        if on_loop:
-            self._choose_where(took)
         self._since_checkpoint += len(batch)
         for waiter in batch:
             waiter.switch(failure)
         self._checkpoint_when_due()
         if self._waiting:  # committed meanwhile (a resumed waiter may have committed again)
-            self._hub.loop.run_callback(self._flush)
+            self._start()
         else:
-            self._flushing = False
+            self._busy = False
+            self._done.ref = False
 
     def _checkpoint_when_due(self) -> None:
         if self._checkpoint is None or self._checkpointing or self._since_checkpoint < self._checkpoint_after:
@@ -418,7 +398,9 @@ class GroupSync:
             self._checkpointing = False
 
     def close(self) -> None:
-        os.close(self._fd)
+        """The thread closes the file once the fsync it may be running is done."""
+        self._jobs.put(False)
+        self._done.stop()
 
 
 def open_store(database: str, sync: str = "FULL"):
@@ -649,6 +631,8 @@ class Transaction:
         self._changed: set[str] = set()  # tables whose seats, log, games or actions were written
         self._stamped: set[str] = set()  # tables whose row was written (its stamp moved)
         self._unknown_writes = False
+        self._expected: tuple[str, str, str] | None = None  # (code, actor, key) of a coming action
+        self._found: dict[tuple[str, str, str], Any] = {}  # its lookup, made with the row's stamp
 
     def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
         """For the tables other parts of the app own (see `Store.ensure_schema`)."""
@@ -674,7 +658,12 @@ class Transaction:
 
     # The table's copy ------------------------------------------------------
     def _row_query(self, code: str) -> str:
-        return "SELECT * FROM tables WHERE code = ?"
+        """The row's stamp only: the rest is read when the cache has not got it (`_whole_row`)."""
+        return "SELECT version, updated_at FROM tables WHERE code = ?"
+
+    def _whole_row(self, code: str, row):
+        """The row whose stamp `_fetch_row` read (decoding a table's row was a tenth of a roll's store)."""
+        return self._db.execute("SELECT * FROM tables WHERE code = ?", (code,)).fetchone()
 
     def _load(self, code: str) -> dict | None:
         """The table's working copy, read once per transaction: the cached one when the row's
@@ -688,17 +677,30 @@ class Transaction:
         stamp = (row["version"], row["updated_at"])
         work = self._cache.take(code, stamp) if self._cache is not None and not self._unknown_writes else None
         if work is None:
-            work = {"stamp": stamp, "table": _decode_table(row), "seats": None, "games": None,
+            work = {"stamp": stamp, "table": _decode_table(self._whole_row(code, row)), "seats": None, "games": None,
                     "next_log": None, "next_action": None}
         self._work[code] = work
         return work
 
+    STAMP_AND_ACTION = ("SELECT version, updated_at, (SELECT result FROM actions WHERE table_code = ? AND actor = ? "
+                        "AND action_key = ?) AS found FROM tables WHERE code = ?")
+
     def _fetch_row(self, code: str):
-        return self._db.execute(self._row_query(code), (code,)).fetchone()
+        expected, self._expected = self._expected, None
+        if expected is None or expected[0] != code:
+            return self._db.execute(self._row_query(code), (code,)).fetchone()
+        row = self._db.execute(self.STAMP_AND_ACTION, (*expected, code)).fetchone()
+        if row is not None:
+            self._found[expected] = row["found"]
+        return row
 
     def expect_action(self, code: str | None, token_hash: str, key: str) -> None:
-        """A hint before the table is read: an action with this id is coming, by this token.
-        PostgreSQL looks its id up in the same round trip as the table's row; here, nothing."""
+        """A hint before the table is read: an action with this id is coming, by this token. Its id
+        is looked up in the same statement as the table's stamp, for the actor the cached table
+        names; `find_action` answers from it when the actor is confirmed."""
+        actor = self._cache.actor_of(code, token_hash) if code and self._cache is not None else None
+        if actor is not None:
+            self._expected = (code, actor, key)
 
     def finish(self) -> None:
         """Before the commit: a table whose seats, log, games or actions changed without its row
@@ -857,8 +859,12 @@ class Transaction:
     FIND_ACTION = "SELECT result FROM actions WHERE table_code = ? AND actor = ? AND action_key = ?"
 
     def find_action(self, code: str, actor: str, key: str) -> dict | None:
-        row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
-        return jsontext.loads(row["result"]) if row else None
+        if (code, actor, key) in self._found:
+            result = self._found.pop((code, actor, key))
+        else:
+            row = self._db.execute(self.FIND_ACTION, (code, actor, key)).fetchone()
+            result = row["result"] if row else None
+        return jsontext.loads(result) if result is not None else None
 
     def insert_action(self, code: str, actor: str, key: str | None, action: dict, result: dict) -> None:
         work = self._changing(code)

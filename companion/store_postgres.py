@@ -191,6 +191,9 @@ class PostgresTransaction(Transaction):
     def _row_query(self, code: str) -> str:
         return "SELECT * FROM tables WHERE code = ?" + (" FOR UPDATE" if self._writing else "")
 
+    def _whole_row(self, code: str, row):
+        return row  # read whole with its lock: one round trip
+
     def _write(self, sql: str, params=()) -> None:
         self._db.defer(sql, params)
 

@@ -823,15 +823,30 @@ class Tables(NightActions):
             shared = self._table_view(table, seats, game, role, hosting)
             if parts is not None:
                 parts[audience] = shared
+        # The host screen's view is the game's view for HOST: public, plus its own host actions.
+        game_view = game.view(table["state"], HOST if role == "host" else seat) if table["state"] is not None else None
+        if parts is not None and game_view is not None:
+            game_view = self._shared_game_view(parts, game_view)
         return {
             "version": table["version"],
             "time": round(now, 3),  # lets a screen run a game clock in the server's time
             "table": shared,
             "you": {"role": role, "seat": seat},
             **self._host_game_view(table, game, role, seat),
-            # The host screen's view is the game's view for HOST: public, plus its own host actions.
-            "game": game.view(table["state"], HOST if role == "host" else seat) if table["state"] is not None else None,
+            "game": game_view,
         }
+
+    @staticmethod
+    def _shared_game_view(parts: dict, view: dict) -> dict:
+        """The one object of a publish's game views equal to ``view`` (every seat's, in a game without
+        secrets or turns): views made of the same objects compare at once and are encoded once
+        (`companion.web.sockets.SocketHub.publish`), not once per seat."""
+        known = parts.setdefault("games", [])
+        for other in known:
+            if other == view:
+                return other
+        known.append(view)
+        return view
 
     def _table_view(self, table: dict, seats: list[dict], game: Game, role: str, hosting: bool) -> dict:
         """The table's part of a view: the same for every seat but the one holding the host's rights;
@@ -841,7 +856,7 @@ class Tables(NightActions):
         return {
             "code": table["code"], "game": table["game"], "status": table["status"],
             "joining_open": bool(table["joining_open"]), "commitment": table["commitment"],
-            "entropy": fairness.Entropy(table["entropy"], table["pool"]).public(),
+            "entropy": fairness.Entropy.reading(table["entropy"], table["pool"]).public(),
             "seed": table["seed"] if revealed else None, "options": table["options"],
             "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
             "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,

@@ -210,23 +210,23 @@ def test_group_commit_makes_every_transaction_durable_with_fewer_fsyncs(tmp_path
 SYNC_MODES_SCRIPT = textwrap.dedent("""
     from gevent import monkey; monkey.patch_all()
     import json, os, sys, gevent
-    from companion import store as store_module
     from companion.store import Store, StorageError
     from companion.tables import Tables
     from gevent.monkey import get_original
     native_ident = get_original("_thread", "get_ident")  # threading's own names greenlets once patched
-    main, now, real_fsync = native_ident(), [0.0], os.fsync
-    disk = {"takes": 0.0, "fails": False}
+    main, real_fsync = native_ident(), os.fsync
+    gate = get_original("_thread", "allocate_lock")()
+    disk = {"fails": False, "held": False}
     where = []
-    def fsync(fd):  # the disk as this test plays it: how long an fsync takes (on the store's clock), and if it fails
+    def fsync(fd):  # the disk as this test plays it: held until the loop lets it go, or failing
         where.append("loop" if native_ident() == main else "thread")
-        now[0] += disk["takes"]
+        if disk["held"]:
+            where.append("loop went on" if gate.acquire(timeout=20) else "loop held")
         if disk["fails"]:
             raise OSError(5, "Input/output error")
         real_fsync(fd)
     os.fsync = fsync
     store = Store(sys.argv[1])
-    store.group_sync._clock = lambda: now[0]
     code = Tables(store).create("dice", {})["code"]
     def write(i):
         try:
@@ -241,66 +241,42 @@ SYNC_MODES_SCRIPT = textwrap.dedent("""
         gevent.joinall(jobs, raise_error=True)
         return {"answers": sorted(set(job.value for job in jobs)), "fsyncs": list(where)}
     report = {"fast": burst(0)}
-    disk["takes"] = 0.004  # a blip: over SLOW_FSYNC once, not on average
-    report["blip"] = burst(20, 1)
-    disk["takes"] = 0.05  # over STALL_AT_MOST
-    report["slow"] = burst(21, 1)
-    disk["takes"] = 0.0
-    report["after slow"] = burst(22)
+    gate.acquire()
+    disk["held"] = True  # a slow disk: the fsync waits for a greenlet, which runs only if the loop does
+    gevent.spawn(gate.release)
+    report["held"] = burst(20, 1)
+    disk["held"] = False
     disk["fails"] = True
-    report["failing in thread"] = burst(42, 5)
+    report["failing"] = burst(21, 5)
     report["refused while failing"] = burst(1000, 5)
     disk["fails"] = False
-    report["synced again"] = burst(47, 1)
-    now[0] += store_module.THREADED_FOR + 1
-    disk["fails"] = True
-    report["failing on loop"] = burst(48, 4)
-    disk["fails"] = False
-    report["later"] = burst(52)
-    disk["takes"] = 0.004  # slow on average: several in a row
-    report["slow on average"] = [burst(72 + i, 1)["fsyncs"][0] for i in range(10)]
-    disk["takes"] = 0.05  # still slow when they come back: the next stay in the thread is twice as long
-    now[0] += store_module.THREADED_FOR + 1
-    report["still slow"] = burst(82, 1)
-    disk["takes"] = 0.0
-    now[0] += store_module.THREADED_FOR + 1
-    report["longer stay"] = burst(83, 1)
-    now[0] += store_module.THREADED_FOR
-    report["back"] = burst(84, 1)
+    report["synced again"] = burst(26, 1)
+    report["later"] = burst(27)
     with store.reading() as tx:
         report["rows"] = sorted(e["i"] for e in tx.log(code) if e["kind"] == "test")
     print(json.dumps(report))
 """)
 
 
-def test_fsync_runs_on_the_loop_while_the_disk_is_fast_and_in_a_thread_for_a_while_after_a_slow_one(tmp_path):
-    """The group commit's fsync, on a disk this test plays (os.fsync wrapped, the store's clock
-    scripted): one fsync on the event loop for a burst of commits; after a slow one, the next ones
-    in a native thread (not after a single blip of a few ms, but after several); after THREADED_FOR,
-    on the loop again, and twice as long in the thread if the disk is still slow then. A failing fsync, in either place,
-    answers each waiting commit (none waits forever): committed, and shown to every reader, it stands, so its caller
-    is told it happened; the next writes are refused before they begin (nothing written) until an fsync succeeds."""
+def test_the_group_commits_fsync_runs_in_a_native_thread_while_the_loop_goes_on(tmp_path):
+    """The group commit's fsync, on a disk this test plays (os.fsync wrapped): one fsync in a native
+    thread for a burst of commits, never on the event loop, which goes on serving greenlets while the
+    disk works (here the fsync waits for one). A failing fsync answers each waiting commit (none waits
+    forever): committed, and shown to every reader, it stands, so its caller is told it happened; the
+    next writes are refused before they begin (nothing written) until an fsync succeeds."""
     result = subprocess.run([sys.executable, "-c", SYNC_MODES_SCRIPT, str(tmp_path / "db.sqlite3")], cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     assert report["fast"]["answers"] == ["ok"]
-    assert set(report["fast"]["fsyncs"]) == {"loop"} and len(report["fast"]["fsyncs"]) < 20
-    assert report["blip"]["fsyncs"] == report["slow"]["fsyncs"] == ["loop"]
-    assert report["after slow"]["answers"] == ["ok"] and set(report["after slow"]["fsyncs"]) == {"thread"}
-    for failing, place in (("failing in thread", "thread"), ("failing on loop", "loop")):
-        assert report[failing]["answers"] == ["ok"], failing
-        assert set(report[failing]["fsyncs"]) == {place}, failing
+    assert set(report["fast"]["fsyncs"]) == {"thread"} and len(report["fast"]["fsyncs"]) < 20
+    assert report["held"] == {"answers": ["ok"], "fsyncs": ["thread", "loop went on"]}
+    assert report["failing"]["answers"] == ["ok"] and set(report["failing"]["fsyncs"]) == {"thread"}
     assert report["refused while failing"]["answers"] == [DISK_FAILED]
     assert set(report["refused while failing"]["fsyncs"]) == {"thread"}  # the retry, off the loop
     assert report["synced again"]["answers"] == ["ok"]
-    # The first write after the failure syncs what stood first, in a thread; then the group commit on the loop.
-    assert report["later"]["answers"] == ["ok"] and report["later"]["fsyncs"][0] == "thread"
-    assert set(report["later"]["fsyncs"][1:]) == {"loop"}
-    assert report["slow on average"][0] == "loop" and report["slow on average"][-1] == "thread"
-    assert (report["still slow"]["fsyncs"], report["longer stay"]["fsyncs"], report["back"]["fsyncs"]) == (
-        ["loop"], ["thread"], ["loop"])
-    assert report["rows"] == list(range(85))  # every commit told it happened is in the file; no refused one
+    assert report["later"]["answers"] == ["ok"] and set(report["later"]["fsyncs"]) == {"thread"}
+    assert report["rows"] == list(range(47))  # every commit told it happened is in the file; no refused one
 
 
 CHECKPOINT_SCRIPT = textwrap.dedent("""

@@ -190,6 +190,8 @@ class Rules:
     # opened for it seals: run(state, seat=None, action, rng) -> events; its check says no when nothing waits.
     fresh: Move | None = None
     history: int = 0  # the last events kept in state["history"] (0: none, KEEP_ALL: every one)
+    # `now` by (phase, stage): every view of every screen asks it several times per action.
+    _nows: dict = field(default_factory=dict, compare=False, repr=False)
 
     # The table's hooks ------------------------------------------------------
     def hooks(self) -> dict:
@@ -282,8 +284,16 @@ class Rules:
     def now(self, state: dict) -> Now:
         """The phase and stage the state is in, and what they allow (a stage's undeclared parts are the
         phase's). A state saved before its phase had stages is in the phase's first stage."""
-        phase = self.phases[state["phase"]]
-        name = state.get("stage") if phase.stages else None
+        stage = state.get("stage")
+        key = (state["phase"], stage if type(stage) is str else None)  # any other stage is the first one
+        found = self._nows.get(key)
+        if found is None:
+            found = self._nows[key] = self._now(*key)
+        return found
+
+    def _now(self, phase_name: str, stage_name: Any) -> Now:
+        phase = self.phases[phase_name]
+        name = stage_name if phase.stages else None
         name = name if name in phase.stages else phase.starting_stage()
         stage = phase.stages.get(name) if name is not None else None
         if stage is None:
