@@ -187,10 +187,16 @@ def fast_server(tmp_path_factory):
     process.stop()
 
 
+def seat_on(phone, server: ServerProcess, code: str, token: str) -> None:
+    """as_seat() for a server other than the module's."""
+    phone.context.add_init_script(f"if (location.origin === '{server.url}') "
+                                  f"localStorage.setItem('companion.seat.{code}', '{token}');")
+
+
 def test_a_rayman_tables_phone(fast_server, open_context):
     table = layout_states.rayman_choosing(fast_server.url)
     phone = open_context(**PHONE)
-    phone.context.add_init_script(f"localStorage.setItem('companion.seat.{table.code}', '{table.tokens[table.phone]}')")
+    seat_on(phone, fast_server, table.code, table.tokens[table.phone])
     page = phone.new_page()
     page.goto(f"{fast_server.url}/t/{table.code}")
     expect(page.locator(".game-area .rayman, .game-area [class^=rm-]").first).to_be_attached()
@@ -198,3 +204,21 @@ def test_a_rayman_tables_phone(fast_server, open_context):
     loaded = measured(page, "first load of a Rayman table, a seated phone choosing its cards")
     only_its_game(loaded, "rayman")
     assert sum(entry["transfer"] for entry in loaded) < RAYMAN_HELD, heaviest(loaded)
+
+
+def test_a_phone_whose_table_moves_to_another_game_gets_that_games_style_rules(fast_server, open_context):
+    """The phone's sheet holds its first game's rules only: Chakart's come with Chakart's screen, last."""
+    table = layout_states.Table.create(fast_server.url, "dice", {}, ("Ana", "Bo"))
+    phone = open_context(**PHONE)
+    seat_on(phone, fast_server, table.code, table.tokens["Ana"])
+    page = phone.new_page()
+    page.goto(f"{fast_server.url}/t/{table.code}")
+    expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+    board = page.locator(".ck-board")
+    table.act("host", {"type": "table.another", "game": "chakart"})
+    table.start()
+    expect(board).to_be_visible()
+    sheets = page.evaluate("() => [...document.querySelectorAll('link[rel=stylesheet]')].map((link) => link.dataset.game)")
+    assert sheets[-1] == "chakart" and "dice" in sheets
+    expect(board).to_have_css("position", "relative")  # a rule of Chakart's sheet only
+    assert phone.page_errors == [] and phone.failed == [] and phone.bad_status == []
