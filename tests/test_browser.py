@@ -207,7 +207,9 @@ def take_seat(page: Page, name: str, button: str = "Take a seat") -> None:
 
 
 def wait_for_images(page: Page) -> None:
-    page.wait_for_function("() => [...document.images].every((img) => img.complete && img.naturalWidth > 0)")
+    """Every image shown has loaded (a lazy one not shown, the phone's folded QR code, loads when shown)."""
+    page.wait_for_function("() => [...document.images].every((img) => (img.complete && img.naturalWidth > 0)"
+                           " || (img.loading === 'lazy' && !img.getClientRects().length))")
 
 
 def decode_qr(image: Path) -> str:

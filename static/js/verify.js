@@ -19,9 +19,11 @@ function showProgress({ downloaded, of, starting }) {
     : t("Downloading Python and the game's rules: %(downloaded)s of %(of)s files…", { downloaded, of });
 }
 
-// A closed table's replay files download while the page runs its own checks; the page shows how far
-// they are. (Python starts once the checks are shown: its start holds the thread for seconds.)
-if (replaySection.dataset.early) {
+// A closed table's replay files download while the page runs its own checks (asked for right after the
+// log, which goes first); the page shows how far they are. (Python starts once the checks are shown: its
+// start holds the thread for seconds.)
+function downloadReplayEarly() {
+  if (!replaySection.dataset.early) return;
   preloadReplay({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide });
   followDownloads(showProgress);
 }
@@ -61,7 +63,9 @@ function problemText(problem) {
 
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
-  const { ok, body: log, text: logText, error } = await requestJson(root.dataset.log);
+  const logRequest = requestJson(root.dataset.log);
+  downloadReplayEarly();
+  const { ok, body: log, text: logText, error } = await logRequest;
   if (!ok) {
     verdict.textContent = error;
     return;
