@@ -57,7 +57,8 @@ def main(shots: Path | None) -> None:
                     page.goto(f"{server.url}/t/{table.code}")
                     page.locator(".status[data-state=connected]").wait_for(state="attached")
                     page.locator(".game-area > *").first.wait_for(state="attached")
-                    page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+                    page.wait_for_function("() => [...document.images].every((img) => img.complete"
+                                           " || (img.loading === 'lazy' && !img.getClientRects().length))")
                     action = page.locator(".game-area .next-action").filter(visible=True)
                     if not action.count():
                         action = page.locator(fallback).filter(visible=True)

@@ -297,7 +297,9 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     if screen.game:
         page.locator("select[name=game]").select_option(screen.game)
         expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
-    page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+    # A lazy image folded away (the phone's QR code) loads when shown.
+    page.wait_for_function("() => [...document.images].every((img) => img.complete"
+                           " || (img.loading === 'lazy' && !img.getClientRects().length))")
     page.evaluate("() => document.fonts.ready")
 
 
