@@ -38,6 +38,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from tests import layout_states as states
+from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.screen import Screen as LiveScreen
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
@@ -297,9 +298,7 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     if screen.game:
         page.locator("select[name=game]").select_option(screen.game)
         expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
-    # A lazy image folded away (the phone's QR code) loads when shown.
-    page.wait_for_function("() => [...document.images].every((img) => img.complete"
-                           " || (img.loading === 'lazy' && !img.getClientRects().length))")
+    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
     page.evaluate("() => document.fonts.ready")
 
 
