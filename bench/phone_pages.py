@@ -17,6 +17,7 @@ from playwright.sync_api import sync_playwright
 from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from tests import layout_states as states
+from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.server import ServerProcess
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -57,7 +58,7 @@ def main(shots: Path | None) -> None:
                     page.goto(f"{server.url}/t/{table.code}")
                     page.locator(".status[data-state=connected]").wait_for(state="attached")
                     page.locator(".game-area > *").first.wait_for(state="attached")
-                    page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+                    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
                     action = page.locator(".game-area .next-action").filter(visible=True)
                     if not action.count():
                         action = page.locator(fallback).filter(visible=True)

@@ -25,7 +25,7 @@ import urllib.error
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from companion.rules_bundle import SOURCE, rules_hash
 
@@ -125,13 +125,27 @@ def compare_static(base: str, url_paths: list[str]) -> list[str]:
             differences.append(f"{url_path}: the page uses a static file this checkout does not have")
             continue
         status, _, body = fetch(base + url_path)
+        expected = served_static(path, url_path)
         if status != 200:
             differences.append(f"{url_path}: not served ({status})")
-        elif body != path.read_bytes():
+        elif body != expected:
             differences.append(f"{url_path}: the server's file differs from the checkout's "
                                f"(SHA-256 {hashlib.sha256(body).hexdigest()[:16]}…, the checkout's "
-                               f"{hashlib.sha256(path.read_bytes()).hexdigest()[:16]}…)")
+                               f"{hashlib.sha256(expected).hexdigest()[:16]}…)")
     return differences
+
+
+def served_static(path: Path, url_path: str) -> bytes:
+    """The checkout's file as the server serves it at ``url_path``: a phone's style sheet holds its game's
+    rules only (``?game=``, `companion.web.styles`)."""
+    game = parse_qs(urlsplit(url_path).query).get("game", [None])[0]
+    if path.suffix == ".css" and game:
+        from companion.games import REGISTRY
+        from companion.web.styles import styles_for
+
+        if game in REGISTRY:
+            return styles_for(path.read_text(encoding="utf-8"), game).encode("utf-8")
+    return path.read_bytes()
 
 
 def compare_rules(base: str) -> list[str]:

@@ -5,6 +5,13 @@ from __future__ import annotations
 from companion.tables import Tables
 
 ENTROPY = "5a" * 32
+# For page.wait_for_function: every image in view has loaded. A lazy one out of view (the phone's QR code,
+# folded away or below the screen) loads only when scrolled to: it is not waited for.
+IMAGES_IN_VIEW_LOADED = """() => [...document.images].every((img) => {
+  const box = img.getBoundingClientRect();
+  const outOfView = !img.getClientRects().length || box.top >= innerHeight || box.bottom <= 0;
+  return (img.complete && (img.naturalWidth > 0 || !img.src)) || (img.loading === 'lazy' && outOfView);
+})"""
 
 
 def bearer(token: str) -> dict:

@@ -20,7 +20,7 @@ import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.server import ROOT, ServerProcess
-from tests.helpers import ENTROPY
+from tests.helpers import ENTROPY, IMAGES_IN_VIEW_LOADED
 
 CHROMIUM = "/usr/bin/chromium"
 # Without the background-networking flags Chromium phones home: tests talk to 127.0.0.1 only.
@@ -207,7 +207,7 @@ def take_seat(page: Page, name: str, button: str = "Take a seat") -> None:
 
 
 def wait_for_images(page: Page) -> None:
-    page.wait_for_function("() => [...document.images].every((img) => img.complete && img.naturalWidth > 0)")
+    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
 
 
 def decode_qr(image: Path) -> str:

@@ -221,6 +221,9 @@ def test_a_table_hosted_on_a_phone_shows_how_to_join_before_the_game_and_on_dema
     expect(page.locator(".host-seats")).to_contain_text("Bo")
     expect(bo.locator(".seat-view")).to_be_visible()
     expect(bo.locator(".join-here")).to_be_hidden()
+    # Bo's join opened a round of random contributions: the start waits until his phone has given its own.
+    expect(bo.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
+    expect(bo.locator(".draws-wait")).to_be_hidden()
 
     # Once the game is on: folded in the host's section, and it opens on demand.
     act(server, code, host_key, {"type": "table.start"})

@@ -47,6 +47,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from tests import layout_states as states
+from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.screen import Screen as LiveScreen
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
@@ -383,7 +384,7 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     if screen.game:
         page.locator("select[name=game]").select_option(screen.game)
         expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
-    page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
     page.evaluate("() => document.fonts.ready")
 
 

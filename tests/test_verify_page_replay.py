@@ -31,6 +31,21 @@ LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance
   .map((entry) => ({ name: entry.name, transfer: entry.transferSize }))"""
 # Python starting takes seconds on a small machine.
 REPLAY_WAIT = 120_000
+# Each change of the verify page's verdict and replay line, with the page's clock (ms since navigation):
+# [ms, verdict's data-result, replay's data-progress, replay's data-result, replay's line]. Also read by
+# bench/verify_page.py, which times them.
+TIMELINE = """
+window.__timeline = [];
+new MutationObserver(() => {
+  const verdict = document.querySelector('.verdict');
+  const replay = document.querySelector('.replay');
+  if (!verdict || !replay) return;
+  const now = [verdict.dataset.result || '', replay.dataset.progress || '', replay.dataset.result || '',
+    replay.querySelector('.replay-state').textContent];
+  const last = window.__timeline.at(-1);
+  if (!last || now.some((value, i) => value !== last[i + 1])) window.__timeline.push([Math.round(performance.now()), ...now]);
+}).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+"""
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +103,37 @@ def test_a_finished_rayman_round_is_replayed_on_the_page_with_the_rules_the_cli_
           "the page was asked for")
     assert any("/static/vendor/pyodide/pyodide.asm.wasm" in entry["name"] for entry in loaded)
     phones["en"].assert_clean()  # nothing but our server was asked: no package, no CDN
+
+
+def test_the_pages_own_checks_show_first_and_the_replay_says_what_it_loads_in_french(browser, server, rayman_log):  # noqa: F811
+    """A first visit (an empty cache): the draws and commitments' verdict shows while Python still loads;
+    meanwhile the page says what it downloads, then that it replays the game; each file comes once (the
+    files fetched early are the very answers Pyodide uses). Times are printed, never asserted."""
+    context = browser.new_context(locale="fr-FR", **PHONE)
+    try:
+        context.add_init_script(TIMELINE)
+        page = context.new_page()
+        page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+        expect(page.locator(".replay[data-result=ok]")).to_be_visible(timeout=REPLAY_WAIT)
+        timeline = page.evaluate("() => window.__timeline")
+        done = next(i for i, (_, _, _, result, _) in enumerate(timeline) if result == "ok")
+        checked = next(i for i, (_, verdict, _, _, _) in enumerate(timeline) if verdict == "replaying")
+        downloading = [line for _, _, progress, _, line in timeline[:done] if progress == "downloading"]
+        replaying = [line for _, _, progress, _, line in timeline[:done] if progress == "replaying"]
+        assert checked < done
+        assert downloading and downloading[0].startswith("Téléchargement de Python et des règles du jeu\u00a0: 0 ")
+        assert replaying == [f"La partie est rejouée avec ses règles\u00a0: {actions_of(rayman_log)} actions du journal…"]
+        names = [entry["name"].split("?")[0] for entry in page.evaluate(LOADED)]
+        for file in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.js", "/verify/rules.zip"):
+            assert sum(name.endswith(file) for name in names) == 1, file
+        print("verify page, first visit (ms since navigation): " + "; ".join(
+            f"{at} {verdict or '-'} {progress or '-'} {result or '-'}" for at, verdict, progress, result, _ in timeline))
+    finally:
+        context.close()
+
+
+def actions_of(log: dict) -> int:
+    return sum(1 for entry in log["entries"] if entry["kind"] == "action")
 
 
 def test_a_finished_chakart_game_is_replayed_on_the_page(server, played, phones):  # noqa: F811

@@ -9,7 +9,8 @@
   their URL: they are revalidated (``no-cache``) and answered 304, without a
   body, while they are unchanged.
 * Game scripts are loaded only at a table that plays the game
-  (``static/js/games/index.js``).
+  (``static/js/games/index.js``), and a phone's style sheet holds no other game's rules
+  (``?game=``, `companion.web.styles`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from __future__ import annotations
 import gzip
 import hashlib
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask, Response, request
 
 from companion.event_loop import off_the_loop
+from companion.games import REGISTRY
+from companion.web.styles import styles_for
 
 # WebAssembly too: the verify page's Python (8.6 MB) travels as 2.8 MB, compressed once per process.
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -64,19 +68,21 @@ class StaticVersions:
             return version
 
 
-class GzipCache:
-    """Compressed bodies of static files, by URL path and ETag (bounded: the static folder is small)."""
+class BodyCache:
+    """Bodies made from static files (compressed, or cut), by URL path, query and ETag (bounded: the
+    static folder is small)."""
 
-    def __init__(self, limit: int = 256):
-        self._bodies: dict[tuple[str, str], bytes] = {}
+    def __init__(self, make: Callable[..., bytes], limit: int = 256):
+        self._make = make
+        self._bodies: dict[tuple, bytes] = {}
         self._limit = limit
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, str], body: bytes) -> bytes:
+    def get(self, key: tuple, *args) -> bytes:
         with self._lock:
             cached = self._bodies.get(key)
         if cached is None:
-            cached = gzipped(body)
+            cached = self._make(*args)
             with self._lock:
                 if len(self._bodies) >= self._limit:
                     self._bodies.clear()
@@ -93,9 +99,29 @@ def compressible(response: Response) -> bool:
             and (response.mimetype or "") in COMPRESSIBLE and not request.path.startswith("/socket.io"))
 
 
+# Headers of a static file a browser does not use here, about 100 bytes per file: it is shown inline
+# anyway, its ETag revalidates it (not its date), and a compressed body is never asked for by range.
+UNUSED_STATIC_HEADERS = ("Content-Disposition", "Last-Modified", "Accept-Ranges")
+
+
+def _trim_static_headers(response: Response) -> None:
+    for name in UNUSED_STATIC_HEADERS:
+        if name != "Last-Modified" or response.get_etag()[0]:
+            response.headers.pop(name, None)
+
+
+def _sheet_game(response: Response) -> str | None:
+    """The game of a style sheet asked for one game's phone (``?game=``, `companion.web.styles`)."""
+    game = request.args.get("game")
+    if response.status_code == 200 and response.mimetype == "text/css" and game in REGISTRY:
+        return game
+    return None
+
+
 def init_app(app: Flask) -> None:
     versions = StaticVersions(app.static_folder)
-    cache = GzipCache()
+    cache = BodyCache(gzipped)
+    sheets = BodyCache(lambda body, game: styles_for(body.decode("utf-8"), game).encode("utf-8"))
 
     @app.url_defaults
     def version_static_urls(endpoint: str, values: dict) -> None:
@@ -113,6 +139,11 @@ def init_app(app: Flask) -> None:
             response.cache_control.max_age = YEAR if versioned else 0
             if versioned:
                 response.cache_control.immutable = True
+            _trim_static_headers(response)
+            game = _sheet_game(response)
+            if game:
+                response.direct_passthrough = False
+                response.set_data(sheets.get((request.path, game, response.get_etag()[0]), response.get_data(), game))
         response.vary.add("Accept-Encoding")
         if not accepts_gzip() or not compressible(response):
             return response
@@ -123,7 +154,7 @@ def init_app(app: Flask) -> None:
         if len(body) < SMALLEST_WORTH_COMPRESSING:
             return response
         if static and response.get_etag()[0]:
-            compressed = cache.get((request.path, response.get_etag()[0]), body)
+            compressed = cache.get((request.path, request.args.get("game"), response.get_etag()[0]), body)
             response.set_etag(response.get_etag()[0], weak=True)  # the same file, in another encoding
         else:
             compressed = gzipped(body)

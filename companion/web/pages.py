@@ -190,7 +190,7 @@ def verify(code: str):
         return render_template("error.html", message=translate(error), code=code), error.status
     # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
     response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
-                                              number=number))
+                                              number=number, closed=table["status"] == "closed"))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(

@@ -35,7 +35,20 @@ SECURITY_HEADERS = (
     ("Referrer-Policy", "no-referrer"),
     ("X-Frame-Options", "DENY"),
 )
+# What only a document obeys (the browser reads them on a page, never on a script or a style sheet it
+# loads): a static script, style, image or the WebAssembly goes without them, 250 bytes less each on a
+# phone's first load of 15 to 30 files. nosniff stays on every answer (it is what keeps a script a script).
+DOCUMENT_ONLY = {"content-security-policy", "x-frame-options"}
+SUBRESOURCE_TYPES = ("text/javascript", "application/javascript", "text/css", "application/wasm",
+                     "application/zip", "image/png", "image/jpeg", "image/webp", "font/")
 CONNECTION_RETRY_SECONDS = 10
+
+
+def security_headers_for(content_type: str | None) -> tuple[tuple[str, str], ...]:
+    """The security headers an answer of this Content-Type carries (SVG and HTML are documents)."""
+    if (content_type or "").split(";")[0].strip().lower().startswith(SUBRESOURCE_TYPES):
+        return tuple((name, value) for name, value in SECURITY_HEADERS if name.lower() not in DOCUMENT_ONLY)
+    return SECURITY_HEADERS
 
 
 def is_cross_origin() -> bool:
@@ -108,8 +121,8 @@ class GuardedWSGI:
 
     def __call__(self, environ, start_response):
         def with_headers(status, headers, exc_info=None):
-            present = {name.lower() for name, _ in headers}
-            headers = list(headers) + [(name, value) for name, value in SECURITY_HEADERS
+            present = {name.lower(): value for name, value in headers}
+            headers = list(headers) + [(name, value) for name, value in security_headers_for(present.get("content-type"))
                                        if name.lower() not in present]
             return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
 
@@ -150,7 +163,7 @@ def install_security(app: Flask) -> None:
 
     @app.after_request
     def security_headers(response):
-        for name, value in SECURITY_HEADERS:
+        for name, value in security_headers_for(response.content_type):
             response.headers.setdefault(name, value)
         if getattr(g, "retry_after", None):
             response.headers["Retry-After"] = str(g.retry_after)

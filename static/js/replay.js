@@ -31,6 +31,71 @@ async function startPython(moduleUrl) {
   return loadPyodide({ indexURL: here, packageBaseUrl: here, lockFileURL: `${here}pyodide-lock.json` });
 }
 
+// The files the replay waits for, by how their URL ends.
+const DOWNLOADS = ['/rules.zip', '/pyodide.asm.js', '/pyodide.asm.wasm', '/python_stdlib.zip'];
+
+// Starts downloading what the replay needs, as Pyodide and fetchRules() will ask for it (the same URL,
+// mode and credentials: the browser hands them the preloaded answers), without running anything: the
+// page's own checks keep the thread (and the connections the browser holds for its scripts).
+export function preloadReplay({ rulesUrl, pyodideUrl }) {
+  const here = new URL('.', new URL(pyodideUrl, window.location.href)).href;
+  const links = [['modulepreload', pyodideUrl], ['modulepreload', `${here}pyodide.asm.js`],
+    ['preload', `${here}pyodide.asm.wasm`], ['preload', `${here}python_stdlib.zip`], ['preload', rulesUrl]];
+  for (const [rel, href] of links) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    if (rel === 'preload') {
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+    }
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+// Calls onProgress({ downloaded, of }) each time one of DOWNLOADS has arrived (from the browser's
+// resource timing, which sees the page's preloads and Pyodide's own requests alike); -> stop().
+export function followDownloads(onProgress) {
+  const arrived = new Set();
+  const seen = (entries) => {
+    for (const entry of entries) {
+      const path = new URL(entry.name).pathname;
+      const file = DOWNLOADS.find((end) => path.endsWith(end));
+      if (file && !arrived.has(file)) {
+        arrived.add(file);
+        onProgress({ downloaded: arrived.size, of: DOWNLOADS.length });
+      }
+    }
+  };
+  onProgress({ downloaded: 0, of: DOWNLOADS.length });
+  seen(performance.getEntriesByType('resource'));
+  if (typeof PerformanceObserver !== 'function') return () => {};
+  const observer = new PerformanceObserver((list) => seen(list.getEntries()));
+  observer.observe({ type: 'resource' });
+  return () => observer.disconnect();
+}
+
+// Starts Python (its files are downloaded meanwhile, or were preloaded while the page ran its own
+// checks: Python's start holds the page's thread for seconds, so it waits for them) and fetches the
+// rules: -> a promise of { rules, python } (rejected when Python cannot run). onProgress gets
+// { downloaded, of } as files arrive, then { starting: true } once all have (Python initialises).
+export function prepareReplay({ rulesUrl, pyodideUrl, onProgress = () => {} }) {
+  const stop = followDownloads((progress) => {
+    onProgress(progress.downloaded === progress.of ? { starting: true } : progress);
+  });
+  const ready = withinTime(Promise.all([fetchRules(rulesUrl), startPython(pyodideUrl)]), 'Python')
+    .then(([rules, python]) => ({ rules, python }))
+    .finally(stop);
+  ready.catch(() => {});  // the replay reports the failure when it asks for Python
+  return ready;
+}
+
+// Lets the browser show what the page just wrote before Python holds the thread (runPython blocks).
+const painted = () => new Promise((resolve) => {
+  const fallback = setTimeout(resolve, 100);  // no frame comes while the page is hidden
+  requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
+});
+
 const RUN = `
 import json, sys
 if "/rules" not in sys.path:
@@ -42,9 +107,11 @@ json.dumps(page_report(json.loads(log_json), json.loads(record_json)))
 
 // -> { hash, report } where report is companion.verify.page_report's: {ok, problems, replay,
 // replay_notes}, each message {i, text, params} to translate with t(). Throws when Python cannot run.
-export async function replayInPython({ rulesUrl, pyodideUrl, log, logText, record }) {
-  const [rules, python] = await withinTime(Promise.all([fetchRules(rulesUrl), startPython(pyodideUrl)]),
-    'Python');
+// prepared: prepareReplay()'s promise; onReplaying() is called once Python runs the game.
+export async function replayInPython({ prepared, log, logText, record, onReplaying = () => {} }) {
+  const { rules, python } = await prepared;
+  onReplaying();
+  await painted();
   python.unpackArchive(rules, 'zip', { extractDir: '/rules' });
   python.globals.set('log_json', logText || JSON.stringify(log));
   python.globals.set('record_json', JSON.stringify(record ?? null));

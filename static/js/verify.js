@@ -4,10 +4,30 @@ import { drawSaid } from './draw-kinds.js';
 import { verifyLog } from './fairness.js';
 import { N_, t, tn } from './i18n.js';
 import { loadRecord } from './record.js';
-import { replayInPython } from './replay.js';
+import { followDownloads, preloadReplay, prepareReplay, replayInPython } from './replay.js';
 import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
+const replaySection = root.querySelector('.replay');
+const replayState = replaySection.querySelector('.replay-state');
+
+// What the replay is waiting for, shown until it runs (its files take seconds on a phone's network).
+function showProgress({ downloaded, of, starting }) {
+  const over = replaySection.dataset.result && replaySection.dataset.result !== 'running';
+  if (over || replaySection.dataset.progress === 'replaying') return;
+  replaySection.dataset.progress = starting ? 'starting' : 'downloading';
+  replayState.textContent = starting ? t('Starting Python…')
+    : t("Downloading Python and the game's rules: %(downloaded)s of %(of)s files…", { downloaded, of });
+}
+
+// A closed table's replay files download while the page runs its own checks (asked for right after the
+// log, which goes first); the page shows how far they are. (Python starts once the checks are shown: its
+// start holds the thread for seconds.)
+function downloadReplayEarly() {
+  if (!replaySection.dataset.early) return;
+  preloadReplay({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide });
+  followDownloads(showProgress);
+}
 
 // Each seat's player, by the names the log gives them (joined, then renamed).
 function seatNames(log) {
@@ -44,7 +64,9 @@ function problemText(problem) {
 
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
-  const { ok, body: log, text: logText, error } = await requestJson(root.dataset.log);
+  const logRequest = requestJson(root.dataset.log);
+  downloadReplayEarly();
+  const { ok, body: log, text: logText, error } = await logRequest;
   if (!ok) {
     verdict.textContent = error;
     return;
@@ -111,8 +133,6 @@ function conclude(report, replayed) {
   }
 }
 
-const replaySection = root.querySelector('.replay');
-const replayState = replaySection.querySelector('.replay-state');
 const RAN = N_("Replayed with the game's own rules (Python, in this browser)");
 
 function listInto(list, texts) {
@@ -126,12 +146,19 @@ const lastLine = (text) => text.trim().split('\n').pop();
 // The page's own checks showed at once; the replay (seconds: Python loads first) shows beside them.
 // A problem of the Python checks the page's script did not find is listed too: nothing is hidden.
 async function replay(log, record, report, logText) {
-  replayState.textContent = t('Replaying the game…');
   replaySection.dataset.result = 'running';
+  const prepared = prepareReplay({
+    rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide, onProgress: showProgress,
+  });
+  const actions = (log.entries || []).filter((entry) => entry.kind === 'action').length;
+  const replaying = () => {
+    replaySection.dataset.progress = 'replaying';
+    replayState.textContent = tn('Replaying the game with its rules: %(count)s logged action…',
+      'Replaying the game with its rules: %(count)s logged actions…', actions);
+  };
   let found;
   try {
-    found = await replayInPython({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide,
-      log, logText, record });
+    found = await replayInPython({ prepared, log, logText, record, onReplaying: replaying });
   } catch (error) {
     replayState.textContent = t('The game could not be replayed in this browser (%(error)s). The replay runs offline with: python -m companion.verify LOGFILE',
       { error: lastLine(error?.message || String(error)) });

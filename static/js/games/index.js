@@ -10,10 +10,31 @@ const SCREENS = {
   universalis: [() => import('./universalis.js'), 'renderUniversalis'],
 };
 
+// The phone's style sheet holds its game's rules only (companion/web/styles.py): a table that moves to
+// another game brings that game's sheet, last (each sheet repeats the common rules, in the file's order).
+// Pages that link the whole sheet have no data-game.
+let styledFor = null;
+function withStyles(game) {
+  if (game === styledFor) return;
+  styledFor = game;
+  const sheets = [...document.querySelectorAll('link[rel=stylesheet][data-game]')];
+  if (!sheets.length) return;
+  let sheet = sheets.find((link) => link.dataset.game === game);
+  if (!sheet) {
+    const url = new URL(sheets[0].href);
+    url.searchParams.set('game', game);
+    sheet = sheets[0].cloneNode();
+    sheet.dataset.game = game;
+    sheet.href = url.pathname + url.search;
+  }
+  if (sheet !== sheets.at(-1)) sheets.at(-1).after(sheet);
+}
+
 const loaded = {};
 const loading = new Map();
 
 export function rendererFor(game, onLoaded) {
+  withStyles(game);
   if (loaded[game]) return loaded[game];
   if (!SCREENS[game]) return null;  // a game without a screen of its own
   if (!loading.has(game)) {
