@@ -30,9 +30,17 @@ NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback port free now. Under pytest-xdist each worker takes only ports of its own residue
+    (port mod the worker count), so that two workers never pick the same port between its probe and
+    its server's bind."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    mine = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port % workers == mine:
+            return port
 
 
 def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import requests
+
+from scripts.cluster import free_port  # noqa: F401 (tests and bench/ import it from here)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,12 +23,6 @@ TEST_LIMITS = {"LIMIT_CREATE": "100000/1", "LIMIT_JOIN": "100000/1", "LIMIT_LOOK
                # A round a draw waits for leaves out a silent phone after this long: a test's phones answer
                # between its other steps, on a busy machine (a test of the timeout sets its own).
                "ROUND_SECONDS": 60}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def stop_process(process: subprocess.Popen | None) -> None:
