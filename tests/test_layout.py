@@ -157,6 +157,7 @@ SCREENS = [
     phone("arkade-playing", states.arkade_playing, ".ak-side.defender .ak-die", prompt=".ak-status",
           action=(".ak-side.mine .ak-die", ".ak-controls button")),
     host("arkade-over", states.arkade_over, ".ak-final", (".ak-final",)),
+    host("arkade-over-crowded", states.arkade_over_crowded, ".ak-final", (".ak-final",)),
     phone("arkade-over", states.arkade_over, ".ak-final", prompt=".game-over"),
     # Rayman.
     host("rayman-characters", states.rayman_characters, ".rm-status", (".rm-status",)),
