@@ -66,6 +66,14 @@ def create_table():
     return jsonify({"code": code, "host_token": host_token}), 201
 
 
+@app.get("/api/tables/<code>")
+def table(code: str):
+    # A phone reads the table (its commitment) before it joins: the echo commits to nothing.
+    if code not in _rolls:
+        return jsonify({"ok": False, "error": "no such table"}), 404
+    return jsonify({"table": {"code": code, "commitment": None}})
+
+
 @app.post("/api/tables/<code>/seats")
 def take_seat(code: str):
     token = secrets.token_urlsafe(24)
