@@ -223,8 +223,10 @@ def _fsync_totals(server) -> dict | None:
 
 # One run -------------------------------------------------------------------
 
-def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace, run: int = 1) -> Outcome:
-    server = make_server(kind, workdir).start()
+def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace, run: int = 1,
+            server=None) -> Outcome:
+    """One server (``server``, or a fresh one of ``kind``) under one load."""
+    server = (server or make_server(kind, workdir)).start()
     clients: list[ClientProcess] = []
     try:
         with ResourceSampler(server) as sampler:
