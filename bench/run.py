@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,6 +37,7 @@ from bench.server import BGIO, BgioServer, ClusterServer, GunicornServer, Resour
 PHONES_SCRIPT = ROOT / "bench" / "phones.py"
 START_DELAY = 1.0  # seconds between "go" and the first roll, for every process to get the line
 CONNECT_TIMEOUT = 30.0  # for all of a process's screens to connect; keeps a whole run bounded
+SEATING_AT_ONCE = 8  # tables seated at once over HTTP
 IN_POOL_TIMEOUT = 30.0  # then for their rounds of random numbers to seal (bench/phones.py waits as long)
 LOG_PROBLEMS = ("Traceback", "[ERROR]", "[CRITICAL]")
 
@@ -99,13 +101,15 @@ def seat_tables(url: str, load: Load) -> list[dict]:
     """Creates the tables and takes their seats over the JSON API, as phones do (static/js/phone.js):
     each phone reads the table (its commitment), draws the secret of its hash chain and joins with
     the chain's anchor. The client process that plays the seat gets the secret."""
-    session = requests.Session()
-    tables = []
-    for _ in range(load.tables):
+    def seat_one(_) -> dict:
+        session = requests.Session()  # one per table: sessions are not shared between threads
         table = _post(session, f"{url}/api/tables", {"game": "dice", "options": {}})
-        tables.append({"code": table["code"], "host_token": table["host_token"],
-                       "seats": [_join(session, url, table["code"], f"Phone {n}") for n in range(1, load.phones + 1)]})
-    return tables
+        return {"code": table["code"], "host_token": table["host_token"],
+                "seats": [_join(session, url, table["code"], f"Phone {n}") for n in range(1, load.phones + 1)]}
+
+    # Tables are seated side by side (their phones in turn): on a loaded machine one by one took minutes.
+    with ThreadPoolExecutor(SEATING_AT_ONCE) as pool:
+        return list(pool.map(seat_one, range(load.tables)))
 
 
 def _join(session: requests.Session, url: str, code: str, name: str) -> dict:
@@ -333,6 +337,14 @@ def summary_line(outcome: Outcome) -> str:
             f"versions skipped {outcome.tally.get('versions_skipped', 0)}  RSS {outcome.peak_rss / 2**20:.0f} MB")
 
 
+def write_report(outcomes: list[Outcome], context: dict, arguments: argparse.Namespace) -> str:
+    context["load_after"] = load_average()
+    text = markdown(outcomes, context)
+    arguments.output.parent.mkdir(parents=True, exist_ok=True)
+    arguments.output.write_text(text)
+    return text
+
+
 def schedule(kinds: list[str], loads: list[Load], repeat: int) -> list[tuple[int, Load, str]]:
     """(run, load, server) in the order they run: each round runs every load on every server, the
     servers side by side under each load, starting one server later each round, so that no server
@@ -363,10 +375,8 @@ def main(argv: list[str]) -> int:
                 continue
             print(summary_line(outcome), flush=True)
             outcomes.append(outcome)
-    context["load_after"] = load_average()
-    text = markdown(outcomes, context)
-    arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.write_text(text)
+            write_report(outcomes, context, arguments)  # so far: a long run stopped midway still reports
+    text = write_report(outcomes, context, arguments)
     if arguments.raw:
         arguments.raw.write_text(json.dumps([{"load": o.load.key, "server": o.kind, **o.tally} for o in outcomes]))
     print("\n" + text + f"\n(written to {arguments.output})")
