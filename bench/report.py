@@ -39,9 +39,18 @@ class Outcome:
     duration: float
     server_log_sample: list = field(default_factory=list)  # the first error lines of the server's log
     run: int = 1  # which repetition of the servers and loads (bench/run.py --repeat)
-    # Seconds the server spent in fsync over the window, on its event loop and in native threads, and
-    # how many (bench/fsync_timer): waiting on the disk, which the CPU time leaves out.
+    # Seconds the server spent in fsync from the window's start to the run's end, on its event loop
+    # and in native threads, and how many (bench/fsync_timer): waiting on the disk, not CPU.
     fsync: dict | None = None
+    # The server's CPU seconds from the window's start to the run's end (the drain included: a roll
+    # queued in the window is handled after it on a starved machine), shared out over every roll
+    # it answered; None: only the window's share is known.
+    server_cpu_seconds: float | None = None
+
+    @property
+    def rolls_answered(self) -> int:
+        """Rolls the server handled by the run's end: accepted, and answered after the drain."""
+        return self.tally["rolls_accepted"] + self.tally.get("acks_late", 0)
 
     @property
     def phone_latencies(self) -> list[float]:
@@ -60,17 +69,17 @@ class Outcome:
 
     @property
     def fsync_ms_per_roll(self) -> float | None:
-        """Wall time the server waited on fsync per accepted roll (not CPU: the process sleeps)."""
-        if not self.fsync or not self.rolls_per_second:
+        """Wall time the server waited on fsync per roll handled (not CPU: the process sleeps)."""
+        if not self.fsync or not self.rolls_answered:
             return None
-        return 1000 * (self.fsync["loop_seconds"] + self.fsync["thread_seconds"]) / (self.rolls_per_second * self.duration)
+        return 1000 * (self.fsync["loop_seconds"] + self.fsync["thread_seconds"]) / self.rolls_answered
 
     @property
     def fsync_loop_ms_per_roll(self) -> float | None:
         """Of it, the part on the event loop: every screen waited meanwhile."""
-        if not self.fsync or not self.rolls_per_second:
+        if not self.fsync or not self.rolls_answered:
             return None
-        return 1000 * self.fsync["loop_seconds"] / (self.rolls_per_second * self.duration)
+        return 1000 * self.fsync["loop_seconds"] / self.rolls_answered
 
     @property
     def errors(self) -> int:
@@ -85,6 +94,8 @@ class Outcome:
     @property
     def server_cpu_ms_per_roll(self) -> float | None:
         """What one roll costs the server's CPU: 1000 / this is its ceiling in rolls per second of one core."""
+        if self.server_cpu_seconds is not None:
+            return 1000 * self.server_cpu_seconds / self.rolls_answered if self.rolls_answered else None
         return 1000 * self.server_cpu_share / self.rolls_per_second if self.rolls_per_second else None
 
     def error_breakdown(self) -> str:
@@ -326,9 +337,10 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "answered 428 is sent again with the phone's next chain value: both are in the latency.", "",
              "Side by side (median and range over the runs; runs of the servers interleaved; a phone view that "
              "never came within the drain, of a roll dropped or a view lost, counts as infinitely slow, ∞; "
-             "CPU: the server's processes' user + system time over the rolling window, per accepted roll; fsync: "
-             "wall time the server waited on fsync per accepted roll, not CPU, and in brackets the part on the "
-             "event loop):", "", *side_by_side_table(outcomes), "",
+             "CPU: the server's processes' user + system time from the rolling window's start to the run's end "
+             "(a roll queued in the window may be handled in the drain), per roll handled (accepted, or answered "
+             "after the drain); fsync: wall time the server waited on fsync per roll handled, not CPU, and in "
+             "brackets the part on the event loop):", "", *side_by_side_table(outcomes), "",
              "Each run:", "", *latency_table(outcomes), "", *health_table(outcomes), "",
              "Errors: failed connections, refused or unacknowledged rolls, dropped connections, error lines "
              "in the server log. Views lost: accepted rolls that a screen of their table (phones and host), "
@@ -340,7 +352,7 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "its first and newest view. Latency percentiles are over every phone view owed: one that never came "
              "within the drain counts as infinitely slow. Dropped: rolls sent and never accepted (refused, or not "
              "answered within the drain). "
-             "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
+             "Server CPU: share of one core over the rolling window, and per roll handled (see above).", "",
              "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load; with "
              "--repeat, the last run of each):",
              "", *overhead_table(outcomes), "",

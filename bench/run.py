@@ -199,10 +199,10 @@ class ClientProcess:
 
 
 def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: argparse.Namespace,
-          at_start: Callable[[], Any] = lambda: None) -> tuple[float, dict | None]:
+          at_start: Callable[[], Any] = lambda: None) -> tuple[float, float, dict | None]:
     """Starts every client at once; returns the server's CPU share (of one core) over the rolling
-    window, and its time in fsync over the window (None if not timed). ``at_start`` runs when the
-    window opens (a profiler)."""
+    window, and its CPU seconds and time in fsync so far when the window opened (to count until
+    the run's end). ``at_start`` runs when the window opens (a profiler)."""
     screens = sum(len(json.loads(client.plan_path.read_text())["tables"]) for client in clients) * 8
     deadline = time.monotonic() + max(CONNECT_TIMEOUT, screens / 20) + IN_POOL_TIMEOUT
     for client in clients:
@@ -214,15 +214,16 @@ def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: arg
     at_start()
     cpu_before, fsync_before = sampler.cpu_seconds(), _fsync_totals(sampler.server)
     time.sleep(arguments.duration)
-    cpu_share = (sampler.cpu_seconds() - cpu_before) / arguments.duration
-    fsync_after = _fsync_totals(sampler.server)
-    fsync = ({name: fsync_after[name] - fsync_before[name] for name in fsync_after}
-             if fsync_before and fsync_after else None)
-    return cpu_share, fsync
+    return (sampler.cpu_seconds() - cpu_before) / arguments.duration, cpu_before, fsync_before
 
 
 def _fsync_totals(server) -> dict | None:
     return server.fsync_totals() if hasattr(server, "fsync_totals") else None
+
+
+def _fsync_since(server, before: dict | None) -> dict | None:
+    after = _fsync_totals(server)
+    return {name: after[name] - before[name] for name in after} if before and after else None
 
 
 # One run -------------------------------------------------------------------
@@ -238,9 +239,10 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace,
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
             spies: list = []
-            server_cpu, fsync = drive(clients, sampler, arguments,
-                                      lambda: spies.extend(_start_spies(server, arguments)))
+            server_cpu, cpu_before, fsync_before = drive(clients, sampler, arguments,
+                                                         lambda: spies.extend(_start_spies(server, arguments)))
             results = [client.result(timeout=arguments.drain + arguments.settle + 20) for client in clients]
+            cpu_seconds, fsync = sampler.cpu_seconds() - cpu_before, _fsync_since(server, fsync_before)
     finally:
         for client in clients:
             client.kill()
@@ -250,7 +252,7 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace,
                       server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
                       peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
                       server_log_sample=_log_sample(server),
-                      duration=arguments.duration, run=run, fsync=fsync)
+                      duration=arguments.duration, run=run, fsync=fsync, server_cpu_seconds=cpu_seconds)
     _report_spies(spies, outcome, arguments)
     return outcome
 
