@@ -66,13 +66,17 @@ class Roll:
     acked: float | None = None
     response: dict | None = None
 
+    drawn: RollKey | None = None  # a roll committed first and drawn later: its (seat, number), from a view
+
     @property
     def key(self) -> RollKey | None:
-        """The roll's (seat, number) once the server accepted it."""
+        """The roll's (seat, number) once the server accepted it: from its answer, or, for a roll whose
+        draw waited for a round of the phones (the answer says ``draw_waits``), from the view that
+        showed it."""
         if not (self.response or {}).get("ok"):
             return None
         rolled = next((event for event in self.response.get("events") or () if event.get("type") == "rolled"), None)
-        return (rolled["seat"], rolled["number"]) if rolled else None
+        return (rolled["seat"], rolled["number"]) if rolled else self.drawn
 
 
 class Screen:
@@ -93,6 +97,11 @@ class Screen:
         self.resent = 0  # rolls sent again with a chain value after a 428
         self.reveals = 0  # chain values sent for rounds
         self.reveals_refused = 0
+        # Rolls answered before their draw (it waits for a round of the phones), and the roll numbers
+        # of this seat that views showed and that answers named: to tell which view shows which roll.
+        self.awaiting: list[Roll] = []
+        self.numbers_seen: set[int] = set()
+        self.numbers_taken: set[int] = set()
         self.connected = False
         self.disconnects = 0
         self.first_seen: dict[RollKey, float] = {}  # each roll's arrival as view.game.last
@@ -132,10 +141,28 @@ class Screen:
         # overtaken by a newer one still reached the phone, just coalesced.
         for roll in game.get("history") or ():
             self.in_history.add((roll["seat"], roll["number"]))
+        if self.awaiting:  # rolls drawn after their answer: the numbers of this phone's rolls shown
+            self.numbers_seen.update(item["number"] for item in [last, *(game.get("history") or ())]
+                                     if item and item.get("seat") == self.seat)
+            self._note_drawn()
         entropy = (view.get("table") or {}).get("entropy")
         if entropy and self.chain:
             self.entropy = entropy
             self.observe()
+
+    def _note_drawn(self) -> None:
+        """This phone's rolls that waited for their draw get, in order, the numbers of its rolls the
+        views showed that no answer named."""
+        free = sorted(self.numbers_seen - self.numbers_taken)
+        for roll, number in zip(list(self.awaiting), free):
+            roll.drawn = (self.seat, number)
+            self.numbers_taken.add(number)
+            self.awaiting.remove(roll)
+
+    @staticmethod
+    def _draw_waits(roll: Roll) -> bool:
+        response = roll.response or {}
+        return bool(response.get("ok")) and any(event.get("type") == "draw_waits" for event in response.get("events") or ())
 
     # The phone's part in the table's randomness (static/js/record.js's PhoneChain) ------------
     def on_connect(self) -> None:
@@ -153,28 +180,29 @@ class Screen:
         if (asked and self.seat in asked["asked"] and self.seat not in asked["revealed"]
                 and self.revealing != asked["number"] and mine["k"] == self.k and "/" in self.client.namespaces):
             self.revealing = asked["number"]
-            gevent.spawn(self._reveal)
+            gevent.spawn(self._reveal, bool(asked.get("why")))
 
     def next_value(self) -> int:
         """After the last value spent, past any a refused action showed, at most MAX_SKIP on."""
         return min(max(self.k, self.burnt) + 1, self.k + fairness.MAX_SKIP)
 
-    def _reveal(self) -> None:
+    def _reveal(self, very_next: bool = False) -> None:
         """The round's value goes at once, not behind a roll (a roll may wait for this very round);
-        only a value already on its way is waited for, so that the two never cross."""
-        with self._showing_value() as index:
+        only a value already on its way is waited for, so that the two never cross. A round opened
+        for a draw (``why``) takes the very next value, past none that were refused."""
+        with self._showing_value(very_next) as index:
             self.reveals += 1
             answer = self._call({"type": "entropy.reveal", "value": self.chain[index]})
             if not answer.get("ok"):
                 self.reveals_refused += 1
 
     @contextmanager
-    def _showing_value(self):
+    def _showing_value(self, very_next: bool = False):
         """The index of the next chain value, shown to the server inside the block; a value the
         server did not spend by the answer stays burnt (record.js's settle)."""
         self.value_free.wait()
         self.value_free.clear()
-        index = self.next_value()
+        index = self.k + 1 if very_next else self.next_value()
         try:
             yield index
         finally:
@@ -226,6 +254,12 @@ class Screen:
                 with self._showing_value() as index:
                     answer = self._call({**action, "reveal": self.chain[index]})
             roll.acked, roll.response = time.perf_counter(), answer
+            if roll.key:
+                self.numbers_taken.add(roll.key[1])
+            elif self._draw_waits(roll):
+                self.awaiting.append(roll)
+                self.numbers_seen.update(number for seat, number in self.first_seen if seat == self.seat)
+                self._note_drawn()
 
 
 @dataclass
