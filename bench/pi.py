@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.report import Load, health_table, side_by_side_table  # noqa: E402
+from bench.report import Load, _num, health_table, side_by_side_table  # noqa: E402
 from bench.run import code_version, cpu_model, load_average, run_one, summary_line  # noqa: E402
 from bench.server import GunicornServer  # noqa: E402
 
@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
         p99, lost = outcome.latency(99), outcome.tally["views_lost"] + outcome.rolls_dropped
         met = p99 is not None and p99 < P99_GOAL_MS and lost == 0
         lines.append(f"- run {outcome.run}: p99 < {P99_GOAL_MS} ms and nothing lost: "
-                     + ("met" if met else "**MISSED**") + f" (p99 {p99:.1f} ms, {outcome.rolls_dropped} rolls dropped, "
+                     + ("met" if met else "**MISSED**") + f" (p99 {_num(p99)} ms, {outcome.rolls_dropped} rolls dropped, "
                      f"{outcome.tally['views_lost']} views lost)")
     print("\n".join(lines))
     return 0
