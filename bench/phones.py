@@ -2,9 +2,17 @@
 
 ``python bench/phones.py PLAN.json RESULT.json`` connects every screen of the
 tables in the plan (python-socketio clients, websocket transport only), prints
-``ready``, waits for a start time on stdin, makes every phone roll once per
-period at its own random phase for the duration, waits for the last views,
-and writes the raw timings to RESULT.json.
+``ready`` once every phone's random numbers are in its table's pool, waits for a
+start time on stdin, makes every phone roll once per period at its own random phase
+for the duration, waits for the last views, and writes the raw timings to RESULT.json.
+
+The phones speak the protocol of static/js's phone (phone.js, record.js): each one
+joined with the anchor of its own hash chain (bench/run.py seats them) and answers
+every round of the table's random numbers it is asked in, with its next chain value,
+as soon as a view shows the round; its actions go one at a time, and one that draws
+goes first without a value, then again with the phone's next value when the server
+answers 428. A roll's latency runs from the tap (the schedule) to its view, so the
+428 and the resend, and a roll waiting behind the phone's previous one, are in it.
 
 The process is monkey-patched by gevent: a python-socketio client runs each
 incoming message in a new "thread" and has reader and writer threads of its
@@ -22,14 +30,22 @@ import json  # noqa: E402
 import logging  # noqa: E402
 import random  # noqa: E402
 import resource  # noqa: E402
+import secrets  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
 import socketio  # noqa: E402
+from gevent.event import AsyncResult, Event  # noqa: E402
 from gevent.fileobject import FileObject  # noqa: E402
+from gevent.lock import Semaphore  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from companion import fairness  # noqa: E402
 
 CONNECTS_AT_ONCE = 20  # parallel handshakes: enough to be quick, few enough not to be a storm
 # websocket-client checks that every text frame is UTF-8 in pure Python (about
@@ -37,32 +53,55 @@ CONNECTS_AT_ONCE = 20  # parallel handshakes: enough to be quick, few enough not
 # natively; here it would be charged to the server that sends the bigger views.
 WEBSOCKET_OPTIONS = {"skip_utf8_validation": True}
 DISCONNECT_TIMEOUT = 5.0
+IN_POOL_TIMEOUT = 30.0  # for the rounds of the joins to be answered and sealed
 
 RollKey = tuple[int, int]  # (seat, roll number): what a view's game.last says
+ASKS_FOR_A_VALUE = 428  # the action draws: send it again with the phone's next chain value
 
 
 @dataclass
 class Roll:
-    action_id: str
     seat: int
     sent: float
     acked: float | None = None
     response: dict | None = None
 
+    drawn: RollKey | None = None  # a roll committed first and drawn later: its (seat, number), from a view
+
     @property
     def key(self) -> RollKey | None:
-        """The roll's (seat, number) once the server accepted it."""
+        """The roll's (seat, number) once the server accepted it: from its answer, or, for a roll whose
+        draw waited for a round of the phones (the answer says ``draw_waits``), from the view that
+        showed it."""
         if not (self.response or {}).get("ok"):
             return None
-        rolled = self.response["events"][0]
-        return rolled["seat"], rolled["number"]
+        rolled = next((event for event in self.response.get("events") or () if event.get("type") == "rolled"), None)
+        return (rolled["seat"], rolled["number"]) if rolled else self.drawn
 
 
 class Screen:
     """One Socket.IO connection: a phone (seat) or the host screen (seat None)."""
 
-    def __init__(self, code: str, seat: int | None, token: str):
+    def __init__(self, code: str, seat: int | None, token: str, secret: str | None = None):
         self.code, self.seat, self.token = code, seat, token
+        # The phone's hash chain, anchor first (its anchor is the commitment it joined with).
+        self.chain = fairness.chain(secret) if secret else None
+        self.k = 0  # the last chain value the server holds (its view says so)
+        self.burnt = 0  # the last value shown to the server and not spent: never sent again
+        self.in_pool: bool | None = None  # None: the table's views ask nothing of it (the echo)
+        self.revealing: int | None = None  # the round whose value is on its way
+        self.entropy: dict | None = None  # the newest view's fairness book
+        self.actions = Semaphore()  # one action at a time, as phone.js's queue
+        self.value_free = Event()  # no chain value is on its way to the server
+        self.value_free.set()
+        self.resent = 0  # rolls sent again with a chain value after a 428
+        self.reveals = 0  # chain values sent for rounds
+        self.reveals_refused = 0
+        # Rolls answered before their draw (it waits for a round of the phones), and the roll numbers
+        # of this seat that views showed and that answers named: to tell which view shows which roll.
+        self.awaiting: list[Roll] = []
+        self.numbers_seen: set[int] = set()
+        self.numbers_taken: set[int] = set()
         self.connected = False
         self.disconnects = 0
         self.first_seen: dict[RollKey, float] = {}  # each roll's arrival as view.game.last
@@ -73,6 +112,7 @@ class Screen:
         self.client = socketio.Client(reconnection=False, websocket_extra_options=WEBSOCKET_OPTIONS)
         self.last_view_at: float | None = None
         self.client.on("view", self.on_view)
+        self.client.on("connect", self.on_connect)
         self.client.on("disconnect", self.on_disconnect)
 
     def connect(self, url: str) -> str | None:
@@ -101,6 +141,85 @@ class Screen:
         # overtaken by a newer one still reached the phone, just coalesced.
         for roll in game.get("history") or ():
             self.in_history.add((roll["seat"], roll["number"]))
+        if self.awaiting:  # rolls drawn after their answer: the numbers of this phone's rolls shown
+            self.numbers_seen.update(item["number"] for item in [last, *(game.get("history") or ())]
+                                     if item and item.get("seat") == self.seat)
+            self._note_drawn()
+        entropy = (view.get("table") or {}).get("entropy")
+        if entropy and self.chain:
+            self.entropy = entropy
+            self.observe()
+
+    def _note_drawn(self) -> None:
+        """This phone's rolls that waited for their draw get, in order, the numbers of its rolls the
+        views showed that no answer named."""
+        free = sorted(self.numbers_seen - self.numbers_taken)
+        for roll, number in zip(list(self.awaiting), free):
+            roll.drawn = (self.seat, number)
+            self.numbers_taken.add(number)
+            self.awaiting.remove(roll)
+
+    @staticmethod
+    def _draw_waits(roll: Roll) -> bool:
+        response = roll.response or {}
+        return bool(response.get("ok")) and any(event.get("type") == "draw_waits" for event in response.get("events") or ())
+
+    # The phone's part in the table's randomness (static/js/record.js's PhoneChain) ------------
+    def on_connect(self) -> None:
+        self.observe()  # the connect view came before the connection was usable
+
+    def observe(self) -> None:
+        """Notes the value the server spent and answers an open round that asks this phone."""
+        mine = self.entropy["seats"].get(str(self.seat)) if self.entropy else None
+        if not mine:
+            return
+        if self.k < mine["k"] < len(self.chain) and self.chain[mine["k"]] == mine["head"]:
+            self.k = mine["k"]
+        self.in_pool = mine["in_pool"]
+        asked = self.entropy.get("round")
+        if (asked and self.seat in asked["asked"] and self.seat not in asked["revealed"]
+                and self.revealing != asked["number"] and mine["k"] == self.k and "/" in self.client.namespaces):
+            self.revealing = asked["number"]
+            gevent.spawn(self._reveal, bool(asked.get("why")))
+
+    def next_value(self) -> int:
+        """After the last value spent, past any a refused action showed, at most MAX_SKIP on."""
+        return min(max(self.k, self.burnt) + 1, self.k + fairness.MAX_SKIP)
+
+    def _reveal(self, very_next: bool = False) -> None:
+        """The round's value goes at once, not behind a roll (a roll may wait for this very round);
+        only a value already on its way is waited for, so that the two never cross. A round opened
+        for a draw (``why``) takes the very next value, past none that were refused."""
+        with self._showing_value(very_next) as index:
+            self.reveals += 1
+            answer = self._call({"type": "entropy.reveal", "value": self.chain[index]})
+            if not answer.get("ok"):
+                self.reveals_refused += 1
+
+    @contextmanager
+    def _showing_value(self, very_next: bool = False):
+        """The index of the next chain value, shown to the server inside the block; a value the
+        server did not spend by the answer stays burnt (record.js's settle)."""
+        self.value_free.wait()
+        self.value_free.clear()
+        index = self.k + 1 if very_next else self.next_value()
+        try:
+            yield index
+        finally:
+            if index > self.k:
+                self.burnt = max(self.burnt, index)
+            self.value_free.set()
+
+    def _call(self, action: dict) -> dict:
+        """Sends an action with a fresh id (as connection.js does for each send) and waits for its answer."""
+        answer = AsyncResult()
+        try:
+            self.client.emit("act", {**action, "id": secrets.token_hex(12)},
+                             callback=lambda *reply: answer.set(reply[0] if reply else None))
+        except Exception as error:  # a closed connection
+            return {"ok": False, "error": f"emit failed: {type(error).__name__}"}
+        reply = answer.get()
+        return reply if isinstance(reply, dict) else {"ok": False, "error": repr(reply)}
 
     def shows(self, key: RollKey, version: int | None) -> bool:
         """Whether this screen's newest view includes the roll: it came as the roll's own view,
@@ -121,18 +240,26 @@ class Screen:
         self.connected = False
 
     def roll(self) -> None:
-        roll = Roll(f"{self.code}-{self.seat}-{len(self.rolls)}", self.seat, time.perf_counter())
+        """The tap: the roll goes when the phone's previous action is answered (phone.js's queue)."""
+        roll = Roll(self.seat, time.perf_counter())
         self.rolls.append(roll)
-        try:
-            self.client.emit("act", {"type": "roll", "id": roll.action_id},
-                             callback=lambda response: self._acked(roll, response))
-        except Exception as error:  # a closed connection: reported as that roll's error
-            roll.response = {"ok": False, "error": f"emit failed: {type(error).__name__}"}
+        gevent.spawn(self._send_roll, roll)
 
-    @staticmethod
-    def _acked(roll: Roll, response) -> None:
-        roll.acked = time.perf_counter()
-        roll.response = response if isinstance(response, dict) else {"ok": False, "error": repr(response)}
+    def _send_roll(self, roll: Roll) -> None:
+        with self.actions:
+            action = {"type": "roll"}
+            answer = self._call(action)
+            if answer.get("status") == ASKS_FOR_A_VALUE and self.chain:
+                self.resent += 1
+                with self._showing_value() as index:
+                    answer = self._call({**action, "reveal": self.chain[index]})
+            roll.acked, roll.response = time.perf_counter(), answer
+            if roll.key:
+                self.numbers_taken.add(roll.key[1])
+            elif self._draw_waits(roll):
+                self.awaiting.append(roll)
+                self.numbers_seen.update(number for seat, number in self.first_seen if seat == self.seat)
+                self._note_drawn()
 
 
 @dataclass
@@ -143,7 +270,8 @@ class Table:
 
     @classmethod
     def from_plan(cls, plan: dict) -> "Table":
-        return cls(plan["code"], [Screen(plan["code"], seat["seat"], seat["token"]) for seat in plan["seats"]],
+        return cls(plan["code"], [Screen(plan["code"], seat["seat"], seat["token"], seat.get("secret"))
+                                  for seat in plan["seats"]],
                    Screen(plan["code"], None, plan["host_token"]))
 
     @property
@@ -191,11 +319,19 @@ class Tally:
     views_late: int = 0  # arrived after the drain, while the run waited to settle
     views_to_dropped: int = 0  # owed to a screen whose connection dropped (a phone reconnecting gets the table)
     views_lost: int = 0  # a screen still connected at the end never showed the roll, even after settling
+    # Phone views that never came within the drain: of rolls refused or never answered (every phone
+    # of the table), late, lost, or owed to a dropped phone. They count in the percentiles as
+    # infinitely slow: a roll the server dropped must not leave its percentiles looking better.
+    phone_views_missing: int = 0
     versions_skipped: int = 0  # holes left after the settle time in the versions a screen connected throughout got
     # A few lost views, to tell why: (table, seat or None, the roll's version, the screen's newest
     # version, seconds from the roll's ack to the screen's last view, to the end of the run).
     lost_samples: list[tuple] = field(default_factory=list)
     disconnects: int = 0
+    not_in_pool: int = 0  # phones whose random numbers were still not in their table's pool at the start
+    rolls_resent: int = 0  # rolls the server answered 428, sent again with the phone's next chain value
+    reveals: int = 0  # chain values the phones sent for rounds
+    reveals_refused: int = 0
     phone_latencies_ms: list[float] = field(default_factory=list)
     host_latencies_ms: list[float] = field(default_factory=list)
     ack_latencies_ms: list[float] = field(default_factory=list)
@@ -211,10 +347,12 @@ class Tally:
         if roll.response is None or roll.acked > drain_end:  # not answered in time, as before the settle time
             self.unanswered += 1
             self.acks_late += roll.response is not None
+            self.phone_views_missing += sum(screen.seat is not None for screen in receivers)
             return
         if roll.key is None:
             error = str(roll.response.get("error"))
             self.refusals[error] = self.refusals.get(error, 0) + 1
+            self.phone_views_missing += sum(screen.seat is not None for screen in receivers)
             return
         self.rolls_accepted += 1
         self.ack_latencies_ms.append(_ms(roll.acked - roll.sent))
@@ -229,15 +367,18 @@ class Tally:
         arrived = screen.first_seen.get(roll.key)
         if arrived is not None and arrived > drain_end:
             self.views_late += 1
+            self.phone_views_missing += screen.seat is not None
             return None
         if arrived is None:
             if screen.shows(roll.key, version):
                 self.views_coalesced += 1
-            elif not screen.connected:
+                return None
+            if not screen.connected:
                 self.views_to_dropped += 1
             else:
                 self.views_lost += 1
                 self._sample_lost(roll, screen, version)
+            self.phone_views_missing += screen.seat is not None
             return None
         self.views_received += 1
         latency = _ms(arrived - roll.sent)
@@ -262,6 +403,16 @@ def connect_all(url: str, tables: list[Table], tally: Tally) -> None:
     errors = pool.map(lambda screen: screen.connect(url), screens)
     tally.screens = sum(screen.connected for screen in screens)
     tally.connect_errors = [error for error in errors if error]
+
+
+def wait_in_pool(tables: list[Table], tally: Tally, seconds: float) -> None:
+    """Until every connected phone's random numbers are in its table's pool (its rounds answered):
+    a roll before that is refused. Phones still out at the deadline are counted."""
+    phones = [phone for table in tables for phone in table.phones if phone.connected]
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline and any(phone.in_pool is False for phone in phones):
+        gevent.sleep(0.05)
+    tally.not_in_pool = sum(phone.in_pool is False for phone in phones)
 
 
 def wait_for_start() -> float:
@@ -311,6 +462,9 @@ def tally_up(tables: list[Table], tally: Tally, start: float, drain_end: float) 
         for roll in table.rolls():
             tally.count_roll(roll, receivers, start, drain_end, versions)
         tally.disconnects += sum(screen.disconnects for screen in table.screens)
+        tally.rolls_resent += sum(phone.resent for phone in table.phones)
+        tally.reveals += sum(phone.reveals for phone in table.phones)
+        tally.reveals_refused += sum(phone.reveals_refused for phone in table.phones)
         tally.versions_skipped += sum(screen.skipped_versions() for screen in receivers if not screen.disconnects)
     return tally
 
@@ -337,6 +491,7 @@ def main(plan_path: str, result_path: str) -> None:
     tables = [Table.from_plan(table) for table in plan["tables"]]
     tally = Tally()
     connect_all(plan["url"], tables, tally)
+    wait_in_pool(tables, tally, IN_POOL_TIMEOUT)
     start = wait_for_start()
     # A full collection here stalls every screen of the process for tens of ms,
     # a pause of the harness that real phones would not add: none during the run.

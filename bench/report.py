@@ -4,6 +4,7 @@ percentiles, the targets, and the markdown that goes into docs/benchmarks.md."""
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, field
 
 MB = 1024 * 1024
@@ -37,13 +38,48 @@ class Outcome:
     server_log_problems: int
     duration: float
     server_log_sample: list = field(default_factory=list)  # the first error lines of the server's log
+    run: int = 1  # which repetition of the servers and loads (bench/run.py --repeat)
+    # Seconds the server spent in fsync from the window's start to the run's end, on its event loop
+    # and in native threads, and how many (bench/fsync_timer): waiting on the disk, not CPU.
+    fsync: dict | None = None
+    # The server's CPU seconds from the window's start to the run's end (the drain included: a roll
+    # queued in the window is handled after it on a starved machine), shared out over every roll
+    # it answered; None: only the window's share is known.
+    server_cpu_seconds: float | None = None
+
+    @property
+    def rolls_answered(self) -> int:
+        """Rolls the server handled by the run's end: accepted, and answered after the drain."""
+        return self.tally["rolls_accepted"] + self.tally.get("acks_late", 0)
 
     @property
     def phone_latencies(self) -> list[float]:
-        return sorted(self.tally["phone_latencies_ms"])
+        """Every phone view owed, sorted: a view that never came within the drain (a roll dropped,
+        refused or never answered, a view late or lost) counts as infinitely slow."""
+        missing = self.tally.get("phone_views_missing", 0)
+        return sorted(self.tally["phone_latencies_ms"]) + [math.inf] * missing
 
     def latency(self, p: float) -> float | None:
         return percentile(self.phone_latencies, p)
+
+    @property
+    def rolls_dropped(self) -> int:
+        """Rolls sent that were never accepted: refused, or not answered within the drain."""
+        return self.tally["rolls_sent"] - self.tally["rolls_accepted"]
+
+    @property
+    def fsync_ms_per_roll(self) -> float | None:
+        """Wall time the server waited on fsync per roll handled (not CPU: the process sleeps)."""
+        if not self.fsync or not self.rolls_answered:
+            return None
+        return 1000 * (self.fsync["loop_seconds"] + self.fsync["thread_seconds"]) / self.rolls_answered
+
+    @property
+    def fsync_loop_ms_per_roll(self) -> float | None:
+        """Of it, the part on the event loop: every screen waited meanwhile."""
+        if not self.fsync or not self.rolls_answered:
+            return None
+        return 1000 * self.fsync["loop_seconds"] / self.rolls_answered
 
     @property
     def errors(self) -> int:
@@ -58,6 +94,8 @@ class Outcome:
     @property
     def server_cpu_ms_per_roll(self) -> float | None:
         """What one roll costs the server's CPU: 1000 / this is its ceiling in rolls per second of one core."""
+        if self.server_cpu_seconds is not None:
+            return 1000 * self.server_cpu_seconds / self.rolls_answered if self.rolls_answered else None
         return 1000 * self.server_cpu_share / self.rolls_per_second if self.rolls_per_second else None
 
     def error_breakdown(self) -> str:
@@ -99,18 +137,49 @@ def ratio(numerator: float | None, denominator: float | None) -> float | None:
 
 
 def _num(value: float | None, digits: int = 1) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
+    if value is None:
+        return "—"
+    return "∞" if math.isinf(value) else f"{value:.{digits}f}"
+
+
+def spread(values: list[float | None], digits: int = 1) -> str:
+    """Median (lowest–highest) of the runs' figures."""
+    known = [value for value in values if value is not None]
+    if not known:
+        return "—"
+    if len(known) == 1:
+        return _num(known[0], digits)
+    return f"{_num(statistics.median(known), digits)} ({_num(min(known), digits)}–{_num(max(known), digits)})"
+
+
+def side_by_side_table(outcomes: list[Outcome]) -> list[str]:
+    """Each server under each load over its repeated runs: median and range (issue 29)."""
+    lines = ["| load | server | runs | CPU ms/roll | fsync wall ms/roll (on the loop) | p50 ms | p99 ms "
+             "| rolls dropped / sent | views lost |",
+             "|---|---|---:|---|---|---|---|---|---|"]
+    groups: dict[tuple, list[Outcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault((outcome.load, outcome.kind), []).append(outcome)
+    for (load, kind), runs in groups.items():
+        fsync = spread([run.fsync_ms_per_roll for run in runs], 3)
+        loop = spread([run.fsync_loop_ms_per_roll for run in runs], 3)
+        lines.append(f"| {load.label} | {kind} | {len(runs)} | {spread([r.server_cpu_ms_per_roll for r in runs], 2)} "
+                     f"| {fsync if fsync == '—' else f'{fsync} ({loop})'} "
+                     f"| {spread([r.latency(50) for r in runs])} | {spread([r.latency(99) for r in runs])} "
+                     f"| {spread([r.rolls_dropped for r in runs], 0)} / {spread([r.tally['rolls_sent'] for r in runs], 0)} "
+                     f"| {spread([r.tally['views_lost'] for r in runs], 0)} |")
+    return lines
 
 
 # Markdown ------------------------------------------------------------------
 
 def latency_table(outcomes: list[Outcome]) -> list[str]:
-    lines = ["| load | server | phone views | p50 ms | p90 ms | p99 ms | max ms | host p99 ms | ack p50 ms |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| load | server | run | phone views | p50 ms | p90 ms | p99 ms | max ms | host p99 ms | ack p50 ms |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for outcome in outcomes:
         host = sorted(outcome.tally["host_latencies_ms"])
         acks = sorted(outcome.tally["ack_latencies_ms"])
-        lines.append(f"| {outcome.load.label} | {outcome.kind} | {len(outcome.phone_latencies)} "
+        lines.append(f"| {outcome.load.label} | {outcome.kind} | {outcome.run} | {len(outcome.phone_latencies)} "
                      f"| {_num(outcome.latency(50))} | {_num(outcome.latency(90))} | {_num(outcome.latency(99))} "
                      f"| {_num(outcome.latency(100))} | {_num(percentile(host, 99))} "
                      f"| {_num(percentile(acks, 50))} |")
@@ -118,18 +187,20 @@ def latency_table(outcomes: list[Outcome]) -> list[str]:
 
 
 def health_table(outcomes: list[Outcome]) -> list[str]:
-    lines = ["| load | server | screens | rolls accepted (/s) | errors | views lost | late | to dropped screens "
-             "| views coalesced | versions skipped | server CPU (ms/roll) | peak RSS MB (worker) "
-             "| client processes (CPU each) |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| load | server | run | screens | rolls accepted (/s) | dropped | resent after 428 | errors | views lost "
+             "| late | to dropped screens | views coalesced | versions skipped | server CPU (ms/roll) "
+             "| fsync wall ms/roll | peak RSS MB (worker) | client processes (CPU each) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for outcome in outcomes:
         tally = outcome.tally
         shares = ", ".join(f"{share:.0%}" for share in outcome.client_cpu_shares)
-        lines.append(f"| {outcome.load.label} | {outcome.kind} | {tally['screens']} "
-                     f"| {tally['rolls_accepted']} ({outcome.rolls_per_second:.0f}) | {outcome.errors} "
+        lines.append(f"| {outcome.load.label} | {outcome.kind} | {outcome.run} | {tally['screens']} "
+                     f"| {tally['rolls_accepted']} ({outcome.rolls_per_second:.0f}) | {outcome.rolls_dropped} "
+                     f"| {tally.get('rolls_resent', 0)} | {outcome.errors} "
                      f"| {tally['views_lost']} | {tally.get('views_late', 0)} | {tally.get('views_to_dropped', 0)} "
                      f"| {tally['views_coalesced']} | {tally.get('versions_skipped', 0)} "
                      f"| {outcome.server_cpu_share:.0%} ({_num(outcome.server_cpu_ms_per_roll, 2)}) "
+                     f"| {_num(outcome.fsync_ms_per_roll, 3)} "
                      f"| {outcome.peak_rss / MB:.0f} ({outcome.peak_worker_rss / MB:.0f}) "
                      f"| {len(outcome.client_cpu_shares)} ({shares}) |")
     return lines
@@ -261,9 +332,16 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              f"load average before {context['load_before']}, after {context['load_after']}; "
              f"{context['when']}; {context['duration']:g} s of rolling, 1 roll per phone per "
              f"{context['period']:g} s at a random phase.", "",
-             "Latency: from the roller's `emit(\"act\")` to the arrival of the `view` carrying that roll, "
-             "on every phone of the table (the host screen apart).", "",
-             *latency_table(outcomes), "", *health_table(outcomes), "",
+             "Latency: from the roller's tap (its schedule) to the arrival of the `view` carrying that roll, "
+             "on every phone of the table (the host screen apart); a phone's actions go one at a time, and a roll "
+             "answered 428 is sent again with the phone's next chain value: both are in the latency.", "",
+             "Side by side (median and range over the runs; runs of the servers interleaved; a phone view that "
+             "never came within the drain, of a roll dropped or a view lost, counts as infinitely slow, ∞; "
+             "CPU: the server's processes' user + system time from the rolling window's start to the run's end "
+             "(a roll queued in the window may be handled in the drain), per roll handled (accepted, or answered "
+             "after the drain); fsync: wall time the server waited on fsync per roll handled, not CPU, and in "
+             "brackets the part on the event loop):", "", *side_by_side_table(outcomes), "",
+             "Each run:", "", *latency_table(outcomes), "", *health_table(outcomes), "",
              "Errors: failed connections, refused or unacknowledged rolls, dropped connections, error lines "
              "in the server log. Views lost: accepted rolls that a screen of their table (phones and host), "
              "connected to the end, never showed: neither the roll's view nor any later one (a view is the whole "
@@ -271,9 +349,12 @@ def markdown(outcomes: list[Outcome], context: dict) -> str:
              "settle time; to dropped screens: owed to a screen whose connection dropped (a phone that reconnects "
              "gets its table's current view); coalesced: shown only by a later view (its history or a newer table "
              "version); versions skipped: table versions a screen connected throughout never received between "
-             "its first and newest view. Latency percentiles are over the views received within the drain. "
-             "Server CPU: share of one core over the rolling window, and per accepted roll.", "",
-             "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load, same run):",
+             "its first and newest view. Latency percentiles are over every phone view owed: one that never came "
+             "within the drain counts as infinitely slow. Dropped: rolls sent and never accepted (refused, or not "
+             "answered within the drain). "
+             "Server CPU: share of one core over the rolling window, and per roll handled (see above).", "",
+             "Overhead (Companion's latency over the bare echo server's and boardgame.io's, same load; with "
+             "--repeat, the last run of each):",
              "", *overhead_table(outcomes), "",
              "Growth (each server's p99 and server CPU per accepted roll, by load):", "",
              *growth_table(outcomes), "",

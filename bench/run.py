@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,12 +30,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # so that `python bench/run.py` finds the bench package
 
 from bench import spy  # noqa: E402
+from companion import fairness  # noqa: E402
 from bench.report import Load, Outcome, markdown, merge_tallies  # noqa: E402
 from bench.server import BGIO, BgioServer, ClusterServer, GunicornServer, ResourceSampler, node_env  # noqa: E402
 
 PHONES_SCRIPT = ROOT / "bench" / "phones.py"
 START_DELAY = 1.0  # seconds between "go" and the first roll, for every process to get the line
 CONNECT_TIMEOUT = 30.0  # for all of a process's screens to connect; keeps a whole run bounded
+SEATING_AT_ONCE = 8  # tables seated at once over HTTP
+IN_POOL_TIMEOUT = 30.0  # then for their rounds of random numbers to seal (bench/phones.py waits as long)
 LOG_PROBLEMS = ("Traceback", "[ERROR]", "[CRITICAL]")
 
 
@@ -57,6 +61,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                              "PostgreSQL and Redis: scripts/cluster.py)")
     parser.add_argument("--loads", default="a,b",
                         help="which loads (a,b): a, b, or tN for N tables of --phones phones (t10,t100,t300)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of every server under every load (1); the servers take turns, in another "
+                             "order each time, and the report gives each figure's median and range")
     parser.add_argument("--quick", action="store_true", help="smoke run: 5 s, 10 tables")
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "results" / "last-run.md",
                         help="where the markdown goes (bench/results/last-run.md, not versioned)")
@@ -91,17 +98,27 @@ def make_server(kind: str, workdir: Path):
 # Setting up ----------------------------------------------------------------
 
 def seat_tables(url: str, load: Load) -> list[dict]:
-    """Creates the tables and takes their seats over the JSON API, as phones would."""
-    session = requests.Session()
-    tables = []
-    for _ in range(load.tables):
+    """Creates the tables and takes their seats over the JSON API, as phones do (static/js/phone.js):
+    each phone reads the table (its commitment), draws the secret of its hash chain and joins with
+    the chain's anchor. The client process that plays the seat gets the secret."""
+    def seat_one(_) -> dict:
+        session = requests.Session()  # one per table: sessions are not shared between threads
         table = _post(session, f"{url}/api/tables", {"game": "dice", "options": {}})
-        seats = [_post(session, f"{url}/api/tables/{table['code']}/seats",
-                       {"name": f"Phone {n}", "entropy": secrets.token_hex(32)})
-                 for n in range(1, load.phones + 1)]
-        tables.append({"code": table["code"], "host_token": table["host_token"],
-                       "seats": [{"seat": seat["seat"], "token": seat["token"]} for seat in seats]})
-    return tables
+        return {"code": table["code"], "host_token": table["host_token"],
+                "seats": [_join(session, url, table["code"], f"Phone {n}") for n in range(1, load.phones + 1)]}
+
+    # Tables are seated side by side (their phones in turn): on a loaded machine one by one took minutes.
+    with ThreadPoolExecutor(SEATING_AT_ONCE) as pool:
+        return list(pool.map(seat_one, range(load.tables)))
+
+
+def _join(session: requests.Session, url: str, code: str, name: str) -> dict:
+    response = session.get(f"{url}/api/tables/{code}", timeout=30)
+    if not response.ok:
+        raise RuntimeError(f"GET {url}/api/tables/{code}: {response.status_code} {response.text[:200]}")
+    secret = secrets.token_hex(32)
+    seat = _post(session, f"{url}/api/tables/{code}/seats", {"name": name, "commitment": fairness.chain(secret)[0]})
+    return {"seat": seat["seat"], "token": seat["token"], "secret": secret}
 
 
 def seat_bgio_tables(url: str, load: Load) -> list[dict]:
@@ -182,11 +199,12 @@ class ClientProcess:
 
 
 def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: argparse.Namespace,
-          at_start: Callable[[], Any] = lambda: None) -> float:
-    """Starts every client at once; returns the server's CPU share (of one core)
-    over the rolling window. ``at_start`` runs when the window opens (a profiler)."""
+          at_start: Callable[[], Any] = lambda: None) -> tuple[float, float, dict | None]:
+    """Starts every client at once; returns the server's CPU share (of one core) over the rolling
+    window, and its CPU seconds and time in fsync so far when the window opened (to count until
+    the run's end). ``at_start`` runs when the window opens (a profiler)."""
     screens = sum(len(json.loads(client.plan_path.read_text())["tables"]) for client in clients) * 8
-    deadline = time.monotonic() + max(CONNECT_TIMEOUT, screens / 20)
+    deadline = time.monotonic() + max(CONNECT_TIMEOUT, screens / 20) + IN_POOL_TIMEOUT
     for client in clients:
         client.wait_ready(deadline)
     start = time.time() + START_DELAY
@@ -194,15 +212,26 @@ def drive(clients: list[ClientProcess], sampler: ResourceSampler, arguments: arg
         client.start_at(start)
     time.sleep(max(0.0, start - time.time()))
     at_start()
-    cpu_before = sampler.cpu_seconds()
+    cpu_before, fsync_before = sampler.cpu_seconds(), _fsync_totals(sampler.server)
     time.sleep(arguments.duration)
-    return (sampler.cpu_seconds() - cpu_before) / arguments.duration
+    return (sampler.cpu_seconds() - cpu_before) / arguments.duration, cpu_before, fsync_before
+
+
+def _fsync_totals(server) -> dict | None:
+    return server.fsync_totals() if hasattr(server, "fsync_totals") else None
+
+
+def _fsync_since(server, before: dict | None) -> dict | None:
+    after = _fsync_totals(server)
+    return {name: after[name] - before[name] for name in after} if before and after else None
 
 
 # One run -------------------------------------------------------------------
 
-def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace) -> Outcome:
-    server = make_server(kind, workdir).start()
+def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace, run: int = 1,
+            server=None) -> Outcome:
+    """One server (``server``, or a fresh one of ``kind``) under one load."""
+    server = (server or make_server(kind, workdir)).start()
     clients: list[ClientProcess] = []
     try:
         with ResourceSampler(server) as sampler:
@@ -210,8 +239,10 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
             spies: list = []
-            server_cpu = drive(clients, sampler, arguments, lambda: spies.extend(_start_spies(server, arguments)))
+            server_cpu, cpu_before, fsync_before = drive(clients, sampler, arguments,
+                                                         lambda: spies.extend(_start_spies(server, arguments)))
             results = [client.result(timeout=arguments.drain + arguments.settle + 20) for client in clients]
+            cpu_seconds, fsync = sampler.cpu_seconds() - cpu_before, _fsync_since(server, fsync_before)
     finally:
         for client in clients:
             client.kill()
@@ -221,7 +252,7 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace)
                       server_cpu_share=server_cpu, peak_rss=sampler.peak_rss,
                       peak_worker_rss=sampler.peak_worker_rss, server_log_problems=_log_problems(server),
                       server_log_sample=_log_sample(server),
-                      duration=arguments.duration)
+                      duration=arguments.duration, run=run, fsync=fsync, server_cpu_seconds=cpu_seconds)
     _report_spies(spies, outcome, arguments)
     return outcome
 
@@ -298,11 +329,34 @@ def load_average() -> str:
 
 def summary_line(outcome: Outcome) -> str:
     p50, p99 = outcome.latency(50), outcome.latency(99)
-    return (f"{outcome.load.label:<28} {outcome.kind:<9} p50 {p50 or 0:7.1f} ms  p99 {p99 or 0:7.1f} ms  "
-            f"accepted {outcome.tally['rolls_accepted']:6d}  errors {outcome.errors}  "
+    return (f"{outcome.load.label:<28} {outcome.kind:<9} run {outcome.run}  p50 {p50 or 0:7.1f} ms  "
+            f"p99 {p99 or 0:7.1f} ms  CPU {outcome.server_cpu_ms_per_roll or 0:.2f} ms/roll  "
+            f"fsync {outcome.fsync_ms_per_roll or 0:.3f} ms/roll  "
+            f"accepted {outcome.tally['rolls_accepted']:6d}  dropped {outcome.rolls_dropped}  "
+            f"resent {outcome.tally.get('rolls_resent', 0)}  errors {outcome.errors}  "
             f"lost {outcome.tally['views_lost']}  late {outcome.tally.get('views_late', 0)}  "
             f"to dropped screens {outcome.tally.get('views_to_dropped', 0)}  "
             f"versions skipped {outcome.tally.get('versions_skipped', 0)}  RSS {outcome.peak_rss / 2**20:.0f} MB")
+
+
+def write_report(outcomes: list[Outcome], context: dict, arguments: argparse.Namespace) -> str:
+    context["load_after"] = load_average()
+    text = markdown(outcomes, context)
+    arguments.output.parent.mkdir(parents=True, exist_ok=True)
+    arguments.output.write_text(text)
+    return text
+
+
+def schedule(kinds: list[str], loads: list[Load], repeat: int) -> list[tuple[int, Load, str]]:
+    """(run, load, server) in the order they run: each round runs every load on every server, the
+    servers side by side under each load, starting one server later each round, so that no server
+    always follows the same one and a stall of the machine hits one run of a server, not all."""
+    order = []
+    for run in range(1, repeat + 1):
+        turn = (run - 1) % len(kinds)
+        for load in loads:
+            order += [(run, load, kind) for kind in kinds[turn:] + kinds[:turn]]
+    return order
 
 
 def main(argv: list[str]) -> int:
@@ -314,20 +368,17 @@ def main(argv: list[str]) -> int:
                "period": arguments.period}
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as workdir:
-        for load in loads_of(arguments):
-            for kind in arguments.servers.split(","):
-                try:
-                    outcome = run_one(kind, load, Path(workdir), arguments)
-                except RuntimeError as error:  # one load too heavy for the machine: the others still count
-                    context.setdefault("failed", []).append(f"{load.label} / {kind}: {str(error)[:300]}")
-                    print(f"{load.label:<28} {kind:<9} FAILED: {error}", flush=True)
-                    continue
-                print(summary_line(outcome), flush=True)
-                outcomes.append(outcome)
-    context["load_after"] = load_average()
-    text = markdown(outcomes, context)
-    arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.write_text(text)
+        for run, load, kind in schedule(arguments.servers.split(","), loads_of(arguments), arguments.repeat):
+            try:
+                outcome = run_one(kind, load, Path(workdir), arguments, run)
+            except RuntimeError as error:  # one load too heavy for the machine: the others still count
+                context.setdefault("failed", []).append(f"{load.label} / {kind} / run {run}: {str(error)[:300]}")
+                print(f"{load.label:<28} {kind:<9} run {run}  FAILED: {error}", flush=True)
+                continue
+            print(summary_line(outcome), flush=True)
+            outcomes.append(outcome)
+            write_report(outcomes, context, arguments)  # so far: a long run stopped midway still reports
+    text = write_report(outcomes, context, arguments)
     if arguments.raw:
         arguments.raw.write_text(json.dumps([{"load": o.load.key, "server": o.kind, **o.tally} for o in outcomes]))
     print("\n" + text + f"\n(written to {arguments.output})")

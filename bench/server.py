@@ -15,15 +15,29 @@ from tests.server import ServerProcess, stop_process
 
 # What gunicorn loads for each kind of server; both run with our gunicorn.conf.py.
 APPS = {"companion": "app:app", "echo": "bench.echo_app:app"}
+FSYNC_TIMER = Path(__file__).resolve().parent / "fsync_timer"  # its sitecustomize times os.fsync
 
 
 class GunicornServer(ServerProcess):
     """The production server (gunicorn, our config) of one kind, quiet in its log."""
 
     def __init__(self, kind: str, workdir: Path):
-        super().__init__(workdir, command="gunicorn", app=APPS[kind], name=f"{kind}-{time.monotonic_ns()}",
-                         extra_env={"COMPANION_LOG_LEVEL": "warning"})
+        name = f"{kind}-{time.monotonic_ns()}"
+        self.fsync_path = workdir / f"{name}.fsync"
+        python_path = os.pathsep.join(filter(None, [str(FSYNC_TIMER), os.environ.get("PYTHONPATH")]))
+        super().__init__(workdir, command="gunicorn", app=APPS[kind], name=name,
+                         extra_env={"COMPANION_LOG_LEVEL": "warning", "PYTHONPATH": python_path,
+                                    "BENCH_FSYNC_TIMES": str(self.fsync_path)})
         self.kind = kind
+
+    def fsync_totals(self) -> dict | None:
+        """Time in os.fsync so far, on the event loop and in threads (bench/fsync_timer)."""
+        from bench.fsync_timer.sitecustomize import read_totals
+
+        try:
+            return read_totals(self.fsync_path)
+        except (OSError, ValueError):
+            return None
 
     def start(self, timeout: float = 30) -> "GunicornServer":
         super().start(timeout)

@@ -9,10 +9,15 @@ const Dice = {
   setup: () => ({ rolls: 0, last: null, history: [] }),
   turn: { activePlayers: ActivePlayers.ALL },
   moves: {
-    roll: ({ G, random, playerID }, id) => {
-      G.rolls += 1;
-      G.last = { seat: Number(playerID), id, number: G.rolls, face: random.D6() };
-      G.history = [G.last, ...G.history].slice(0, HISTORY);
+    roll: {
+      move: ({ G, random, playerID }, id) => {
+        G.rolls += 1;
+        G.last = { seat: Number(playerID), id, number: G.rolls, face: random.D6() };
+        G.history = [G.last, ...G.history].slice(0, HISTORY);
+      },
+      // Rolls of one match cross on the wire: without this the server drops a roll sent on a
+      // state another roll already replaced (29 % of them at 100 tables), as no table would.
+      ignoreStaleStateID: true,
     },
   },
 };

@@ -69,7 +69,7 @@ async function main() {
   const cpu = process.cpuUsage(cpuBefore);
   const tally = { screens: screens.filter((s) => s.connected).length, connect_errors: connectErrors,
     rolls_sent: 0, rolls_accepted: 0, refusals: {}, unanswered: 0, views_expected: 0, views_received: 0,
-    views_coalesced: 0, views_lost: 0, disconnects: 0, phone_latencies_ms: [], host_latencies_ms: [],
+    views_coalesced: 0, views_lost: 0, phone_views_missing: 0, disconnects: 0, phone_latencies_ms: [], host_latencies_ms: [],
     ack_latencies_ms: [], timeline: [], cpu_seconds: (cpu.user + cpu.system) / 1e6, wall_seconds: now() - wallBefore };
   for (const table of tables) {
     const receivers = [...table.phones, table.host];
@@ -78,7 +78,8 @@ async function main() {
         tally.rolls_sent += 1;
         // boardgame.io answers a move with the new state only: a roll its own phone saw was accepted.
         const own = phone.firstSeen.get(roll.id);
-        if (own === undefined) { tally.unanswered += 1; continue; }
+        // Never shown, not even to its own phone: dropped. Every phone's view of it is missing.
+        if (own === undefined) { tally.unanswered += 1; tally.phone_views_missing += table.phones.length; continue; }
         tally.rolls_accepted += 1;
         tally.ack_latencies_ms.push(ms(own - roll.sent));
         let slowest = null;
@@ -86,7 +87,8 @@ async function main() {
           tally.views_expected += 1;
           const arrived = receiver.firstSeen.get(roll.id);
           if (arrived === undefined) {
-            if (receiver.inHistory.has(roll.id)) tally.views_coalesced += 1; else tally.views_lost += 1;
+            if (receiver.inHistory.has(roll.id)) tally.views_coalesced += 1;
+            else { tally.views_lost += 1; if (receiver.seat !== null) tally.phone_views_missing += 1; }
             continue;
           }
           tally.views_received += 1;
