@@ -860,6 +860,7 @@ class Tables(NightActions):
             "seed": table["seed"] if revealed else None, "options": table["options"],
             "seats": [{"id": s["seat"], "name": s["name"], "colour": s["colour"]} for s in seats],
             "min_seats": game.min_seats, "max_seats": game.max_seats, "uses_figures": game.uses_figures,
+            "names": game.names,
             "figures": record if role == "host" else figures.public(record),
             **self._night_view(table, game, hosting),
             "requirements": figures.requirements(game, table["options"], record, [s["seat"] for s in seats])

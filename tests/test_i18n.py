@@ -82,6 +82,21 @@ def test_the_games_phase_labels_are_in_the_pages_catalogue(client):
                if not game.setup.__module__.startswith("tests."))
 
 
+def test_a_table_carries_its_games_names_and_the_page_translates_them(client):
+    """The screens name a game's components from the table's part of the view (the game's ``names``),
+    never from copies of their own; the page's catalogue translates the names that are msgids."""
+    from tests.helpers import new_table
+
+    table = client.get(f"/api/tables/{new_table(client, 'arkade', names=())['code']}").json["table"]
+    assert (dict(table["names"]["tiles"])["engines"], dict(table["names"]["colours"])["cyan"]) == ("Engines", "cyan")
+    strings = script_strings(client, "/?lang=fr")
+    assert (strings["Engines"], strings["black"]) == ("Moteurs améliorés", "noir")
+    assert all(name in strings for kind in table["names"].values() for _, name in kind)
+    rayman = client.get(f"/api/tables/{new_table(client, 'rayman', names=())['code']}").json["table"]["names"]
+    assert [name for name, _ in rayman["characters"]] == ["Rayman", "Globox", "Barbara", "Grand Minimus"]
+    assert dict(rayman["boards"])["foret"] == "Forêt"
+
+
 def test_script_strings_with_plural_forms_come_as_their_forms(client):
     strings = script_strings(client, "/?lang=fr")
     assert strings["%(count)s point"] == ["%(count)s point", "%(count)s points"]

@@ -231,6 +231,11 @@ class Game:
     # Every phase's and stage's label (msgids): the views carry them (``phase_label``, ``stage_label``)
     # and the screens translate them from the browser's catalogue, which holds these.
     phase_labels: tuple = ()
+    # What the screens call the game's components, by kind: ((id, name), ...) in the box's order (JSON
+    # objects lose theirs), each name a msgid or a proper name the box prints, the same in every language.
+    # The table's part of every view carries them once, and the page's catalogue holds their
+    # translations, so that no screen keeps a copy of the game's names.
+    names: dict = field(default_factory=dict)
     # The seat leaves the game for good: (state, seat, rng) -> (state, events); the rule
     # (a msgid) is shown to the host before confirming.
     withdraw: Callable[[dict, int, Any], tuple[dict, list[dict]]] = field(default=lambda state, seat, rng: (state, []))

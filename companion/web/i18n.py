@@ -85,10 +85,12 @@ def rules_catalogue(language: str) -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def labels_catalogue(language: str) -> dict[str, str]:
-    """The games' phase and stage labels in one language (from the server's catalogue): a view carries
-    its phase's and stage's label as a msgid (the kernel's ``phase_label``, ``stage_label``) and the
-    screen translates it with t(), so that no screen keeps its own copy of a game's phases."""
+    """The games' phase and stage labels and their components' names in one language (from the server's
+    catalogue): a view carries its phase's and stage's label as a msgid (the kernel's ``phase_label``,
+    ``stage_label``), the table's part of it the game's ``names``, and the screen translates them with
+    t(), so that no screen keeps its own copy of a game's phases or names."""
     labels = {label for game in REGISTRY.values() for label in game.phase_labels}
+    labels |= {name for game in REGISTRY.values() for kind in game.names.values() for _, name in kind}
     return {message.id: message.string for message in _translated(language, "messages") if message.id in labels}
 
 

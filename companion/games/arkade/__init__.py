@@ -44,6 +44,7 @@ legal_actions = RULES.legal_actions
 GAME = register(Game(
     id="arkade",
     title=N_("Arkade"),
+    names={"colours": COLOUR_LABELS, "tiles": ALIEN_TILE_LABELS + DEFENDER_TILE_LABELS},
     min_seats=2,
     max_seats=2,
     options=(

@@ -149,6 +149,7 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
 from companion.games.rayman.audit import draw_check
 from companion.games.rayman.choosing import lost_choices
 from companion.games.rayman.common import die_level
+from companion.games.rayman.components import BOARD_NAMES, BOSS_NAMES, NAMES, PROJECTILE_NAMES
 from companion.games.rayman.flow import RULES, remember
 from companion.games.rayman.options import check_options, resolve, seat_range
 from companion.games.rayman.ptizetres import carry
@@ -188,6 +189,7 @@ ON_OFF_LABELS = (N_("No"), N_("Yes"))
 GAME = register(Game(
     id="rayman",
     title=N_("Rayman, the board game"),
+    names=NAMES,
     min_seats=1,
     max_seats=6,
     options=(
@@ -196,10 +198,9 @@ GAME = register(Game(
         Option("difficulty", N_("Difficulty"), "choice", "novice", choices=DIFFICULTIES,
                choice_labels=(N_("Novice"), N_("Intermediate"), N_("Hero"), N_("Legend"), N_("Custom"))),
         Option("board", N_("Board"), "choice", "auto", choices=("auto",) + BOARDS,
-               choice_labels=(N_("As the difficulty says"), "Jungle", "Forêt", "Fiesta de los Muertos", "Enfer")),
+               choice_labels=(N_("As the difficulty says"), *BOARD_NAMES.values())),
         Option("projectile", N_("Projectiles"), "choice", "auto", choices=("auto", "none") + PROJECTILES,
-               choice_labels=(N_("As the difficulty says"), N_("None"), "Missile", "Fourchette", "Feu d'artifice",
-                              "Fantôme Rouge", "Bombe Volante")),
+               choice_labels=(N_("As the difficulty says"), N_("None"), *PROJECTILE_NAMES.values())),
         Option("projectile_card", N_("Projectile card"), "choice", "auto", choices=AUTO_ON_OFF,
                choice_labels=AUTO_ON_OFF_LABELS),
         Option("extra_cards", N_("Extra action cards"), "choice", "auto", choices=AUTO_ON_OFF,
@@ -207,8 +208,7 @@ GAME = register(Game(
         Option("legendary", N_("Legendary player cards"), "choice", "auto", choices=AUTO_ON_OFF,
                choice_labels=AUTO_ON_OFF_LABELS),
         Option("boss", N_("Boss"), "choice", "auto", choices=("auto", "none") + BOSSES,
-               choice_labels=(N_("As the difficulty says"), N_("None"), "Crapaud blindé", "Ptizêtre maléfique",
-                              "Seabreather", "Grundermord")),
+               choice_labels=(N_("As the difficulty says"), N_("None"), *BOSS_NAMES.values())),
         Option("boss_move", N_("Boss movement (0: read it on the Boss card during the game)"), "int", 0,
                minimum=0, maximum=MAX_BOSS_MOVE),
         Option("hand_entry", N_("Hand entry"), "choice", "full", choices=("full", "quick"),

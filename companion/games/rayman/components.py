@@ -4,11 +4,21 @@ labels to stick on them, so that the players read the number the phones show).""
 from __future__ import annotations
 
 from companion.games.base import N_
-from companion.games.rayman.constants import BOSS_DECK, BOSSES, CAPTIVES, EXTRA_CARDS
+from companion.games.rayman.constants import (BOARDS, BOSS_DECK, BOSSES, CAPTIVES, CHARACTERS, EXTRA_CARDS,
+                                              LEGENDARY_CARDS, PROJECTILES)
 
 # Proper names from the box: the same in every language.
 BOSS_NAMES = {"crapaud_blinde": "Crapaud blindé", "ptizetre_malefique": "Ptizêtre maléfique",
               "seabreather": "Seabreather", "grundermord": "Grundermord"}
+BOARD_NAMES = {"jungle": "Jungle", "foret": "Forêt", "fiesta": "Fiesta de los Muertos", "enfer": "Enfer"}
+PROJECTILE_NAMES = {"missile": "Missile", "fourchette": "Fourchette", "feu_artifice": "Feu d'artifice",
+                    "fantome_rouge": "Fantôme Rouge", "bombe_volante": "Bombe Volante"}
+LEGENDARY_NAMES = {card: card.capitalize() for card in LEGENDARY_CARDS}  # as printed: "Esquiveur"
+# What the screens call them (``Game.names``), in the box's order: a character is stored by its name.
+NAMES = {"characters": tuple((name, name) for name in CHARACTERS),
+         **{kind: tuple((id_, names[id_]) for id_ in ids) for kind, names, ids in (
+             ("legendary", LEGENDARY_NAMES, LEGENDARY_CARDS), ("boards", BOARD_NAMES, BOARDS),
+             ("projectiles", PROJECTILE_NAMES, PROJECTILES), ("bosses", BOSS_NAMES, BOSSES))}}
 
 
 def label_groups() -> list[dict]:

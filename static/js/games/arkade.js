@@ -27,35 +27,12 @@ const can = (game, type) => game.legal.some((action) => action.type === type);
 const serverNow = () => (Date.now() + serverOffset) / 1000;
 const roleName = (role) => (role === ALIEN ? t('Alien') : t('Defender'));
 
-// Colour names the companion knows; other colours show as typed.
-const COLOURS = {
-  blue: N_('blue'),
-  green: N_('green'),
-  pink: N_('pink'),
-  orange: N_('orange'),
-  red: N_('red'),
-  yellow: N_('yellow'),
-  purple: N_('purple'),
-  cyan: N_('cyan'),
-  white: N_('white'),
-  black: N_('black'),
-};
-// Power tiles, by kind.
-const TILES = {
-  extra_life: N_('Extra life'),
-  engines: N_('Engines'),
-  rift: N_('Rift in the galaxy'),
-  turret: N_('Turret hit'),
-  repair: N_('Repaired saucer'),
-  reactor: N_('Reactor damage'),
-  munitions: N_('Super munitions'),
-  asteroid: N_('Asteroid'),
-  mine: N_('Nugget mine'),
-  gps: N_('GPS update'),
-  magnetic_field: N_('Magnetic field'),
-  tower: N_('Mini-tower'),
-  comet: N_('Comet'),
-};
+// The game's names of its colours and power tiles (msgids), by id: the table's part of the view carries them
+// (companion/games/arkade/constants.py), as [id, name] pairs; a colour the companion does not know shows as typed.
+function boxName(kind, id) {
+  const found = (lastView?.table?.names?.[kind] ?? []).find(([known]) => known === id);
+  return found ? t(found[1]) : id;
+}
 // How the ship moved.
 const SHIP_MOVES = {
   die: N_('The ship moves to cell %(cell)s (movement die).'),
@@ -85,9 +62,7 @@ const LAYOUTS = {
   simplified: N_('Saucers: the simplified layout (colours lined up)'),
 };
 
-function colourLabel(name) {
-  return Object.hasOwn(COLOURS, name) ? t(COLOURS[name]) : name;
-}
+const colourLabel = (name) => boxName('colours', name);
 
 function colourChip(name, extra = '') {
   const chip = el('span', { class: `ak-colour ${extra}`.trim() }, el('span', { class: 'ak-dot' }), colourLabel(name));
@@ -100,7 +75,7 @@ function faceChip(face) {
 }
 
 function tileLabel(tile) {
-  const name = t(TILES[tile.kind]);
+  const name = boxName('tiles', tile.kind);
   return tile.value ? `${name} (${tile.value})` : name;
 }
 

@@ -7,14 +7,14 @@ import { context, lastView, target } from './view.js';
 export const observed = new Map();  // race:round:seat -> the commitment this screen saw before the reveal
 export const kept = {};  // what the player typed, by input key: a new view redraws the screen, not the typing
 export const openDetails = new Set();  // folded sections the player opened
-export const CHARACTERS = ['Rayman', 'Globox', 'Barbara', 'Grand Minimus'];
-export const LEGENDARY = { esquiveur: 'Esquiveur', vagabond: 'Vagabond', fracasseur: 'Fracasseur', sprinteur: 'Sprinteur',
-  filou: 'Filou', grimpeur: 'Grimpeur' };
-export const BOARDS = { jungle: 'Jungle', foret: 'Forêt', fiesta: 'Fiesta de los Muertos', enfer: 'Enfer' };
-export const PROJECTILES = { missile: 'Missile', fourchette: 'Fourchette', feu_artifice: "Feu d'artifice",
-  fantome_rouge: 'Fantôme Rouge', bombe_volante: 'Bombe Volante' };
-export const BOSSES = { crapaud_blinde: 'Crapaud blindé', ptizetre_malefique: 'Ptizêtre maléfique',
-  seabreather: 'Seabreather', grundermord: 'Grundermord' };
+// The game's names of its components, by kind (characters, legendary, boards, projectiles, bosses): the
+// table's part of the view carries them (companion/games/rayman/components.py) as [id, name] pairs in the box's
+// order, each name a msgid or a proper name the box prints.
+export const boxNames = (kind) => lastView?.table?.names?.[kind] ?? [];
+export function boxName(kind, id) {
+  const found = boxNames(kind).find(([known]) => known === id);
+  return found ? t(found[1]) : id;
+}
 export const STEPS = [['up', '↑'], ['back', '←'], ['forward', '→'], ['down', '↓']];
 // Events that the history shows but nobody needs to hear (or that come by the dozen).
 export const QUIET = new Set(['moved', 'position_forgotten', 'initiative_told', 'answered', 'choosing', 'round_started',
@@ -74,7 +74,7 @@ export function paintSwatch(colour) {
 export const ptizetreSwatch = (game, number) => (colourOf(game, number) ? paintSwatch(colourOf(game, number)) : null);
 // The Ptizêtre an event is about, drawn before its line in the history.
 export const eventSwatch = (game, event) => (event.ptizetre ? ptizetreSwatch(game, event.ptizetre) : null);
-export const bossCardName = (game, number) => t('%(boss)s: attack card n°%(number)s', { boss: BOSSES[game.boss?.name] ?? 'Boss', number });
+export const bossCardName = (game, number) => t('%(boss)s: attack card n°%(number)s', { boss: boxName('bosses', game.boss?.name) ?? 'Boss', number });
 
 export function cardName(card, character = lastView?.game && playerOf(lastView.game, lastView.game.you)?.character) {
   if (card.extra) return extraName(card.extra);

@@ -1,6 +1,6 @@
 // Rayman's screen: what happened, in sentences, and the phone's buzz when its turn comes.
 import { N_, t, tn } from '../../i18n.js';
-import { BOARDS, LEGENDARY, PROJECTILES, PTIZETRE_COLOURS, QUIET, ROUND_END_EVENTS, bossCardName, cardName, extraName, nameOf, namesOf, numbers, playerOf, ptizetreName } from './common.js';
+import { PTIZETRE_COLOURS, QUIET, ROUND_END_EVENTS, bossCardName, boxName, cardName, extraName, nameOf, namesOf, numbers, playerOf, ptizetreName } from './common.js';
 import { target } from './view.js';
 export let seenHistory = null;  // history_count already announced (null: first view, announce nothing)
 export let buzzedTurn = null;  // the turn this phone already vibrated for
@@ -73,15 +73,15 @@ export function eventText(event, game) {
   switch (event.type) {
     case 'character_chosen':
       return t('%(name)s races as %(character)s.', { name: playerOf(game, event.seat)?.name ?? name, character: event.character });
-    case 'legendary_chosen': return t('%(name)s takes the legendary card %(card)s.', { name, card: LEGENDARY[event.card] ?? event.card });
+    case 'legendary_chosen': return t('%(name)s takes the legendary card %(card)s.', { name, card: boxName('legendary', event.card) });
     case 'draft_revealed': return t('Extra cards on the table: %(cards)s. Order: %(names)s.', { cards: numbers(event.cards), names: namesOf(game, event.order) });
     case 'picked': return t('%(name)s takes %(card)s.', { name, card: extraName(event.card) });
     case 'draft_discarded': return t('Discarded: %(cards)s.', { cards: numbers(event.cards) });
     case 'exchanged': return tn('%(name)s gives back %(count)s card.', '%(name)s gives back %(count)s cards.', event.dropped.length, { name });
     case 'initiatives_asked': return t('Cards played for the first time: their players read the initiative printed on them.');
     case 'initiative_told': return t('%(name)s: %(card)s has initiative %(initiative)s.', { name, card: cardName(event, event.character), initiative: event.initiative });
-    case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
-    case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: BOARDS[event.board] ?? event.board });
+    case 'race_started': return t('Race %(race)s starts on the %(board)s board.', { race: event.race, board: boxName('boards', event.board) });
+    case 'next_race': return t('Next: race %(race)s on the %(board)s board.', { race: event.race, board: boxName('boards', event.board) });
     case 'random_discards': return event.seat === game.you ? t('Two of your cards were discarded at random: see your cards.')
       : tn('%(name)s discards %(count)s card at random.', '%(name)s discards %(count)s cards at random.', event.count, { name });
     case 'round_started': return t('Round %(round)s.', { round: event.round });
@@ -138,7 +138,7 @@ export function eventText(event, game) {
     case 'bonus_used': return t('%(name)s uses a bonus token (%(count)s left).', { name, count: event.count });
     case 'bonus_discarded': return t('%(name)s discards a bonus token.', { name });
     case 'bonus_given': return t('%(name)s gives a bonus token to %(other)s.', { name, other: nameOf(game, event.to) });
-    case 'legendary_used': return t('%(name)s uses the legendary ability (%(card)s).', { name, card: LEGENDARY[event.card] ?? event.card });
+    case 'legendary_used': return t('%(name)s uses the legendary ability (%(card)s).', { name, card: boxName('legendary', event.card) });
     case 'crossed': return t('%(name)s crosses the finish line!', { name });
     case 'final_round': return t('Final round: it is played to the end so that everybody plays as often.');
     case 'moved': return t('%(name)s: column %(column)s, level %(level)s.', { name, column: event.column, level: event.level });
@@ -146,7 +146,7 @@ export function eventText(event, game) {
     case 'projectile_moved': return t('Projectile n°%(id)s moves to column %(column)s, level %(level)s.', { id: event.id, column: event.column, level: event.level });
     case 'projectile_removed': return t('Projectile n°%(id)s leaves the board.', { id: event.id });
     case 'projectile_card_effect':
-      return t('Apply line %(line)s of the %(card)s projectile card.', { line: event.line, card: PROJECTILES[event.card] ?? event.card });
+      return t('Apply line %(line)s of the %(card)s projectile card.', { line: event.line, card: boxName('projectiles', event.card) });
     case 'boss_moved': return t('The Boss moves to column %(column)s, level %(level)s.', { column: event.column, level: event.level });
     case 'boss_hit': return t('The Boss lands on %(name)s!', { name });
     case 'boss_attack': return t('Apply %(card)s.', { card: bossCardName(game, event.card) });

@@ -1,7 +1,7 @@
 // Rayman's screen: the public picture (players, board, cards, the round's end, the result).
 import { t, tn, withColon } from '../../i18n.js';
 import { button, el, showErrorAt } from '../../ui.js';
-import { BOARDS, BOSSES, LEGENDARY, PROJECTILES, UNLISTED, bossCardName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
+import { UNLISTED, bossCardName, boxName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
 import { DIFFICULTIES, MODES, coopResult, eventText, roundEndSummary } from './events.js';
 import { positionText } from './turns.js';
 import { context, target } from './view.js';
@@ -10,7 +10,7 @@ import { context, target } from './view.js';
 export function badges(game, player) {
   const items = [];
   const badge = (text, extra = '') => items.push(el('span', { class: `rm-badge ${extra}`.trim(), text }));
-  if (player.legendary) badge(LEGENDARY[player.legendary], 'legendary');
+  if (player.legendary) badge(boxName('legendary', player.legendary), 'legendary');
   if (!game.round) return items;  // setting up: nothing to count yet
   badge(player.heart ? `♥ ${t('heart')}` : `♡ ${t('no heart')}`, player.heart ? 'heart' : 'off');
   badge(`${t('Bonus')} ${player.bonus}/${game.max_bonus}${player.bonus_pending ? ' +1' : ''}`);
@@ -49,14 +49,14 @@ export function boardPanel(game) {
   const parts = [];
   if (!game.round) return null;
   if (game.config.projectile) {
-    parts.push(el('h4', { text: t('Projectiles (%(name)s)', { name: PROJECTILES[game.config.projectile] }) }),
+    parts.push(el('h4', { text: t('Projectiles (%(name)s)', { name: boxName('projectiles', game.config.projectile) }) }),
       game.projectiles.length ? el('ul', { class: 'rm-projectiles' }, ...game.projectiles.map((projectile) => el('li', {
         text: t('Projectile n°%(id)s: column %(column)s, level %(level)s', { id: projectile.id, column: projectile.column, level: projectile.level }) })))
         : el('p', { class: 'muted', text: t('No projectile on the board.') }));
   }
   if (game.boss) {
     const boss = game.boss;
-    parts.push(el('h4', { text: `Boss — ${BOSSES[boss.name] ?? boss.name}` }),
+    parts.push(el('h4', { text: `Boss — ${boxName('bosses', boss.name)}` }),
       el('p', { text: boss.column === null ? t('Not on the board yet: it enters at the first roll.')
         : t('Column %(column)s, level %(level)s', { column: boss.column, level: boss.level }) }),
       el('p', { text: boss.move === null ? t('Movement: asked at the first round') : tn('Moves %(count)s space each round', 'Moves %(count)s spaces each round', boss.move) }),
@@ -180,10 +180,10 @@ export function setupReminder(game) {
   const config = game.config;
   const items = [`${withColon(t('Mode'))} ${t(MODES[config.mode])}`,
     `${withColon(t('Difficulty'))} ${t(DIFFICULTIES[config.difficulty])}`,
-    t('Board: %(board)s', { board: BOARDS[game.race.board] ?? game.race.board })];
-  items.push(config.projectile ? t('Projectiles: %(name)s', { name: PROJECTILES[config.projectile] }) : t('No projectiles'));
+    t('Board: %(board)s', { board: boxName('boards', game.race.board) })];
+  items.push(config.projectile ? t('Projectiles: %(name)s', { name: boxName('projectiles', config.projectile) }) : t('No projectiles'));
   if (config.projectile_card) items.push(t('The projectile card applies'));
-  if (config.boss) items.push(t('Boss: %(name)s', { name: BOSSES[config.boss] ?? config.boss }));
+  if (config.boss) items.push(t('Boss: %(name)s', { name: boxName('bosses', config.boss) }));
   items.push((config.extra_cards ? t('Extra action cards: 10 cards each') : t('8 action cards each')));
   if (config.legendary) items.push(t('Legendary player cards'));
   items.push((config.quick ? t('Quick: type the two initiatives each round') : t("Known cards; a new card's initiative is asked once")));

@@ -1,7 +1,7 @@
 // Rayman's screen: a round's start (dice, projectile, Boss) and the initiatives of cards played for the first time.
 import { t, tn } from '../../i18n.js';
 import { button, el, numberPad, reducedMotion, showErrorAt } from '../../ui.js';
-import { PROJECTILES, allOf, bossCardName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
+import { allOf, bossCardName, boxName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
 import { waitingFor } from './setup.js';
 import { context, rolledNow } from './view.js';
 // --- the start of a round: dice, projectile, Boss ------------------------------------------------
@@ -34,7 +34,7 @@ export function rollPanel(game, me, isHost) {
         spawn ? t('Projectile n°%(id)s appears at column %(column)s, level %(level)s.', { id: spawn.id, column: spawn.column, level: spawn.level }) : null)));
   }
   if (round.card_line !== null) {
-    const card = PROJECTILES[game.config.projectile];
+    const card = boxName('projectiles', game.config.projectile);
     parts.push(el('p', { class: 'rm-card-line' }, t('%(card)s projectile card: line %(line)s', { card, line: round.card_line }),
       el('br'), el('small', { text: t('Its effect applies at the end of the round; an effect marked CE ROUND-CI is active for the whole round.') })));
   }

@@ -1,7 +1,7 @@
 // Rayman's screen: the setup phases (characters, legendary cards, the extra cards' draft, the exchange).
 import { t, tn, withColon } from '../../i18n.js';
 import { button, el } from '../../ui.js';
-import { CHARACTERS, LEGENDARY, can, cardChip, cardName, extraName, kept, keptInput, nameOf, namesOf, numbers, send } from './common.js';
+import { boxName, boxNames, can, cardChip, cardName, extraName, kept, keptInput, nameOf, namesOf, numbers, send } from './common.js';
 import { LEGENDARY_ABILITIES } from './events.js';
 import { render } from './view.js';
 export let dropping = { key: null, cards: new Set() };  // tournament exchange: the cards to give back
@@ -11,7 +11,7 @@ export function characterPanel(game, me) {
   const taken = new Set(game.players.filter((p) => p !== me && p.character).map((p) => p.character.toLowerCase()));
   const parts = [el('h3', { text: t('Your character') })];
   if (me.character) parts.push(el('p', { class: 'rm-done', text: t('You race as %(character)s.', { character: me.character }) }));
-  parts.push(el('div', { class: 'rm-choices' }, ...CHARACTERS.map((name) => el('button', {
+  parts.push(el('div', { class: 'rm-choices' }, ...boxNames('characters').map(([name]) => el('button', {
     type: 'button', class: me.character === name ? 'picked' : '', 'aria-pressed': String(me.character === name),
     disabled: taken.has(name.toLowerCase()), text: name, onclick: () => send({ type: 'character', name }) }))));
   parts.push(el('form', { class: 'inline rm-free-name', onsubmit: (event) => {
@@ -25,12 +25,12 @@ export function characterPanel(game, me) {
 export function legendaryPanel(game, me) {
   const taken = new Set(game.players.filter((p) => p !== me && p.legendary).map((p) => p.legendary));
   return el('section', { class: 'rm-panel rm-setup' }, el('h3', { text: t('Your legendary player card') }),
-    me.legendary ? el('p', { class: 'rm-done', text: t('Your legendary card: %(card)s.', { card: LEGENDARY[me.legendary] }) }) : null,
+    me.legendary ? el('p', { class: 'rm-done', text: t('Your legendary card: %(card)s.', { card: boxName('legendary', me.legendary) }) }) : null,
     // Until this phone has picked, the cards are its next action: the bar at the bottom of its screen.
-    el('div', { class: `rm-legendary${me.legendary ? '' : ' next-action'}` }, ...Object.entries(LEGENDARY).map(([id, label]) => el('button', {
+    el('div', { class: `rm-legendary${me.legendary ? '' : ' next-action'}` }, ...boxNames('legendary').map(([id, name]) => el('button', {
       type: 'button', class: me.legendary === id ? 'picked' : '', 'aria-pressed': String(me.legendary === id),
       disabled: taken.has(id), onclick: () => send({ type: 'pick_legendary', card: id }) },
-    el('strong', { text: label }), el('small', { text: t(LEGENDARY_ABILITIES[id]) })))));
+    el('strong', { text: t(name) }), el('small', { text: t(LEGENDARY_ABILITIES[id]) })))));
 }
 
 export function draftPanel(game, me) {

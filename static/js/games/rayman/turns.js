@@ -1,7 +1,7 @@
 // Rayman's screen: the reveal, the order of play, a turn's tokens and offers, positions.
 import { N_, t } from '../../i18n.js';
 import { button, el } from '../../ui.js';
-import { LEGENDARY, STEPS, allOf, can, cardChip, folded, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
+import { STEPS, allOf, boxName, can, cardChip, folded, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
 import { STEP_LABELS, causeText } from './events.js';
 import { offerPanel } from './round.js';
 import { target } from './view.js';
@@ -91,7 +91,7 @@ export function tokenButtons(game, me) {
   if (can(game, 'bonus')) tokens.push(button(t('Enemy defeated: take a bonus token'), () => send({ type: 'bonus' })));
   if (can(game, 'use_bonus') && !me.bonus_pending) tokens.push(button(t('Use a bonus token'), () => send({ type: 'use_bonus' })));
   if (can(game, 'use_legendary')) {
-    tokens.push(button(t('Use my legendary ability (%(card)s)', { card: LEGENDARY[me.legendary] }), () => send({ type: 'use_legendary' })));
+    tokens.push(button(t('Use my legendary ability (%(card)s)', { card: boxName('legendary', me.legendary) }), () => send({ type: 'use_legendary' })));
   }
   const group = (title, buttons) => el('div', { class: 'rm-actions', role: 'group', 'aria-label': title },
     el('h4', { text: title }), ...buttons);

@@ -2,7 +2,7 @@
 import { t } from '../../i18n.js';
 import { el, reducedMotion } from '../../ui.js';
 import { choosingPanel, clearLocalError, localError, lockState, revealOrPickAgain, revealingPanel } from './choosing.js';
-import { LEGENDARY, can, nameOf, observe, playerOf, swatch } from './common.js';
+import { boxName, can, nameOf, observe, playerOf, swatch } from './common.js';
 import { announceNew, buzzOnMyTurn, freshEvents } from './events.js';
 import { boardPanel, distancePanel, historyPanel, myCardsPanel, playersPanel, resultPanel, setupReminder, standingsPanel, summaryPanel } from './picture.js';
 import { colourPanel } from './ptizetres.js';
@@ -61,7 +61,7 @@ export function hostSetupPanel(game) {
   const phase = game.phase;
   const parts = [];
   if (phase === 'characters' || phase === 'legendary') {
-    const picked = (player) => (phase === 'characters' ? player.character : LEGENDARY[player.legendary]) ?? '…';
+    const picked = (player) => (phase === 'characters' ? player.character : boxName('legendary', player.legendary)) ?? '…';
     parts.push(el('ul', { class: 'rm-picks' }, ...game.players.map((player) => el('li', {}, swatch(player.seat),
       player.name, ' — ', el('strong', { text: picked(player) })))));
   }
