@@ -91,7 +91,9 @@ case "${1:-}" in
       install_runtime; install_cluster; exec "$PY" -m scripts.cluster "$@"
     fi
     install_runtime; exec "$PY" app.py ;;
-  test) install_test; shift; exec "$PY" -m pytest "$@" ;;
+  # Two workers (the machine's two cores), a test file per worker: a file's module fixtures (its server, its
+  # browser) start once. COMPANION_TEST_WORKERS=0 runs everything in this process.
+  test) install_test; shift; exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile "$@" ;;
   install-test) install_test ;;
   # The README's pictures (docs/screenshot-*.png): only this rewrites them; the tests alone write to test-artifacts/.
   screenshots) install_test; COMPANION_DOC_SCREENSHOTS=1 exec "$PY" -m pytest -m doc_screenshots -q -p no:cacheprovider ;;

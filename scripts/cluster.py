@@ -16,6 +16,7 @@ import argparse
 import glob
 import os
 import pwd
+import random
 import shutil
 import signal
 import socket
@@ -30,17 +31,24 @@ NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
 
 
 def free_port() -> int:
-    """A loopback port free now. Under pytest-xdist each worker takes only ports of its own residue
-    (port mod the worker count), so that two workers never pick the same port between its probe and
-    its server's bind."""
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
-    mine = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0)
-    while True:
+    """A loopback port free now. Under pytest-xdist each worker probes only a range of its own, below
+    the kernel's ephemeral ports, so that two workers never pick the same port between its probe and
+    its server's bind (the kernel's choice for port 0 cannot be split between workers: it favours even
+    ports)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port % workers == mine:
+            return probe.getsockname()[1]
+    low = 20000 + 1000 * int(worker.removeprefix("gw"))
+    for port in random.sample(range(low, low + 1000), 1000):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
             return port
+    raise RuntimeError(f"no free loopback port in {low}-{low + 999}")
 
 
 def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: float = 30) -> None:
