@@ -539,7 +539,7 @@ def test_the_verify_page_numbers_draws_from_1_and_names_the_players(server, page
     # Ana rolled first, Bo second: each draw names who rolled, by name, never by seat number.
     expect(rows.first.locator("td").nth(1)).to_have_text("Ana")
     expect(rows.nth(6).locator("td").nth(1)).to_have_text("Bo")
-    expect(rows.first.locator("td").nth(2)).to_have_text("roll of d20 by Ana")
+    expect(rows.first.locator("td").nth(2)).to_have_text("roll of the die d20 by Ana")
     expect(page.locator(".draws")).not_to_contain_text("seat")
 
 
