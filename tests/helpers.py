@@ -9,7 +9,9 @@ ENTROPY = "5a" * 32
 # folded away or below the screen) loads only when scrolled to: it is not waited for.
 IMAGES_IN_VIEW_LOADED = """() => [...document.images].every((img) => {
   const box = img.getBoundingClientRect();
-  const outOfView = !img.getClientRects().length || box.top >= innerHeight || box.bottom <= 0;
+  // A closed fold's content keeps its boxes in Chromium (content-visibility), but is never drawn: out of view.
+  const folded = img.closest('details:not([open])') && !img.closest('summary');
+  const outOfView = folded || !img.getClientRects().length || box.top >= innerHeight || box.bottom <= 0;
   return (img.complete && (img.naturalWidth > 0 || !img.src)) || (img.loading === 'lazy' && outOfView);
 })"""
 
