@@ -194,9 +194,9 @@ def arkade_over_crowded(url: str) -> Table:
 RAYMAN_NAMES = ("Ana", "Ben")
 
 
-def rayman_started(url: str) -> Table:
+def rayman_started(url: str, options: dict | None = None) -> Table:
     """The host screen named two captive Ptizêtres by their colours (the phones show them), not the others."""
-    table = Table.create(url, "rayman", {}, RAYMAN_NAMES)
+    table = Table.create(url, "rayman", options or {}, RAYMAN_NAMES)
     table.start()
     name_two_ptizetres(table, "host")
     return table
@@ -212,9 +212,13 @@ def rayman_characters(url: str) -> Table:
     return rayman_started(url)
 
 
-def rayman_named(url: str) -> Table:
+def rayman_named(url: str, options: dict | None = None) -> Table:
     """Both characters named: the first round, nothing typed before it."""
-    table = rayman_started(url)
+    return name_characters(rayman_started(url, options))
+
+
+def name_characters(table: Table) -> Table:
+    """Each phone takes the first character it is offered."""
     for name in RAYMAN_NAMES:
         table.act(name, table.game(name)["legal"][0])
     return table
@@ -258,11 +262,7 @@ def rayman_turns(url: str) -> Table:
 
 def rayman_roll(url: str) -> Table:
     """A projectile in play: the first round waits for the phone the table drew to roll its die."""
-    table = Table.create(url, "rayman", {"projectile": "missile"}, RAYMAN_NAMES)
-    table.start()
-    name_two_ptizetres(table, "host")
-    for name in RAYMAN_NAMES:
-        table.act(name, table.game(name)["legal"][0])
+    table = rayman_named(url, {"projectile": "missile"})
     game = table.game()
     assert game["phase"] == "round_start", game["phase"]
     table.phone = table.name_of(game["round"]["roller"])
@@ -273,8 +273,7 @@ def rayman_question(url: str) -> Table:
     """Intermediate: the extra cards' draft waits for the host screen to name the youngest player."""
     table = Table.create(url, "rayman", {"difficulty": "intermediate"}, RAYMAN_NAMES)
     table.start()
-    for name in RAYMAN_NAMES:
-        table.act(name, table.game(name)["legal"][0])
+    name_characters(table)
     assert table.game()["question"], table.game()["phase"]
     return table
 
@@ -609,8 +608,7 @@ def rayman_legendary(url: str) -> Table:
     """Legendary player cards: Ana's phone picks hers."""
     table = Table.create(url, "rayman", {"legendary": "on"}, RAYMAN_NAMES)
     table.start()
-    for name in RAYMAN_NAMES:
-        table.act(name, table.game(name)["legal"][0])
+    name_characters(table)
     assert table.game()["phase"] == "legendary", table.game()["phase"]
     return table
 
@@ -637,11 +635,7 @@ def rayman_free_move(url: str) -> Table:
 
 def rayman_offer(url: str) -> Table:
     """Co-op: the player whose turn it is gained a bonus token and offers it; the other phone accepts or refuses."""
-    table = Table.create(url, "rayman", {"mode": "coop"}, RAYMAN_NAMES)
-    table.start()
-    name_two_ptizetres(table, "host")
-    for name in RAYMAN_NAMES:
-        table.act(name, table.game(name)["legal"][0])
+    table = rayman_named(url, {"mode": "coop"})
     race_until(table, lambda game, players: game["phase"] == "turns", unplaced_racers(table))
     giver = table.name_of(table.game()["active"])
     other = next(name for name in RAYMAN_NAMES if name != giver)
@@ -718,11 +712,7 @@ def chakart_egg(url: str) -> Table:
 
 def rayman_choosing_quick(url: str) -> Table:
     """Quick hand entry: Ana types the initiatives of her two cards (the number pad) and locks in."""
-    table = Table.create(url, "rayman", {"hand_entry": "quick"}, RAYMAN_NAMES)
-    table.start()
-    name_two_ptizetres(table, "host")
-    for name in RAYMAN_NAMES:
-        table.act(name, table.game(name)["legal"][0])
+    table = rayman_named(url, {"hand_entry": "quick"})
     race_until(table, lambda game, players: game["phase"] == "choosing")
     table.phone = "Ana"
     return table
