@@ -60,6 +60,12 @@ def log(server, code: str) -> dict:
     return requests.get(f"{server.url}/api/tables/{code}/log", timeout=TIMEOUT).json()
 
 
+def verified_after_closing(server, table: dict, record):
+    """The host closes the table (its seed is revealed): the CLI verifier's report on its log, with a phone's record."""
+    host(server, table, {"type": "table.close"})
+    return verify_log(log(server, table["code"]), record)
+
+
 def what_the_operator_reads(server) -> str:
     """Everything in the server's database file, as the operator sees it."""
     with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
@@ -134,8 +140,7 @@ def test_the_setup_cannot_be_computed_before_the_start_so_it_cannot_be_re_rolled
     assert anas_start_value not in known_at_start and next(iter(pools)) not in known_at_start
     assert fairness.seal(pool_before_start, {str(ana.seat): anas_start_value,
                                             str(mallory.seat): mallory.chain[mallory.k]}) in pools
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok, report.problems
 
 
@@ -184,8 +189,7 @@ def test_an_accomplice_withholding_in_the_start_round_can_only_veto_and_loses_it
     assert [seat["id"] for seat in view["table"]["seats"]] == [ana.seat, bo.seat]
     pool_used = setup_draws(server, table["code"])[0]["pool"]
     assert pool_used not in (with_mallory, without_mallory) and ana.chain[ana.k] not in known
-    host(server, table, {"type": "table.close"})
-    assert verify_log(log(server, table["code"]), ana.record).ok
+    assert verified_after_closing(server, table, ana.record).ok
 
 
 def test_removing_a_seat_that_revealed_in_the_start_round_starts_the_round_again(server):
@@ -202,8 +206,7 @@ def test_removing_a_seat_that_revealed_in_the_start_round_starts_the_round_again
     answer_rounds(ana, mallory)
     assert status(ana) == "playing"
     assert ana.chain[ana.k] not in known  # the setup holds a value Ana revealed after the removal
-    host(server, table, {"type": "table.close"})
-    assert verify_log(log(server, table["code"]), ana.record).ok
+    assert verified_after_closing(server, table, ana.record).ok
 
 
 def test_play_again_is_a_start_its_round_fixes_the_game(server):
@@ -305,8 +308,7 @@ def test_a_rayman_choice_lost_after_a_reveal_is_drawn_never_chosen_again(server)
     assert any(e["kind"] == "event" and e["event"] == {"type": "choice_drawn", "seat": mallory.seat} for e in entries)
     mine = next(entry for entry in ana.view()["game"]["round"]["revealed"] if entry["seat"] == mallory.seat)
     assert "drawn" in mine and mine["salt"] is None
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
 
 
@@ -355,8 +357,7 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     assert ana.view()["game"]["phase"] != "round_start"
     for screen in screens:
         screen.close()
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
 
 
@@ -455,8 +456,7 @@ def test_an_accomplices_attack_die_cannot_be_computed_before_the_attack_is_commi
     assert die["by"] == mallory.seat and die["pool"] not in known
     for screen in screens:
         screen.close()
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
 
 
@@ -473,8 +473,7 @@ def test_with_no_other_phone_here_the_roll_says_it_was_drawn_alone(server):
     assert draw["alone"] is True and draw["reveal"] == ana.chain[ana.k]
     assert screen.wait_for(lambda view: view["table"]["draw"]["alone"] == ana.seat)
     screen.close()
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok and any("drawn without another phone" in note for note in report.notes)
 
 
@@ -536,6 +535,5 @@ def test_a_silent_phone_does_not_hold_the_roll(quick_rounds):
     assert bo.view()["table"]["entropy"]["seats"][str(bo.seat)]["k"] == bo.k  # Bo spent no value
     screen.close()
     silent.close()
-    host(server, table, {"type": "table.close"})
-    report = verify_log(log(server, table["code"]), ana.record)
+    report = verified_after_closing(server, table, ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
