@@ -306,10 +306,7 @@ def race_until(table: Table, done, racers: dict | None = None) -> None:
         players = {name: table.game(name) for name in table.seats}
         if done(game, players):
             return
-        for name, seat in table.seats.items():
-            racer = racers.get(name)
-            if racer is None:
-                continue
+        for name, racer in racers.items():  # in the racers' order: who acts first when several may
             action = racer.move(players[name], players[name]["legal"])
             if action:
                 table.rayman(name, action)
@@ -692,22 +689,55 @@ def chakart_promotion(url: str) -> Table:
     return table
 
 
-def chakart_egg(url: str) -> Table:
-    """A pawn steps onto an egg of King Boo: after the board, its phone taps the piece to swap with (or
-    declines). The effect is drawn: tables until one is King Boo's."""
-    for _ in range(40):
-        table = Table.create(url, "chakart", {"colours": "first", "eggs": "applicable",
-                                              "position": ["r3k3/pppp4/8/8/8/4e3/4P3/R3K3 w"]}, ("Ana", "Bo"))
+# A pawn steps onto an egg on e3 after Black's pawn took White's knight (so that Toadette has a piece to
+# bring back): every egg that asks the mover something can be drawn there.
+EGG_POSITION = "r3k3/pppp2p1/7N/8/8/4e3/4P3/R3K3 b"
+
+
+def chakart_egg_of(url: str, pending: str) -> Table:
+    """The mover's phone after the board is told, its egg's choice waiting: ``pending`` is King Boo's "swap",
+    Toadette's "revive" or Daisy's "again". The effect is drawn: tables until the wanted one comes up."""
+    for _ in range(60):
+        table = Table.create(url, "chakart", {"colours": "first", "eggs": "applicable", "position": [EGG_POSITION]},
+                             ("Ana", "Bo"))
         table.start()
-        table.act("Ana", {"type": "move", "from": "e2", "to": "e3"})
-        for _ in range(3):
-            if table.game()["phase"] != "board":
-                break
-            table.act(*having(table, "board_done"))
-        if table.game()["phase"] == "choice" and table.game()["pending"]["kind"] == "swap":
+        for who, move in (("Bo", {"from": "g7", "to": "h6"}), ("Ana", {"from": "e2", "to": "e3"})):
+            table.act(who, {"type": "move", **move})
+            for _ in range(3):
+                if table.game()["phase"] != "board":
+                    break
+                table.act(*having(table, "board_done"))
+        if table.game()["phase"] == "choice" and table.game()["pending"]["kind"] == pending:
             table.phone = "Ana"
             return table
-    raise AssertionError("no egg was King Boo's")
+    raise AssertionError(f"no egg left the choice {pending}")
+
+
+def chakart_egg(url: str) -> Table:
+    """King Boo's egg: the phone taps the piece to swap with (or declines)."""
+    return chakart_egg_of(url, "swap")
+
+
+def chakart_toadette(url: str) -> Table:
+    """Toadette's egg: the phone picks the captured knight, then the square it comes back to (or declines)."""
+    return chakart_egg_of(url, "revive")
+
+
+def chakart_daisy(url: str) -> Table:
+    """Daisy's egg: the pawn moves again, its squares shown at once (or the bonus is declined)."""
+    return chakart_egg_of(url, "again")
+
+
+def rayman_distance(url: str) -> Table:
+    """The race's end: Ben keeps no position on his phone and crossed the line; his phone asks how many
+    spaces past it his figure got."""
+    table = rayman_started(url)
+    # Ben first: he crosses as soon as the final round is on, before Ana's turn could end the race.
+    racers = {"Ben": Racer(table.seats["Ben"], keeps_position=False),
+              "Ana": Racer(table.seats["Ana"], jump=12, stop=rayman.LAST_COLUMN + 2)}
+    race_until(table, lambda game, players: {"type": "distance", "spaces": 1} in players["Ben"]["legal"], racers)
+    table.phone = "Ben"
+    return table
 
 
 def rayman_choosing_quick(url: str) -> Table:

@@ -246,6 +246,14 @@ SCREENS += [
     # An egg of King Boo: a piece to tap and "Decline the bonus" together.
     phone("chakart-egg", states.chakart_egg, ".ck-next", prompt=".ck-prompt",
           action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
+    # Toadette's: the captured pieces to pick and "Decline the bonus"; Daisy's: the piece's squares at once.
+    phone("chakart-toadette", states.chakart_toadette, ".ck-choices", prompt=".ck-prompt",
+          action=(".ck-prompt", ".ck-choices button", ".ck-next > button")),
+    phone("chakart-daisy", states.chakart_daisy, ".ck-board .target", prompt=".ck-prompt",
+          action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
+    # The distance past the finish line, counted on the board: typed on the number pad.
+    phone("rayman-distance", states.rayman_distance, ".rm-distance", prompt=".rm-status",
+          action=(".rm-distance input", ".rm-distance .number-pad", ".rm-distance button[type=submit]")),
 ]
 CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "laptop-fr") for screen in SCREENS if screen.who in ("host", "display")] + [
@@ -272,7 +280,7 @@ ACCESSIBLE = {
     "universalis-start-host", "universalis-start-phone", "universalis-preparation-phone",
     # The steps that wait on one phone, with their bars and number pads.
     "arkade-heart-phone", "rayman-legendary-phone", "rayman-choosing-quick-phone", "rayman-offer-phone",
-    "amiiboxe-vote-phone", "chakart-egg-phone",
+    "amiiboxe-vote-phone", "chakart-egg-phone", "chakart-toadette-phone", "rayman-distance-phone",
 }
 ACCESSIBLE_SIZES = ("phone", "tv")
 # French is the other language of the table, and a laptop may be the host screen: a handful of each game's

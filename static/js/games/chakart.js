@@ -129,8 +129,13 @@ function targetsFor(game) {
   if (game.pending?.kind === 'swap') game.legal.filter((a) => a.type === 'swap').forEach((a) => add(a.with, a));
   else if (game.pending?.kind === 'revive' && reviving) {
     game.legal.filter((a) => a.type === 'revive' && a.piece === reviving).forEach((a) => add(a.to, a));
-  } else if (selected) legalFrom(game, selected).forEach((a) => add(a.to, a));
+  } else if (pieceToMove(game)) legalFrom(game, pieceToMove(game)).forEach((a) => add(a.to, a));
   return targets;
+}
+
+// The piece tapped, or Daisy's piece: it is the only one that may move again, so its squares show at once.
+function pieceToMove(game) {
+  return selected || (game.pending?.kind === 'again' ? game.pending.square : null);
 }
 
 function prompt(game, me) {
@@ -177,7 +182,7 @@ function cell(game, square, light, actions, act, errorNode) {
   const item = game.items[square];
   const hidden = game.hidden_queen === square;
   const classes = ['ck-square', light ? 'light' : 'dark'];
-  if (selected === square) classes.push('selected');
+  if (pieceToMove(game) === square) classes.push('selected');
   if (actions?.some((a) => a.type === 'move' || a.type === 'swap' || a.type === 'revive')) classes.push('target');
   if (actions?.some((a) => a.type === 'stealth')) classes.push('stealth-target');
   if (actions?.some((a) => a.type === 'shell')) classes.push('shell-target');

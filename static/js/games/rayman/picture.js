@@ -1,6 +1,6 @@
 // Rayman's screen: the public picture (players, board, cards, the round's end, the result).
 import { t, tn, withColon } from '../../i18n.js';
-import { button, el, showErrorAt } from '../../ui.js';
+import { button, el, numberPad, showErrorAt } from '../../ui.js';
 import { UNLISTED, bossCardName, boxName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
 import { DIFFICULTIES, MODES, coopResult, eventText, roundEndSummary } from './events.js';
 import { positionText } from './turns.js';
@@ -158,12 +158,13 @@ export function standingsPanel(game) {
 
 export function distancePanel(game, me) {
   if (!can(game, 'distance')) return null;
+  const field = numberInput('distance', t('Spaces past the line'), 1, 40);
   return el('section', { class: 'rm-panel rm-distance' }, el('h3', { text: t('Past the finish line') }),
     el('form', { class: 'inline next-action', onsubmit: (event) => {
       event.preventDefault();
       const spaces = readInt('distance');
       if (spaces !== null) send({ type: 'distance', spaces });
-    } }, numberInput('distance', t('Spaces past the line'), 1, 40),
+    } }, field, numberPad(field.querySelector('input')),  // counted on the board: keys in view, no keyboard
     el('button', { type: 'submit', class: 'primary', text: t('Send') })),
     me.distance ? el('p', { class: 'rm-done', text: tn('%(count)s space past the line', '%(count)s spaces past the line', me.distance) }) : null);
 }
