@@ -38,16 +38,18 @@ def stop_process(process: subprocess.Popen | None) -> None:
 
 class ServerProcess:
     """``python app.py`` (or gunicorn with our config, serving ``app``) with its own
-    database, bound to 127.0.0.1. ``name`` names its database and log in ``workdir``."""
+    database, bound to 127.0.0.1. ``name`` names its database and log in ``workdir``. ``root`` is the
+    checkout it runs (another commit's, for a before-and-after bench)."""
 
     def __init__(self, workdir: Path, command: str = "app", extra_env: dict | None = None,
-                 app: str = "app:app", name: str = "companion"):
+                 app: str = "app:app", name: str = "companion", root: Path = ROOT):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workdir = workdir
         self.database = workdir / f"{name}.sqlite3"
         self.command = command
         self.app = app
+        self.root = root
         self.env = {**os.environ, "COMPANION_HOST": "127.0.0.1", "COMPANION_PORT": str(self.port),
                     "COMPANION_DATABASE": str(self.database), "COMPANION_INSTANCE": str(workdir),
                     "COMPANION_PUBLIC_URL": self.url, "COMPANION_READER": "none",
@@ -62,7 +64,7 @@ class ServerProcess:
 
     def start(self, timeout: float = 20) -> "ServerProcess":
         with open(self.log_path, "ab") as log:  # the child keeps its own copy of the descriptor
-            self.process = subprocess.Popen(self._argv(), cwd=ROOT, env=self.env, stdout=log, stderr=log,
+            self.process = subprocess.Popen(self._argv(), cwd=self.root, env=self.env, stdout=log, stderr=log,
                                             stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
