@@ -95,7 +95,8 @@ case "${1:-}" in
   # browser) start once. COMPANION_TEST_WORKERS=0 runs everything in this process.
   test) install_test; shift; exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile "$@" ;;
   install-test) install_test ;;
-  # The README's pictures (docs/screenshot-*.png): only this rewrites them; the tests alone write to test-artifacts/.
+  # The pictures of the README and docs/PLAYING.md (docs/screenshot-*.png, docs/screens/): only this rewrites them;
+  # the tests alone write to test-artifacts/.
   screenshots) install_test; COMPANION_DOC_SCREENSHOTS=1 exec "$PY" -m pytest -m doc_screenshots -q -p no:cacheprovider ;;
   strings) "$PY" -m scripts.translations; "$VENV/bin/pybabel" -q compile -d companion/translations ;;
   *) echo "usage: ./manage.sh serve [--processes N] | test [pytest args] | install-test | screenshots | strings" >&2; exit 2 ;;

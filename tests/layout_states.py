@@ -13,7 +13,9 @@ import secrets
 
 import requests
 
+from companion.amiibo.catalog import Catalog
 from companion.games import arkade, rayman
+from companion.store import Store
 from tests.helpers import ENTROPY, bearer
 from tests.test_arkade_server import StrategiePlayer
 from tests.test_rayman_server import Racer, host_answer, normalized, own
@@ -342,6 +344,13 @@ CATALOGUE = {  # the nine figures (the book's minimum is 3 a player), in the Ami
     "amiibos": {amiibo_id: {"name": name, "release": NO_DATE} for amiibo_id, name in zip(
         ANA_FIGURES + BO_FIGURES, ("Mario", "Link", "Peach", "Bowser", "Pikachu", "Kirby"))},
     "amiibo_series": {}, "game_series": {}, "types": {}, "characters": {}}
+
+
+def import_catalogue(database) -> None:
+    """The figures' names in the server's database before it starts, as `flask catalog import` gives them."""
+    store = Store(str(database))
+    Catalog(store).import_document(CATALOGUE)
+    store.close()
 
 
 def amiiboxe_registration(url: str) -> Table:

@@ -1,6 +1,6 @@
 """Running the tests leaves the tracked README pictures alone: browser tests write their
 screenshots under test-artifacts/ (git-ignored), and only `./manage.sh screenshots`
-(COMPANION_DOC_SCREENSHOTS=1) rewrites docs/screenshot-*.png."""
+(COMPANION_DOC_SCREENSHOTS=1) rewrites docs/screenshot-*.png and docs/screens/."""
 
 from __future__ import annotations
 
@@ -35,3 +35,19 @@ def test_the_screenshots_command_runs_the_marked_tests_with_the_docs_switch():
                              "-p", "no:cacheprovider", "-m", "doc_screenshots", "tests/test_browser.py"],
                             cwd=ROOT, capture_output=True, text=True)
     assert "test_host_creates_a_table_and_a_phone_rolls" in marked.stdout
+
+
+def test_each_games_phone_picture_is_taken_by_the_screenshots_command_and_shown():
+    """docs/screens/fr-<game>.png: marked for `./manage.sh screenshots`, written under DOCS, shown in PLAYING.md."""
+    from tests.test_browser import DOCS
+    from tests.test_doc_phone_screens import MAIN_SCREENS, SCREENS
+
+    assert SCREENS.parent == DOCS
+    marked = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                             "-m", "doc_screenshots", "tests/test_doc_phone_screens.py"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert "test_each_games_main_phone_screen_in_french" in marked.stdout
+    playing = (ROOT / "docs" / "PLAYING.md").read_text()
+    for game in MAIN_SCREENS:
+        assert f"(screens/fr-{game}.png)" in playing, game
+        assert (ROOT / "docs" / "screens" / f"fr-{game}.png").is_file(), game
