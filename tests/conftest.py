@@ -100,8 +100,9 @@ def live_server(tmp_path):
 # loop is `.venv/bin/python -m pytest -m pure`.
 KIND_OF_FIXTURE = {"browser": "browser", "live_server": "server", "server": "server",
                    "app": "app", "client": "app", "tables": "app", "socket_client": "app"}
-KIND_OF_MODULE_NAME = {"sync_playwright": "browser", "ServerProcess": "server", "Cluster": "server",
-                       "create_app": "app"}
+# (A layout module, tests/test_layout_*.py, has its browser from tests/layout_cases.py: its ``layout_test``.)
+KIND_OF_MODULE_NAME = {"sync_playwright": "browser", "layout_test": "browser", "ServerProcess": "server",
+                       "Cluster": "server", "create_app": "app"}
 KINDS = ("browser", "server", "app")  # heaviest first: a test is of the heaviest kind it needs
 
 

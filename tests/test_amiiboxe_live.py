@@ -265,7 +265,7 @@ def test_phones_without_a_reader_are_told_so_and_never_asked_to_tap(no_reader_se
     try:
         assert reader_state(table.phones["Ana"], "absent") == {"state": "absent", "model": None}
         assert reader_state(table.host, "absent")["text"]["en"]  # the host screen says why, in words
-        # Picking by name is the way (the phone's screen offers no tapping: tests/test_layout.py).
+        # Picking by name is the way (the phone's screen offers no tapping: tests/test_layout_amiiboxe.py).
         table.phones["Ana"].play({"type": "figure.pick", "amiibo_id": ANA_FIGURES[0][1]})
         assert table.phones["Bo"].wait_for(figure_count(table.seat("Ana"), 1))
     finally:

@@ -21,7 +21,8 @@ rendered page (tests/layout_check.js) each case asserts:
   without scrolling, and nothing of the page stays hidden under a bar fixed to the screen's bottom.
 
 The cases are SCREENS (pages, and each game state on the host screen and on the phone
-concerned) x SIZES: ``pytest --collect-only -q tests/test_layout.py`` counts them. A
+concerned) x SIZES, run by a test module per group of screens (GROUPS: tests/test_layout_<group>.py,
+``test_layout``): ``pytest --collect-only -q tests/test_layout_*.py`` counts them. A
 screenshot of each is kept in test-artifacts/layout/ (git-ignored).
 
 Accessible to everyone at the table: at phone size and on the TV, every page of every game (the
@@ -36,19 +37,16 @@ never told apart by its colour alone (its name is written beside its swatch).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import requests
 from playwright.sync_api import Page, expect, sync_playwright
 
 from companion.amiibo.catalog import Catalog
 from companion.store import Store
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
-from tests.screen import Screen as LiveScreen
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
 
@@ -262,6 +260,19 @@ CASES = [(screen, size) for screen in SCREENS for size in ("phone", "tv")] + [
     (screen, "phone-fr") for screen in SCREENS
     if screen.who in ("phone", "host-phone") or screen.name in ("phone-join-form", "pair")
     or screen.name.startswith("home")]
+# The cases run as a test module per group of screens (tests/test_layout_<group>.py), each with its own server,
+# browser and tables: pytest-xdist's workers share the modules out (--dist loadfile), where one module of them
+# all set the suite's end. A screen is in the first group one of whose prefixes starts its name, else in "pages"
+# (the pages without a game, and the dice).
+GROUPS = {"rayman": ("rayman",), "amiiboxe": ("amiiboxe",), "arkade": ("arkade",), "boards": ("chakart", "universalis")}
+
+
+def group_of(name: str) -> str:
+    return next((group for group, prefixes in GROUPS.items() if name.startswith(prefixes)), "pages")
+
+
+def cases_of(group: str) -> list[tuple[Screen, str]]:
+    return [(screen, size) for screen, size in CASES if group_of(screen.name) == group]
 
 
 # What axe checks of each game: its pages, and for each game the lobby or first state, a state of play and
@@ -341,7 +352,7 @@ def server(tmp_path_factory):
     store = Store(str(process.database))
     Catalog(store).import_document(states.CATALOGUE)  # the figures' names, as `flask catalog import` gives them
     store.close()
-    process.start()
+    process.start(timeout=60)  # a module per group starts one: on a loaded machine Python's imports alone take 30 s
     yield process
     process.stop()
 
@@ -397,8 +408,18 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     page.evaluate("() => document.fonts.ready")
 
 
-@pytest.mark.parametrize(("screen", "size"), CASES, ids=[f"{screen.name}-{size}" for screen, size in CASES])
-def test_layout(server, pages, tables, screen: Screen, size: str):
+def layout_test(group: str):
+    """The layout cases of one group's screens, as its module's ``test_layout``."""
+    cases = cases_of(group)
+
+    @pytest.mark.parametrize(("screen", "size"), cases, ids=[f"{screen.name}-{size}" for screen, size in cases])
+    def test_layout(server, pages, tables, screen: Screen, size: str):
+        check_layout(server, pages, tables, screen, size)
+
+    return test_layout
+
+
+def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     page = pages[size]
     table = tables(screen.build) if screen.build else None
     open_screen(page, server, screen, table)
@@ -514,215 +535,9 @@ def phone_screen(name: str) -> Screen:
     return next(screen for screen in SCREENS if screen.name == name)
 
 
-def test_a_phone_that_loses_its_connection_greys_out_its_actions_until_it_is_back(server, pages, tables):
-    page = pages["phone"]
-    table = tables(states.dice_fresh)
-    open_screen(page, server, phone_screen("dice-fresh-phone"), table)
-    die = page.locator("button.die")
-    expect(die).to_be_enabled()
-    page.context.set_offline(True)
-    try:
-        expect(page.locator(".seat-view")).to_have_class(re.compile(r"\boffline\b"))
-        expect(page.locator(".seat-view .status")).to_have_text("Reconnecting…")
-        assert die.evaluate("(node) => node.closest('[inert]') !== null")  # taps go nowhere
-        assert float(die.evaluate("(node) => getComputedStyle(node).opacity")) < 0.5
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=ARTIFACTS / "dice-offline-phone.png")
-    finally:
-        page.context.set_offline(False)
-    expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
-    expect(page.locator(".seat-view")).not_to_have_class(re.compile(r"\boffline\b"))
-    die.tap()
-    expect(page.locator(".history li")).to_have_count(1)
-
-
-def test_the_verify_page_numbers_draws_from_1_and_names_the_players(server, pages, tables):
-    page = pages["phone"]
-    table = tables(closed_dice)
-    open_screen(page, server, phone_screen("verify"), table)
-    rows = page.locator(".draws tbody tr")
-    expect(rows).to_have_count(12 * 6)
-    expect(rows.first.locator("td").nth(0)).to_have_text("1")
-    expect(rows.last.locator("td").nth(0)).to_have_text(str(12 * 6))
-    # Ana rolled first, Bo second: each draw names who rolled, by name, never by seat number.
-    expect(rows.first.locator("td").nth(1)).to_have_text("Ana")
-    expect(rows.nth(6).locator("td").nth(1)).to_have_text("Bo")
-    expect(rows.first.locator("td").nth(2)).to_have_text("roll of the die d20 by Ana")
-    expect(page.locator(".draws")).not_to_contain_text("seat")
-
-
-def test_the_stylesheet_closes_every_block_it_opens():
-    """A stray brace makes the browser drop the rule after it, silently."""
-    css = re.sub(r"/\*.*?\*/", "", (ROOT / "static" / "css" / "companion.css").read_text(), flags=re.S)
-    depth = 0
-    for line_number, line in enumerate(css.splitlines(), start=1):
-        for char in line:
-            depth += {"{": 1, "}": -1}.get(char, 0)
-            assert depth >= 0, f"a closing brace without its block near line {line_number}"
-    assert depth == 0
-
-
-def test_the_create_page_shows_only_the_chosen_games_options(server, pages):
-    """Each game's own settings, and the hint about typed lists only where the game has lists to type."""
-    page = pages["phone"]
-    page.goto(server.url + "/")
-    select = page.locator("select[name=game]")
-    hints = page.locator(".game-options .hint").filter(visible=True)
-    for game, hint in (("arkade", "colours and faces"), ("amiiboxe", "separated by commas"), ("chakart", None),
-                       ("rayman", None), ("dice", None)):
-        select.select_option(game)
-        shown = page.locator(".game-options").filter(visible=True)
-        expect(shown).to_have_count(1)
-        expect(shown).to_have_attribute("data-game", game)
-        if hint:
-            expect(hints).to_contain_text(hint)
-        else:
-            expect(hints).to_have_count(0)
-
-
-def test_without_a_reader_a_phone_picks_its_figures_by_name_first(server, pages, tables):
-    """The layout suite's server has a reader configured but none plugged in: no button asks for taps,
-    and the search by name comes before the list of figures, on the first screen."""
-    page = pages["phone"]
-    open_screen(page, server, phone_screen("amiiboxe-registration-phone"), tables(states.amiiboxe_registration))
-    area = page.locator(".figure-area")
-    expect(area.locator(".pick-figure input[name=q]")).to_be_visible()
-    expect(area.get_by_role("button", name="Add my figures")).to_have_count(0)
-    assert area.evaluate("(node) => node.querySelector('.pick-figure').compareDocumentPosition("
-                         "node.querySelector('ul.figures')) & Node.DOCUMENT_POSITION_FOLLOWING")
-
-
-def test_the_host_stops_waiting_for_an_away_fighter_from_the_tv(server, pages):
-    """A judged fight waits on Bo, whose phone has gone: the host screen ends the wait at once."""
-    page = pages["tv"]
-    table = states.amiiboxe_judged(server.url)  # its own table: the tap changes it
-    open_screen(page, server, Screen("fight", "/host/{code}", None, "host", ".ax-fight"), table)
-    bo = table.seats["Bo"]
-    waited = [wait for wait in table.view()["table"]["waiting"] if wait["seat"] == bo and wait["timed"]]
-    watcher = LiveScreen(server.url, table.code, table.host_token)  # hears every new view of the table
-    try:
-        stop = page.get_by_role("button", name="Stop waiting for Bo")
-        expect(stop).to_be_visible()
-        stop.click()
-        # That wait ends now: the fight is settled without Bo, or (with two players) goes on to another
-        # criterion that asks Bo again, with a deadline of its own.
-        watcher.wait_for(lambda view: not [wait for wait in view["table"]["waiting"] if wait["seat"] == bo
-                                           and wait["deadline"] == waited[0]["deadline"]])
-    finally:
-        watcher.close()
-
-
-@pytest.mark.parametrize("size", ["phone", "phone-fr"])
-def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(server, pages, size):
-    """Ana reads her new card's initiative and taps it on the pad under the field: no keyboard opens."""
-    page = pages[size]
-    table = states.rayman_initiatives(server.url)  # its own table: the initiative is sent
-    open_screen(page, server, phone_screen("rayman-initiatives-phone"), table)
-    form = page.locator(".rm-initiative-form").first
-    field = form.locator("input")
-    expect(field).to_have_attribute("inputmode", "none")
-    pad = form.get_by_role("group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
-    for key in pad.get_by_role("button").all():
-        box = key.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44 and box["y"] + box["height"] <= 640, box
-    pad.get_by_role("button", name="1", exact=True).tap()
-    pad.get_by_role("button", name="7", exact=True).tap()
-    pad.get_by_role("button", name="2", exact=True).tap()  # two digits at most: 0 to 99
-    expect(field).to_have_value("17")
-    pad.get_by_role("button", name={"phone": "Delete the last digit", "phone-fr": "Effacer le dernier chiffre"}[size]).tap()
-    pad.get_by_role("button", name="5", exact=True).tap()
-    asked = table.game("Ana")["round"]["asking"]
-    form.locator("button[type=submit]").tap()
-    expect(page.locator(".rm-initiative-form")).to_have_count(len([a for a in asked if a["seat"] == table.seats["Ana"]]) - 1)
-    told = [event for event in table.game()["history"] if event["type"] == "initiative_told"]
-    assert told and told[-1]["initiative"] == 15, told
-
-
-MOVED = {"phone": "Your seat moved to another phone", "phone-fr": "Votre place est passée sur un autre téléphone"}
-
-
-@pytest.mark.parametrize("size", ["phone", "phone-fr"])
-def test_a_seat_handed_on_from_a_laptop_shows_its_code_in_view_and_tells_the_old_phone(server, pages, size):
-    """On a laptop's 768 px the host hands Bo's seat on: the QR code is in view, scrolled or not; once the new
-    phone has taken the seat the code leaves the screen, and Bo's old phone reads that its seat moved, now
-    and when it opens the table again."""
-    table = states.dice_six_d20_rolled(server.url)  # its own table: the seat changes phone
-    laptop, old_phone = pages["laptop-fr"], pages[size]
-    open_screen(laptop, server, Screen("handoff", "/host/{code}", None, "host", ".seats li.away"), table)
-    bo = table.seats["Bo"]
-    laptop.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # where a host's hand may have left it
-    laptop.locator(f".seats li[data-seat='{bo}'] .hand-seat").click()
-    qr = laptop.locator("section.handoff img.handoff-qr")
-    expect(qr).to_be_visible()
-    laptop.wait_for_function("() => document.querySelector('section.handoff img.handoff-qr').complete")
-    box = qr.bounding_box()
-    assert box["y"] >= 0 and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366, box
-    code = laptop.locator("section.handoff .handoff-code").inner_text()
-    # Bo's phone comes back to the table meanwhile: asked, it allows the move.
-    open_screen(old_phone, server, Screen("old", "/t/{code}", None, "phone", ".history li"), table_as(table, "Bo"))
-    old_phone.locator(".allow-handoff").tap()
-    claimed = requests.post(f"{server.url}/api/tables/{table.code}/handoff", json={"handoff": code, "entropy": "5a" * 32},
-                            timeout=states.WAIT)
-    assert claimed.status_code == 201, claimed.text
-    expect(laptop.locator("section.handoff")).to_be_hidden()
-    expect(laptop.get_by_text(code)).to_have_count(0)  # a used code is no longer on the screen
-    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
-    expect(old_phone.locator(".handoff-form")).to_be_attached()  # and a way to take a seat again with a new code
-    # Closed meanwhile, the old phone opens the table with its old token: told the same, not "not valid".
-    old_phone.evaluate("([key, token]) => localStorage.setItem(key, token)",
-                       [f"companion.seat.{table.code}", table.tokens["Bo"]])
-    old_phone.reload()
-    expect(old_phone.locator(".join-form .error")).to_contain_text(MOVED[size])
-
-
 def table_as(table: states.Table, name: str) -> states.Table:
     """The same table, seen from ``name``'s phone."""
     return states.Table(table.url, table.code, table.host_token, table.tokens, table.seats, name)
-
-
-def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server, pages):
-    page = pages["phone"]
-    open_screen(page, server, phone_screen("rayman-choosing-quick-phone"), states.rayman_choosing_quick(server.url))
-    pad = page.locator(".rm-quick .number-pad")
-    left, second = page.locator(".rm-quick input").all()
-    for digit in "4215":  # two digits fill the left card's number, the next go to the second card's
-        pad.get_by_role("button", name=digit, exact=True).tap()
-    expect(left).to_have_value("42")
-    expect(second).to_have_value("15")
-    second.tap()
-    pad.get_by_role("button", name="Delete the last digit").tap()
-    expect(second).to_have_value("1")
-    expect(left).to_have_value("42")
-
-
-# --- Accessibility (axe's cases are the layout cases of ACCESSIBLE) ---------------------------------------
-
-def test_axe_core_is_installed_where_the_suite_finds_it():
-    assert AXE.is_file(), "./manage.sh install-test installs it (package.json's devDependencies)"
-
-
-def test_every_page_axe_checks_is_a_layout_case():
-    for names, sizes in ((ACCESSIBLE, ACCESSIBLE_SIZES), (ACCESSIBLE_IN_FRENCH, ("phone-fr",)),
-                         (ACCESSIBLE_ON_A_LAPTOP, ("laptop-fr",))):
-        cased = {screen.name for screen, size in CASES if size in sizes}
-        assert names <= cased, sorted(names - cased)
-
-
-def test_a_screen_reader_user_takes_a_seat_and_rolls_by_names_and_roles(server, pages):
-    """Everything found by its role and accessible name, as a screen reader lists them."""
-    table = states.Table.create(server.url, "dice", {"die": "d6"}, ())
-    page = pages["phone"]
-    page.goto(f"{server.url}/t/{table.code}")
-    page.get_by_role("textbox", name="Your name").fill("Lou")
-    page.get_by_role("button", name="Take a seat").click()
-    die = page.get_by_role("button", name=re.compile(r"^Tap the die to roll"))
-    expect(die).to_be_enabled()
-    die.click()
-    rolls = page.get_by_role("list", name="Rolls").get_by_role("listitem")
-    expect(rolls).to_have_count(1)
-    # The die's name says the result, in the words of the roll shown on it.
-    expect(page.get_by_role("button", name=re.compile(r"^Tap the die to roll — [1-6]$"))).to_be_visible()
-    expect(rolls.first).to_contain_text("Lou")
 
 
 # A seat's colour swatch, wherever the screens show one: its seat's name is written beside it.
@@ -732,22 +547,16 @@ UNNAMED_SWATCHES = """() => [...document.querySelectorAll('.swatch')].filter((sw
 NAMED_SCREENS = ("dice-six-d20-display", "rayman-turns-host", "amiiboxe-over-host", "universalis-start-host")
 
 
-@pytest.mark.parametrize("name", NAMED_SCREENS)
-def test_colour_is_never_the_only_way_a_seat_is_told_apart(server, pages, tables, name):
-    page, screen = pages["tv"], phone_screen(name)
-    open_screen(page, server, screen, tables(screen.build))
-    assert page.locator(".swatch").count() > 0
-    assert page.evaluate(UNNAMED_SWATCHES) == []
+def named_swatches_test(group: str):
+    """The screens of NAMED_SCREENS in ``group``, as its module's test (on the tables its layout cases built)."""
+
+    @pytest.mark.parametrize("name", [name for name in NAMED_SCREENS if group_of(name) == group])
+    def test_colour_is_never_the_only_way_a_seat_is_told_apart(server, pages, tables, name):
+        page, screen = pages["tv"], phone_screen(name)
+        open_screen(page, server, screen, tables(screen.build))
+        assert page.locator(".swatch").count() > 0
+        assert page.evaluate(UNNAMED_SWATCHES) == []
+
+    return test_colour_is_never_the_only_way_a_seat_is_told_apart
 
 
-def test_a_rolls_result_is_announced_on_the_phones_and_the_tv(server, pages):
-    """A screen reader hears who rolled what, once, from a live region: on Bo's phone and on the host screen."""
-    table = states.Table.create(server.url, "dice", {"die": "d6"}, ("Ana", "Bo"))
-    phone, tv = pages["phone"], pages["tv"]
-    open_screen(phone, server, Screen("bo", "/t/{code}", None, "phone", "button.die"), table_as(table, "Bo"))
-    open_screen(tv, server, Screen("tv", "/host/{code}", None, "host", ".die"), table)
-    table.act("Ana", {"type": "roll"})
-    rolled = table.game()["last"]["faces"][0]
-    for page in (phone, tv):
-        live = page.locator(".announce[aria-live]")
-        expect(live).to_have_text(f"Ana rolled {rolled}")

@@ -1,0 +1,55 @@
+"""The layout cases of Rayman's screens (tests/layout_cases.py), and its number pads."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests import layout_states as states
+from tests.layout_cases import layout_test, named_swatches_test, open_screen, phone_screen
+from tests.layout_cases import pages, server, tables  # noqa: F401 (the module's fixtures)
+
+test_layout = layout_test("rayman")
+test_colour_is_never_the_only_way_a_seat_is_told_apart = named_swatches_test("rayman")
+
+
+@pytest.mark.parametrize("size", ["phone", "phone-fr"])
+def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(server, pages, size):
+    """Ana reads her new card's initiative and taps it on the pad under the field: no keyboard opens."""
+    page = pages[size]
+    table = states.rayman_initiatives(server.url)  # its own table: the initiative is sent
+    open_screen(page, server, phone_screen("rayman-initiatives-phone"), table)
+    form = page.locator(".rm-initiative-form").first
+    field = form.locator("input")
+    expect(field).to_have_attribute("inputmode", "none")
+    pad = form.get_by_role("group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
+    for key in pad.get_by_role("button").all():
+        box = key.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44 and box["y"] + box["height"] <= 640, box
+    pad.get_by_role("button", name="1", exact=True).tap()
+    pad.get_by_role("button", name="7", exact=True).tap()
+    pad.get_by_role("button", name="2", exact=True).tap()  # two digits at most: 0 to 99
+    expect(field).to_have_value("17")
+    pad.get_by_role("button", name={"phone": "Delete the last digit", "phone-fr": "Effacer le dernier chiffre"}[size]).tap()
+    pad.get_by_role("button", name="5", exact=True).tap()
+    asked = table.game("Ana")["round"]["asking"]
+    form.locator("button[type=submit]").tap()
+    expect(page.locator(".rm-initiative-form")).to_have_count(len([a for a in asked if a["seat"] == table.seats["Ana"]]) - 1)
+    told = [event for event in table.game()["history"] if event["type"] == "initiative_told"]
+    assert told and told[-1]["initiative"] == 15, told
+
+
+def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server, pages):
+    page = pages["phone"]
+    open_screen(page, server, phone_screen("rayman-choosing-quick-phone"), states.rayman_choosing_quick(server.url))
+    pad = page.locator(".rm-quick .number-pad")
+    left, second = page.locator(".rm-quick input").all()
+    for digit in "4215":  # two digits fill the left card's number, the next go to the second card's
+        pad.get_by_role("button", name=digit, exact=True).tap()
+    expect(left).to_have_value("42")
+    expect(second).to_have_value("15")
+    second.tap()
+    pad.get_by_role("button", name="Delete the last digit").tap()
+    expect(second).to_have_value("1")
+    expect(left).to_have_value("42")
+
