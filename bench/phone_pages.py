@@ -14,8 +14,6 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from companion.amiibo.catalog import Catalog
-from companion.store import Store
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.server import ServerProcess
@@ -40,9 +38,7 @@ STATES = [
 def main(shots: Path | None) -> None:
     with tempfile.TemporaryDirectory() as workdir:
         server = ServerProcess(Path(workdir), extra_env=states.FAST)
-        store = Store(str(server.database))
-        Catalog(store).import_document(states.CATALOGUE)
-        store.close()
+        states.import_catalogue(server.database)
         server.start()
         try:
             with sync_playwright() as playwright:

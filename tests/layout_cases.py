@@ -43,8 +43,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from companion.amiibo.catalog import Catalog
-from companion.store import Store
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.server import ROOT, ServerProcess
@@ -349,9 +347,7 @@ def server(tmp_path_factory):
     # decided by the clock before its French case opens it.
     process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env={
         **states.FAST, "COMPANION_READER": "usb:ffff:fffe", "COMPANION_DEADLINE_TICK": "0"})
-    store = Store(str(process.database))
-    Catalog(store).import_document(states.CATALOGUE)  # the figures' names, as `flask catalog import` gives them
-    store.close()
+    states.import_catalogue(process.database)
     process.start(timeout=60)  # a module per group starts one: on a loaded machine Python's imports alone take 30 s
     yield process
     process.stop()
