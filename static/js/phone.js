@@ -291,9 +291,9 @@ function render(view, connection) {
   renderJoinHere(view);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
-  // While a draw waits for the phones' random numbers nothing else moves the game: the actions wait too.
-  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool
-    && !view.table.draw?.waits;
+  // While a draw waits for the phones' random numbers, another seat's action that draws joins the queue (first
+  // come, first drawn); the server refuses the rest, and a seat's second draw, with a message beside the control.
+  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,
