@@ -230,7 +230,8 @@ function renderFairnessMark(view) {
     ' · ',
     el('span', { class: 'unspent-count',
       text: t('random numbers the server saw and did not use: %(count)s', { count: unspent }) }),
-    unspent ? el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) }) : null);
+    // replaceChildren writes a null as the text "null": the explanation is left out, not null.
+    ...(unspent ? [el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) })] : []));
 }
 
 // How to join, on a phone that hosts: open at the top while the table waits for its players, then folded
