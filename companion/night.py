@@ -200,7 +200,8 @@ class NightActions:
         """When the table must next act by itself: a timed wait's deadline, or an open round's (stamped here
         when it opens or starts again: ``round_seconds`` for its phones to answer, on the table's clock)."""
         entropy = fields.get("entropy", table["entropy"]) or {}
-        current = entropy.get("round")
+        # A closed table's round is over for good: no deadline, or the timer would visit it at every tick.
+        current = entropy.get("round") if fields.get("status", table["status"]) != "closed" else None
         if current is not None and "deadline" not in current:
             current["deadline"] = round(self.clock() + self.round_seconds, 3)
         deadlines = [waits.next_deadline(fields.get("waits", table["waits"])), (current or {}).get("deadline")]
