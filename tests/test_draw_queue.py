@@ -16,8 +16,8 @@ from companion.verify import verify_log
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
 from tests.server import ServerProcess
-from tests.test_operator_attacks import (connected, draws_of, host, log, new_table, verified_after_closing,
-                                         what_the_operator_reads)
+from tests.test_operator_attacks import (act, connected, draws_of, host, log, new_table, play_until, rayman_choice,
+                                         verified_after_closing, what_the_operator_reads)
 
 
 @pytest.fixture(scope="module")
@@ -209,8 +209,8 @@ def test_the_queue_is_in_the_store_a_server_restart_loses_nothing(restartable):
 
 @pytest.fixture(scope="module")
 def quick_rounds(tmp_path_factory):
-    """A server whose rounds wait one second on a silent phone."""
-    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "1"}).start()
+    """A server whose rounds wait two seconds on a silent phone (the honest phones answer well within it)."""
+    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "2"}).start()
     yield server
     server.stop()
 
@@ -244,7 +244,7 @@ def test_a_silent_phone_holds_neither_a_join_round_nor_the_start(quick_rounds):
     assert timed_out(log(server, table["code"])["entries"]) == [[bo.seat]]
 
     assert host(server, table, {"type": "table.start"}).status_code == 200
-    answer_rounds(ana, cy)  # Bo stays silent: after a second the round starts again without Bo, who leaves
+    answer_rounds(ana, cy)  # Bo stays silent: its time up, the round starts again without Bo, who leaves
     answer_the_restarted_round(watching, [ana, cy])
     playing = watching.wait_for(lambda view: view["table"]["status"] == "playing")
     assert sorted(seat["id"] for seat in playing["table"]["seats"]) == sorted([ana.seat, cy.seat])
@@ -256,3 +256,36 @@ def test_a_silent_phone_holds_neither_a_join_round_nor_the_start(quick_rounds):
     assert report.ok and not report.replay, (report.problems, report.replay)
     assert report.restarts == 2 and sum("started again without" in note for note in report.notes) == 2
     assert "2 round(s) started again" in report.message
+
+
+def test_a_silent_phone_does_not_hold_the_draw_of_a_lost_choice(quick_rounds):
+    """Rayman: Mallory's choice is lost after Ana revealed hers, so it is drawn from a round opened then. Mallory's
+    phone stays silent in that round: once its time is up the round starts again without it (a veto in the log),
+    Ana reveals a fresh value, and the choice is drawn."""
+    from companion.games.rayman import commitment
+
+    server = quick_rounds
+    table = new_table(server, "rayman")
+    ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
+    answer_rounds(ana, mallory)
+    assert host(server, table, {"type": "table.start"}).status_code == 200
+    play_until(server, table, [ana, mallory], "choosing")
+    anas, salt = rayman_choice(ana.view()["game"], ana.seat), "ab" * 16
+    assert act(ana, {"type": "lock", "commitment": commitment(anas, salt)}).status_code == 200
+    mallorys = rayman_choice(mallory.view()["game"], mallory.seat)
+    assert act(mallory, {"type": "lock", "commitment": commitment(mallorys, "cd" * 16)}).status_code == 200
+    assert act(ana, {"type": "reveal", "choice": anas, "salt": salt}).status_code == 200
+    watching = connected(ana)
+    assert act(mallory, {"type": "repick"}).json()["events"] == [{"type": "choice_lost", "seat": mallory.seat}]
+    answer_rounds(ana)  # Mallory stays silent
+    answer_the_restarted_round(watching, [ana])
+    watching.wait_for(lambda view: view["table"]["entropy"]["round"] is None)
+
+    entries = log(server, table["code"])["entries"]
+    assert timed_out(entries)[-1] == [mallory.seat]
+    drawn = next(e for e in entries if e["kind"] == "draw" and e["purpose"]["kind"] == "lost_choice")
+    assert drawn["pool"] == ana.view()["table"]["entropy"]["pool"]
+    watching.close()
+    report = verified_after_closing(server, table, ana.record)
+    assert report.ok and not report.replay, (report.problems, report.replay)
+    assert report.restarts >= 1
