@@ -180,20 +180,30 @@ class NightActions:
         return settled
 
     def _round_due(self, tx: Transaction, table: dict) -> bool:
-        """Any round past its deadline (a join's, a start's, a draw's, a game's fresh one): the table's clock
-        does what the host's "Go on without them" does (`_go_on_without`). The phones that did not answer are
-        left out and it starts again, every other phone revealing a fresh value (a seal without them would let
-        the last one choose between two pools it can compute); in a start round they also leave the table, as
-        the veto of a setup costs the seat. Logged as ``round_timed_out``: a visible veto. Nothing ever waits
-        forever on a phone that left."""
-        current = fairness.Entropy.reading(table["entropy"], table["pool"]).state["round"]
+        """Any round past its deadline (a join's, a start's, a draw's, a game's fresh one): the phones that did
+        not answer are left out and it starts again, every other phone revealing a fresh value (a seal without
+        them would let the last one choose between two pools it can compute). Logged as ``round_timed_out``: a
+        visible veto. Nothing ever waits forever on a phone that left.
+
+        In a start round a phone that is here and withholds loses its seat, as with the host's "Go on without
+        them" (the veto of a setup costs the seat); a phone that is away (asleep, its page closed) keeps it."""
+        book = fairness.Entropy(table["entropy"], table["pool"])
+        current = book.state["round"]
         if table["status"] == "closed" or current is None or current.get("deadline") is None \
                 or current["deadline"] > self.clock():
             return False
         missing = [s for s in current["asked"] if str(s) not in current["revealed"]]
         self._save(tx, table, None, [{"kind": "table", "type": "round_timed_out", "round": current["number"],
                                       "without": missing}])
-        self._go_on_without(tx, table)
+        here = set(self.online(table["code"])) if current.get("why") == "start" else set()
+        withholding = [seat for seat in missing if seat in here]
+        for seat in withholding:  # each makes the start round start again without it (`Entropy.drop`)
+            self._free_seat(tx, table, seat, "removed")
+        if withholding:
+            return True
+        entries = self._entropy(lambda: book.restart(self._present(tx, table)))
+        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
+        self._after_seal(tx, table)
         return True
 
     def _next_deadline(self, table: dict, fields: dict) -> float | None:

@@ -546,12 +546,8 @@ class Tables(NightActions):
         return self._after_seal(tx, table), False  # a start or a draw waits for the last value
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
-        """The host goes on without the phones that did not reveal (the table's clock does the same once the
-        round's time is up: `NightActions._round_due`)."""
-        return self._go_on_without(tx, table)
-
-    def _go_on_without(self, tx: Transaction, table: dict) -> list[dict]:
-        """The open round starts again without the phones that did not reveal.
+        """The host goes on without the phones that did not reveal: the round starts again without them (the
+        table's clock does so too once the round's time is up: `NightActions._round_due`).
 
         In a start round they also leave the table: the game starts without them. A phone that withholds
         there can only veto the setup it computed (a fresh round follows), and the veto costs its seat."""

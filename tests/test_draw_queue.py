@@ -219,43 +219,52 @@ def timed_out(entries: list[dict]) -> list[list[int]]:
     return [entry["without"] for entry in entries if entry.get("type") == "round_timed_out"]
 
 
-def answer_the_restarted_round(screen: Screen, phones: list[ChainPhone]) -> None:
-    """Once the round's time is up it starts again asking only ``phones``: they answer it."""
-    seats = sorted(phone.seat for phone in phones)
+def answer_the_restarted_round(screen: Screen, phones: list[ChainPhone], asked: list[ChainPhone] = ()) -> None:
+    """Once the round's time is up it starts again asking only ``phones`` (or ``asked``): ``phones`` answer it."""
+    seats = sorted(phone.seat for phone in asked or phones)
     screen.wait_for(lambda view: (view["table"]["entropy"]["round"] or {}).get("asked") == seats
                     and not view["table"]["entropy"]["round"]["revealed"])
     answer_rounds(*phones)
 
 
 def test_a_silent_phone_holds_neither_a_join_round_nor_the_start(quick_rounds):
-    """Bo's phone joins and never answers (its page was closed). The join round goes on without it once its
-    time is up (a veto in the log); at the start, the start round does too, and Bo's seat leaves the table as
-    the host's "Go on without them" would make it: the game starts with Ana and Cy, nobody pressed anything.
+    """Bo's phone joins and never answers (its page was closed); Mallory's page stays open and withholds. Each
+    join round goes on without the silent phones once its time is up (a veto in the log, counted by the
+    verifier). At the start the start round does too: Mallory, here and withholding, loses her seat as with the
+    host's "Go on without them" (the veto of a setup costs the seat); Bo, away, keeps his. The game starts with
+    Ana, Bo and Cy, and nobody pressed anything.
     (The draw rounds' own timeout: tests/test_operator_attacks.py::test_a_silent_phone_does_not_hold_the_roll.)"""
     server = quick_rounds
     table = new_table(server, "rayman")
     ana, cy = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Cy")
     answer_rounds(ana, cy)
     watching = connected(ana)
-    bo = ChainPhone(server.url, table["code"], "Bo")  # silent from here on
+    bo = ChainPhone(server.url, table["code"], "Bo")  # silent from here on, its page closed
     answer_rounds(ana, cy)
     answer_the_restarted_round(watching, [ana, cy])
     watching.wait_for(lambda view: view["table"]["entropy"]["round"] is None)
-    assert timed_out(log(server, table["code"])["entries"]) == [[bo.seat]]
+    mallory = ChainPhone(server.url, table["code"], "Mallory")
+    withholding = connected(mallory)  # here, and never answers
+    answer_rounds(ana, cy)
+    answer_the_restarted_round(watching, [ana, cy])
+    watching.wait_for(lambda view: view["table"]["entropy"]["round"] is None)
+    assert timed_out(log(server, table["code"])["entries"]) == [[bo.seat], [bo.seat, mallory.seat]]
 
     assert host(server, table, {"type": "table.start"}).status_code == 200
-    answer_rounds(ana, cy)  # Bo stays silent: its time up, the round starts again without Bo, who leaves
-    answer_the_restarted_round(watching, [ana, cy])
+    answer_rounds(ana, cy)  # its time up, the round starts again without Mallory, who leaves; still asking Bo
+    answer_the_restarted_round(watching, [ana, cy], asked=[ana, bo, cy])
+    answer_the_restarted_round(watching, [ana, cy])  # then without Bo, who stays
     playing = watching.wait_for(lambda view: view["table"]["status"] == "playing")
-    assert sorted(seat["id"] for seat in playing["table"]["seats"]) == sorted([ana.seat, cy.seat])
+    assert sorted(seat["id"] for seat in playing["table"]["seats"]) == sorted([ana.seat, bo.seat, cy.seat])
     entries = log(server, table["code"])["entries"]
-    assert timed_out(entries) == [[bo.seat], [bo.seat]]
-    assert any(e.get("type") == "removed" and e["seat"] == bo.seat for e in entries)
+    assert timed_out(entries)[2:] == [[bo.seat, mallory.seat], [bo.seat]]
+    assert [e["seat"] for e in entries if e.get("type") == "removed"] == [mallory.seat]
     watching.close()
+    withholding.close()
     report = verified_after_closing(server, table, ana.record)
     assert report.ok and not report.replay, (report.problems, report.replay)
-    assert report.restarts == 2 and sum("started again without" in note for note in report.notes) == 2
-    assert "2 round(s) started again" in report.message
+    assert report.restarts == 4 and sum("started again without" in note for note in report.notes) == 4
+    assert "4 round(s) started again" in report.message
 
 
 def test_a_silent_phone_does_not_hold_the_draw_of_a_lost_choice(quick_rounds):
