@@ -11,7 +11,6 @@ import threading
 import pytest
 import requests
 
-from companion import fairness
 from companion.verify import verify_log
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
