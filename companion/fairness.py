@@ -34,6 +34,8 @@ player, not both together (``docs/fairness.md`` gives the threat model). How:
   ``seat|<s>|<m>|-`` from that pool. When the action became irrevocable an honest
   phone's value of that pool was still unknown, so nobody, the operator and the
   actor together included, could compute its draws or choose whether to act.
+  Another seat's drawing action while one waits is committed too and queued: its
+  own round opens only once the draws ahead of it ran (first come, first drawn).
 * **The actor's fresh value, alone.** With no other phone connected, the action
   carries ``reveal``, the seat's next chain value, and its draws depend on it
   (marked ``alone``: "drawn without another phone"). Until the phone acts, the

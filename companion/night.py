@@ -84,12 +84,19 @@ class NightActions:
         return view
 
     def _draw_view(self, table: dict) -> dict:
-        """Every screen sees a draw waiting for the phones' values (whose action or call it is), and whose
-        last draw held no other phone's value (no other phone was connected: "drawn without another phone")."""
+        """Every screen sees a draw waiting for the phones' values (whose action or call it is: the queue's
+        head), the seats whose draws wait behind it (``queue``, first come first drawn), and whose last draw
+        held no other phone's value (no other phone was connected: "drawn without another phone")."""
         pending = self._pending(table)
         playing = table["status"] == "playing"
-        return {"waits": pending is not None, "seat": pending.get("by", pending["seat"]) if pending else None,
+        return {"waits": pending is not None, "seat": self._drawer(pending) if pending else None,
+                "queue": [self._drawer(call) for call in self._queued(table)],
                 "alone": table["settings"].get("alone") if playing else None}
+
+    @staticmethod
+    def _drawer(call: dict) -> Any:
+        """Whose draw a call is: the acting seat's, or the seat a table call is about."""
+        return call.get("by", call["seat"])
 
     def _outcome_view(self, outcome: dict | None) -> dict | None:
         if outcome is None:
@@ -173,28 +180,39 @@ class NightActions:
         return settled
 
     def _round_due(self, tx: Transaction, table: dict) -> bool:
-        """A round a draw waits for, past its deadline: the phones that did not answer are left out and it
-        starts again, every other phone revealing a fresh value (a seal without them would let the last one
-        choose between two pools it can compute). Nothing waits forever on a phone that left."""
+        """Any round past its deadline (a join's, a start's, a draw's, a game's fresh one): the phones that did
+        not answer are left out and it starts again, every other phone revealing a fresh value (a seal without
+        them would let the last one choose between two pools it can compute). Logged as ``round_timed_out``: a
+        visible veto. Nothing ever waits forever on a phone that left.
+
+        In a start round a phone that is here and withholds loses its seat, as with the host's "Go on without
+        them" (the veto of a setup costs the seat); a phone that is away (asleep, its page closed) keeps it."""
         book = fairness.Entropy(table["entropy"], table["pool"])
         current = book.state["round"]
-        if table["status"] != "playing" or current is None or current.get("deadline") is None \
+        if table["status"] == "closed" or current is None or current.get("deadline") is None \
                 or current["deadline"] > self.clock():
             return False
         missing = [s for s in current["asked"] if str(s) not in current["revealed"]]
-        entries = [{"kind": "table", "type": "round_timed_out", "round": current["number"], "without": missing}]
-        entries += self._entropy(lambda: book.restart(self._present(tx, table)))
+        self._save(tx, table, None, [{"kind": "table", "type": "round_timed_out", "round": current["number"],
+                                      "without": missing}])
+        here = set(self.online(table["code"])) if current.get("why") == "start" else set()
+        withholding = [seat for seat in missing if seat in here]
+        for seat in withholding:  # each makes the start round start again without it (`Entropy.drop`)
+            self._free_seat(tx, table, seat, "removed")
+        if withholding:
+            return True
+        entries = self._entropy(lambda: book.restart(self._present(tx, table)))
         self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
         self._after_seal(tx, table)
         return True
 
     def _next_deadline(self, table: dict, fields: dict) -> float | None:
-        """When the table must next act by itself: a timed wait's deadline, or a round's that a pending call
-        waits for (stamped here when it opens: ``round_seconds`` for its phones to answer)."""
+        """When the table must next act by itself: a timed wait's deadline, or an open round's (stamped here
+        when it opens or starts again: ``round_seconds`` for its phones to answer, on the table's clock)."""
         entropy = fields.get("entropy", table["entropy"]) or {}
-        current = entropy.get("round")
-        calling = "pending" in fields.get("settings", table["settings"])  # not a round the game asked for
-        if current is not None and current.get("why") == "fresh" and calling and "deadline" not in current:
+        # A closed table's round is over for good: no deadline, or the timer would visit it at every tick.
+        current = entropy.get("round") if fields.get("status", table["status"]) != "closed" else None
+        if current is not None and "deadline" not in current:
             current["deadline"] = round(self.clock() + self.round_seconds, 3)
         deadlines = [waits.next_deadline(fields.get("waits", table["waits"])), (current or {}).get("deadline")]
         return min((d for d in deadlines if d is not None), default=None)
@@ -207,8 +225,20 @@ class NightActions:
     # The table's own calls of the rules ------------------------------------------
     @staticmethod
     def _pending(table: dict) -> dict | None:
-        """A call of the rules the table made on its own, waiting for its round (see `_table_call`)."""
+        """The committed call whose draws are served next (the queue's head): a call of the rules the table
+        made on its own (see `_table_call`) or a seat's action (`_seat_call`), waiting for its round."""
         return table["settings"].get("pending") if table["status"] == "playing" else None
+
+    @staticmethod
+    def _queued(table: dict) -> list[dict]:
+        """The seats' committed actions waiting behind the head, first come first drawn (`_queue_call`)."""
+        return table["settings"].get("queued", []) if table["status"] == "playing" else []
+
+    def _draw_waits_for(self, table: dict, seat: int | None) -> bool:
+        """Whether the seat has a committed draw waiting (at most one each: the queue cannot be flooded)."""
+        pending = self._pending(table)
+        calls = ([pending] if pending else []) + self._queued(table)
+        return seat is not None and any(call.get("by") == seat for call in calls)
 
     def _table_call(self, tx: Transaction, table: dict, call: dict) -> list[dict]:
         """A call of the game's rules the table makes on its own: a host decision, a withdrawal, a
@@ -241,7 +271,10 @@ class NightActions:
 
     def _commit_call(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
         """The call is saved as pending (``draw_waits`` in the log) with a round opened for it; a join's round
-        still open seals first, then the call's own round opens (`_pending_step`)."""
+        still open seals first, then the call's own round opens (`_pending_step`). Behind a draw that waits
+        already, it joins the queue."""
+        if self._pending(table):
+            return self._queue_call(tx, table, call)
         current = book.state["round"]
         if current is not None and current.get("why") is not None:
             raise TableError(409, N_("Waiting for the phones' random contributions: try again in a moment."))
@@ -256,12 +289,26 @@ class NightActions:
             return done
         return [{"type": "draw_waits", "seat": call.get("by", call["seat"])}] + done
 
+    def _queue_call(self, tx: Transaction, table: dict, call: dict) -> list[dict]:
+        """A seat's action that draws, committed while another draw waits: irrevocable like the first
+        (``draw_waits`` in the log, with its place), it waits in the store's queue. Its own round opens only
+        once the draws before it ran (`_serve_next`), so its values, too, are revealed after it was committed."""
+        queue = self._queued(table)
+        entries = [{"kind": "table", "type": "draw_waits", "call": call["call"], "seat": call["seat"],
+                    "queued": len(queue) + 1}]
+        self._save(tx, table, None, entries, settings={**table["settings"], "queued": [*queue, {**call, "after": None}]})
+        return [{"type": "draw_waits", "seat": self._drawer(call), "queued": len(queue) + 1}]
+
     def _call_round(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
         """The round a call waits for asks the phones connected now and the actor's; the others are named
-        as away in its entry (with none connected it asks nobody and seals at once: the log says so)."""
+        as away in its entry (with none connected it asks nobody and seals at once: the log says so). A seat's
+        call whose round asks no other phone than its own is marked: drawn without another phone."""
         present = self._present(tx, table)
         here = set(self.online(table["code"])) | {call.get("by")}
-        return self._entropy(lambda: book.open_for("fresh", present, tuple(s for s in present if s not in here)))
+        entries = self._entropy(lambda: book.open_for("fresh", present, tuple(s for s in present if s not in here)))
+        if call.get("by") is not None and not set(entries[0]["asked"]) - {call["by"]}:
+            call["alone"] = True
+        return entries
 
     def _run_call(self, table: dict, call: dict, rng) -> tuple[dict, list[dict]]:
         game = REGISTRY[table["game"]]
@@ -300,6 +347,7 @@ class NightActions:
     def _host_another(self, tx: Transaction, table: dict, action: dict, who, extra: dict) -> list[dict]:
         if self._starting(table):
             raise TableError(409, N_("The game is starting: waiting for the phones' random contributions."))
+        self._require_nothing_pending(table)  # the die's committed rolls are drawn first
         current = REGISTRY[table["game"]]
         endless = table["status"] == "playing" and current.starts_at_once  # the shared die never ends
         if table["status"] not in ("lobby", "over") and not endless:
@@ -340,18 +388,20 @@ class NightActions:
     def _carried(self, table: dict) -> dict:
         """The table's settings with what the game ending now leaves for the evening's next games (not
         whose last draw was made alone: that was said of the game ending)."""
-        settings = {key: value for key, value in table["settings"].items() if key != "alone"}
+        settings = {key: value for key, value in table["settings"].items()
+                    if key not in ("alone", "pending", "queued")}
         ending = REGISTRY[table["game"]]
         if ending.carry is None or table["state"] is None:
             return settings
         return {**settings, "memory": {**settings.get("memory", {}), ending.id: ending.carry(table["state"])}}
 
     def _after_seal(self, tx: Transaction, table: dict) -> list[dict]:
-        """What waited for the round that just sealed: the game's start (its setup draws), or a draw the
-        game asked the table for (`fresh`). Either takes values revealed after it was irrevocable."""
+        """What waited for the round that just sealed: the game's start (its setup draws), a draw the game
+        asked the table for (`fresh`), or the committed call at the queue's head. Each takes values revealed
+        after it was irrevocable."""
         book = fairness.Entropy(table["entropy"], table["pool"])
         pending = self._pending(table)
-        if pending:
+        if pending and pending.get("after") is not None:  # its own round is open, or just sealed
             return self._pending_step(tx, table, book, pending)
         if book.state["round"] is not None:
             return []
@@ -364,7 +414,10 @@ class NightActions:
                 settings = {key: value for key, value in table["settings"].items() if key != "starting"}
                 self._save(tx, table, None, [{"kind": "table", "type": "start_cancelled"}], settings=settings)
                 return [{"type": "start_cancelled"}]
-        return self._fresh_draw(tx, table, book)
+        done = self._fresh_draw(tx, table, book)
+        pending = self._pending(table)  # behind a join's round, or the game's fresh one: its own round now
+        return done + (self._pending_step(tx, table, fairness.Entropy(table["entropy"], table["pool"]), pending)
+                       if pending else [])
 
     def _pending_step(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
         """A pending call once a round sealed: its own round opens if it waited behind a join's; it runs once
@@ -383,22 +436,57 @@ class NightActions:
     def _run_pending(self, tx: Transaction, table: dict, book: fairness.Entropy, call: dict) -> list[dict]:
         """The call that waited for this round, with its draws from the pool it sealed: the table's
         (``table|n``), or the acting seat's (``seat|s|m|-``: the seat's draw count, no value of its own
-        but the one it revealed in the round)."""
+        but the one it revealed in the round). Then the next queued draw is served."""
+        queue = self._queued(table)
         settings = {key: value for key, value in table["settings"].items()
-                    if key != "pending" and (key != "alone" or call.get("by") is None)}
+                    if key not in ("pending", "queued") and (key != "alone" or call.get("by") is None)}
         by = call.get("by")
         rng = self._rng(table, by, None, book) if by is not None else self._rng(table, book=book)
         fields: dict[str, Any] = {"settings": settings}
+        if call.get("alone"):
+            settings["alone"] = by
         try:
             state, events = self._run_call(table, call, rng)
             if by is not None:
                 book.spent(rng)
                 fields["entropy"] = book.state
-            return self._save_call(tx, table, call, rng, state, events, **fields)
+            for draw in rng.draws if call.get("alone") else []:  # its round held no other phone's value
+                draw["alone"] = True
+            done = self._save_call(tx, table, call, rng, state, events, **fields)
         except TableError:  # cannot happen while nothing moves; said all the same, never silent
-            self._save(tx, table, None, [{"kind": "table", "type": "draw_dropped", "call": call["call"]}],
-                       settings=settings)
-            return [{"type": "draw_dropped"}]
+            self._save(tx, table, None, [{"kind": "table", "type": "draw_dropped", "call": call["call"],
+                                          "seat": call["seat"]}], settings=settings)
+            done = [{"type": "draw_dropped", "seat": self._drawer(call)}]
+        return done + self._serve_next(tx, table, queue)
+
+    def _serve_next(self, tx: Transaction, table: dict, queue: list[dict]) -> list[dict]:
+        """The queue's next call becomes the head once the draw before it ran; its round opens now (or once a
+        round the game opened meanwhile sealed), after it was committed. The state moved since it was accepted:
+        an action the rules refuse now, or any left when the game ended, is dropped (``draw_dropped``) before
+        its round opens, so before anyone could know its draws: the rules decide, nobody chooses."""
+        done: list[dict] = []
+        while queue:
+            call, queue = queue[0], queue[1:]
+            settings = {**table["settings"], "queued": queue} if queue else \
+                {key: value for key, value in table["settings"].items() if key != "queued"}
+            why = "over" if table["status"] != "playing" else self._refused_now(table, call)
+            if why is not None:
+                self._save(tx, table, None, [{"kind": "table", "type": "draw_dropped", "call": call["call"],
+                                              "seat": call["seat"], "why": why}], settings=settings)
+                done.append({"type": "draw_dropped", "seat": self._drawer(call), "why": why})
+                continue
+            self._save(tx, table, None, [], settings={**settings, "pending": call})
+            return done + self._after_seal(tx, table)
+        return done
+
+    def _refused_now(self, table: dict, call: dict) -> str | None:
+        """Whether the rules refuse the queued call on the state as it is now (a trial run whose draws, from
+        the current pool, are thrown away): "refused", or None."""
+        try:
+            self._run_call(table, call, self._rng(table, call.get("by")))
+        except TableError:
+            return "refused"
+        return None
 
     def _fresh_draw(self, tx: Transaction, table: dict, book: fairness.Entropy) -> list[dict]:
         """The table's draw a game asked for (Rayman's lost choice), from the pool its own round sealed."""
@@ -414,6 +502,12 @@ class NightActions:
     def _require_nothing_pending(self, table: dict) -> None:
         if self._pending(table):
             raise TableError(409, N_("A draw waits for the phones' random contributions: try again in a moment."))
+
+    def _require_no_draw_of(self, table: dict, seat: int | None) -> None:
+        """A seat's second action while its draw waits is refused before anything is read or written."""
+        if self._draw_waits_for(table, seat):
+            raise TableError(409, N_("Your draw waits for the phones' random numbers: you can act again once it "
+                                     "is drawn."))
 
     def _may_start(self, tx: Transaction, table: dict, game: Game) -> bool:
         """Whether the seats and figures meet the game's requirements (else the lead starts it by hand)."""

@@ -462,7 +462,8 @@ class Tables(NightActions):
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
         self._require_playing(table)
-        self._require_nothing_pending(table)  # a draw the table committed to runs first
+        self._require_no_draw_of(table, principal.seat)  # one waiting draw per seat: the queue is bounded
+        pending = self._pending(table)
         game = REGISTRY[table["game"]]
         book = fairness.Entropy(table["entropy"], table["pool"])
         rng = self._rng(table, principal.seat, action.get("reveal"), book)
@@ -474,6 +475,8 @@ class Tables(NightActions):
         seat = HOST if principal.role == "host" or action.get("as_host") is True else principal.seat
         before = table["state"]
         state, events = self._checked(lambda: game.apply(before, seat, stamped, rng))
+        if pending and not (rng.draws and rng.by is not None and book.takes_part(principal.seat)):
+            self._require_nothing_pending(table)  # only a phone's action that draws queues behind a waiting draw
         if rng.draws and rng.by is None:  # the host screen's draw is the table's: it waits for a round of its own
             return self._table_call(tx, table, {"call": "apply", "seat": seat, "action": stamped, "event_seat": None,
                                                 "head": [action_entry("apply", seat, action=stamped)]}), False
@@ -482,7 +485,8 @@ class Tables(NightActions):
                                      "wait for the other phones' contributions."))
         fields: dict[str, Any] = {}
         if rng.draws and book.takes_part(principal.seat):
-            if self._phones_here(tx, table, book, but=principal.seat):  # committed now, drawn later (`_seat_call`)
+            # Committed now, drawn later (`_seat_call`); behind a draw that waits, queued whoever is here.
+            if pending or self._phones_here(tx, table, book, but=principal.seat):
                 return self._seat_call(tx, table, book, principal.seat, seat, stamped), False
             if rng.reveal is None:
                 # No other phone here: the draws depend on the actor's own next value, shown only to an
@@ -542,7 +546,8 @@ class Tables(NightActions):
         return self._after_seal(tx, table), False  # a start or a draw waits for the last value
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:
-        """The host goes on without the phones that did not reveal: the round starts again without them.
+        """The host goes on without the phones that did not reveal: the round starts again without them (the
+        table's clock does so too once the round's time is up: `NightActions._round_due`).
 
         In a start round they also leave the table: the game starts without them. A phone that withholds
         there can only veto the setup it computed (a fresh round follows), and the veto costs its seat."""

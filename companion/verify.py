@@ -16,7 +16,8 @@ What is checked, in log order (the verify page does exactly the same: 1-5 and 7 
 4. every draw: numbered without gaps, from the latest sealed pool, by a seat
    that was in a pool sealed after its anchor, its result recomputed; a setup's
    draws from the pool its start round sealed, a table call's from a round opened
-   for it (`WAITS_FOR`, `TABLE_CALLS`);
+   for it (`WAITS_FOR`, `TABLE_CALLS`); committed draws (``draw_waits``) run first come,
+   first drawn, each from a round opened after it was committed (the queue);
 5. every game event that comes from draws agrees with them (the game's
    `GameCheck`, below);
 6. the game replays from the log (`companion.replay`): each logged action, run again by the
@@ -137,6 +138,9 @@ class Report:
     replayed: int = 0  # the calls of the games' rules replayed to the end without a difference
     # The values a phone's record says it showed the server and the log does not hold (check 8).
     unspent: list[tuple[int | None, str]] = field(default_factory=list)
+    # The rounds started again without a phone that did not answer (the host's "Go on without them" or the
+    # round's time up): each a veto, visible in the log, counted here with the unspent values.
+    restarts: int = 0
 
 
 class _Walk:
@@ -167,6 +171,11 @@ class _Walk:
         self.replayed = 0
         self.action: dict | None = None  # the action entry whose draws and events come next
         self.unspent: list[tuple[int | None, str]] = []
+        # The committed calls waiting for their draws, in the order they were committed (``draw_waits``):
+        # [{"seat", "i"}]; and where the open round, and the one that sealed the pool, were opened.
+        self.queue: list[dict] = []
+        self.sealed_round: int | None = None
+        self.restarts = 0
 
     def problem(self, entry: dict | None, text: str) -> None:
         self.problems.append((entry.get("i") if entry else None, text))
@@ -195,6 +204,7 @@ class _Walk:
                 self.problem(entry, "the new game's commitment is not the one the log announces")
             self.game = entry.get("game", self.game)
             self.options = entry.get("options") or {}
+            self.queue = []
             factory = GAME_CHECKS.get(self.game)
             if self.check is None or kind == "created":
                 self.check = factory() if factory else None
@@ -211,6 +221,28 @@ class _Walk:
             self.present.add(entry.get("seat"))
         elif kind in ("removed", "left"):
             self.present.discard(entry.get("seat"))
+        elif kind == "draw_waits":
+            self.queue.append({"seat": entry.get("seat"), "i": entry.get("i")})
+        elif kind == "draw_dropped":
+            self._dropped(entry)
+
+    def _dropped(self, entry: dict) -> None:
+        """A committed call dropped (the rules refuse it once the draws before it ran, or the game ended): the
+        queue's head, before a round was opened for it."""
+        head = self.queue.pop(0) if self.queue else None
+        if head is None or ("seat" in entry and entry["seat"] != head["seat"]):
+            self.problem(entry, f"a draw of seat {entry.get('seat')} is dropped out of its turn in the queue")
+
+    def _served(self, entry: dict) -> None:
+        """A committed call runs: the queue's head, first come first drawn, from a round opened after it
+        was committed (its values were revealed after it was irrevocable)."""
+        head = self.queue.pop(0)
+        if head["seat"] != entry.get("seat"):
+            self.problem(entry, f"seat {entry.get('seat')}'s call runs before seat {head['seat']}'s, committed "
+                                "earlier: the queue is first come, first drawn")
+        elif self.sealed_round is None or self.sealed_round < (head["i"] or 0):
+            self.problem(entry, f"seat {entry.get('seat')}'s committed call is drawn from a round opened before it "
+                                "was committed: whoever ran the server could compute its draws first")
 
     def _new_replay(self, entry: dict) -> None:
         self._replayed()
@@ -261,6 +293,9 @@ class _Walk:
         if number != self.rounds:
             self.problem(entry, f"round {number}, expected round {self.rounds}")
         if "without" in entry:
+            self.restarts += 1
+            self.notes.append(f"entry {entry.get('i')}: round {number} started again without seats {entry['without']}, "
+                              "whose phones did not answer: a veto, visible in the log")
             before = self.round or {}
             missing = [s for s in before.get("asked", []) if str(s) not in before.get("revealed", {})]
             if before.get("why") == "start":  # a seat that left a start round restarts it, revealed or not
@@ -286,7 +321,8 @@ class _Walk:
             self.problem(entry, f"the round asks seats {asked}, it must ask {expected}: a phone was left out")
         if "without" in entry and entry.get("why") != (self.round or {}).get("why"):
             self.problem(entry, "a round restarts for another purpose than the round it replaces")
-        self.round = {"asked": asked or [], "revealed": {}, "for": waiting_for, "why": entry.get("why")}
+        self.round = {"asked": asked or [], "revealed": {}, "for": waiting_for, "why": entry.get("why"),
+                      "opened": entry.get("i")}
 
     def reveal(self, entry: dict) -> None:
         seat = entry.get("seat")
@@ -312,6 +348,7 @@ class _Walk:
         if entry.get("for") != self.round["for"]:
             self.problem(entry, f"the pool is sealed for seats {entry.get('for')}, expected {self.round['for']}")
         self.pool, self.epoch, self.sealed_by = pool, self.epoch + 1, self.round.get("why")
+        self.sealed_round = self.round.get("opened")
         for seat in self.round["for"]:
             if seat in self.seats and self.seats[seat]["since"] is None:
                 self.seats[seat]["since"] = self.epoch
@@ -393,6 +430,8 @@ class _Walk:
             self.last_spent = None
             if kind == "action":
                 self.action = entry
+                if self.queue and entry.get("call") in TABLE_CALLS:
+                    self._served(entry)
                 continue
             if kind in handlers:
                 handlers[kind](entry)
@@ -527,13 +566,16 @@ def verify_log(document: dict, record: dict | None = None) -> Report:
         message = f"entry {where}: {text}" if where is not None else text
         return Report(False, walk.draws, message, problems=walk.problems, notes=walk.notes,
                       replay=walk.replay_problems, replay_notes=walk.replay_notes, replayed=walk.replayed,
-                      unspent=walk.unspent)
+                      unspent=walk.unspent, restarts=walk.restarts)
     message = f"OK: commitment and {walk.draws} draws verified"
+    if walk.restarts:  # in the log for all to see: a phone that did not answer stopped a round
+        message += (f"; {walk.restarts} round(s) started again without a phone that did not answer "
+                    "(each a veto: the notes name them)")
     if walk.unspent:  # nothing in the log is wrong, but the server kept quiet about what it refused
         message += (f"; but the server saw {len(walk.unspent)} of your phone's random values and did not spend "
                     "them: each may hide a result it refused (a veto)")
     return Report(True, walk.draws, message, notes=walk.notes, replay_notes=walk.replay_notes,
-                  replayed=walk.replayed, unspent=walk.unspent)
+                  replayed=walk.replayed, unspent=walk.unspent, restarts=walk.restarts)
 
 
 def _for_page(text: str) -> dict:

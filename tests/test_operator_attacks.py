@@ -333,7 +333,8 @@ def test_a_choice_lost_before_any_reveal_is_simply_chosen_again(server):
 def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     """The host screen rolls Rayman's projectile die for the table: a table draw from the pool the operator
     reads, so it could compute the die and roll only when it liked it (else let the player roll). The roll
-    is now committed first and drawn from a round opened by it; nothing else moves the game meanwhile."""
+    is now committed first and drawn from a round opened by it; nothing else moves the game meanwhile but a
+    seat's own draw, which queues behind it."""
     table = new_table(server, "rayman", projectile="missile")
     ana, mallory = ChainPhone(server.url, table["code"], "Ana"), ChainPhone(server.url, table["code"], "Mallory")
     screens = [connected(ana), connected(mallory)]  # both pages open: the round asks both phones
@@ -347,11 +348,22 @@ def test_a_die_the_host_rolls_waits_for_values_revealed_after_the_roll(server):
     assert rolled.status_code == 200 and rolled.json()["events"] == [{"type": "draw_waits", "seat": "host"}]
     assert len([e for e in log(server, table["code"])["entries"] if e["kind"] == "draw"]) == draws_before
     assert ana.view()["table"]["entropy"]["round"]["why"] == "fresh"
-    assert act(mallory, {"type": "roll"}).status_code == 409  # nothing moves the game meanwhile
-    assert host(server, table, {"type": "roll"}).status_code == 409
+    # The seat whose die it is taps it too: committed and queued behind the host's roll (its round opens only
+    # after that roll ran; by then the die is rolled and the rules refuse it: dropped before its round opens).
+    roller = next(phone for phone in (ana, mallory) if {"type": "roll"} in phone.view()["game"]["legal"])
+    queued = act(roller, {"type": "roll"})
+    assert queued.status_code == 200, queued.text
+    assert queued.json()["events"] == [{"type": "draw_waits", "seat": roller.seat, "queued": 1}]
+    second = act(roller, {"type": "roll"})  # one waiting draw per seat: the queue cannot be flooded
+    assert second.status_code == 409 and "Your draw waits" in second.json()["error"]
+    assert host(server, table, {"type": "roll"}).status_code == 409  # the table's calls keep their rule
     answer_rounds(ana, mallory)
 
     entries = log(server, table["code"])["entries"]
+    dropped = next(e for e in entries if e.get("type") == "draw_dropped")
+    assert (dropped["seat"], dropped["why"]) == (roller.seat, "refused")
+    # Dropped before any round was opened for it: the last round of the log is the host roll's.
+    assert max(e["i"] for e in entries if e["kind"] == "round") < dropped["i"]
     die = next(e for e in entries if e["kind"] == "draw" and e["purpose"]["kind"] == "projectile_level")
     assert die["by"] is None and die["pool"] not in known and ana.chain[ana.k] not in known
     assert ana.view()["game"]["phase"] != "round_start"
@@ -414,7 +426,9 @@ def test_an_accomplices_roll_cannot_be_computed_before_it_is_committed(server):
     assert waiting["table"]["draw"]["seat"] == mallory.seat
     assert waiting["table"]["entropy"]["round"] == {**waiting["table"]["entropy"]["round"], "why": "fresh",
                                                     "asked": sorted([ana.seat, mallory.seat])}
-    assert screens["ana"].act({"type": "roll"})["status"] == 409
+    # Mallory's second roll while the first waits: refused before anything is written (one waiting draw a seat).
+    again = screens["mallory"].act({"type": "roll"})
+    assert again["status"] == 409 and "Your draw waits" in again["error"]
     answer_rounds(ana, mallory)
 
     done = screens["ana"].wait_for(lambda view: not view["table"]["draw"]["waits"])

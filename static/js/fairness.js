@@ -171,6 +171,11 @@ class Walk {
     this.actionEntries = [];  // the numbers of the action entries so far
     this.takenBack = new Set();  // those undone
     this.unspent = [];  // the values a phone's record showed the server and the log lacks
+    // The committed calls waiting for their draws, in the order they were committed (draw_waits), and
+    // where the round that sealed the pool was opened (companion/verify.py's queue check).
+    this.queue = [];
+    this.sealedRound = null;
+    this.restarts = 0;  // rounds started again without a phone that did not answer: each a veto
   }
 
   problem(entry, text, params = {}) { this.problems.push({ i: entry?.i ?? null, text, params }); }
@@ -202,6 +207,7 @@ class Walk {
       else if (this.check) this.check.reset();
       if (!factory) this.notes.push({ text: N_('the events of game %(game)s are not checked against the draws'), params: { game: this.game } });
       this.actions = Boolean(entry.actions);
+      this.queue = [];
       this.replayStopped = false;
       this.started = false;
       this.actionEntries = [];
@@ -209,6 +215,28 @@ class Walk {
     } else if (entry.type === 'undone') this.undone(entry);
     else if (entry.type === 'joined') this.present.add(entry.seat);
     else if (entry.type === 'removed' || entry.type === 'left') this.present.delete(entry.seat);
+    else if (entry.type === 'draw_waits') this.queue.push({ seat: entry.seat, i: entry.i });
+    else if (entry.type === 'draw_dropped') this.dropped(entry);
+  }
+
+  // A committed call dropped (the rules refuse it once the draws before it ran, or the game ended): the
+  // queue's head, before a round was opened for it.
+  dropped(entry) {
+    const head = this.queue.shift();
+    if (!head || ('seat' in entry && entry.seat !== head.seat)) {
+      this.problem(entry, N_('a draw of seat %(seat)s is dropped out of its turn in the queue'), { seat: entry.seat });
+    }
+  }
+
+  // A committed call runs: the queue's head, first come first drawn, from a round opened after it was
+  // committed (its values were revealed after it was irrevocable).
+  served(entry) {
+    const head = this.queue.shift();
+    if (head.seat !== entry.seat) {
+      this.problem(entry, N_("seat %(seat)s's call runs before seat %(head)s's, committed earlier: the queue is first come, first drawn"), { seat: entry.seat, head: head.seat });
+    } else if (this.sealedRound === null || this.sealedRound === undefined || this.sealedRound < (head.i ?? 0)) {
+      this.problem(entry, N_("seat %(seat)s's committed call is drawn from a round opened before it was committed: whoever ran the server could compute its draws first"), { seat: entry.seat });
+    }
   }
 
   commit(entry) {
@@ -235,6 +263,9 @@ class Walk {
     let expected;
     let waitingFor;
     if ('without' in entry) {
+      this.restarts += 1;
+      this.notes.push({ text: N_('entry %(i)s: round %(number)s started again without seats %(without)s, whose phones did not answer: a veto, visible in the log'),
+        params: { i: entry.i, number: entry.round, without: str(entry.without) } });
       const before = this.round || { asked: [], revealed: {}, for: [] };
       const without = Array.isArray(entry.without) ? entry.without : [];
       const missing = before.asked.filter((s) => !(String(s) in before.revealed));
@@ -263,7 +294,7 @@ class Walk {
     if ('without' in entry && (entry.why ?? null) !== (this.round?.why ?? null)) {
       this.problem(entry, N_('a round restarts for another purpose than the round it replaces'));
     }
-    this.round = { asked: entry.asked || [], revealed: {}, for: waitingFor, why: entry.why ?? null };
+    this.round = { asked: entry.asked || [], revealed: {}, for: waitingFor, why: entry.why ?? null, opened: entry.i };
   }
 
   reveal(entry) {
@@ -288,7 +319,7 @@ class Walk {
     const pool = seal(this.pool, this.round.revealed);
     if (entry.pool !== pool) this.problem(entry, N_('the sealed pool is not the fold of the values revealed in its round'));
     if (!same(entry.for, this.round.for)) this.problem(entry, N_('the pool is sealed for seats %(seats)s, expected %(expected)s'), { seats: str(entry.for), expected: str(this.round.for) });
-    this.pool = pool; this.epoch += 1; this.sealedBy = this.round.why ?? null;
+    this.pool = pool; this.epoch += 1; this.sealedBy = this.round.why ?? null; this.sealedRound = this.round.opened;
     for (const seat of this.round.for) {
       const book = this.seats.get(seat);
       if (book && book.since === null) book.since = this.epoch;
@@ -367,7 +398,11 @@ class Walk {
       }
       this.endStep();
       this.lastSpent = null;
-      if (entry.kind === 'action') { this.action = entry; this.actionEntries.push(entry.i); continue; }
+      if (entry.kind === 'action') {
+        this.action = entry; this.actionEntries.push(entry.i);
+        if (this.queue.length && TABLE_CALLS.includes(entry.call)) this.served(entry);
+        continue;
+      }
       const handler = { commit: 'commit', round: 'openRound', reveal: 'reveal', pool: 'seal', table: 'table', carry: 'carry' }[entry.kind];
       if (handler) this[handler](entry);
       else if (entry.kind === 'entropy') this.notes.push({ text: N_('entry %(i)s: a raw entropy entry (older format) feeds no draw'), params: { i: entry.i } });
@@ -485,9 +520,10 @@ class Walk {
 }
 
 // Every check of companion/verify.py: {ok, pending, checked, problems: [{i, text, params}], notes, rows,
-// unspent: [{i, text, params}] (check 8: possible vetoes, which leave ok as it is)}.
+// unspent: [{i, text, params}] (check 8: possible vetoes, which leave ok as it is), restarts (rounds started
+// again without a phone that did not answer: vetoes in the log, each named in the notes)}.
 export function verifyLog(log, record = null) {
-  if (!log.seed) return { ok: false, pending: true, checked: 0, problems: [], notes: [], rows: [], unspent: [] };
+  if (!log.seed) return { ok: false, pending: true, checked: 0, problems: [], notes: [], rows: [], unspent: [], restarts: 0 };
   const walk = new Walk(log);
   try {
     if (!isHash(log.seed) || commitmentOf(log.seed) !== log.commitment) {
@@ -503,5 +539,5 @@ export function verifyLog(log, record = null) {
     walk.problem(null, N_('the log is malformed (%(error)s)'), { error: error.message });
   }
   return { ok: !walk.problems.length, pending: false, checked: walk.draws, problems: walk.problems, notes: walk.notes,
-    rows: walk.rows, unspent: walk.unspent };
+    rows: walk.rows, unspent: walk.unspent, restarts: walk.restarts };
 }

@@ -230,7 +230,8 @@ function renderFairnessMark(view) {
     ' · ',
     el('span', { class: 'unspent-count',
       text: t('random numbers the server saw and did not use: %(count)s', { count: unspent }) }),
-    unspent ? el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) }) : null);
+    // replaceChildren writes a null as the text "null": the explanation is left out, not null.
+    ...(unspent ? [el('span', { class: 'unspent-why', text: t("The server saw %(count)s of this phone's random numbers and did not use them. An honest server uses every one it sees, unless it fails; one it refused could hide a result it did not want, such as a 6. The verify page lists each one with its action.", { count: unspent }) })] : []));
 }
 
 // How to join, on a phone that hosts: open at the top while the table waits for its players, then folded
@@ -291,9 +292,9 @@ function render(view, connection) {
   renderJoinHere(view);
   if (!view.game) { gameArea.replaceChildren(lobbyPanel(view)); return; }
   // A host phone without a seat sees the host's view of the game and takes its host actions (as the TV would).
-  // While a draw waits for the phones' random numbers nothing else moves the game: the actions wait too.
-  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool
-    && !view.table.draw?.waits;
+  // While a draw waits for the phones' random numbers, another seat's action that draws joins the queue (first
+  // come, first drawn); the server refuses the rest, and a seat's second draw, with a message beside the control.
+  const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,

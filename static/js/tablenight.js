@@ -2,7 +2,7 @@
 // and for how long, whom the game waits on (with the countdown of a timed wait), the end of a
 // game with Play again / Another game, the history of the table's games, undo, and the host's
 // tools for an away seat (hand it to another phone, decide for it, take it out, give host rights).
-import { t, withColon } from './i18n.js';
+import { t, tn, withColon } from './i18n.js';
 import { el, seatName, showError } from './ui.js';
 
 const lang = () => document.documentElement.lang || 'en';
@@ -57,14 +57,23 @@ function movingLine(view, move) {
 // Whom the game waits on, on every screen; redrawn each second for the countdowns.
 // A draw committed and waiting for the phones' random numbers (nothing else moves meanwhile), or the last
 // draw of a seat made without another phone's value (no other phone was connected): every screen says so.
+// Draws committed while another waits queue behind it (first come, first drawn): every screen names the
+// queue's head (the TV shows it), and a phone whose own draw waits further back says so too.
 function drawLines(view) {
   const draw = view.table.draw || {};
   if (draw.waits) {
-    const mine = view.you?.role === 'seat' && view.you.seat === draw.seat;
-    const text = mine ? t('Your draw waits for the phones’ random numbers…')
+    const you = view.you?.role === 'seat' ? view.you.seat : null;
+    const text = you === draw.seat ? t('Your draw waits for the phones’ random numbers…')
       : Number.isInteger(draw.seat) ? t('%(name)s’s draw waits for the phones’ random numbers…', { name: seatName(view, draw.seat) })
         : t('The draw waits for the phones’ random numbers…');
-    return [el('li', { class: 'wait draw-waits', 'data-seat': draw.seat, text })];  // the list is polite-live
+    const lines = [el('li', { class: 'wait draw-waits', 'data-seat': draw.seat, text })];  // the list is polite-live
+    const queue = draw.queue || [];
+    if (you !== null && queue.includes(you)) {
+      lines.push(el('li', { class: 'wait draw-queued', 'data-seat': you,
+        text: tn('Your draw waits too: it comes after %(count)s other draw.',
+          'Your draw waits too: it comes after %(count)s other draws.', queue.indexOf(you) + 1) }));
+    }
+    return lines;
   }
   if (Number.isInteger(draw.alone)) {
     return [el('li', { class: 'wait drawn-alone', 'data-seat': draw.alone,

@@ -100,6 +100,7 @@ async function run() {
   // Each value this phone showed the server and the log does not hold: a possible veto, with its action.
   listInto(unspentList, report.unspent.map(problemText));
   verdict.dataset.unspent = String(report.unspent.length);
+  verdict.dataset.restarts = String(report.restarts);  // rounds a silent phone stopped: vetoes, named in the notes
   if (report.pending) {
     say('pending', t('The seed is revealed when the table closes; draws can be verified then.'));
     return;
