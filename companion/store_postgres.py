@@ -19,6 +19,12 @@ Guarantees, the same as SQLite's:
 
 Each transaction takes a connection from a small pool, so greenlets (gevent) or threads run
 transactions concurrently; PostgreSQL groups their WAL flushes itself.
+
+**One round trip per action.** A player's action (`PostgresStore.act`) runs on this process's
+copy of its table and sends BEGIN, a guard, its writes and COMMIT in one pipeline. The guard takes
+the row's lock and fails the transaction unless the copy is still the table and the action's id
+is still unanswered. So the guarantees above hold without reading the row first. A refused action
+runs again, on the table as the refusal brought it back.
 """
 
 from __future__ import annotations
