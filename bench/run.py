@@ -239,10 +239,16 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace,
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
             spies: list = []
-            server_cpu, cpu_before, fsync_before = drive(clients, sampler, arguments,
-                                                         lambda: spies.extend(_start_spies(server, arguments)))
+            services_before: dict = {}
+
+            def at_start() -> None:
+                spies.extend(_start_spies(server, arguments))
+                services_before.update(_cpu_by_service(server))
+            server_cpu, cpu_before, fsync_before = drive(clients, sampler, arguments, at_start)
             results = [client.result(timeout=arguments.drain + arguments.settle + 20) for client in clients]
             cpu_seconds, fsync = sampler.cpu_seconds() - cpu_before, _fsync_since(server, fsync_before)
+            services = {name: seconds - services_before.get(name, 0.0)
+                        for name, seconds in _cpu_by_service(server).items()}
     finally:
         for client in clients:
             client.kill()
@@ -254,16 +260,25 @@ def run_one(kind: str, load: Load, workdir: Path, arguments: argparse.Namespace,
                       server_log_sample=_log_sample(server),
                       duration=arguments.duration, run=run, fsync=fsync, server_cpu_seconds=cpu_seconds)
     _report_spies(spies, outcome, arguments)
+    if services and outcome.rolls_answered:
+        print(f"{load.label:<28} {kind:<9} run {run}  CPU ms/roll by service: "
+              + ", ".join(f"{name} {1000 * seconds / outcome.rolls_answered:.2f}"
+                          for name, seconds in sorted(services.items())), flush=True)
     return outcome
 
 
+def _cpu_by_service(server) -> dict[str, float]:
+    """A cluster's CPU seconds so far, per service (PostgreSQL, Redis, nginx, each process)."""
+    return server.cpu_by_service() if hasattr(server, "cpu_by_service") else {}
+
+
 def _start_spies(server, arguments: argparse.Namespace) -> list:
-    """py-spy on each gunicorn worker (Companion or the echo) for the rolling window."""
-    if not arguments.py_spy or not isinstance(server, GunicornServer):
+    """py-spy on each gunicorn worker (Companion, the echo, or a cluster's processes) for the rolling window."""
+    if not arguments.py_spy or not isinstance(server, (GunicornServer, ClusterServer)):
         return []
     arguments.py_spy.mkdir(parents=True, exist_ok=True)
     spies = []
-    for worker in server.processes()[1:]:
+    for worker in server.workers() if isinstance(server, ClusterServer) else server.processes()[1:]:
         path = arguments.py_spy / f"{server.kind}-{worker.pid}.txt"
         spies.append((spy.record(worker.pid, arguments.duration, path), path))
     return spies

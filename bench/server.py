@@ -127,6 +127,36 @@ class ClusterServer:
                 pass
         return found
 
+    def workers(self) -> list[psutil.Process]:
+        """Each Companion process's gunicorn worker (py-spy records them)."""
+        found = []
+        for name, process in self.cluster.services.items():
+            if name.startswith("node"):
+                try:
+                    found += psutil.Process(process.pid).children()
+                except psutil.NoSuchProcess:
+                    pass
+        return found
+
+    def cpu_by_service(self) -> dict[str, float]:
+        """CPU seconds so far of each service (with its children: PostgreSQL's backends)."""
+        seconds = {}
+        for name, process in self.cluster.services.items():
+            try:
+                parent = psutil.Process(process.pid)
+                members = [parent, *parent.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                continue
+            total = 0.0
+            for member in members:
+                try:
+                    times = member.cpu_times()
+                    total += times.user + times.system
+                except psutil.NoSuchProcess:
+                    pass
+            seconds[name] = total
+        return seconds
+
     def log_tail(self, chars: int = 10_000) -> str:
         logs = sorted(self.cluster.workdir.glob("node*.log"))
         return "".join(log.read_text(errors="replace")[-chars:] for log in logs)

@@ -191,13 +191,14 @@ class TableCache:
         self._entries: OrderedDict[str, dict] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, code: str, stamp: tuple) -> dict | None:
+    def take(self, code: str, stamp: tuple | None) -> dict | None:
         """The entry, if it has this stamp, handed over to one transaction: it leaves the cache
         (no copy of the state to make), and comes back only with that transaction's commit
-        (`put`). A transaction that fails drops it: the next one decodes the row again."""
+        (`put`). A transaction that fails drops it: the next one decodes the row again.
+        ``stamp`` None: whatever its stamp (PostgreSQL's one-trip action checks it at its commit)."""
         with self._lock:
             entry = self._entries.get(code)
-            if entry is None or entry["stamp"] != stamp:
+            if entry is None or (stamp is not None and entry["stamp"] != stamp):
                 return None
             del self._entries[code]
         return entry
@@ -526,6 +527,13 @@ class Store:
         if self.group_sync:
             self.group_sync.close()
             self._checkpointer.close()
+
+    def act(self, body: Callable[["Transaction"], Any]) -> Any:
+        """``body(tx)`` in a write transaction; its value. A player's action goes this way: on PostgreSQL
+        (`companion.store_postgres.PostgresStore.act`) it may run again on a newer copy of the table, so
+        it only reads and writes through ``tx``, and the players are told once it returned."""
+        with self.transaction() as tx:
+            return body(tx)
 
     @contextmanager
     def transaction(self) -> Iterator["Transaction"]:

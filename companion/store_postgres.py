@@ -19,22 +19,71 @@ Guarantees, the same as SQLite's:
 
 Each transaction takes a connection from a small pool, so greenlets (gevent) or threads run
 transactions concurrently; PostgreSQL groups their WAL flushes itself.
+
+**One round trip per action.** A player's action (`PostgresStore.act`) runs on this process's
+copy of its table and sends BEGIN, a guard, its writes and COMMIT in one pipeline. The guard takes
+the row's lock and fails the transaction unless the copy is still the table and the action's id
+is still unanswered. So the guarantees above hold without reading the row first. A refused action
+runs again, on the table as the refusal brought it back.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+import select
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import psycopg
+from psycopg.waiting import Ready, Wait
 
-from companion.store import DISK_FAILED, SCHEMA, SCHEMA_VERSION, SYNC_LEVELS, StorageError, TableCache, Transaction
+from companion import jsontext
+from companion.event_loop import gevent_is_running
+from companion.store import (DISK_FAILED, SCHEMA, SCHEMA_VERSION, SYNC_LEVELS, TABLE_COLUMNS, StorageError, TableCache,
+                             Transaction, _decode_column)
 
+IDLE = psycopg.pq.TransactionStatus.IDLE
 # One key for the advisory lock that serialises schema changes of processes starting together.
 SCHEMA_LOCK = 0x636F6D70
+# The guard's refusal (its SQLSTATE): the table moved on since the copy an action ran on, or the action's id
+# was answered meanwhile.
+MOVED_ON = "CP001"
+# Actions run on this process's copy of their table at most this many times before one waits for the row's lock.
+OPTIMISTIC_ATTEMPTS = 3
+
+# Made at every start (processes of one version agree on it). Under the row's lock, which every write of a
+# table takes (each moves its stamp), it checks that the table still has the stamp of the copy an action ran
+# on and that the action's id is still unanswered; else it fails the transaction, which then writes nothing.
+GUARD = """
+CREATE OR REPLACE FUNCTION companion_guard(wanted_code TEXT, wanted_version BIGINT, wanted_updated DOUBLE PRECISION,
+                                           wanted_actor TEXT, wanted_key TEXT) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM tables WHERE code = wanted_code AND version = wanted_version AND updated_at = wanted_updated
+        FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'companion: the table moved on' USING ERRCODE = 'CP001';
+    END IF;
+    IF wanted_key IS NOT NULL AND EXISTS (SELECT 1 FROM actions WHERE table_code = wanted_code
+                                          AND actor = wanted_actor AND action_key = wanted_key) THEN
+        RAISE EXCEPTION 'companion: the action was answered meanwhile' USING ERRCODE = 'CP001';
+    END IF;
+END
+$$
+"""
+# A table as the action path needs it, in one statement: its row, seats, finished games, next log and action
+# numbers, and the earlier answer of an action id (for an actor and key, or NULLs).
+FRESH = ("SELECT t.*, (SELECT result FROM actions WHERE table_code = t.code AND actor = ? AND action_key = ?) AS found, "
+         "(SELECT json_agg(s ORDER BY s.seat) FROM seats s WHERE s.table_code = t.code) AS seat_rows, "
+         "(SELECT json_agg(g ORDER BY g.number) FROM games g WHERE g.table_code = t.code) AS game_rows, "
+         "(SELECT COALESCE(MAX(idx), -1) + 1 FROM log WHERE table_code = t.code) AS following_log, "
+         "(SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_code = t.code) AS following_action "
+         "FROM tables t WHERE t.code = ?")
+# The same, only if the copy of stamp (version, updated_at) is not the table's any more or the id was answered.
+MOVED = FRESH + (" AND (t.version <> ? OR t.updated_at <> ? OR EXISTS (SELECT 1 FROM actions WHERE table_code = t.code "
+                 "AND actor = ? AND action_key = ?))")
 
 
 class Row(dict):
@@ -96,6 +145,8 @@ class Connection:
         self.raw = raw
         self.pipelines = pipelines
         self._deferred: list[tuple[str, Any, bool]] = []
+        # Checks that go before anything else sent, each on its cursor (an optimistic transaction's guard).
+        self.checks_first: Callable[[], list[tuple[psycopg.Cursor, str, Any]]] = list
 
     def execute(self, sql: str, params=()):
         cursor = self.raw.cursor()
@@ -128,22 +179,56 @@ class Connection:
         return cursors
 
     def commit(self) -> None:
-        """Sends what was deferred and the COMMIT together; returns once the WAL is flushed."""
-        with self._batch():
-            self.raw.commit()
+        """Sends the checks, what was deferred and the COMMIT together; returns once the WAL is flushed.
+        A check that fails fails the COMMIT: nothing deferred is written."""
+        self._end("COMMIT")
+
+    def check_and_roll_back(self) -> None:
+        """Sends the checks and a ROLLBACK together (nothing deferred is written): a failed check raises."""
+        self._deferred.clear()
+        self._end("ROLLBACK")
+
+    def _end(self, command: str) -> None:
+        """In a pipeline, the command is one of its statements: psycopg's own commit() would wait for its
+        result, then the pipeline's end for nothing more, a second round trip."""
+        checks = self.checks_first()
+        if not (checks or self._deferred) and self._status() == IDLE:
+            return  # nothing was sent: nothing to end
+        with self._batch(checks) as pipelined:
+            if pipelined:
+                self.raw.cursor().execute(command)
+            elif command == "COMMIT":
+                self.raw.commit()
+            else:
+                self.raw.rollback()
+
+    def _status(self):
+        return self.raw.info.transaction_status
 
     @contextmanager
-    def _batch(self, together: bool = False) -> Iterator[None]:
-        """What was deferred, then the caller's statements, in one round trip (a pipeline) when
-        there is more than one statement to send; its results are read when it ends."""
-        opening = self.raw.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-        if not self.pipelines or not (self._deferred or opening or together):
+    def _batch(self, checks: list | None = None, together: bool = False) -> Iterator[bool]:
+        """The BEGIN of a transaction not begun yet, the checks, what was deferred, then the caller's
+        statements, in one round trip (a pipeline) when there is more than one statement to send; its
+        results are read when it ends. The connection is in autocommit mode and the BEGIN is one of the
+        pipeline's statements: psycopg's own BEGIN would wait for its answer, a round trip of its own."""
+        checks = self.checks_first() if checks is None else checks
+        opening = self._status() == IDLE
+        if not self.pipelines:  # libpq before 14: one statement at a time
+            if opening:
+                self.raw.execute("BEGIN")
             self._send_deferred()
-            yield
+            yield False
+            return
+        if not (checks or self._deferred or opening or together):
+            yield False
             return
         with self.raw.pipeline():
+            if opening:
+                self.raw.cursor().execute("BEGIN")
+            for cursor, sql, params in checks:  # before the writes: these move the stamp that they check
+                cursor.execute(translate(sql), _params(params))
             self._send_deferred()
-            yield
+            yield True
 
     def _send_deferred(self) -> None:
         deferred, self._deferred = self._deferred, []
@@ -155,16 +240,47 @@ class Connection:
                 cursor.execute(sql, params)
 
 
+class MovedOn(Exception):
+    """An action ran on a copy of its table older than the table (another process wrote it), or its id
+    was answered meanwhile: nothing of it was written. ``entry``: the table as it is now (for the cache);
+    ``found``: the id's earlier answer, if any."""
+
+    def __init__(self, code: str, entry: dict | None, found: dict):
+        super().__init__(code)
+        self.code, self.entry, self.found = code, entry, found
+
+
+def _entry(row) -> dict:
+    """A `TableCache` entry from a `FRESH` row."""
+    return {"stamp": (row["version"], row["updated_at"]),
+            "table": {column: _decode_column(column, row[column]) for column in TABLE_COLUMNS},
+            "seats": row["seat_rows"] or [], "next_log": row["following_log"],
+            "games": [{**game, "outcome": jsontext.loads(game["outcome"]) if game["outcome"] else None}
+                      for game in row["game_rows"] or ()],
+            "next_action": row["following_action"]}
+
+
 class PostgresTransaction(Transaction):
     """The store's queries, with the table's row locked before anything of the table is touched
     in a write transaction (once per table and transaction: every write goes through the
-    table's working copy, whose first read takes the lock)."""
+    table's working copy, whose first read takes the lock).
 
-    def __init__(self, db: Connection, writing: bool, cache=None):
+    An *optimistic* transaction (`PostgresStore.act`) instead runs on this process's copy of the
+    table (`TableCache`), read from nowhere, and sends its writes with two checks and the COMMIT in
+    one round trip: the guard (`GUARD`) takes the row's lock and fails the whole transaction unless the
+    table still has the copy's stamp and the action's id is still unanswered; the statement before it
+    (`MOVED`) then brings the table as it is, for the next attempt."""
+
+    def __init__(self, db: Connection, writing: bool, cache=None, optimistic: bool = False,
+                 found: dict | None = None):
         super().__init__(db, cache)
         self._writing = writing
-        self._expected: tuple[str, str, str] | None = None  # (code, actor, key) of a coming action
-        self._found: dict[tuple[str, str, str], object] = {}  # its lookup, made with the row's lock
+        self._optimistic = optimistic and writing and db.pipelines and cache is not None
+        self._assumed: tuple[str, tuple] | None = None  # (code, stamp) of the copy the action ran on
+        self._claim: tuple[str | None, str | None] = (None, None)  # (actor, key) unanswered, as far as the copy knows
+        self._found.update(found or {})
+        self._checks: list = []  # the guard and what it brings, once sent
+        db.checks_first = self._guards
 
     def expect_action(self, code: str | None, token_hash: str, key: str) -> None:
         """The action's id is looked up in the same round trip as the table's row, right after
@@ -174,19 +290,70 @@ class PostgresTransaction(Transaction):
         if actor is not None and self._writing and self._db.pipelines:
             self._expected = (code, actor, key)
 
+    def _load(self, code: str) -> dict | None:
+        if not self._optimistic or self._assumed is not None or code in self._work or self._unknown_writes:
+            return super()._load(code)
+        work = self._cache.take(code, None) or self._read_fresh(code)
+        if work is None:
+            return None
+        self._assumed = (code, work["stamp"])
+        self._work[code] = work
+        return work
+
+    def _read_fresh(self, code: str) -> dict | None:
+        """A table this process has no copy of, with the id of the coming action if it is known."""
+        expected, self._expected = self._expected, None
+        actor, key = expected[1:] if expected is not None and expected[0] == code else (None, None)
+        row = self._db.execute(FRESH, (actor, key, code)).fetchone()
+        if row is None:
+            return None
+        if key is not None:
+            self._found[(code, actor, key)] = row["found"]
+        return _entry(row)
+
     def _fetch_row(self, code: str):
         expected, self._expected = self._expected, None
         if expected is None or expected[0] != code:
             return super()._fetch_row(code)
         row, found = self._db.execute_together((self._row_query(code), (code,)), (self.FIND_ACTION, expected))
-        self._found[expected] = found.fetchone()
+        answer = found.fetchone()
+        self._found[expected] = answer["result"] if answer else None
         return row.fetchone()
 
     def find_action(self, code: str, actor: str, key: str) -> dict | None:
-        if (code, actor, key) not in self._found:
-            return super().find_action(code, actor, key)
-        row = self._found.pop((code, actor, key))
-        return json.loads(row["result"]) if row else None
+        if ((code, actor, key) not in self._found and self.guard_pending() and self._assumed[0] == code
+                and self._claim == (None, None)):
+            self._claim = (actor, key)  # unanswered as far as the copy tells: the guard makes sure
+            return None
+        return super().find_action(code, actor, key)
+
+    def guard_pending(self) -> bool:
+        """An optimistic transaction whose guard was not sent yet."""
+        return self._assumed is not None and not self._checks
+
+    def _guards(self) -> list[tuple[psycopg.Cursor, str, tuple]]:
+        """The checks an optimistic transaction sends with its first statement after it took its copy of the
+        table, its commit at the latest (then none: the guard holds the row's lock from there on)."""
+        if not self.guard_pending():
+            return []
+        (code, (version, updated)), (actor, key) = self._assumed, self._claim
+        self._checks = [(self._db.raw.cursor(), MOVED, (actor, key, code, version, updated, actor, key)),
+                        (self._db.raw.cursor(), "SELECT companion_guard(?, ?, ?, ?, ?)",
+                         (code, version, updated, actor, key))]
+        return self._checks
+
+    def moved_on(self) -> MovedOn:
+        """What the checks brought when the guard refused."""
+        code, (actor, key) = self._assumed[0], self._claim
+        cursor = self._checks[0][0]
+        try:
+            row = cursor.fetchone()
+        except psycopg.Error:
+            row = None
+        found = {}
+        if row is not None and key is not None and row["found"] is not None:
+            found[(code, actor, key)] = row["found"]
+        return MovedOn(code, _entry(row) if row is not None else None, found)
 
     def _row_query(self, code: str) -> str:
         return "SELECT * FROM tables WHERE code = ?" + (" FOR UPDATE" if self._writing else "")
@@ -199,6 +366,66 @@ class PostgresTransaction(Transaction):
 
     def _write_many(self, sql: str, rows: list) -> None:
         self._db.defer_many(sql, rows)
+
+
+class GeventConnection(psycopg.Connection):
+    """psycopg's connection, waiting on its socket in a way that is cheap under gevent.
+
+    psycopg's pipeline sends one statement per wait for the socket, and its wait through gevent's
+    poll() is a trip through the hub each time, even when the socket is writable at once (as it
+    nearly always is): the hub was a third of a cluster worker's samples (issue 29). Here the
+    kernel is asked first, without blocking; only a socket not ready parks the greenlet."""
+
+    def wait(self, gen, interval: float = 0.1, timeout: float | None = None):
+        if timeout is not None:
+            return super().wait(gen, interval=interval, timeout=timeout)
+        from gevent.socket import wait_read, wait_readwrite, wait_write
+
+        parkers = {Wait.R: wait_read, Wait.W: wait_write, Wait.RW: wait_readwrite}
+        fileno = self.pgconn.socket
+        try:
+            wanted = next(gen)
+            while True:
+                ready = _ready_now(fileno, wanted)
+                if not ready:
+                    try:
+                        parkers[wanted](fileno, timeout=interval)
+                    except TimeoutError:  # gevent's socket.timeout: nothing yet, psycopg is told so
+                        pass
+                    ready = _ready_now(fileno, wanted)
+                wanted = gen.send(ready)
+        except StopIteration as done:
+            return done.value
+
+
+class _RefusedGuardIsNoNews(logging.Filter):
+    """psycopg warns of the error that ended a pipeline; a guard's refusal (`MOVED_ON`) is expected:
+    the action runs again."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (isinstance(record.msg, str) and record.msg.startswith("error ignored terminating")
+                    and "pipeline aborted" in record.getMessage())
+
+
+logging.getLogger("psycopg").addFilter(_RefusedGuardIsNoNews())
+
+_POLL_EVENTS = {Wait.R: select.POLLIN, Wait.W: select.POLLOUT, Wait.RW: select.POLLIN | select.POLLOUT}
+
+
+def _ready_now(fileno: int, wanted) -> Ready:
+    """What the socket is ready for now, asked of the kernel itself (not gevent's poll)."""
+    from gevent.monkey import get_original
+
+    poller = get_original("select", "poll")()
+    poller.register(fileno, _POLL_EVENTS[wanted])
+    events = poller.poll(0)
+    flags = events[0][1] if events else 0
+    ready = Ready.NONE
+    if flags & (select.POLLIN | select.POLLERR | select.POLLHUP):
+        ready |= Ready.R
+    if flags & (select.POLLOUT | select.POLLERR | select.POLLHUP):
+        ready |= Ready.W
+    return Ready(ready) & Ready(wanted)
 
 
 def _is_storage_failure(error: BaseException) -> bool:
@@ -237,6 +464,7 @@ class PostgresStore:
                 tx.execute("INSERT INTO companion_schema (version) VALUES (?)", (SCHEMA_VERSION,))
             elif row[0] != SCHEMA_VERSION:
                 raise RuntimeError(f"The PostgreSQL schema is version {row[0]}; this server needs {SCHEMA_VERSION}.")
+            tx.execute(GUARD)
 
     @staticmethod
     def _script(tx: Transaction, sql: str) -> None:
@@ -250,7 +478,9 @@ class PostgresStore:
             if self._idle:
                 return self._idle.pop()
         try:
-            raw = psycopg.connect(self.path, row_factory=_row_factory)
+            # Transactions begin explicitly (`Connection._batch`).
+            connection = GeventConnection if gevent_is_running() else psycopg.Connection
+            raw = connection.connect(self.path, row_factory=_row_factory, autocommit=True)
             if self._session:
                 raw.execute(self._session)
                 raw.commit()
@@ -279,8 +509,25 @@ class PostgresStore:
         for raw in idle:
             raw.close()
 
+    def act(self, body: Callable[[Transaction], Any]) -> Any:
+        """``body(tx)`` in a write transaction; its value (see `companion.store.Store.act`). The body runs on
+        this process's copy of the table and the whole transaction costs one round trip to the server
+        (`PostgresTransaction`); when another process wrote the table meanwhile, nothing is written and
+        the body runs again on the table as the refusal brought it. The last attempt takes the row's lock
+        first, as every other transaction does."""
+        found: dict = {}
+        for attempt in range(OPTIMISTIC_ATTEMPTS + 1):
+            try:
+                with self._open(writing=True, optimistic=attempt < OPTIMISTIC_ATTEMPTS, found=found) as tx:
+                    return body(tx)
+            except MovedOn as moved:
+                if moved.entry is not None:
+                    self.cache.put({moved.code: moved.entry})
+                found = moved.found
+        raise AssertionError("the last attempt is not optimistic")
+
     @contextmanager
-    def _open(self, writing: bool) -> Iterator[Transaction]:
+    def _open(self, writing: bool, optimistic: bool = False, found: dict | None = None) -> Iterator[Transaction]:
         current = getattr(self._current, "tx", None)
         if current is not None:  # inside another transaction: part of it
             yield current
@@ -290,13 +537,18 @@ class PostgresStore:
         except psycopg.Error as error:
             raise StorageError(DISK_FAILED) from error
         link = Connection(raw, self._pipelines)
-        tx = PostgresTransaction(link, writing, self.cache)
+        tx = PostgresTransaction(link, writing, self.cache, optimistic, found)
         self._current.tx = tx
         try:
             try:
                 yield tx
                 tx.finish()
             except BaseException as error:
+                if isinstance(error, psycopg.Error) and error.sqlstate == MOVED_ON:  # the guard, sent with a read
+                    self._rollback(raw)
+                    raise tx.moved_on() from None
+                if isinstance(error, Exception) and not _is_storage_failure(error) and tx.guard_pending():
+                    self._confirm_refusal(link, tx)
                 self._rollback(raw)
                 if _is_storage_failure(error):
                     raise StorageError(DISK_FAILED) from error
@@ -305,6 +557,8 @@ class PostgresStore:
                 link.commit()  # returns once the WAL is flushed: only then are the phones told
             except psycopg.Error as error:
                 self._rollback(raw)
+                if error.sqlstate == MOVED_ON:
+                    raise tx.moved_on() from None
                 if isinstance(error, (psycopg.IntegrityError, psycopg.ProgrammingError)):
                     raise  # a deferred write's own error, as it would have raised by itself
                 raise StorageError(DISK_FAILED) from error
@@ -312,6 +566,18 @@ class PostgresStore:
         finally:
             self._current.tx = None
             self._release(raw)
+
+    def _confirm_refusal(self, link: Connection, tx: PostgresTransaction) -> None:
+        """An optimistic action refused (a `TableError`...) on its copy of the table: the refusal stands only if
+        the copy was the table as it is (one round trip, which writes nothing); else `MovedOn`, to run again."""
+        try:
+            link.check_and_roll_back()
+        except psycopg.Error as error:
+            if error.sqlstate != MOVED_ON:
+                raise StorageError(DISK_FAILED) from error
+            raise tx.moved_on() from None
+        finally:
+            self._rollback(link.raw)
 
     @staticmethod
     def _rollback(raw: psycopg.Connection) -> None:

@@ -362,7 +362,9 @@ class Tables(NightActions):
     def _act(self, raw_code: Any, action: Any, who: Callable[[Transaction, dict], Principal],
              token: Any = None) -> dict:
         key = self._check_payload(action)
-        with self.store.transaction() as tx:
+
+        def apply(tx: Transaction) -> tuple:
+            """The action in the store; on PostgreSQL it may run again, on a newer copy of the table."""
             if key is not None and isinstance(token, str) and 0 < len(token) <= 200:
                 tx.expect_action(normalize_code(raw_code), hash_token(token), key)
             table = self._existing_table(tx, raw_code)
@@ -372,7 +374,7 @@ class Tables(NightActions):
             self._check_actor(principal, action, REGISTRY[table["game"]])
             earlier = tx.find_action(table["code"], principal.actor, key) if key is not None else None
             if earlier is not None:
-                return {**earlier, "duplicate": True}
+                return {**earlier, "duplicate": True}, None
             if not self.limiter.allow((table["code"], principal.actor)):
                 raise TableError(429, TOO_MANY_ACTIONS)
             if table["status"] == "closed":
@@ -381,10 +383,14 @@ class Tables(NightActions):
             settled = self._resolve_due(tx, table)
             extra: dict = {}
             events, private = self._dispatch(tx, table, principal, action, extra)
-            private = private and not settled
             result = {"ok": True, "events": events}
             tx.insert_action(table["code"], principal.actor, key, action, result)
-            seats = tx.seats(table["code"])
+            return result, (table, tx.seats(table["code"]), principal, extra, private and not settled)
+
+        result, applied = self.store.act(apply)
+        if applied is None:  # an action id answered before: its answer again
+            return result
+        table, seats, principal, extra, private = applied
         # What only the caller may learn (a hand-off code) is neither logged nor kept for a retry.
         revoked = extra.pop("revoked", None)
         result = {**result, **extra}

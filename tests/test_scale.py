@@ -37,9 +37,11 @@ class Phone:
 
     def __init__(self, url: str, code: str, token: str, node: str | None = None):
         self.views: "queue.Queue[dict]" = queue.Queue()
+        self.presences: "queue.Queue[dict]" = queue.Queue()  # who is here, as views and presence events tell
         self.connected: "queue.Queue[bool]" = queue.Queue()
         self.client = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1)
-        self.client.on("view", self.views.put)
+        self.client.on("view", lambda view: (self.views.put(view), self.presences.put(view)))
+        self.client.on("presence", self.presences.put)
         self.client.on("connect", lambda: self.connected.put(True))
         self.client.on("disconnect", lambda *args: self.connected.put(False))
         headers = {"Cookie": f"companion_node={node}"} if node else None
@@ -68,6 +70,21 @@ class Phone:
         while view["version"] < version:
             view = self.views.get(timeout=WAIT)
         return view
+
+    def view_after_roll(self, action_id: str) -> dict:
+        """The first view published after a roll of this phone (whatever the roll's outcome)."""
+        while not self.views.empty():
+            self.views.get_nowait()
+        answer = self.client.call("act", {"type": "roll", "id": action_id}, timeout=WAIT)
+        assert answer["ok"], answer
+        return self.views.get(timeout=WAIT)
+
+    def online_becomes(self, seats: list[int]) -> dict:
+        """The first presence (a view's or an announcement) that shows exactly ``seats`` online."""
+        presence = self.presences.get(timeout=WAIT)
+        while presence["online"] != seats:
+            presence = self.presences.get(timeout=WAIT)
+        return presence
 
     def close(self):
         hang_up(self.client)
@@ -117,6 +134,27 @@ def test_two_phones_on_two_processes_see_each_others_rolls_in_order(cluster):
         # Both processes see both seats here: presence is shared, not per process.
         view = requests.get(f"{node_url(cluster, 0)}/api/tables/{table['code']}", timeout=WAIT).json()
         assert view["table"]["seats"] and {s["id"] for s in view["table"]["seats"]} == {1, 2}
+    finally:
+        ana.close()
+        bo.close()
+
+
+def test_who_is_here_at_a_table_whose_phones_sit_on_two_processes(cluster):
+    """Each process keeps a copy of a table's presence and hears of joins and leaves on any process:
+    the rolls of one process carry the seats held on the other, and a leave there shows here."""
+    table = new_table(cluster.url)
+    ana = Phone(node_url(cluster, 0), table["code"], table["tokens"][0])
+    bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
+    try:
+        ana.online_becomes([1, 2])
+        # Published by process 0, with the presence it keeps.
+        assert ana.view_after_roll("here")["online"] == [1, 2]
+        bo.close()
+        assert "2" in ana.online_becomes([1])["away_since"]
+        after = ana.view_after_roll("alone")  # process 0's next publish knows it too
+        assert after["online"] == [1] and "2" in after["away_since"]
+        bo = Phone(node_url(cluster, 1), table["code"], table["tokens"][1])
+        ana.online_becomes([1, 2])
     finally:
         ana.close()
         bo.close()
@@ -181,7 +219,8 @@ def phones_on_two_processes_while_redis_refuses(cluster: Cluster, command: str):
         queue_server.execute_command("ACL", "SETUSER", "default", f"-{command}")
         try:
             if command == "subscribe":  # cut the subscriptions that are there; none can come back
-                assert queue_server.client_kill_filter(_type="pubsub") == 2
+                # Two per process: the Socket.IO queue's and the presence changes' (shared_presence.py).
+                assert queue_server.client_kill_filter(_type="pubsub") == 4
             rolled = ana.roll(f"while-{command}-refused")  # acknowledged after its publish
         finally:
             queue_server.execute_command("ACL", "SETUSER", "default", f"+{command}")
