@@ -118,3 +118,12 @@ def kind_of(item) -> str:
 def pytest_collection_modifyitems(config, items):
     for item in items:
         item.add_marker(kind_of(item))
+
+
+@pytest.fixture(scope="module")
+def quick_rounds(tmp_path_factory):
+    """A real server whose rounds of random numbers wait three seconds on a silent phone: long enough for an
+    answering phone on a loaded machine, short enough to wait for a round's timeout in a test."""
+    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "3"}).start()
+    yield server
+    server.stop()

@@ -206,14 +206,6 @@ def test_the_queue_is_in_the_store_a_server_restart_loses_nothing(restartable):
 
 # --- every round has the table's time limit -------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def quick_rounds(tmp_path_factory):
-    """A server whose rounds wait two seconds on a silent phone (the honest phones answer well within it)."""
-    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "2"}).start()
-    yield server
-    server.stop()
-
-
 def timed_out(entries: list[dict]) -> list[list[int]]:
     return [entry["without"] for entry in entries if entry.get("type") == "round_timed_out"]
 

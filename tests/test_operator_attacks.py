@@ -519,14 +519,6 @@ def test_bad_reveals_are_refused_and_change_nothing(server):
         screen.close()
 
 
-@pytest.fixture(scope="module")
-def quick_rounds(tmp_path_factory):
-    """A server whose rounds wait one second on a silent phone."""
-    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "1"}).start()
-    yield server
-    server.stop()
-
-
 def test_a_silent_phone_does_not_hold_the_roll(quick_rounds):
     """Bo's page is open but never answers: past the round's time the server leaves Bo out and starts the round
     again, Ana revealing a fresh value (a visible veto, in the log), and the roll is drawn."""
