@@ -6,7 +6,9 @@ Plays a Rayman co-op round on a real server (the same as tests/test_verify_page_
 its verify page in headless Chromium with a phone-class CPU (CDP ``Emulation.setCPUThrottlingRate``)
 on a slow network (CDP ``Network.emulateNetworkConditions``), an empty cache each run. Prints, from
 the page's navigation start (its own clock): when the draws-and-commitments verdict showed, each
-progress line of the replay, and the final verdict; and the bytes the page downloaded.
+progress line of the replay, and the final verdict; where the replay's time went (when each of its files
+arrived, and the marks static/js/replay.js sets: Python started, the rules unpacked, imported, the game
+replayed); and the bytes the page downloaded.
 """
 
 from __future__ import annotations
@@ -24,6 +26,14 @@ from tests.test_rayman_server import FAST
 from tests.test_rayman_verify import served_coop_round
 from tests.test_verify_page_replay import TIMELINE
 
+# Where the replay's time goes: when each of its files arrived (resource timing), and the page's marks
+# (static/js/replay.js: Pyodide's module, Python started, the rules unpacked and imported, the game replayed).
+PHASES = """() => [
+  ...performance.getEntriesByType('resource')
+    .filter((entry) => /(rules[.]zip|pyodide[.]asm[.]js|pyodide[.]asm[.]wasm|python_stdlib[.]zip|pyodide[.]mjs)/.test(entry.name))
+    .map((entry) => [entry.responseEnd, `arrived ${new URL(entry.name).pathname.split('/').pop()}`]),
+  ...performance.getEntriesByType('mark').map((entry) => [entry.startTime, entry.name])]
+  .sort((a, b) => a[0] - b[0])"""
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
   .reduce((sum, entry) => sum + entry.transferSize, 0)"""
 
@@ -43,7 +53,8 @@ def one_run(browser, url: str, cpu: float, mbit: float) -> dict:
         timeline = page.evaluate("() => window.__timeline")
         checked = next(at for at, verdict, *_ in timeline if verdict in ("replaying", "mismatch", "pending"))
         return {"checks": checked, "verdict": timeline[-1][0], "result": page.locator(".verdict").get_attribute(
-            "data-result"), "timeline": timeline, "bytes": page.evaluate(LOADED)}
+            "data-result"), "timeline": timeline, "bytes": page.evaluate(LOADED),
+                "phases": page.evaluate(PHASES)}
     finally:
         context.close()
 
@@ -68,6 +79,8 @@ def main() -> None:
         print(f"run {number}: {run['result']}, {run['bytes']:,} bytes")
         for at, verdict, progress, result, line in run["timeline"]:
             print(f"  {at / 1000:6.2f} s  verdict {verdict or '-':9} replay {result or progress or '-':11} {line}")
+        for at, what in run["phases"]:
+            print(f"  {at / 1000:6.2f} s  {what}")
     for key, what in (("checks", "own checks shown"), ("verdict", "replay's verdict")):
         values = [run[key] / 1000 for run in runs]
         print(f"{what}: median {statistics.median(values):.2f} s, range {min(values):.2f}–{max(values):.2f} s "
