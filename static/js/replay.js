@@ -103,7 +103,8 @@ const IMPORT = `
 import json, sys
 if "/rules" not in sys.path:
     sys.path.insert(0, "/rules")
-import companion.games  # the games register their checks (companion.game_checks) on import
+from companion.rules_imports import import_rules_for
+import_rules_for(json.loads(log_json))  # the logged game's rules, not every game's: each module compiles here
 from companion.verify import page_report
 `;
 const RUN = 'json.dumps(page_report(json.loads(log_json), json.loads(record_json)))';
