@@ -1,4 +1,4 @@
-"""The verify page's standard library compiled ahead: ``python3.13 -m scripts.pyodide_stdlib [ZIP]``.
+"""The verify page's standard library compiled ahead: ``python3.13 -m scripts.pyodide_stdlib ZIP``.
 
 Pyodide ships Python's standard library as source (static/vendor/pyodide/python_stdlib.zip) and compiles
 each module it imports, on every visit: most of Python's start on a phone (``python -m bench.verify_page``).
@@ -10,7 +10,9 @@ made by (its magic number): the compiling Python must be the one pyodide-lock.js
 The output is the same bytes for the same input and the same compiling Python (entries in the input's
 order, fixed times, stored uncompressed: the server gzips it); the zip's comment names that Python,
 which a checkout needs to build the same file (``python -m companion.verify --server`` compares them).
-A zip already compiled is left as it is: run it after each copy of the vendored files.
+A zip already compiled is left as it is: run it after each copy of the vendored files, on
+static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be a link
+to another checkout's).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parent.parent / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
@@ -83,7 +84,7 @@ def compile_stdlib(stdlib: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3.13 -m scripts.pyodide_stdlib", description=__doc__.splitlines()[0])
-    parser.add_argument("zip", nargs="?", type=Path, default=DEFAULT, help=f"the standard library's zip ({DEFAULT})")
+    parser.add_argument("zip", type=Path, help="the standard library's zip (static/vendor/pyodide/python_stdlib.zip)")
     args = parser.parse_args(argv)
     try:
         done = compile_stdlib(args.zip)
