@@ -11,6 +11,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from companion import served
 from scripts import pyodide_stdlib
 from tests.server import ROOT
 
@@ -62,3 +63,16 @@ def test_a_pyodide_of_another_python_is_refused_and_its_zip_left_unchanged(tmp_p
     assert "Pyodide runs Python 2.7: its bytecode must be made by that version" in run.stderr
     assert stdlib.read_bytes() == before
     assert sorted(p.name for p in stdlib.parent.iterdir()) == ["pyodide-lock.json", "python_stdlib.zip"]
+
+
+def test_the_server_check_says_which_python_compiled_a_standard_library_that_differs(tmp_path):
+    """``python -m companion.verify --server``: a compiled zip's bytes depend on the compiling Python, so
+    a difference names what made each side (a static file that is no zip gets no such words)."""
+    source = vendored(tmp_path / "source", this_python()).read_bytes()
+    stdlib = vendored(tmp_path / "compiled", this_python())
+    pyodide_stdlib.compile_stdlib(stdlib)
+    compiled = stdlib.read_bytes()
+    said = served.stdlib_difference(compiled, source)
+    assert f"the server's is compiled by CPython {sys.version.split()[0]}, the checkout's source" in said
+    assert "python3 -m scripts.pyodide_stdlib static/vendor/pyodide/python_stdlib.zip" in said
+    assert served.stdlib_difference(compiled, compiled) == served.stdlib_difference(b"body {}", source) == ""
