@@ -7,14 +7,17 @@ import importlib.util
 import sys
 
 
-def games_of(document: dict) -> set[object]:
-    """The games a log plays: the one it names and those its ``created`` and ``new_game`` entries name."""
+def games_of(document: object) -> list:
+    """The games a log plays, as it names them (any JSON value): the one it names and those its
+    ``created`` and ``new_game`` entries name (where `companion.verify` reads them)."""
+    if not isinstance(document, dict):
+        return [None]
     entries = document.get("entries") if isinstance(document.get("entries"), list) else []
-    return {document.get("game")} | {entry.get("game") for entry in entries if isinstance(entry, dict)
-                                     and entry.get("kind") == "table" and entry.get("type") in ("created", "new_game")}
+    return [document.get("game")] + [entry.get("game") for entry in entries if isinstance(entry, dict)
+                                     and entry.get("kind") == "table" and entry.get("type") in ("created", "new_game")]
 
 
-def import_rules_for(document: dict) -> None:
+def import_rules_for(document: object) -> None:
     """Imports the rules a log's replay needs: the verifier and the games the log plays, not every game.
 
     The verify page's Python (Pyodide) compiles each module from source as it imports it, seconds on a
@@ -38,5 +41,5 @@ def import_rules_for(document: dict) -> None:
     for game in games:
         if isinstance(game, str) and game.isidentifier() and importlib.util.find_spec(f"companion.games.{game}"):
             importlib.import_module(f"companion.games.{game}")
-    if not games <= REGISTRY.keys():
+    if not all(isinstance(game, str) and game in REGISTRY for game in games):
         spec.loader.exec_module(package)
