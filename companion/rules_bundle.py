@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent  # the folder that holds the companion package
-ROOTS = ("companion.verify", "companion.games")
+ROOTS = ("companion.verify", "companion.games", "companion.rules_imports")  # the last: what the page imports first
 # The real companion/__init__.py builds the Flask app: the zip's package file is this one instead.
 PACKAGE_INIT = ('"""Companion\'s verifier and game rules, without the server (the zip the verify page '
                 'runs: companion/rules_bundle.py)."""\n')

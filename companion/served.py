@@ -17,12 +17,14 @@ It proves what the server sent to this check, not what it sends to a given phone
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
 import tempfile
 import urllib.error
 import urllib.request
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -131,8 +133,28 @@ def compare_static(base: str, url_paths: list[str]) -> list[str]:
         elif body != expected:
             differences.append(f"{url_path}: the server's file differs from the checkout's "
                                f"(SHA-256 {hashlib.sha256(body).hexdigest()[:16]}…, the checkout's "
-                               f"{hashlib.sha256(expected).hexdigest()[:16]}…)")
+                               f"{hashlib.sha256(expected).hexdigest()[:16]}…)" + stdlib_difference(body, expected))
     return differences
+
+
+def compiled_by(zipped: bytes) -> str:
+    """What made a standard library zip: its source as vendored, or the Python that compiled it ahead
+    (scripts/pyodide_stdlib.py says so in the zip's comment)."""
+    try:
+        comment = zipfile.ZipFile(io.BytesIO(zipped)).comment.decode("utf-8", "replace")
+    except zipfile.BadZipFile:
+        return "no zip"
+    return comment.split(" (")[0] if comment.startswith("compiled by ") else "source"
+
+
+def stdlib_difference(served: bytes, own: bytes) -> str:
+    """For Pyodide's standard library compiled ahead, which bytes depend on the compiling Python: what
+    made each zip, when they differ, and how to make the checkout's the same way."""
+    made = compiled_by(served), compiled_by(own)
+    if "no zip" in made or made[0] == made[1]:
+        return ""
+    return (f"; the server's is {made[0]}, the checkout's {made[1]}: compile the checkout's with that "
+            "Python (python3 -m scripts.pyodide_stdlib static/vendor/pyodide/python_stdlib.zip)")
 
 
 def served_static(path: Path, url_path: str) -> bytes:

@@ -14,7 +14,11 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
+
 from companion import rules_bundle
+from companion.verify import page_report
+from tests.random_play import CONFIGS
 from tests.server import ROOT
 from tests.test_replay import logged_walk
 
@@ -81,9 +85,10 @@ def test_the_bundle_alone_replays_a_game_as_the_page_does(tmp_path):
     action["seat"] = 1 - action["seat"]  # the other player moves: the rules refuse it, no draw or event tells
     (tmp_path / "rules.zip").write_bytes(rules_bundle.bundle())
     (tmp_path / "logs.json").write_text(json.dumps([log, edited]))
-    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); import companion.games; "
+    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); logs = json.load(open('logs.json')); "
+              "from companion.rules_imports import import_rules_for; import_rules_for(logs[0]); "
               "from companion.verify import page_report; "
-              "print(json.dumps([page_report(log) for log in json.load(open('logs.json'))]))")
+              "print(json.dumps([page_report(log) for log in logs]))")
     run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=120,
                          cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -93,3 +98,43 @@ def test_the_bundle_alone_replays_a_game_as_the_page_does(tmp_path):
     # As the page translates it: the msgid and its fields, not the English sentence.
     assert caught["replay"][0]["text"] == "the rules refuse this action %(kind)s of seat %(seat)s: %(refusal)s"
     assert caught["replay"][0]["params"]["seat"] == str(action["seat"]) and caught["problems"] == []
+
+
+def page_run(tmp_path, log: dict) -> tuple[dict, list[str]]:
+    """The page's import and report, by a Python without Flask with only the zip to import from: the
+    report, and the games' packages it imported."""
+    (tmp_path / "rules.zip").write_bytes(rules_bundle.bundle())
+    (tmp_path / "log.json").write_text(json.dumps(log))
+    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); log = json.load(open('log.json')); "
+              "from companion.rules_imports import import_rules_for; import_rules_for(log); "
+              "from companion.verify import page_report; "
+              "games = sorted({name.split('.')[2] for name in sys.modules if name.startswith('companion.games.')}); "
+              "print(json.dumps([page_report(log), games]))")
+    run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_the_page_imports_only_the_logged_games_rules_and_reports_as_with_them_all(tmp_path, game_id):
+    """Each module Pyodide imports is compiled from source on the phone: the page imports the verifier and
+    the game the log plays, no other game, and its report is the one the whole package gives."""
+    log = logged_walk(game_id)
+    report, games = page_run(tmp_path, log)
+    assert set(games) - {"base", "kernel"} == {game_id}
+    assert report == json.loads(json.dumps(page_report(log)))
+    assert report["replayed"] > 0
+
+
+@pytest.mark.parametrize("game", ["croquet", ["chakart"], "base"])
+def test_a_log_of_a_game_the_zip_does_not_hold_imports_every_game_as_before(tmp_path, game):
+    """A name of no game: unknown, not even a name (a list: the import must not fail where the verifier
+    does not), or a module of the games that is no game. The report is the whole package's: not replayed."""
+    log = logged_walk("chakart")
+    log["game"] = game
+    next(entry for entry in log["entries"] if entry.get("type") == "created")["game"] = game
+    report, games = page_run(tmp_path, log)
+    assert set(CONFIGS) <= set(games)
+    assert report == json.loads(json.dumps(page_report(log)))
+    assert not report["replayed"]

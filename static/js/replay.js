@@ -25,10 +25,13 @@ async function fetchRules(url) {
 async function startPython(moduleUrl) {
   if (typeof WebAssembly !== 'object') throw new Error('this browser does not run WebAssembly');
   const { loadPyodide } = await import(moduleUrl);
+  performance.mark('replay: Pyodide module');
   const here = new URL('.', new URL(moduleUrl, window.location.href)).href;
   // indexURL and packageBaseUrl both ours: Pyodide never looks elsewhere (the verifier needs only
   // the standard library, which is python_stdlib.zip beside it).
-  return loadPyodide({ indexURL: here, packageBaseUrl: here, lockFileURL: `${here}pyodide-lock.json` });
+  const python = await loadPyodide({ indexURL: here, packageBaseUrl: here, lockFileURL: `${here}pyodide-lock.json` });
+  performance.mark('replay: Python started');
+  return python;
 }
 
 // The files the replay waits for, by how their URL ends.
@@ -96,14 +99,15 @@ const painted = () => new Promise((resolve) => {
   requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
 });
 
-const RUN = `
+const IMPORT = `
 import json, sys
 if "/rules" not in sys.path:
     sys.path.insert(0, "/rules")
-import companion.games  # the games register their checks (companion.game_checks) on import
+from companion.rules_imports import import_rules_for
+import_rules_for(json.loads(log_json))  # the logged game's rules, not every game's: each module compiles here
 from companion.verify import page_report
-json.dumps(page_report(json.loads(log_json), json.loads(record_json)))
 `;
+const RUN = 'json.dumps(page_report(json.loads(log_json), json.loads(record_json)))';
 
 // -> { hash, report } where report is companion.verify.page_report's: {ok, problems, replay,
 // replay_notes}, each message {i, text, params} to translate with t(). Throws when Python cannot run.
@@ -113,9 +117,13 @@ export async function replayInPython({ prepared, log, logText, record, onReplayi
   onReplaying();
   await painted();
   python.unpackArchive(rules, 'zip', { extractDir: '/rules' });
+  performance.mark('replay: rules unpacked');
   python.globals.set('log_json', logText || JSON.stringify(log));
   python.globals.set('record_json', JSON.stringify(record ?? null));
+  python.runPython(IMPORT);
+  performance.mark('replay: rules imported');
   const started = performance.now();
   const report = JSON.parse(python.runPython(RUN));
+  performance.mark('replay: game replayed');
   return { hash: bytesToHex(sha256(rules)), report, milliseconds: Math.round(performance.now() - started) };
 }

@@ -1,0 +1,99 @@
+"""The verify page's standard library compiled ahead: ``python3.13 -m scripts.pyodide_stdlib ZIP``.
+
+Pyodide ships Python's standard library as source (static/vendor/pyodide/python_stdlib.zip) and compiles
+each module it imports, on every visit: most of Python's start on a phone (``python -m bench.verify_page``).
+This rewrites the zip with each module compiled instead (a ``.pyc`` with an unchecked hash, which
+zipimport loads before looking for source). Bytecode is only valid for the Python minor version it was
+made by (its magic number): the compiling Python must be the one pyodide-lock.json beside the zip names
+(3.13 for Pyodide 0.28), else nothing is written.
+
+The output is the same bytes for the same input and the same compiling Python (entries in the input's
+order, fixed times, stored uncompressed: the server gzips it); the zip's comment names that Python,
+which a checkout needs to build the same file (``python -m companion.verify --server`` compares them).
+A zip already compiled is left as it is: run it after each copy of the vendored files, on
+static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be a link
+to another checkout's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+class WrongPython(Exception):
+    pass
+
+
+def pyodide_python(stdlib: Path) -> tuple[int, int]:
+    """The (major, minor) version of the Python the Pyodide beside ``stdlib`` runs."""
+    lock = json.loads((stdlib.parent / "pyodide-lock.json").read_text(encoding="utf-8"))
+    major, minor = lock["info"]["python"].split(".")[:2]
+    return int(major), int(minor)
+
+
+def compiled(source: bytes, path: str) -> bytes:
+    """A module's ``.pyc``: its code, marked by a hash of its source that is never checked."""
+    code = compile(source, path, "exec", dont_inherit=True)
+    source_hash = importlib.util.source_hash(source)
+    from importlib._bootstrap_external import _code_to_hash_pyc  # the layout import itself writes
+
+    return bytes(_code_to_hash_pyc(code, source_hash, checked=False))
+
+
+def _entry(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, ZIP_TIME)
+    info.create_system = 3
+    info.external_attr = (0o40755 << 16) | 0x10 if name.endswith("/") else 0o644 << 16  # 0x10: a folder
+    return info
+
+
+def compile_stdlib(stdlib: Path) -> bool:
+    """Rewrites ``stdlib`` compiled; False when it already was. Raises WrongPython (the file unchanged)."""
+    with zipfile.ZipFile(stdlib) as archive:
+        names = archive.namelist()
+        if not any(name.endswith(".py") for name in names):
+            return False
+        files = [(name, archive.read(name)) for name in names]
+    wanted = pyodide_python(stdlib)
+    if sys.version_info[:2] != wanted:
+        raise WrongPython(f"Pyodide runs Python {wanted[0]}.{wanted[1]}: its bytecode must be made by that "
+                          f"version, this is {sys.version.split()[0]}")
+    # Where Pyodide mounts the zip (python313.zip in /lib): the file names its tracebacks give.
+    where = f"/lib/python{wanted[0]}{wanted[1]}.zip/"
+    rewritten = stdlib.with_name(stdlib.name + ".compiling")
+    try:
+        with zipfile.ZipFile(rewritten, "w") as archive:
+            for name, data in files:
+                if name.endswith(".py"):
+                    archive.writestr(_entry(name + "c"), compiled(data, where + name))
+                else:
+                    archive.writestr(_entry(name), data)
+            archive.comment = f"compiled by CPython {sys.version.split()[0]} (scripts/pyodide_stdlib.py)".encode()
+        rewritten.replace(stdlib)  # at once: a server never serves half a zip
+    finally:
+        rewritten.unlink(missing_ok=True)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3.13 -m scripts.pyodide_stdlib", description=__doc__.splitlines()[0])
+    parser.add_argument("zip", type=Path, help="the standard library's zip (static/vendor/pyodide/python_stdlib.zip)")
+    args = parser.parse_args(argv)
+    try:
+        done = compile_stdlib(args.zip)
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile, WrongPython) as error:
+        print(f"cannot compile {args.zip}: {error}", file=sys.stderr)
+        return 2
+    print(f"{args.zip}: {'compiled' if done else 'already compiled'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

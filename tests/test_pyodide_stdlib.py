@@ -1,0 +1,78 @@
+"""scripts/pyodide_stdlib.py: the verify page's standard library compiled ahead. Run here by this Python
+on a small standard library of its own (Pyodide's needs its Python, 3.13): the modules import from the
+compiled zip and run, the same input gives the same bytes, a compiled zip is left as it is. Bad input
+tried: a Pyodide that runs another Python (a clear error, status 2, the file unchanged)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from companion import served
+from scripts import pyodide_stdlib
+from tests.server import ROOT
+
+MODULES = {"greeting/__init__.py": "from greeting.words import WORDS\n\ndef hello():\n    return WORDS['hi']\n",
+           "greeting/words.py": "WORDS = {'hi': 'bonjour'}\n", "LICENSE.txt": "a file that is no module\n"}
+
+
+def vendored(folder: Path, python: str) -> Path:
+    """A zip of sources beside a pyodide-lock.json that says Pyodide runs ``python``."""
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "python_stdlib.zip", "w") as archive:
+        for name, text in MODULES.items():
+            archive.writestr(name, text)
+    (folder / "pyodide-lock.json").write_text(json.dumps({"info": {"python": python}}))
+    return folder / "python_stdlib.zip"
+
+
+def this_python() -> str:
+    return ".".join(map(str, sys.version_info[:3]))
+
+
+def test_the_modules_are_compiled_and_import_from_the_zip_the_same_bytes_every_time(tmp_path):
+    stdlib = vendored(tmp_path / "one", this_python())
+    assert pyodide_stdlib.compile_stdlib(stdlib)
+    archive = zipfile.ZipFile(stdlib)
+    assert sorted(archive.namelist()) == ["LICENSE.txt", "greeting/__init__.pyc", "greeting/words.pyc"]
+    assert archive.read("LICENSE.txt") == MODULES["LICENSE.txt"].encode()
+    assert archive.comment.decode().startswith(f"compiled by CPython {sys.version.split()[0]}")
+    script = ("import sys; sys.path.insert(0, 'python_stdlib.zip'); import greeting; "
+              "print(greeting.hello(), greeting.__file__.endswith('.pyc'))")
+    run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=60,
+                         cwd=stdlib.parent)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["bonjour", "True"]
+    again = vendored(tmp_path / "two", this_python())
+    pyodide_stdlib.compile_stdlib(again)
+    assert again.read_bytes() == stdlib.read_bytes()
+    compiled = stdlib.read_bytes()
+    assert not pyodide_stdlib.compile_stdlib(stdlib)  # already compiled: left as it is
+    assert stdlib.read_bytes() == compiled
+
+
+def test_a_pyodide_of_another_python_is_refused_and_its_zip_left_unchanged(tmp_path):
+    stdlib = vendored(tmp_path / "other", "2.7.18")
+    before = stdlib.read_bytes()
+    run = subprocess.run([sys.executable, "-m", "scripts.pyodide_stdlib", str(stdlib)], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 2
+    assert "Pyodide runs Python 2.7: its bytecode must be made by that version" in run.stderr
+    assert stdlib.read_bytes() == before
+    assert sorted(p.name for p in stdlib.parent.iterdir()) == ["pyodide-lock.json", "python_stdlib.zip"]
+
+
+def test_the_server_check_says_which_python_compiled_a_standard_library_that_differs(tmp_path):
+    """``python -m companion.verify --server``: a compiled zip's bytes depend on the compiling Python, so
+    a difference names what made each side (a static file that is no zip gets no such words)."""
+    source = vendored(tmp_path / "source", this_python()).read_bytes()
+    stdlib = vendored(tmp_path / "compiled", this_python())
+    pyodide_stdlib.compile_stdlib(stdlib)
+    compiled = stdlib.read_bytes()
+    said = served.stdlib_difference(compiled, source)
+    assert f"the server's is compiled by CPython {sys.version.split()[0]}, the checkout's source" in said
+    assert "python3 -m scripts.pyodide_stdlib static/vendor/pyodide/python_stdlib.zip" in said
+    assert served.stdlib_difference(compiled, compiled) == served.stdlib_difference(b"body {}", source) == ""
