@@ -1,6 +1,6 @@
 // The socket to a table: authenticates with the table code and a token, keeps
 // the newest view, reconnects by itself after a reload, a sleep or a Wi-Fi drop.
-import { io } from '/static/vendor/socket.io.esm.min.js';
+import { io } from '../vendor/socket.io.esm.min.js';
 import { N_, t } from './i18n.js';
 
 const ACK_TIMEOUT_MS = 8000;
