@@ -1,8 +1,8 @@
 """The pages' scripts, bundled and minified at install time (issue 29: a phone's first load under 50 KB).
 
 ``./manage.sh install`` (and ``serve``, ``install-test``) runs ``python -m companion.web.bundles``:
-esbuild (package.json) bundles each page's entry module (`ENTRIES`) with what it imports, puts what the
-entries share, and what they load later (a game's screen, a phone's record), in chunks of their own, and
+esbuild (package.json) bundles each page's entry module (`ENTRIES`) with what it imports, puts what it
+loads later (a game's screen, a phone's record) and what that shares with it in chunks of their own, and
 writes them all to ``static/bundles/`` (git-ignored) with their content hash in their names, beside a
 manifest. A name never changes meaning: the browser keeps them for a year (`companion.web.delivery`).
 
@@ -35,7 +35,9 @@ MANIFEST = "manifest.json"
 # Each page's entry module (static/js/NAME.js), the name its template asks for (the print pages' one-line card.js
 # and the verify page load theirs as written).
 ENTRIES = ("display", "home", "host", "pair", "phone", "rankings")
-# Part of the sources' hash: a bundle built with other options is stale too.
+# Part of the sources' hash: a bundle built with other options, or another esbuild, is stale too.
+# package.json says the modules have no side effects but their exports (so unused ones are left out).
+SETTINGS = ("package.json", "package-lock.json")
 OPTIONS = ("--bundle", "--splitting", "--format=esm", "--minify", "--charset=utf8", "--preserve-symlinks",
            "--entry-names=[name]-[hash]", "--chunk-names=[name]-[hash]", "--log-level=warning")
 
@@ -73,20 +75,37 @@ def _static_imports(outputs: dict, output: str) -> list[str]:
     return found
 
 
-def manifest_of(metafile: dict, folder: str) -> dict:
-    """What the pages need from esbuild's metafile: each entry's script and the chunks it imports at
-    once (names inside the bundle folder), and the files it was all built from."""
-    outputs = metafile["outputs"]
+def manifest_of(metafiles: list[dict], folder: str) -> dict:
+    """What the pages need from esbuild's metafiles (one per entry): each entry's script and the chunks
+    it imports at once (names inside the bundle folder), and the files it was all built from."""
     inside = lambda path: Path(path).relative_to(folder).as_posix()  # noqa: E731
-    entries = {}
-    for output, made in outputs.items():
-        entry = made.get("entryPoint", "")
-        name = Path(entry).stem
-        if entry == f"static/js/{name}.js" and name in ENTRIES:
-            entries[name] = {"script": inside(output),
-                             "preload": [inside(chunk) for chunk in _static_imports(outputs, output)]}
-    return {"inputs": sorted(metafile["inputs"]), "entries": entries,
-            "files": sorted(inside(output) for output in outputs)}
+    entries, inputs, files = {}, set(), set()
+    for metafile in metafiles:
+        outputs = metafile["outputs"]
+        inputs |= set(metafile["inputs"])
+        files |= {inside(output) for output in outputs}
+        for output, made in outputs.items():
+            entry = made.get("entryPoint", "")
+            name = Path(entry).stem
+            if entry == f"static/js/{name}.js" and name in ENTRIES:
+                entries[name] = {"script": inside(output),
+                                 "preload": [inside(chunk) for chunk in _static_imports(outputs, output)]}
+    return {"inputs": sorted(inputs | set(SETTINGS)), "entries": entries, "files": sorted(files)}
+
+
+def _bundle_entry(esbuild: Path, root: Path, entry: str, folder: str) -> dict:
+    """One page's bundle, on its own: a page shares no chunk with another page (a phone opens one page,
+    and fewer, larger chunks weigh less than the same code split for every page that could share it)."""
+    metafile = root / folder / f".meta-{entry}-{os.getpid()}.json"
+    command = [str(esbuild), f"static/js/{entry}.js", *OPTIONS, f"--outdir={folder}",
+               f"--metafile={metafile.relative_to(root).as_posix()}"]
+    made = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    try:
+        if made.returncode != 0:
+            raise BundleError(f"esbuild failed on static/js/{entry}.js:\n{made.stderr.strip()}")
+        return json.loads(metafile.read_text(encoding="utf-8"))
+    finally:
+        metafile.unlink(missing_ok=True)
 
 
 def build(root: Path = ROOT) -> dict:
@@ -96,16 +115,9 @@ def build(root: Path = ROOT) -> dict:
         raise BundleError(f"{esbuild} is missing: run ./manage.sh install (npm ci installs esbuild)")
     folder = root / "static" / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
-    metafile = folder / f".meta-{os.getpid()}.json"
     relative_folder = folder.relative_to(root).as_posix()
-    command = [str(esbuild), *(f"static/js/{name}.js" for name in ENTRIES), *OPTIONS,
-               f"--outdir={relative_folder}", f"--metafile={metafile.relative_to(root).as_posix()}"]
-    made = subprocess.run(command, cwd=root, capture_output=True, text=True)
-    if made.returncode != 0:
-        metafile.unlink(missing_ok=True)
-        raise BundleError(f"esbuild failed:\n{made.stderr.strip()}")
-    manifest = manifest_of(json.loads(metafile.read_text(encoding="utf-8")), relative_folder)
-    metafile.unlink()
+    manifest = manifest_of([_bundle_entry(esbuild, root, entry, relative_folder) for entry in ENTRIES],
+                           relative_folder)
     manifest["sources"] = sources_hash(root, manifest["inputs"])
     written = folder / f".{MANIFEST}.{os.getpid()}"
     written.write_text(json.dumps(manifest, indent=1, sort_keys=True), encoding="utf-8")

@@ -13,6 +13,20 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A module a page loads only when it first needs it (a phone's first load stays light):
+// lazy(load)(onLoaded) gives the module once it is in; until then null, and it asks for it and calls
+// onLoaded when it arrives (the page then draws again).
+export function lazy(load) {
+  let module = null;
+  let loading = null;
+  return (onLoaded) => {
+    if (module) return module;
+    loading ??= load().then((loaded) => { module = loaded; });
+    loading.then(() => onLoaded?.());
+    return null;
+  };
+}
+
 // A plain button with its label as text.
 export function button(text, onclick, extra = '') {
   return el('button', { type: 'button', class: extra, text, onclick });

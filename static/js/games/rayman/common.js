@@ -45,6 +45,13 @@ export function nameOf(game, seat) {
 }
 
 export const namesOf = (game, seats) => seats.map((seat) => nameOf(game, seat)).join(', ');
+
+// Whom the table waits for: the kernel's answer (the view's waiting), never worked out again here.
+export function waitingFor(game, except = null) {
+  const seats = [...new Set((game.waiting || []).map((wait) => wait.seat))].filter((seat) => seat !== except);
+  return seats.length ? el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', { names: namesOf(game, seats) }) }) : null;
+}
+
 export const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 
 // Components by the names the table reads on them: the labels of /rayman/labels (the same words), and a

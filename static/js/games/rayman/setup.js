@@ -79,8 +79,3 @@ export function exchangePanel(game, me) {
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
 
-// Whom the table waits for: the kernel's answer (the view's waiting), never worked out again here.
-export function waitingFor(game, except = null) {
-  const seats = [...new Set((game.waiting || []).map((wait) => wait.seat))].filter((seat) => seat !== except);
-  return seats.length ? el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', { names: namesOf(game, seats) }) }) : null;
-}
