@@ -16,8 +16,6 @@ const colourPanels = lazy(() => import('./ptizetres.js'));
 const SETUP_PHASES = ['characters', 'legendary', 'draft', 'exchange'];
 const setup = (game) => (SETUP_PHASES.includes(game.phase) ? setupPanels(render) : null);
 
-// The hashing of a choice and its salt is shared with the verify page (rayman-draws.js).
-export { canonicalJson } from '../rayman-draws.js';
 export let lastView = null;
 export let target = null;
 export let context = {};
