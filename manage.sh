@@ -3,6 +3,7 @@
 # safe to run again:
 #   ./manage.sh serve   install the runtime, then start the server (embedded defaults)
 #   ./manage.sh serve --processes N   PostgreSQL, Redis, nginx and N processes in a temporary directory
+#   ./manage.sh install   install the runtime only (what "serve" needs, the pages' script bundle included)
 #   ./manage.sh test    install everything, then run every test
 #   ./manage.sh install-test   only the installation part of "test"
 #   ./manage.sh strings  bring the French catalogues in line with the code (see docs/ENGINEERING.md)
@@ -68,6 +69,9 @@ install_runtime() {
   [ -x "$PY" ] || python3 -m venv "$VENV"
   pip_install requirements.txt
   npm_install
+  # The pages' scripts bundled and minified by esbuild into static/bundles/, only when a script changed
+  # (companion/web/bundles.py; a server without it serves the modules unbundled).
+  "$PY" -m companion.web.bundles
   # The compiled translations: only the stale ones (the app and the tests compile them too).
   "$PY" -c 'from companion.catalogues import compile_catalogues; compile_catalogues()'
 }
@@ -94,10 +98,11 @@ case "${1:-}" in
   # Two workers (the machine's two cores), a test file per worker: a file's module fixtures (its server, its
   # browser) start once. COMPANION_TEST_WORKERS=0 runs everything in this process.
   test) install_test; shift; exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile "$@" ;;
+  install) install_runtime ;;
   install-test) install_test ;;
   # The pictures of the README and docs/PLAYING.md (docs/screenshot-*.png, docs/screens/): only this rewrites them;
   # the tests alone write to test-artifacts/.
   screenshots) install_test; COMPANION_DOC_SCREENSHOTS=1 exec "$PY" -m pytest -m doc_screenshots -q -p no:cacheprovider ;;
   strings) "$PY" -m scripts.translations; "$VENV/bin/pybabel" -q compile -d companion/translations ;;
-  *) echo "usage: ./manage.sh serve [--processes N] | test [pytest args] | install-test | screenshots | strings" >&2; exit 2 ;;
+  *) echo "usage: ./manage.sh serve [--processes N] | install | test [pytest args] | install-test | screenshots | strings" >&2; exit 2 ;;
 esac

@@ -74,6 +74,9 @@ def from_environment() -> dict:
         # Extra game modules to load (comma-separated import paths), for games kept outside the package.
         "GAME_MODULES": [name for name in os.environ.get("COMPANION_GAME_MODULES", "").split(",") if name],
         "MESSAGE_QUEUE": os.environ.get("COMPANION_MESSAGE_QUEUE") or None,
+        # The pages' scripts bundled and minified while static/bundles/ is up to date (companion/web/bundles.py);
+        # 0: the modules as written, to read them in the browser.
+        "BUNDLED": os.environ.get("COMPANION_BUNDLED", "1") != "0",
         # Reverse proxies in front (deploy/nginx.conf: 1) whose X-Forwarded-For names the phone.
         "PROXIES": _int("COMPANION_PROXIES", 0),
         # Per client address (see companion/limits.py): BURST/SECONDS, and open Socket.IO connections.

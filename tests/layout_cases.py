@@ -491,27 +491,32 @@ BARE_HEADINGS = """() => [...document.querySelectorAll('.game-area h2, .game-are
 
 
 def out_of_view(page: Page, selectors: tuple[str, ...], viewport: dict) -> dict:
-    """Each selector's first visible match lies wholly inside the viewport, the page not scrolled."""
+    """Each selector's first visible match lies wholly inside the viewport, the page not scrolled. Found
+    and measured in one step: a screen redraws its waiting lines each second, which replaces their nodes."""
     assert page.evaluate("() => window.scrollY") == 0
     outside = {}
     for selector in selectors:
-        shown = page.locator(selector).filter(visible=True)
-        box = shown.first.bounding_box() if shown.count() else None
-        if box is None or box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > viewport["width"] + 1 \
-                or box["y"] + box["height"] > viewport["height"] + 1:
-            outside[selector] = box
-        elif not shown.first.evaluate(ON_TOP):
-            outside[selector] = f"under {shown.first.evaluate(ON_TOP_OF)}"
+        problem = page.evaluate(OUT_OF_VIEW, [selector, viewport["width"], viewport["height"]])
+        if problem is not None:
+            outside[selector] = problem
     return {"next action out of view": outside} if outside else {}
 
 
-# What a tap at the middle of a box reaches: the box itself, not a bar fixed over it.
-ON_TOP_OF = """(node) => { const box = node.getBoundingClientRect();
+# None when the first visible match of the selector is in view and on top (what a tap at its middle
+# reaches is itself, not a bar fixed over it); otherwise what is wrong.
+OUT_OF_VIEW = """([selector, width, height]) => {
+  const shown = (node) => node.checkVisibility({ visibilityProperty: true })
+    && node.getBoundingClientRect().width > 0 && node.getBoundingClientRect().height > 0;
+  const node = [...document.querySelectorAll(selector)].find(shown);
+  if (!node) return 'not shown';
+  const box = node.getBoundingClientRect();
+  if (box.x < -1 || box.y < -1 || box.right > width + 1 || box.bottom > height + 1) {
+    return { x: box.x, y: box.y, width: box.width, height: box.height };
+  }
   const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  return hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'; }"""
-ON_TOP = """(node) => { const box = node.getBoundingClientRect();
-  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  return Boolean(hit) && (node.contains(hit) || hit.contains(node)); }"""
+  if (hit && (node.contains(hit) || hit.contains(node))) return null;
+  return `under ${hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'}`;
+}"""
 
 
 def lobby_or_game(page: Page, in_game: bool, viewport: dict) -> dict:

@@ -189,7 +189,7 @@ def test_one_round_on_two_phones_with_the_host_screen(server, open_context):
 
     # The phones hash the very bytes the server hashed, whatever the text.
     tricky = {"second": "Zoé 🎲 \u2028\"<b>", "left": [1, None, True], "bubble": False, "Ä": {"z": 0, "a": -2}}
-    hashed = zoe.evaluate("async (value) => (await import('/static/js/games/rayman/view.js')).canonicalJson(value)", tricky)
+    hashed = zoe.evaluate("async (value) => (await import('/static/js/games/rayman-draws.js')).canonicalJson(value)", tricky)
     assert hashed == canonical_json(tricky)
     for context in (host_screen, zoe_context, max_context):
         context.assert_clean()

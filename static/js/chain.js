@@ -1,7 +1,7 @@
 // A phone's hash chain (docs/fairness.md): all a phone needs to take part in the draws, without the
 // verifier (fairness.js), so that a phone at the table loads only this. SHA-256 from @noble/hashes.
-import { sha256 } from '/static/vendor/noble-hashes/sha2.js';
-import { bytesToHex, hexToBytes } from '/static/vendor/noble-hashes/utils.js';
+import { sha256 } from '../vendor/noble-hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '../vendor/noble-hashes/utils.js';
 
 export const CHAIN_LENGTH = 1024;
 export const RECORD_FORMAT = 'companion-phone-record/1';

@@ -1,7 +1,8 @@
 // The socket to a table: authenticates with the table code and a token, keeps
 // the newest view, reconnects by itself after a reload, a sleep or a Wi-Fi drop.
-import { io } from '/static/vendor/socket.io.esm.min.js';
+import { io } from '../vendor/socket.io.esm.min.js';
 import { N_, t } from './i18n.js';
+import { randomHex } from './ui.js';
 
 const ACK_TIMEOUT_MS = 8000;
 
@@ -15,11 +16,6 @@ export const CONNECTION_TEXT = {
   revoked: N_('Your seat moved to another phone. To play on this one, ask the host for a hand-off code.'),
   demoted: N_('The host rights went to a seat: this screen is now a display.'),
 };
-
-export function randomHex(bytes) {
-  const values = crypto.getRandomValues(new Uint8Array(bytes));
-  return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export function connectTable({ code, token, onView, onPresence, onStatus, onEnded, on = {} }) {
   const socket = io({ auth: { table: code, token }, transports: ['websocket', 'polling'] });

@@ -2,10 +2,9 @@
 import { CONNECTION_TEXT, connectTable, forgetToken, storeToken, storedToken } from './connection.js';
 import { rendererFor } from './games/index.js';
 import { t } from './i18n.js';
-import { hostFigureList, hostFigureTools, renderPhoneFigures } from './figures.js';
 import { watchProposals } from './proposals.js';
 import { lobbyPanel } from './requirements.js';
-import { el, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
+import { el, lazy, requestJson, showError, showErrorAt, showRefusal } from './ui.js';
 import {
   clearUsedHandoff, everySecond, handoffQuestion, hostSeatTools, noteServerTime, presenceOf, renderGameOver, renderHandoff,
   renderHistory, renderPresence, renderWaiting, undoButton,
@@ -25,6 +24,10 @@ const fairnessMark = seatView.querySelector('.fairness-mark');
 // This phone's hash chain and its own record of the table (none: a seat joined on another screen).
 // record.js and its SHA-256 load only when a phone joins or has a record: the join page stays light.
 const records = () => import('./record.js');
+// figures.js loads only at a table that registers figures or holds one (a figure tapped during any game).
+const figureModule = lazy(() => import('./figures.js'));
+const figureTools = (view, redraw) => (view.table.uses_figures || view.table.figures?.list?.length
+  ? figureModule(redraw) : null);
 let phoneChain = null;
 const waitingList = seatView.querySelector('.waiting');
 const presenceStrip = seatView.querySelector('.presence-strip');
@@ -131,6 +134,7 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
   hostPanel.hidden = !hosting(view) || view.table.status === 'closed';
   if (hostPanel.hidden) return;
   const { table } = view;
+  const figures = figureTools(view, () => { if (latest && latestAct) renderHostPanel(latest, latestAct); });
   const hostAct = async (action) => {
     const answer = await act(action);
     showRefusal(hostError, answer.ok ? '' : answer.error);
@@ -141,7 +145,7 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
     return el('li', { class: `seat ${here.away ? 'away' : 'online'}`, 'data-seat': seat.id },
       el('span', { class: 'name', text: seat.name }), ' ', el('span', { class: 'presence', text: here.text }),
       // Any seat's figures: removed in the lobby, an unknown one named at any time (as on the host screen).
-      hostFigureList(view, seat.id, hostAct, { removable: table.status === 'lobby' }),
+      figures?.hostFigureList(view, seat.id, hostAct, { removable: table.status === 'lobby' }),
       hostSeatTools(view, presence, seat, {
         act: hostAct, onHandoff: (handed, offer) => renderHandoff(hostPanel.querySelector('.handoff'), view, handed, offer),
       }),
@@ -155,7 +159,7 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
   }));
   if (withGame) renderHostGame(view, hostAct);  // not each second: its forms keep what is typed
   renderHistory(hostPanel.querySelector('.table-history'), view);  // the table's games, seeds and verify links
-  renderHostFigureTools(view, hostAct);
+  renderHostFigureTools(view, hostAct, figures);
   hostPanel.querySelector('.host-buttons').replaceChildren(
     el('button', { type: 'button', class: 'toggle-joining', text: table.joining_open ? t('Close joining') : t('Open joining'),
       onclick: () => hostAct({ type: 'table.joining', open: !table.joining_open }) }),
@@ -166,13 +170,13 @@ function renderHostPanel(view, act, { withGame = true } = {}) {
 
 // Adding figures for any seat, while figures are registered (built once: a search survives redraws).
 let hostFigures = null;
-function renderHostFigureTools(view, hostAct) {
+function renderHostFigureTools(view, hostAct, figures) {
   const area = hostPanel.querySelector('.host-figures');
   const adding = view.table.uses_figures && view.table.status === 'lobby';
   area.hidden = !adding;
-  if (!adding) return;
+  if (!adding || !figures) return;
   if (!hostFigures) {
-    hostFigures = hostFigureTools((action) => latestHostAct(action));
+    hostFigures = figures.hostFigureTools((action) => latestHostAct(action));
     area.replaceChildren(...hostFigures.nodes);
   }
   latestHostAct = hostAct;
@@ -265,7 +269,8 @@ function render(view, connection) {
   // Figures are registered in the lobby; once the game is on, the game has the screen.
   const registering = view.table.uses_figures && view.table.status === 'lobby';
   figureArea.hidden = !registering;
-  if (registering) renderPhoneFigures(figureArea, view, {
+  const figures = registering ? figureTools(view, () => render(latest, connection)) : null;
+  if (figures) figures.renderPhoneFigures(figureArea, view, {
     act: async (action) => {
       const answer = await send(connection, action);
       showRefusal(notice, answer.ok ? '' : answer.error);

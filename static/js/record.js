@@ -3,9 +3,8 @@
 // it was shown, its secret, every value it showed the server and what became of it, every value the
 // server spent, every result it displayed), kept in local storage for the verify page to check the
 // server's log against.
-import { randomHex } from './connection.js';
 import { CHAIN_LENGTH, MAX_SKIP, RECORD_FORMAT, SHOWN_FROM_VIEW, chain } from './chain.js';
-import { requestJson } from './ui.js';
+import { randomHex, requestJson } from './ui.js';
 
 const recordKey = (code) => `companion.record.${code}`;
 const ACTIONS_WITHOUT_DRAWS = /^(table|figure|entropy|seat)\./;

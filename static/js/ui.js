@@ -13,6 +13,32 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// A module a page loads only when it first needs it (a phone's first load stays light):
+// lazy(load)(onLoaded) gives the module once it is in; until then null, and it asks for it and calls
+// onLoaded when it arrives (the page then draws again).
+// lazy(load).load() gives it to code that can wait (an answer to a tap).
+export function lazy(load) {
+  let module = null;
+  let loading = null;
+  const start = () => {
+    loading ??= load().then((loaded) => { module = loaded; return loaded; });
+    return loading;
+  };
+  const loaded = (onLoaded) => {
+    if (module) return module;
+    start().then(() => onLoaded?.());
+    return null;
+  };
+  loaded.load = start;
+  return loaded;
+}
+
+// Random bytes in hex: action ids, a phone's chain secret, a commitment's salt.
+export function randomHex(bytes) {
+  const values = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 // A plain button with its label as text.
 export function button(text, onclick, extra = '') {
   return el('button', { type: 'button', class: extra, text, onclick });

@@ -1,9 +1,7 @@
 // Rayman's screen: the secret choice, kept on the phone, locked in by its commitment and revealed by itself.
-import { bytesToHex } from '../../hashes.js';
 import { t } from '../../i18n.js';
-import { button, el, numberPad } from '../../ui.js';
-import { commitmentOf } from '../rayman-draws.js';
-import { cardChip, cardName, cardsOf, kept, nameOf, nextAction, numberInput, readInt, send, swatch } from './common.js';
+import { button, el, numberPad, randomHex } from '../../ui.js';
+import { cardChip, cardName, cardsOf, hashing, kept, nameOf, nextAction, numberInput, readInt, send, swatch } from './common.js';
 import { context, lastView, render } from './view.js';
 export let pick = { key: null, left: null, second: null };  // the cards tapped for this round's secret choice
 export let localError = '';
@@ -51,12 +49,6 @@ export function storePick(game, value) {
 
 export const choiceOf = (left, second) => ({ bubble: false, left, second });
 export const BUBBLE_CHOICE = { bubble: true, left: null, second: null };
-
-export function randomSalt() {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return bytesToHex(bytes);
-}
 
 // Once every phone has locked in, this phone opens its commitment by itself; a phone that does not
 // hold the pick it locked in (a new phone for the seat) asks to choose again, and every screen is told.
@@ -179,7 +171,18 @@ export function quickChoice() {
   return el('div', { class: 'rm-quick' }, ...fields, numberPad(fields.map((field) => field.querySelector('input'))));
 }
 
+let locking = false;  // a second tap while the hashing loads locks in nothing more
 export async function lockIn() {
+  if (locking) return;
+  locking = true;
+  try {
+    lockChoice((await hashing.load()).commitmentOf);
+  } finally {
+    locking = false;
+  }
+}
+
+function lockChoice(commitmentOf) {
   const game = lastView.game;
   let choice = storedPick(game)?.choice ?? null;
   if (game.config.quick && !choice?.bubble) {
@@ -193,7 +196,7 @@ export async function lockIn() {
     choice = choiceOf(left, second);
   }
   if (!choice) return;
-  const salt = randomSalt();
+  const salt = randomHex(16);
   const commitment = commitmentOf(choice, salt);
   storePick(game, { choice, salt, commitment });  // kept before it is sent: a reload between the two keeps it
   send({ type: 'lock', commitment });

@@ -1,8 +1,7 @@
 // Rayman's screen, what every part reads: the names from the box, the view's helpers, the commitments
 // checked here, the inputs that survive a redraw and the one way a phone sends an action.
 import { N_, t } from '../../i18n.js';
-import { el, seatColour } from '../../ui.js';
-import { commitmentOf } from '../rayman-draws.js';
+import { el, lazy, seatColour } from '../../ui.js';
 import { context, lastView, target } from './view.js';
 export const observed = new Map();  // race:round:seat -> the commitment this screen saw before the reveal
 export const kept = {};  // what the player typed, by input key: a new view redraws the screen, not the typing
@@ -45,6 +44,13 @@ export function nameOf(game, seat) {
 }
 
 export const namesOf = (game, seats) => seats.map((seat) => nameOf(game, seat)).join(', ');
+
+// Whom the table waits for: the kernel's answer (the view's waiting), never worked out again here.
+export function waitingFor(game, except = null) {
+  const seats = [...new Set((game.waiting || []).map((wait) => wait.seat))].filter((seat) => seat !== except);
+  return seats.length ? el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', { names: namesOf(game, seats) }) }) : null;
+}
+
 export const numbers = (cards) => cards.map((number) => `n°${number}`).join(', ');
 
 // Components by the names the table reads on them: the labels of /rayman/labels (the same words), and a
@@ -104,7 +110,9 @@ export function swatch(seat) {
 
 // --- commitments, checked here ------------------------------------------------------------
 
-// The hashing of a choice and its salt is shared with the verify page (rayman-draws.js).
+// The hashing of a choice and its salt is shared with the verify page (rayman-draws.js). It loads, with
+// its SHA-256, when this screen first makes or checks a commitment: not while the table only chooses.
+export const hashing = lazy(() => import('../rayman-draws.js'));
 
 export function observe(game) {
   if (game.phase !== 'choosing') return;
@@ -115,7 +123,7 @@ export function observe(game) {
 
 // A revealed choice must hash to its commitment, and that commitment must be the one this screen saw
 // before the reveal (a screen opened after the reveal can only check the hash).
-export function verification(game, entry) {
+export function verification(game, entry, { commitmentOf }) {
   const before = observed.get(roundKey(game, entry.seat));
   if ('drawn' in entry) return { ok: !(before !== undefined && before !== entry.commitment), changed: false, drawn: true };
   const hashOk = commitmentOf(entry.choice, entry.salt) === entry.commitment;

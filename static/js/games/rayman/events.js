@@ -20,33 +20,12 @@ export const COOP_LOSSES = {
   all_in_bubbles: N_('Every player is in Bubble mode: the Boss wins.'),
   boss_finished: N_('The Boss crossed the finish line first: the Boss wins.'),
 };
-// What each legendary card does.
-export const LEGENDARY_ABILITIES = {
-  esquiveur: N_('Crouch to dodge an Enemy and gain 1 Move. Lums: Crouch.'),
-  vagabond: N_('Go up or down while gliding; 1 Move per 2 Glide icons. Lums: Glide.'),
-  fracasseur: N_('Each Slap reaches one space further; 1 Move for a hit 2 spaces away or more. Lums: Slap.'),
-  sprinteur: N_('2 Moves in the air before falling. Lums: Move.'),
-  filou: N_('Turn your heart into a Crouch icon; 1 Move per 2 Crouch icons. Lums: a heart.'),
-  grimpeur: N_('Two Jumps in a row; 1 Move for reaching level 3 from level 1. Lums: Jump.'),
-};
 // The position stepper, by direction.
 export const STEP_LABELS = {
   up: N_('One level up'),
   down: N_('One level down'),
   forward: N_('One space forward'),
   back: N_('One space back'),
-};
-// The host's questions to the table, by key.
-export const QUESTIONS = {
-  youngest: N_('Who is the youngest player? They pick first.'),
-  boss_move: N_('How many spaces does the Boss move each round? (on its Boss card)'),
-  farthest: N_('Who is farthest from the finish line? They roll the projectile die.'),
-  second_tile: N_('Has a player reached the second tile (column %(column)s)?'),
-  spawn_hit: N_('A projectile appears at column %(column)s, level %(level)s: is a player on that space?'),
-  projectile: N_('Projectile n°%(id)s moves on level %(level)s from column %(from)s to column %(to)s: whom does it hit first?'),
-  boss_landing: N_('The Boss ends its move at column %(column)s, level %(level)s: who is on that space?'),
-  last: N_('Who is in last place? Name %(count)s, the farthest behind first (in the same column, the lower level is behind).'),
-  ranking: N_('Rank the %(count)s players who did not cross the line, the farthest ahead first.'),
 };
 // Game modes.
 export const MODES = {

@@ -1,9 +1,21 @@
 // Rayman's screen: the table's questions, answered on the host screen.
-import { t } from '../../i18n.js';
+import { N_, t } from '../../i18n.js';
 import { button, el } from '../../ui.js';
 import { nameOf, numberInput, readInt, send } from './common.js';
-import { QUESTIONS } from './events.js';
 import { context, render } from './view.js';
+
+// The host's questions to the table, by key.
+const QUESTIONS = {
+  youngest: N_('Who is the youngest player? They pick first.'),
+  boss_move: N_('How many spaces does the Boss move each round? (on its Boss card)'),
+  farthest: N_('Who is farthest from the finish line? They roll the projectile die.'),
+  second_tile: N_('Has a player reached the second tile (column %(column)s)?'),
+  spawn_hit: N_('A projectile appears at column %(column)s, level %(level)s: is a player on that space?'),
+  projectile: N_('Projectile n°%(id)s moves on level %(level)s from column %(from)s to column %(to)s: whom does it hit first?'),
+  boss_landing: N_('The Boss ends its move at column %(column)s, level %(level)s: who is on that space?'),
+  last: N_('Who is in last place? Name %(count)s, the farthest behind first (in the same column, the lower level is behind).'),
+  ranking: N_('Rank the %(count)s players who did not cross the line, the farthest ahead first.'),
+};
 export let ordering = { key: null, seats: [] };  // host: players named in order (last places, ranking)
 // --- the table's questions (the host answers) --------------------------------------------------------
 

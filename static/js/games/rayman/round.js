@@ -1,8 +1,7 @@
 // Rayman's screen: a round's start (dice, projectile, Boss) and the initiatives of cards played for the first time.
 import { t, tn } from '../../i18n.js';
 import { button, el, numberPad, reducedMotion, showErrorAt } from '../../ui.js';
-import { allOf, bossCardName, boxName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send } from './common.js';
-import { waitingFor } from './setup.js';
+import { allOf, bossCardName, boxName, can, cardName, folded, kept, keptInput, nameOf, nextAction, playerOf, send, waitingFor } from './common.js';
 import { context, rolledNow } from './view.js';
 // --- the start of a round: dice, projectile, Boss ------------------------------------------------
 

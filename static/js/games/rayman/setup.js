@@ -1,9 +1,18 @@
 // Rayman's screen: the setup phases (characters, legendary cards, the extra cards' draft, the exchange).
-import { t, tn, withColon } from '../../i18n.js';
+import { N_, t, tn, withColon } from '../../i18n.js';
 import { button, el } from '../../ui.js';
 import { boxName, boxNames, can, cardChip, cardName, extraName, kept, keptInput, nameOf, namesOf, numbers, send } from './common.js';
-import { LEGENDARY_ABILITIES } from './events.js';
 import { render } from './view.js';
+
+// What each legendary card does.
+const LEGENDARY_ABILITIES = {
+  esquiveur: N_('Crouch to dodge an Enemy and gain 1 Move. Lums: Crouch.'),
+  vagabond: N_('Go up or down while gliding; 1 Move per 2 Glide icons. Lums: Glide.'),
+  fracasseur: N_('Each Slap reaches one space further; 1 Move for a hit 2 spaces away or more. Lums: Slap.'),
+  sprinteur: N_('2 Moves in the air before falling. Lums: Move.'),
+  filou: N_('Turn your heart into a Crouch icon; 1 Move per 2 Crouch icons. Lums: a heart.'),
+  grimpeur: N_('Two Jumps in a row; 1 Move for reaching level 3 from level 1. Lums: Jump.'),
+};
 export let dropping = { key: null, cards: new Set() };  // tournament exchange: the cards to give back
 // --- setup phases ------------------------------------------------------------------------------
 
@@ -79,8 +88,3 @@ export function exchangePanel(game, me) {
   return el('section', { class: 'rm-panel rm-setup' }, ...parts);
 }
 
-// Whom the table waits for: the kernel's answer (the view's waiting), never worked out again here.
-export function waitingFor(game, except = null) {
-  const seats = [...new Set((game.waiting || []).map((wait) => wait.seat))].filter((seat) => seat !== except);
-  return seats.length ? el('p', { class: 'muted rm-waiting', text: t('Waiting for: %(names)s', { names: namesOf(game, seats) }) }) : null;
-}

@@ -1,16 +1,18 @@
 // Rayman's screen: the reveal, the order of play, a turn's tokens and offers, positions.
 import { N_, t } from '../../i18n.js';
 import { button, el } from '../../ui.js';
-import { STEPS, allOf, boxName, can, cardChip, folded, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
+import { STEPS, allOf, boxName, can, cardChip, folded, hashing, nameOf, namesOf, nextAction, numberInput, ptizetreName, ptizetreSwatch, readInt, send, swatch, verification } from './common.js';
 import { STEP_LABELS, causeText } from './events.js';
 import { offerPanel } from './round.js';
-import { target } from './view.js';
+import { render, target } from './view.js';
 // --- the reveal and the order of play --------------------------------------------------------------
 
 export function revealPanel(game) {
   const round = game.round;
   if (!round || !round.revealed.length || !['turns', 'round_end', 'finish'].includes(game.phase)) return null;
-  const checks = round.revealed.map((entry) => ({ entry, check: verification(game, entry) }));
+  const draws = hashing(render);
+  if (!draws) return null;  // drawn again once the hashing is in
+  const checks = round.revealed.map((entry) => ({ entry, check: verification(game, entry, draws) }));
   const allGood = checks.every(({ check }) => check.ok);
   const rows = checks.map(({ entry, check }) => el('li', { class: `rm-revealed${check.ok ? '' : ' bad'}` },
     swatch(entry.seat), el('span', { class: 'rm-who', text: nameOf(game, entry.seat) }),

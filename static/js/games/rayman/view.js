@@ -1,18 +1,21 @@
 // Rayman's screen: what to do now, and the renderer (games/index.js loads this module).
 import { t } from '../../i18n.js';
-import { el, reducedMotion } from '../../ui.js';
+import { el, lazy, reducedMotion } from '../../ui.js';
 import { choosingPanel, clearLocalError, localError, lockState, revealOrPickAgain, revealingPanel } from './choosing.js';
-import { boxName, can, nameOf, observe, playerOf, swatch } from './common.js';
+import { boxName, can, nameOf, observe, playerOf, swatch, waitingFor } from './common.js';
 import { announceNew, buzzOnMyTurn, freshEvents } from './events.js';
 import { boardPanel, distancePanel, historyPanel, myCardsPanel, playersPanel, resultPanel, setupReminder, standingsPanel, summaryPanel } from './picture.js';
-import { colourPanel } from './ptizetres.js';
-import { questionPanel } from './questions.js';
 import { freeMovePanel, initiativesPanel, noHitPanel, rollPanel } from './round.js';
-import { characterPanel, draftPanel, exchangePanel, legendaryPanel, waitingFor } from './setup.js';
 import { hurtPanel, positionPanel, revealPanel, turnPanel } from './turns.js';
 
-// The hashing of a choice and its salt is shared with the verify page (rayman-draws.js).
-export { canonicalJson } from '../rayman-draws.js';
+// Panels of a few phases (the race's setup, a question to the table) or of the host alone (naming the
+// Ptizêtres): loaded when first shown, and the screen is drawn again then (a phone's first load stays light).
+const setupPanels = lazy(() => import('./setup.js'));
+const questionPanels = lazy(() => import('./questions.js'));
+const colourPanels = lazy(() => import('./ptizetres.js'));
+const SETUP_PHASES = ['characters', 'legendary', 'draft', 'exchange'];
+const setup = (game) => (SETUP_PHASES.includes(game.phase) ? setupPanels(render) : null);
+
 export let lastView = null;
 export let target = null;
 export let context = {};
@@ -50,6 +53,8 @@ export function statusText(game, me, isHost) {
 export function phonePanels(game, me) {
   const phase = game.phase;
   const parts = [];
+  const { characterPanel, draftPanel, exchangePanel, legendaryPanel } = setup(game) ?? {};
+  if (!characterPanel) return parts;
   if (phase === 'characters') parts.push(characterPanel(game, me), waitingFor(game));
   if (phase === 'legendary') parts.push(legendaryPanel(game, me), waitingFor(game));
   if (phase === 'draft') parts.push(draftPanel(game, me));
@@ -65,7 +70,7 @@ export function hostSetupPanel(game) {
     parts.push(el('ul', { class: 'rm-picks' }, ...game.players.map((player) => el('li', {}, swatch(player.seat),
       player.name, ' — ', el('strong', { text: picked(player) })))));
   }
-  if (phase === 'draft') parts.push(draftPanel(game, null));
+  if (phase === 'draft') parts.push(setup(game)?.draftPanel(game, null));
   if (phase === 'exchange') parts.push(waitingFor(game));
   return parts;
 }
@@ -89,7 +94,7 @@ export function render() {
   const status = mineNow ? '' : statusText(game, me, isHost);  // the turn panel says it, bigger
   const parts = [head, status ? el('p', { class: 'rm-status', text: status }) : null,
     localError ? el('p', { class: 'rm-warning', role: 'alert', text: localError }) : null,
-    resultPanel(game), questionPanel(game, isHost)];
+    resultPanel(game), game.question ? questionPanels(render)?.questionPanel(game, isHost) : null];
   // What this screen must do now comes first; the dice of a round already under way go below.
   const racing = Boolean(game.round) && game.racing;
   const dice = racing ? rollPanel(game, playing ? me : null, isHost) : null;
@@ -119,7 +124,7 @@ export function render() {
   }
   parts.push(standingsPanel(game), playersPanel(game), boardPanel(game), historyPanel(game), setupReminder(game));
   // Last: on the TV it takes a column of its own, beside what the table waits for.
-  if (isHost && context.act && !game.outcome) parts.push(colourPanel(game));
+  if (isHost && context.act && !game.outcome) parts.push(colourPanels(render)?.colourPanel(game));
   const classes = `rayman phase-${game.phase}${isHost ? ' host' : ''}${reducedMotion() ? ' calm' : ''}`;
   target.replaceChildren(el('div', { class: classes }, ...parts));
   if (focusKey) target.querySelector(`[data-keep="${CSS.escape(focusKey)}"]`)?.focus();
