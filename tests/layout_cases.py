@@ -18,7 +18,9 @@ rendered page (tests/layout_check.js) each case asserts:
 * on the phone, the line that says what to do is on the first screen, and setup controls
   (Remove, Add my figures, the catalogue search) are gone once the game is on;
 * on the phone a step waits on, its next action (what it taps) lies wholly inside the 360 x 640 screen,
-  without scrolling, and nothing of the page stays hidden under a bar fixed to the screen's bottom.
+  without scrolling, and nothing of the page stays hidden under a bar fixed to the screen's bottom;
+  every control of such a bar lies wholly inside the screen (none cut off by the bar's own height), and
+  where the step's choice is on a board, every square to tap lies in view and under no bar.
 
 The cases are SCREENS (pages, and each game state on the host screen and on the phone
 concerned) x SIZES, run by a test module per group of screens (GROUPS: tests/test_layout_<group>.py,
@@ -89,6 +91,11 @@ class Screen:
     opened: str = ""  # a fold opened (tapped) before measuring, so that what it holds is measured too
     # On the phone the step waits on: what it taps next, each selector's first match wholly inside 360 x 640.
     action: tuple[str, ...] = ()
+    # ... and what it may tap, every match of each selector inside 360 x 640 and under no bar (a board's squares).
+    every: tuple[str, ...] = ()
+    # Taps made on the phone before measuring (a dialog that opens on a tap), each as (what is tapped, what
+    # then shows).
+    taps: tuple[tuple[str, str], ...] = ()
     game: str = ""  # the create page: the game chosen in its form, whose options are then shown
     extra: dict = field(default_factory=dict)
 
@@ -239,14 +246,23 @@ SCREENS += [
     phone("amiiboxe-vote", states.amiiboxe_vote, ".ax-answers", prompt=".ax-ask", action=(".ax-answers .ax-bar-criterion", ".ax-answers button")),
     phone("chakart-promotion", states.chakart_promotion, ".ck-choices", prompt=".ck-prompt",
           action=(".ck-prompt", ".ck-choices button")),
-    # An egg of King Boo: a piece to tap and "Decline the bonus" together.
+    # An egg of King Boo: the pieces to tap (every one, none under the bar) and "Decline the bonus" together.
     phone("chakart-egg", states.chakart_egg, ".ck-next", prompt=".ck-prompt",
-          action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
-    # Toadette's: the captured pieces to pick and "Decline the bonus"; Daisy's: the piece's squares at once.
+          action=(".ck-prompt", ".ck-next button"), every=(".ck-board .target",)),
+    # Toadette's: the captured pieces to pick and "Decline the bonus"; once one is picked, every square it may
+    # come back to (the lowest ranks too, which lay under the bar). Daisy's: the piece's squares at once.
     phone("chakart-toadette", states.chakart_toadette, ".ck-choices", prompt=".ck-prompt",
           action=(".ck-prompt", ".ck-choices button", ".ck-next > button")),
+    phone("chakart-toadette-picked", states.chakart_toadette, ".ck-choices", prompt=".ck-prompt",
+          taps=((".ck-choices button", ".ck-board .target"),),
+          action=(".ck-prompt", ".ck-next > button"), every=(".ck-board .target",)),
     phone("chakart-daisy", states.chakart_daisy, ".ck-board .target", prompt=".ck-prompt",
-          action=(".ck-prompt", ".ck-board .target", ".ck-next button")),
+          action=(".ck-prompt", ".ck-next button"), every=(".ck-board .target",)),
+    # Mario's queen tapped, then an empty square she reaches: "move openly or in secret" opens in the bar.
+    phone("chakart-stealth", states.chakart_stealth, ".ck-board", prompt=".ck-prompt",
+          taps=((".ck-board [data-square=d1]", ".ck-board .stealth-target"),
+                (".ck-board [data-square=d4]", ".ck-stealth-choice")),
+          action=(".ck-stealth-choice p",), every=(".ck-stealth-choice button",)),
     # The distance past the finish line, counted on the board: typed on the number pad.
     phone("rayman-distance", states.rayman_distance, ".rm-distance", prompt=".rm-status",
           action=(".rm-distance input", ".rm-distance .number-pad", ".rm-distance button[type=submit]")),
@@ -397,6 +413,9 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
         expect(page.locator(".game-area")).not_to_be_empty()
     if screen.opened:
         page.locator(screen.opened).click()
+    for tapped, shown in screen.taps:
+        page.locator(tapped).first.click()
+        expect(page.locator(shown).first).to_be_visible()
     if screen.game:
         page.locator("select[name=game]").select_option(screen.game)
         expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
@@ -427,9 +446,13 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
                                   "mainText": main_text, "tv": tv_host, "bigHost": big_host})
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    # A whole page's picture stretches the viewport to the page and leaves it scrolled elsewhere: the page is put
+    # back where it was (a board the phone scrolled up above its bar).
+    scrolled = page.evaluate("() => window.scrollY")
     page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
+    page.evaluate("(top) => window.scrollTo({ top, behavior: 'instant' })", scrolled)
     problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
-                                            "scrolled", "panels")
+                                            "scrolled", "panels", "bar")
                 if found[key]}
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
@@ -437,8 +460,9 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
         box = page.locator(screen.prompt).first.bounding_box()
         if box is None or box["y"] < 0 or box["y"] + min(box["height"], 48) > viewport["height"]:
             problems["prompt"] = f"{screen.prompt} is not on the first screen: {box}"
-    if screen.action and size.startswith("phone"):
+    if (screen.action or screen.every) and size.startswith("phone"):
         problems.update(out_of_view(page, screen.action, viewport))
+        problems.update(out_of_view(page, screen.every, viewport, every=True))
     if screen.who in ("phone", "host-phone") and screen.setup_gone:
         shown = page.locator(SETUP_CONTROLS).filter(visible=True).all_inner_texts()
         if shown:
@@ -490,32 +514,36 @@ BARE_HEADINGS = """() => [...document.querySelectorAll('.game-area h2, .game-are
 }).map((heading) => heading.textContent)"""
 
 
-def out_of_view(page: Page, selectors: tuple[str, ...], viewport: dict) -> dict:
-    """Each selector's first visible match lies wholly inside the viewport, the page not scrolled. Found
-    and measured in one step: a screen redraws its waiting lines each second, which replaces their nodes."""
-    assert page.evaluate("() => window.scrollY") == 0
+def out_of_view(page: Page, selectors: tuple[str, ...], viewport: dict, every: bool = False) -> dict:
+    """Each selector's first visible match (``every``: each one) lies wholly inside the viewport, under no bar.
+    The page is as it opened: it may have scrolled itself (a board brought up above the bar), never the test,
+    and the line that says what to do is still on the first screen (the prompt's check). Found and measured in
+    one step: a screen redraws its waiting lines each second, which replaces their nodes."""
     outside = {}
     for selector in selectors:
-        problem = page.evaluate(OUT_OF_VIEW, [selector, viewport["width"], viewport["height"]])
-        if problem is not None:
-            outside[selector] = problem
-    return {"next action out of view": outside} if outside else {}
+        problems = page.evaluate(OUT_OF_VIEW, [selector, viewport["width"], viewport["height"], every])
+        if problems:
+            outside[selector] = problems
+    return {"every choice in view" if every else "next action out of view": outside} if outside else {}
 
 
-# None when the first visible match of the selector is in view and on top (what a tap at its middle
-# reaches is itself, not a bar fixed over it); otherwise what is wrong.
-OUT_OF_VIEW = """([selector, width, height]) => {
+# What is wrong with the first visible match of the selector (``every``: with each one): not shown, out of
+# the viewport, or not on top (what a tap at its middle reaches is not itself but a bar fixed over it).
+OUT_OF_VIEW = """([selector, width, height, every]) => {
   const shown = (node) => node.checkVisibility({ visibilityProperty: true })
     && node.getBoundingClientRect().width > 0 && node.getBoundingClientRect().height > 0;
-  const node = [...document.querySelectorAll(selector)].find(shown);
-  if (!node) return 'not shown';
-  const box = node.getBoundingClientRect();
-  if (box.x < -1 || box.y < -1 || box.right > width + 1 || box.bottom > height + 1) {
-    return { x: box.x, y: box.y, width: box.width, height: box.height };
-  }
-  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
-  if (hit && (node.contains(hit) || hit.contains(node))) return null;
-  return `under ${hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'}`;
+  const nodes = [...document.querySelectorAll(selector)].filter(shown);
+  if (!nodes.length) return ['not shown'];
+  const problem = (node) => {
+    const box = node.getBoundingClientRect();
+    if (box.x < -1 || box.y < -1 || box.right > width + 1 || box.bottom > height + 1) {
+      return { x: box.x, y: box.y, width: box.width, height: box.height };
+    }
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    if (hit && (node.contains(hit) || hit.contains(node))) return null;
+    return `under ${hit ? `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}` : 'nothing'}`;
+  };
+  return (every ? nodes : nodes.slice(0, 1)).map(problem).filter((found) => found !== null);
 }"""
 
 

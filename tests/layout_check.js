@@ -176,6 +176,23 @@
       }
     }
 
+  // Every control of a bar fixed to the screen lies wholly inside the screen and inside the bar's own box,
+  // not only its first: a bar held to a quarter of the screen cut off Arkade's "saucer hit" and "End my turn".
+  const barControls = [];
+  const fixedBars = [...document.querySelectorAll('.next-action')]
+    .filter((node) => getComputedStyle(node).position === 'fixed' && !hiddenByStyle(node));
+  for (const bar of fixedBars) {
+    for (const node of controls.filter((control) => bar.contains(control))) {
+      const box = node.getBoundingClientRect();
+      const seen = intersect(intersect(box, clipOf(node)),
+        { left: 0, top: 0, right: viewportWidth, bottom: window.innerHeight });
+      if (seen.top > box.top + 1 || seen.bottom < box.bottom - 1 || seen.left > box.left + 1 || seen.right < box.right - 1) {
+        barControls.push(`${describe(node)} shows ${Math.round(area(seen) / Math.max(1, area(box)) * 100)}% of itself `
+          + `(${Math.round(box.top)}–${Math.round(box.bottom)}px in ${window.innerHeight}px)`);
+      }
+    }
+  }
+
   // Panels: the page's top-level boxes (a host screen's join panel, stage and seats). No two of them
   // overlap, and on a TV or a laptop nothing drawn in one lies over another (Rayman's setup was drawn
   // over the QR code and the address on a TV).
@@ -255,7 +272,7 @@
     }
   }
   return {
-    scrolled, covered: [...new Set(covered)], panels: [...new Set(panelOverlaps)],
+    scrolled, bar: barControls, covered: [...new Set(covered)], panels: [...new Set(panelOverlaps)],
     small, sideways, cut, overlaps: [...new Set(overlaps)], tooSmallText: [...new Set(tooSmallText)], main,
     height: document.documentElement.scrollHeight, viewportHeight: window.innerHeight,
   };

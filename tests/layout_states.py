@@ -737,6 +737,17 @@ def chakart_daisy(url: str) -> Table:
     return chakart_egg_of(url, "again")
 
 
+def chakart_stealth(url: str) -> Table:
+    """White's queen on d1 with her stealth move unused: from d1 to d4 she may go openly or in secret (the
+    phone asks which once both squares are tapped)."""
+    table = Table.create(url, "chakart", {"colours": "first", "position": ["k7/8/8/8/8/8/8/3QK3 w"]}, ("Ana", "Bo"))
+    table.start()
+    legal = table.game("Ana")["legal"]
+    assert {"move", "stealth"} <= {a["type"] for a in legal if a.get("from") == "d1" and a.get("to") == "d4"}, legal
+    table.phone = "Ana"
+    return table
+
+
 def rayman_distance(url: str) -> Table:
     """The race's end: Ben keeps no position on his phone and crossed the line; his phone asks how many
     spaces past it his figure got."""

@@ -22,14 +22,15 @@ def test_an_initiative_is_typed_on_big_keys_in_view_not_the_phone_keyboard(serve
     form = page.locator(".rm-initiative-form").first
     field = form.locator("input")
     expect(field).to_have_attribute("inputmode", "none")
-    pad = form.get_by_role("group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
+    pad = page.locator(".rm-initiatives .next-action").get_by_role(  # one pad in the bar, under the cards' fields
+        "group", name={"phone": "Number keys", "phone-fr": "Touches des chiffres"}[size])
     for key in pad.get_by_role("button").all():
         box = key.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44 and box["y"] + box["height"] <= 640, box
     pad.get_by_role("button", name="1", exact=True).tap()
-    pad.get_by_role("button", name="7", exact=True).tap()
-    pad.get_by_role("button", name="2", exact=True).tap()  # two digits at most: 0 to 99
+    pad.get_by_role("button", name="7", exact=True).tap()  # two digits at most (0 to 99): the next card's field is next
     expect(field).to_have_value("17")
+    field.tap()  # the field tapped takes the keys again
     pad.get_by_role("button", name={"phone": "Delete the last digit", "phone-fr": "Effacer le dernier chiffre"}[size]).tap()
     pad.get_by_role("button", name="5", exact=True).tap()
     asked = table.game("Ana")["round"]["asking"]

@@ -190,12 +190,13 @@ function tileList(tiles, owner) {
     }));
 }
 
-function sidePanel(game, role, act) {
+// bar: this phone's bar (its dice and buttons, see controls), on its own side, in place of the dice.
+function sidePanel(game, role, act, bar = null) {
   const mine = act && game.role === role;
   const active = game.mode === 'strategie' && game.active === role;
   const panel = el('section', { class: `ak-side ${role}${active ? ' active' : ''}${mine ? ' mine' : ''}` },
     el('h3', {}, roleName(role), ' — ', game.names[role] ?? '…'),
-    diceRow(game, role, mine ? act : null),
+    mine && bar?.querySelector('.ak-dice') ? null : diceRow(game, role, mine ? act : null),
     el('p', { class: 'ak-throws', text: throwsText(game, role) }));
   if (role === DEFENDER) {
     panel.append(el('p', { class: 'ak-ship' }, t('Ship on cell %(cell)s', { cell: game.ship }), ' · ',
@@ -207,6 +208,7 @@ function sidePanel(game, role, act) {
     if (game.tower) panel.append(el('p', { text: t('A mini-tower guards its column.') }));
   }
   if (game.power_tiles) panel.append(tileList(role === ALIEN ? game.alien_tiles : game.defender_tiles, role));
+  if (mine && bar) panel.append(bar);
   return panel;
 }
 
@@ -381,7 +383,11 @@ function controls(game, act) {
   parts.push(...(game.role === ALIEN ? alienButtons(game, act) : defenderButtons(game, act)));
   if (can(game, 'end_turn')) parts.push(button(t('End my turn'), () => act({ type: 'end_turn' })));
   // What this phone taps next: a bar at the bottom of its screen (nothing while the other side plays).
-  return el('div', { class: `ak-controls${parts.length ? ' next-action' : ''}` }, ...parts);
+  if (!parts.length) return null;
+  // Its own dice lead the bar: the dice picked for a new throw and every button of the turn fit in view
+  // together (under a bar that left the dice above it, the buttons did not fit: companion.css).
+  const dice = game.dice[game.role].length ? diceRow(game, game.role, act) : null;
+  return el('div', { class: 'ak-controls next-action' }, dice, ...parts);
 }
 
 function statusLine(game) {
@@ -496,11 +502,11 @@ function render() {
     const over = Boolean(game.outcome);
     if (over) parts.push(finalPanel(game));
     const order = game.role === DEFENDER ? [DEFENDER, ALIEN] : [ALIEN, DEFENDER];
-    const sides = el('div', { class: 'ak-sides' }, ...order.map((role) => sidePanel(game, role, act)));
-    // A player's phone: its own dice first, under the line that says whose turn it is (its buttons are
-    // a bar at the bottom of the screen); the host screen keeps its controls above the sides.
+    const bar = act && game.role && !over ? controls(game, act) : null;
+    const sides = el('div', { class: 'ak-sides' }, ...order.map((role) => sidePanel(game, role, act, bar)));
+    // A player's phone: its own side first, under the line that says whose turn it is (its dice and
+    // buttons are a bar at the bottom of the screen); the host screen keeps its controls above the sides.
     if (game.role) parts.push(sides);
-    if (act && game.role && !over) parts.push(controls(game, act));
     const corrector = act && game.role ? act : context.hostAct;
     if (corrector && !over) parts.push(correctionPanel(game, corrector, game.role ? 'seat' : 'host'));
     if (!game.role) parts.push(sides);

@@ -272,6 +272,24 @@ export function renderChakart(container, view, options = {}) {
   parts.push(el('p', { class: 'ck-fen' }, el('span', { text: t('Position (FEN):') }), ' ', el('code', { text: game.my_fen || game.fen })));
   parts.push(rulesSummary(view.table?.options || {}));
   container.replaceChildren(el('div', { class: 'chakart-game' }, ...parts));
+  if (act) boardAboveBar(container, `${game.reports.length}:${game.phase}:${game.pending?.kind}:${reviving}`);
+}
+
+// A choice made on the board (King Boo's piece, Toadette's square, Daisy's move) while a bar holds the rest
+// of it at the foot of the phone's screen: the page scrolls the board up to sit above the bar, so that no
+// square to tap lies under it (the lowest ranks did). Once per choice: the player's own scrolling is left be.
+let choiceShown = null;
+function boardAboveBar(container, choice) {
+  const board = container.querySelector('.ck-board');
+  const bar = container.querySelector('.next-action');
+  if (!board?.querySelector('.target') || !bar || getComputedStyle(bar).position !== 'fixed') return;
+  if (choice === choiceShown) return;
+  choiceShown = choice;
+  const { top, bottom } = board.getBoundingClientRect();
+  const under = bottom - bar.getBoundingClientRect().top;
+  // Up until its foot clears the bar, but never past its top; a board scrolled past comes back down.
+  const shift = top < 0 ? top : Math.min(Math.max(under, 0), top);
+  if (shift) window.scrollBy({ top: shift, behavior: 'instant' });
 }
 
 function choiceControls(game, act, errorNode) {

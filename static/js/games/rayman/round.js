@@ -66,7 +66,8 @@ export function askedName(game, asked) {
   return cardName(asked, playerOf(game, asked.seat)?.character);
 }
 
-export function initiativeForm(game, asked, owner = '') {
+// pad: the form's own number keys; the phone's bar gives all its forms one pad instead (initiativesPanel).
+export function initiativeForm(game, asked, owner = '', pad = !owner) {
   const key = `initiative:${asked.seat}:${asked.card}`;
   const name = askedName(game, asked);
   const side = asked.side === 'left' ? t('left card') : t('second card');
@@ -83,9 +84,15 @@ export function initiativeForm(game, asked, owner = '') {
   } }, cardPicture(name),
   el('div', { class: 'rm-initiative-ask' },
     el('p', {}, el('strong', { text: name }), ` — ${side}${owner ? ` (${owner})` : ''}`),
-    el('label', { class: 'rm-number' }, t('Initiative (top left of the card)'), input),
-    owner ? null : numberPad(input),  // the player's own phone: keys in view, not the phone's keyboard
+    el('label', { class: 'rm-number' }, el('span', { text: t('Initiative (top left of the card)') }), input),
+    pad ? numberPad(input) : null,  // the player's own phone: keys in view, not the phone's keyboard
     el('button', { type: 'submit', class: 'primary', text: t('Save') })));
+}
+
+// Both new cards in the bar with one pad under them (a pad each did not fit the screen): the digits go to the
+// first field, then on to the next, or to the field tapped.
+function barForms(forms) {
+  return [...forms, numberPad(forms.map((form) => form.querySelector('input')))];
 }
 
 // The owner's phone asks; the host screen lists whom the table waits for and, folded, lets the host
@@ -96,7 +103,7 @@ export function initiativesPanel(game, me, hosting = false) {
   const parts = [el('h3', { text: t('Cards played for the first time') })];
   if (mine.length) {
     parts.push(el('p', { text: t('The companion does not know these cards yet. Read the number at the top left of each one: it asks once and remembers it for the evening.') }),
-      nextAction(...mine.map((asked) => initiativeForm(game, asked))));
+      nextAction(...barForms(mine.map((asked) => initiativeForm(game, asked, '', false)))));
   }
   const others = asking.filter((asked) => !me || asked.seat !== me.seat);
   parts.push(waitingFor(game, me?.seat ?? null));
