@@ -162,7 +162,6 @@ REFUSAL_COST = 5
 # An address's refusals may be as many as those of this many seats: a table at home has each phone on
 # its own address, one client flooding from many seats of its own tables is held as one.
 SEATS_PER_ADDRESS = 10
-ASKS_FOR_A_VALUE = 428  # the action draws: the phone sends it again with its next chain value
 
 
 class SeatRefusals:
@@ -177,16 +176,17 @@ class SeatRefusals:
     (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next actions are refused
     before the store (`SocketHub`), and held.
 
-    The 428 that asks a phone alone at its table for its next chain value is the protocol, not a
-    fault: it counts only when the seat's previous action got one too (a phone that never sends its
-    value). An honest phone spends nothing on it, and a refusal now and then ("a draw waits" when two
-    players tap at once) never comes near one a second."""
+    A refusal counts only when the seat's previous action was refused too. The 428 that asks a phone
+    alone at its table for its next chain value is the protocol, not a fault: the phone sends the
+    action again with it, and spends nothing; nor does a player whose tap is refused now and then ("a
+    draw waits" when two players tap at once) and whose next one goes through. A phone that never
+    sends its value, or taps on while it is refused, spends one for each refusal after the first."""
 
     def __init__(self, burst: float, per_second: float, clock: Callable[[], float] = time.monotonic):
         at_once, refill = max(1.0, burst / 2), per_second / REFUSAL_COST
         self._by_seat = RateLimiter(at_once, refill, clock)
         self._by_address = RateLimiter(at_once * SEATS_PER_ADDRESS, refill * SEATS_PER_ADDRESS, clock)
-        self._asked: set[tuple[str, str]] = set()  # seats whose last answer asked for their value
+        self._refused: set[tuple[str, str]] = set()  # seats whose last action was refused
         self._lock = threading.Lock()
 
     def wait_for(self, seat: tuple[str, str], address: str) -> float:
@@ -196,12 +196,12 @@ class SeatRefusals:
     def answered(self, seat: tuple[str, str], address: str, status: int | None) -> None:
         """After the store answered one of the seat's actions (``status`` None: accepted)."""
         with self._lock:
-            asked_before = seat in self._asked
-            if status == ASKS_FOR_A_VALUE:
-                self._asked.add(seat)
+            refused_before = seat in self._refused
+            if status is None:
+                self._refused.discard(seat)
             else:
-                self._asked.discard(seat)
-        if status is None or (status == ASKS_FOR_A_VALUE and not asked_before):
+                self._refused.add(seat)
+        if status is None or not refused_before:
             return
         self._by_seat.allow(seat)  # spends one, down to none left
         self._by_address.allow(("address", address))

@@ -61,11 +61,11 @@ def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_ot
     rolled = screens["mallory"].act({"type": "roll"})
     assert rolled["ok"] and rolled["events"] == [{"type": "draw_waits", "seat": mallory.seat}], rolled
     rows = store_rows(server)
-    # Its next rolls are refused by the store, each one spending one of its five refusals at once.
-    refused = [screens["mallory"].act({"type": "roll"}) for _ in range(5)]
-    assert [answer["status"] for answer in refused] == [409] * 5 and refused[0]["error"] == DRAW_WAITS
+    # Its next rolls are refused by the store; each after the first spends one of its five refusals at once.
+    refused = [screens["mallory"].act({"type": "roll"}) for _ in range(6)]
+    assert [answer["status"] for answer in refused] == [409] * 6 and refused[0]["error"] == DRAW_WAITS
     # With the store's write lock held by someone else, Mallory's next rolls are answered at once
-    # (before, with 4 actions of its rate left, each waited for the lock): nothing reaches the store.
+    # (before, with 3 actions of its rate left, each waited for the lock): nothing reaches the store.
     locker = sqlite3.connect(server.database, timeout=0)
     try:
         locker.execute("BEGIN IMMEDIATE")
@@ -75,7 +75,7 @@ def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_ot
         locker.close()
     for answer in held:
         assert answer["status"] == 429 and answer["error"] == TOO_MANY and answer["retry_after"] >= 1
-    assert store_rows(server) == rows  # not a row written by seven refusals
+    assert store_rows(server) == rows  # not a row written by eight refusals
     # Ana, at the same table and from the same address, is not slowed: her value for the round goes in.
     assert ana.asked()
     assert screens["ana"].act({"type": "entropy.reveal", "value": ana.chain[ana.k + 1]})["ok"] is True
@@ -99,14 +99,15 @@ class Clock:
         return self.now
 
 
-def test_asking_for_a_value_is_free_once_and_an_address_is_held_across_its_seats():
-    """The 428 that asks a phone for its value costs it nothing; a phone that ignores it pays from the
-    second one on. An address flooding from many seats runs out once, for all of them."""
+def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats():
+    """The 428 that asks a phone for its value costs it nothing, nor does a tap refused now and then;
+    a phone that ignores the ask, or taps on while refused, pays from the second refusal in a row on.
+    An address flooding from many seats runs out once, for all of them."""
     clock = Clock()
     refusals = SeatRefusals(burst=10, per_second=5, clock=clock)  # the defaults: 5 at once, 1 a second
     honest = ("T1", "1")
-    for _ in range(20):  # each roll: asked for its value, then sent again with it and accepted
-        refusals.answered(honest, "10.0.0.1", 428)
+    for status in [428, 409] * 10:  # asked for its value (or refused), then accepted
+        refusals.answered(honest, "10.0.0.1", status)
         refusals.answered(honest, "10.0.0.1", None)
     assert refusals.wait_for(honest, "10.0.0.1") == 0
     deaf = ("T2", "1")
@@ -116,7 +117,7 @@ def test_asking_for_a_value_is_free_once_and_an_address_is_held_across_its_seats
     clock.now += 1.0
     assert refusals.wait_for(deaf, "10.0.0.2") == 0
     for seat in range(10):  # ten seats of one address, five refusals each: the address's fifty are spent
-        for _ in range(5):
+        for _ in range(6):
             refusals.answered((f"F{seat}", "1"), "10.0.0.3", 409)
     fresh = ("F-new", "1")
     assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fresh, "10.0.0.4") == 0
