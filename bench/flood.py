@@ -10,8 +10,14 @@ A flooder is one Socket.IO connection from 127.0.0.2 (its own address: the hones
 127.0.0.1, so a per-address limit on the flooder is not one on them), speaking the protocol by hand
 (Engine.IO 4 over a websocket): ``--flood spectator`` connects with no token (issue 24: one such
 socket took honest p99 from 62 ms to 1,405 ms), ``--flood seat`` with the token of a seat of a
-table of its own (a phone that floods its own table). Every loop is bounded: each flooder stops
-at the end of the rolling window or after ``--flood-max`` actions.
+table of its own whose other seat a second, silent connection of the flooder holds: its first roll
+is committed and waits for a round of both phones (``draw_waits``) that neither ever answers, and
+every roll after it is refused ("A draw waits for the phones' random contributions"), as a hostile
+phone's would be with today's protocol. ``--flood seat-alone``: the flooder is alone at its table,
+and each of its rolls, sent without the phone's next chain value, is answered 428 (send it again
+with your value), which it never does. Every loop is bounded: each flooder stops at the end of the
+rolling window or after ``--flood-max`` actions. The flooders' answers are counted by status and
+by the first words of their message.
 """
 
 from __future__ import annotations
@@ -50,8 +56,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--drain", type=float, default=5, help="seconds to wait for late acks and views (5)")
     parser.add_argument("--settle", type=float, default=5, help="seconds more for views still missing (5)")
     parser.add_argument("--client-processes", type=int, default=2, help="honest client processes (2)")
-    parser.add_argument("--flood", choices=("spectator", "seat"), default="spectator",
-                        help="who floods: a screen with no token, or a seat of its own table (spectator)")
+    parser.add_argument("--flood", choices=("spectator", "seat", "seat-alone"), default="spectator",
+                        help="who floods: a screen with no token, a seat of its own table with a silent second "
+                             "phone, or a seat alone at its table (spectator)")
     parser.add_argument("--flooders", type=int, default=1, help="flooding sockets (1)")
     parser.add_argument("--flood-max", type=int, default=200_000, help="actions per flooder at most (200000)")
     parser.add_argument("--repeat", type=int, default=3,
@@ -72,15 +79,9 @@ def flood(plan: dict) -> dict:
     the server's socket takes them (blocked, not spinning, while the server reads no more)."""
     import websocket
 
-    host, port = plan["host"], plan["port"]
-    raw = socket.socket()
-    raw.bind((FLOODER_ADDRESS, 0))
-    raw.connect((host, port))
-    ws = websocket.create_connection(f"ws://{host}:{port}/socket.io/?EIO=4&transport=websocket", socket=raw,
-                                     skip_utf8_validation=True)
-    ws.recv()  # the Engine.IO open packet
-    auth = {"table": plan["code"], **({"token": plan["token"]} if plan.get("token") else {})}
-    ws.send("40" + json.dumps(auth))
+    raw, ws = connect(plan, plan.get("token"))
+    if plan.get("silent_token"):  # the table's other phone: connected, never answering a round
+        threading.Thread(target=stay_silent, args=connect(plan, plan["silent_token"]), daemon=True).start()
 
     def frame(text: str) -> bytes:
         return websocket.ABNF.create_frame(text, websocket.ABNF.OPCODE_TEXT).format()
@@ -103,7 +104,7 @@ def flood(plan: dict) -> dict:
                 pings[0] += 1
             elif message.startswith("43"):
                 body = json.loads(message[message.index("["):])[0]
-                key = "ok" if body.get("ok") else str(body.get("status"))
+                key = "ok" if body.get("ok") else f"{body.get('status')} {' '.join(str(body.get('error')).split()[:4])}"
                 with lock:
                     answers[key] = answers.get(key, 0) + 1
 
@@ -127,6 +128,31 @@ def flood(plan: dict) -> dict:
         return {"sent": sending["blocks"] * BLOCK, "still_sending": sender.is_alive(), "answers": dict(answers)}
 
 
+def connect(plan: dict, token: str | None):
+    """A Socket.IO connection from the flooder's address, by hand: (its socket, its websocket)."""
+    import websocket
+
+    host, port = plan["host"], plan["port"]
+    raw = socket.socket()
+    raw.bind((FLOODER_ADDRESS, 0))
+    raw.connect((host, port))
+    ws = websocket.create_connection(f"ws://{host}:{port}/socket.io/?EIO=4&transport=websocket", socket=raw,
+                                     skip_utf8_validation=True)
+    ws.recv()  # the Engine.IO open packet
+    ws.send("40" + json.dumps({"table": plan["code"], **({"token": token} if token else {})}))
+    return raw, ws
+
+
+def stay_silent(raw: socket.socket, ws) -> None:
+    """Holds a seat: answers the server's pings, and nothing else."""
+    while True:
+        try:
+            if ws.recv() == "2":
+                ws.send("3")
+        except Exception:  # closed
+            return
+
+
 # The runner -----------------------------------------------------------------------------------
 
 def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -> list[dict]:
@@ -137,8 +163,10 @@ def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -
         if arguments.flood == "spectator":
             target = {"code": honest[index % len(honest)]["code"], "token": None}
         else:
-            own = seat_tables(url, Load("f", "flooder", 1, 1, 0))[0]
-            target = {"code": own["code"], "token": own["seats"][0]["token"]}
+            phones = 1 if arguments.flood == "seat-alone" else 2
+            own = seat_tables(url, Load("f", "flooder", 1, phones, 0))[0]
+            target = {"code": own["code"], "token": own["seats"][0]["token"],
+                      "silent_token": own["seats"][1]["token"] if phones == 2 else None}
         plans.append({"host": host, "port": int(port), "max": arguments.flood_max,
                       "duration": arguments.duration, "drain": arguments.drain, **target})
     return plans
