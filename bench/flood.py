@@ -224,6 +224,7 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
     latencies = sorted(tally["phone_latencies_ms"]) + [math.inf] * missing
     return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
             "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
+            "refusals": tally["refusals"],
             "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods}
 
 
@@ -251,13 +252,28 @@ def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dic
             for key, count in result["answers"].items():
                 answers[key] = answers.get(key, 0) + count
     blocked = any(f["still_sending"] for _, flooded in pairs for f in flooded["floods"])
+    honest_refusals = [merge_counts(run["refusals"] for run in runs) for runs in zip(*pairs)]
     lines += ["", "A roll never answered or a view never shown counts as infinitely slow (inf).",
               "Honest p99 with the flood / alone, pair by pair: " + ", ".join(f"{r:.2f}" for r in ratios)
               + f"; median {sorted(ratios)[len(ratios) // 2]:.2f} (goal: at most 1.5).",
               f"Flood: {sent} actions sent in {len(pairs)} x {arguments.duration:.0f} s"
               + (" (a flooder was still blocked in a send at the end: the server read it no faster)" if blocked else "")
-              + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items()))]
+              + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items())),
+              "Honest rolls refused (a player taps again), alone: " + counts_line(honest_refusals[0])
+              + "; with the flood: " + counts_line(honest_refusals[1])]
     return "\n".join(lines)
+
+
+def merge_counts(counts) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for count in counts:
+        for key, number in count.items():
+            merged[key] = merged.get(key, 0) + number
+    return merged
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{number} \"{key}\"" for key, number in sorted(counts.items())) or "none"
 
 
 def main(argv: list[str]) -> int:
