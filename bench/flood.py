@@ -10,14 +10,15 @@ A flooder is one Socket.IO connection from 127.0.0.2 (its own address: the hones
 127.0.0.1, so a per-address limit on the flooder is not one on them), speaking the protocol by hand
 (Engine.IO 4 over a websocket): ``--flood spectator`` connects with no token (issue 24: one such
 socket took honest p99 from 62 ms to 1,405 ms), ``--flood seat`` with the token of a seat of a
-table of its own whose other seat a second, silent connection of the flooder holds: its first roll
-is committed and waits for a round of both phones (``draw_waits``) that neither ever answers, and
-every roll after it is refused ("A draw waits for the phones' random contributions"), as a hostile
-phone's would be with today's protocol. ``--flood seat-alone``: the flooder is alone at its table,
-and each of its rolls, sent without the phone's next chain value, is answered 428 (send it again
-with your value), which it never does. Every loop is bounded: each flooder stops at the end of the
-rolling window or after ``--flood-max`` actions. The flooders' answers are counted by status and
-by the first words of their message.
+table of its own whose other seat a second connection of the flooder holds. Both phones answer the
+rounds of their joins (each is then in its table's pool) and fall silent: the flooder's first roll
+is committed and waits for a round of both phones (``draw_waits``) that neither answers, and every
+roll after it is refused ("A draw waits for the phones' random contributions"), as a hostile
+phone's would be with today's protocol. ``--flood seat-alone``: the flooder is alone at its table
+and never answers a round, so each of its rolls is refused ("Your phone's random numbers are not in
+the pool yet"). Every loop is bounded: each flooder stops at the end of the rolling window or after
+``--flood-max`` actions. The flooders' answers are counted by status and by the first words of
+their message.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from bench.server import ResourceSampler  # noqa: E402
 
 FLOODER_ADDRESS = "127.0.0.2"
 BLOCK = 64  # flood frames per system call
+JOIN_SECONDS = 60  # for the flooder's phones to join their table's pool
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -80,8 +82,15 @@ def flood(plan: dict) -> dict:
     import websocket
 
     raw, ws = connect(plan, plan.get("token"))
-    if plan.get("silent_token"):  # the table's other phone: connected, never answering a round
-        threading.Thread(target=stay_silent, args=connect(plan, plan["silent_token"]), daemon=True).start()
+    if plan.get("silent"):  # the table's other phone: both join the pool, then never answer a round
+        silent = connect(plan, plan["silent"]["token"])
+        joiners = [threading.Thread(target=join_the_pool, args=(connection, seat), daemon=True)
+                   for connection, seat in ((ws, plan), (silent[1], plan["silent"]))]
+        for joiner in joiners:
+            joiner.start()
+        for joiner in joiners:
+            joiner.join(JOIN_SECONDS)
+        threading.Thread(target=stay_silent, args=silent, daemon=True).start()
 
     def frame(text: str) -> bytes:
         return websocket.ABNF.create_frame(text, websocket.ABNF.OPCODE_TEXT).format()
@@ -91,7 +100,7 @@ def flood(plan: dict) -> dict:
     answers: dict[str, int] = {}
     pings = [0]
     lock = threading.Lock()
-    sending = {"blocks": 0, "pongs": 0}
+    sending = {"blocks": 0, "pongs": 0, "started": False}
 
     def read() -> None:
         while True:
@@ -100,7 +109,9 @@ def flood(plan: dict) -> dict:
             except Exception:  # closed by the server
                 answers["closed"] = answers.get("closed", 0) + 1
                 return
-            if message == "2":  # the server's ping: the sender answers it between two blocks
+            if message == "2" and not sending["started"]:  # the server's ping, before the window
+                ws.send("3")
+            elif message == "2":  # during the window the sender answers it between two blocks
                 pings[0] += 1
             elif message.startswith("43"):
                 body = json.loads(message[message.index("["):])[0]
@@ -109,6 +120,7 @@ def flood(plan: dict) -> dict:
                     answers[key] = answers.get(key, 0) + 1
 
     def send(end: float) -> None:
+        sending["started"] = True
         while time.time() < end and sending["blocks"] * BLOCK < plan["max"]:
             while sending["pongs"] < pings[0]:
                 raw.sendall(pong)
@@ -143,6 +155,30 @@ def connect(plan: dict, token: str | None):
     return raw, ws
 
 
+def join_the_pool(ws, seat: dict) -> None:
+    """Answers the rounds that ask this phone (its next chain value, as a phone does) until every seat
+    of its table is in the table's pool, for JOIN_SECONDS at most."""
+    from companion import fairness
+
+    chain, asked_in = fairness.chain(seat["secret"]), set()
+    deadline = time.monotonic() + JOIN_SECONDS
+    while time.monotonic() < deadline:
+        message = ws.recv()
+        if message == "2":
+            ws.send("3")
+        if not message.startswith('42["view"'):
+            continue
+        entropy = (json.loads(message[2:])[1].get("table") or {}).get("entropy") or {}
+        seats = entropy.get("seats") or {}
+        if seats and all(book.get("in_pool") for book in seats.values()):
+            return
+        mine = seats.get(str(seat["seat"])) or {}
+        current = entropy.get("round") or {}
+        if seat["seat"] in current.get("asked", ()) and current.get("number") not in asked_in:
+            asked_in.add(current.get("number"))
+            ws.send("42" + json.dumps(["act", {"type": "entropy.reveal", "value": chain[mine["k"] + 1]}]))
+
+
 def stay_silent(raw: socket.socket, ws) -> None:
     """Holds a seat: answers the server's pings, and nothing else."""
     while True:
@@ -165,8 +201,7 @@ def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -
         else:
             phones = 1 if arguments.flood == "seat-alone" else 2
             own = seat_tables(url, Load("f", "flooder", 1, phones, 0))[0]
-            target = {"code": own["code"], "token": own["seats"][0]["token"],
-                      "silent_token": own["seats"][1]["token"] if phones == 2 else None}
+            target = {"code": own["code"], **own["seats"][0], "silent": own["seats"][1] if phones == 2 else None}
         plans.append({"host": host, "port": int(port), "max": arguments.flood_max,
                       "duration": arguments.duration, "drain": arguments.drain, **target})
     return plans
@@ -190,7 +225,7 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
                 flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
                                                    str(result_path)], cwd=ROOT, stdin=subprocess.PIPE,
                                                   stdout=subprocess.PIPE, text=True), result_path))
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
             for client in clients:
                 client.wait_ready(deadline)
             for process, _ in flooders:
