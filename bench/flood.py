@@ -219,15 +219,17 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             plans = flooder_plans(server.url, arguments, tables) if flooding else []
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
+            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
+            for client in clients:
+                client.wait_ready(deadline)
+            # The flooders start once the honest phones are in their pools: fifty processes starting and
+            # joining their own tables' pools meanwhile kept the honest ones out past the deadline.
             for index, plan in enumerate(plans):  # started and connected before the window opens
                 plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
                 plan_path.write_text(json.dumps(plan))
                 flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
                                                    str(result_path)], cwd=ROOT, stdin=subprocess.PIPE,
                                                   stdout=subprocess.PIPE, text=True), result_path))
-            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
-            for client in clients:
-                client.wait_ready(deadline)
             for process, _ in flooders:
                 if process.stdout.readline().strip() != "ready":
                     raise RuntimeError("a flooder could not connect")
