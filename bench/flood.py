@@ -259,6 +259,8 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
     # answered ones alone would look better the more the flood stopped.
     missing = tally["unanswered"] * arguments.phones + tally["views_lost"]
     latencies = sorted(tally["phone_latencies_ms"]) + [math.inf] * missing
+    if not latencies:  # no honest roll was even sent (the phones were cut off): as slow as can be
+        latencies = [math.inf]
     return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
             "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
             "refusals": tally["refusals"],
