@@ -10,8 +10,15 @@ A flooder is one Socket.IO connection from 127.0.0.2 (its own address: the hones
 127.0.0.1, so a per-address limit on the flooder is not one on them), speaking the protocol by hand
 (Engine.IO 4 over a websocket): ``--flood spectator`` connects with no token (issue 24: one such
 socket took honest p99 from 62 ms to 1,405 ms), ``--flood seat`` with the token of a seat of a
-table of its own (a phone that floods its own table). Every loop is bounded: each flooder stops
-at the end of the rolling window or after ``--flood-max`` actions.
+table of its own whose other seat a second connection of the flooder holds. Both phones answer the
+rounds of their joins (each is then in its table's pool) and fall silent: the flooder's first roll
+is committed and waits for a round of both phones (``draw_waits``) that neither answers, and every
+roll after it is refused ("A draw waits for the phones' random contributions"), as a hostile
+phone's would be with today's protocol. ``--flood seat-alone``: the flooder is alone at its table
+and never answers a round, so each of its rolls is refused ("Your phone's random numbers are not in
+the pool yet"). Every loop is bounded: each flooder stops at the end of the rolling window or after
+``--flood-max`` actions. The flooders' answers are counted by status and by the first words of
+their message.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from bench.server import ResourceSampler  # noqa: E402
 
 FLOODER_ADDRESS = "127.0.0.2"
 BLOCK = 64  # flood frames per system call
+JOIN_SECONDS = 60  # for the flooder's phones to join their table's pool
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -50,8 +58,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--drain", type=float, default=5, help="seconds to wait for late acks and views (5)")
     parser.add_argument("--settle", type=float, default=5, help="seconds more for views still missing (5)")
     parser.add_argument("--client-processes", type=int, default=2, help="honest client processes (2)")
-    parser.add_argument("--flood", choices=("spectator", "seat"), default="spectator",
-                        help="who floods: a screen with no token, or a seat of its own table (spectator)")
+    parser.add_argument("--flood", choices=("spectator", "seat", "seat-alone"), default="spectator",
+                        help="who floods: a screen with no token, a seat of its own table with a silent second "
+                             "phone, or a seat alone at its table (spectator)")
     parser.add_argument("--flooders", type=int, default=1, help="flooding sockets (1)")
     parser.add_argument("--flood-max", type=int, default=200_000, help="actions per flooder at most (200000)")
     parser.add_argument("--repeat", type=int, default=3,
@@ -72,15 +81,16 @@ def flood(plan: dict) -> dict:
     the server's socket takes them (blocked, not spinning, while the server reads no more)."""
     import websocket
 
-    host, port = plan["host"], plan["port"]
-    raw = socket.socket()
-    raw.bind((FLOODER_ADDRESS, 0))
-    raw.connect((host, port))
-    ws = websocket.create_connection(f"ws://{host}:{port}/socket.io/?EIO=4&transport=websocket", socket=raw,
-                                     skip_utf8_validation=True)
-    ws.recv()  # the Engine.IO open packet
-    auth = {"table": plan["code"], **({"token": plan["token"]} if plan.get("token") else {})}
-    ws.send("40" + json.dumps(auth))
+    raw, ws = connect(plan, plan.get("token"))
+    if plan.get("silent"):  # the table's other phone: both join the pool, then never answer a round
+        silent = connect(plan, plan["silent"]["token"])
+        joiners = [threading.Thread(target=join_the_pool, args=(connection, seat), daemon=True)
+                   for connection, seat in ((ws, plan), (silent[1], plan["silent"]))]
+        for joiner in joiners:
+            joiner.start()
+        for joiner in joiners:
+            joiner.join(JOIN_SECONDS)
+        threading.Thread(target=stay_silent, args=silent, daemon=True).start()
 
     def frame(text: str) -> bytes:
         return websocket.ABNF.create_frame(text, websocket.ABNF.OPCODE_TEXT).format()
@@ -90,7 +100,7 @@ def flood(plan: dict) -> dict:
     answers: dict[str, int] = {}
     pings = [0]
     lock = threading.Lock()
-    sending = {"blocks": 0, "pongs": 0}
+    sending = {"blocks": 0, "pongs": 0, "started": False}
 
     def read() -> None:
         while True:
@@ -99,15 +109,18 @@ def flood(plan: dict) -> dict:
             except Exception:  # closed by the server
                 answers["closed"] = answers.get("closed", 0) + 1
                 return
-            if message == "2":  # the server's ping: the sender answers it between two blocks
+            if message == "2" and not sending["started"]:  # the server's ping, before the window
+                ws.send("3")
+            elif message == "2":  # during the window the sender answers it between two blocks
                 pings[0] += 1
             elif message.startswith("43"):
                 body = json.loads(message[message.index("["):])[0]
-                key = "ok" if body.get("ok") else str(body.get("status"))
+                key = "ok" if body.get("ok") else f"{body.get('status')} {' '.join(str(body.get('error')).split()[:4])}"
                 with lock:
                     answers[key] = answers.get(key, 0) + 1
 
     def send(end: float) -> None:
+        sending["started"] = True
         while time.time() < end and sending["blocks"] * BLOCK < plan["max"]:
             while sending["pongs"] < pings[0]:
                 raw.sendall(pong)
@@ -127,6 +140,55 @@ def flood(plan: dict) -> dict:
         return {"sent": sending["blocks"] * BLOCK, "still_sending": sender.is_alive(), "answers": dict(answers)}
 
 
+def connect(plan: dict, token: str | None):
+    """A Socket.IO connection from the flooder's address, by hand: (its socket, its websocket)."""
+    import websocket
+
+    host, port = plan["host"], plan["port"]
+    raw = socket.socket()
+    raw.bind((FLOODER_ADDRESS, 0))
+    raw.connect((host, port))
+    ws = websocket.create_connection(f"ws://{host}:{port}/socket.io/?EIO=4&transport=websocket", socket=raw,
+                                     skip_utf8_validation=True)
+    ws.recv()  # the Engine.IO open packet
+    ws.send("40" + json.dumps({"table": plan["code"], **({"token": token} if token else {})}))
+    return raw, ws
+
+
+def join_the_pool(ws, seat: dict) -> None:
+    """Answers the rounds that ask this phone (its next chain value, as a phone does) until every seat
+    of its table is in the table's pool, for JOIN_SECONDS at most."""
+    from companion import fairness
+
+    chain, asked_in = fairness.chain(seat["secret"]), set()
+    deadline = time.monotonic() + JOIN_SECONDS
+    while time.monotonic() < deadline:
+        message = ws.recv()
+        if message == "2":
+            ws.send("3")
+        if not message.startswith('42["view"'):
+            continue
+        entropy = (json.loads(message[2:])[1].get("table") or {}).get("entropy") or {}
+        seats = entropy.get("seats") or {}
+        if seats and all(book.get("in_pool") for book in seats.values()):
+            return
+        mine = seats.get(str(seat["seat"])) or {}
+        current = entropy.get("round") or {}
+        if seat["seat"] in current.get("asked", ()) and current.get("number") not in asked_in:
+            asked_in.add(current.get("number"))
+            ws.send("42" + json.dumps(["act", {"type": "entropy.reveal", "value": chain[mine["k"] + 1]}]))
+
+
+def stay_silent(raw: socket.socket, ws) -> None:
+    """Holds a seat: answers the server's pings, and nothing else."""
+    while True:
+        try:
+            if ws.recv() == "2":
+                ws.send("3")
+        except Exception:  # closed
+            return
+
+
 # The runner -----------------------------------------------------------------------------------
 
 def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -> list[dict]:
@@ -137,8 +199,9 @@ def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -
         if arguments.flood == "spectator":
             target = {"code": honest[index % len(honest)]["code"], "token": None}
         else:
-            own = seat_tables(url, Load("f", "flooder", 1, 1, 0))[0]
-            target = {"code": own["code"], "token": own["seats"][0]["token"]}
+            phones = 1 if arguments.flood == "seat-alone" else 2
+            own = seat_tables(url, Load("f", "flooder", 1, phones, 0))[0]
+            target = {"code": own["code"], **own["seats"][0], "silent": own["seats"][1] if phones == 2 else None}
         plans.append({"host": host, "port": int(port), "max": arguments.flood_max,
                       "duration": arguments.duration, "drain": arguments.drain, **target})
     return plans
@@ -156,15 +219,17 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             plans = flooder_plans(server.url, arguments, tables) if flooding else []
             clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
                        for index, group in enumerate(split(tables, arguments.client_processes))]
+            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
+            for client in clients:
+                client.wait_ready(deadline)
+            # The flooders start once the honest phones are in their pools: fifty processes starting and
+            # joining their own tables' pools meanwhile kept the honest ones out past the deadline.
             for index, plan in enumerate(plans):  # started and connected before the window opens
                 plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
                 plan_path.write_text(json.dumps(plan))
                 flooders.append((subprocess.Popen([sys.executable, __file__, "--flooder", str(plan_path),
                                                    str(result_path)], cwd=ROOT, stdin=subprocess.PIPE,
                                                   stdout=subprocess.PIPE, text=True), result_path))
-            deadline = time.monotonic() + 60
-            for client in clients:
-                client.wait_ready(deadline)
             for process, _ in flooders:
                 if process.stdout.readline().strip() != "ready":
                     raise RuntimeError("a flooder could not connect")
@@ -194,8 +259,11 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
     # answered ones alone would look better the more the flood stopped.
     missing = tally["unanswered"] * arguments.phones + tally["views_lost"]
     latencies = sorted(tally["phone_latencies_ms"]) + [math.inf] * missing
+    if not latencies:  # no honest roll was even sent (the phones were cut off): as slow as can be
+        latencies = [math.inf]
     return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
             "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
+            "refusals": tally["refusals"],
             "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods}
 
 
@@ -223,13 +291,28 @@ def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dic
             for key, count in result["answers"].items():
                 answers[key] = answers.get(key, 0) + count
     blocked = any(f["still_sending"] for _, flooded in pairs for f in flooded["floods"])
+    honest_refusals = [merge_counts(run["refusals"] for run in runs) for runs in zip(*pairs)]
     lines += ["", "A roll never answered or a view never shown counts as infinitely slow (inf).",
               "Honest p99 with the flood / alone, pair by pair: " + ", ".join(f"{r:.2f}" for r in ratios)
               + f"; median {sorted(ratios)[len(ratios) // 2]:.2f} (goal: at most 1.5).",
               f"Flood: {sent} actions sent in {len(pairs)} x {arguments.duration:.0f} s"
               + (" (a flooder was still blocked in a send at the end: the server read it no faster)" if blocked else "")
-              + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items()))]
+              + "; answers by status: " + ", ".join(f"{key}: {count}" for key, count in sorted(answers.items())),
+              "Honest rolls refused (a player taps again), alone: " + counts_line(honest_refusals[0])
+              + "; with the flood: " + counts_line(honest_refusals[1])]
     return "\n".join(lines)
+
+
+def merge_counts(counts) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for count in counts:
+        for key, number in count.items():
+            merged[key] = merged.get(key, 0) + number
+    return merged
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{number} \"{key}\"" for key, number in sorted(counts.items())) or "none"
 
 
 def main(argv: list[str]) -> int:

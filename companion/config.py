@@ -57,9 +57,10 @@ def from_environment() -> dict:
         "DB_SYNC": os.environ.get("COMPANION_DB_SYNC", "FULL"),
         "PUBLIC_URL": os.environ.get("COMPANION_PUBLIC_URL", "").rstrip("/"),
         "SECRET_KEY": _secret_key(instance),
-        # Flood control per phone: a burst of RATE_BURST actions, then RATE_PER_SECOND.
+        # Flood control per phone: a burst of RATE_BURST actions, then RATE_PER_SECOND (a fraction is fine);
+        # its refusals the store decided count on their own (companion.limits.SeatRefusals).
         "RATE_BURST": _int("COMPANION_RATE_BURST", 10),
-        "RATE_PER_SECOND": _int("COMPANION_RATE_PER_SECOND", 5),
+        "RATE_PER_SECOND": float(os.environ.get("COMPANION_RATE_PER_SECOND") or 5),
         # A seat whose screen left this many seconds ago is away: the host may stand in for it.
         "AWAY_SECONDS": float(os.environ.get("COMPANION_AWAY_SECONDS") or 5),
         # Seconds a round of random numbers that a draw waits for waits on a connected phone: a phone

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.games.base import N_
-from companion.tables import TableError
+from companion.tables import RateLimiter, TableError
 
 CREATE, JOIN, LOOKUP, ADMIN, WATCH, HANDOFF = "create", "join", "lookup", "admin", "watch", "handoff"
 # ADMIN counts wrong administrator keys: a script that knows the key never comes near it. WATCH
@@ -154,6 +154,57 @@ class SharedLimits(ClientLimits):
         except redis.RedisError:  # Redis unreachable: this process's own buckets meanwhile, not a 500
             return super()._tokens_left(kind, address, spend)
         return float(answer)
+
+
+# A refusal decided in the store (out of turn, "a draw waits", a table closed) costs a transaction
+# the server could have spent on another table: it costs its seat as much as this many accepted actions.
+REFUSAL_COST = 5
+# An address's refusals may be as many as those of this many seats: a table at home has each phone on
+# its own address, one client flooding from many seats of its own tables is held as one.
+SEATS_PER_ADDRESS = 10
+
+
+class SeatRefusals:
+    """What a seat (or the host screen) spent on refusals the store decided, and its address.
+
+    A flooding seat's actions are mostly refused: out of turn, while a draw waits for the phones'
+    values, with no value when one is asked for. The seat's rate (`RateLimiter`, RATE_BURST then
+    RATE_PER_SECOND) let each of those open a transaction, five a second per seat, so ten or fifty
+    flooding phones cost the tables playing honestly more than their own rolls. Here each refusal
+    counts against a bucket of its seat (half of RATE_BURST at once, then RATE_PER_SECOND /
+    REFUSAL_COST a second: five, then one a second by default) and one of its address
+    (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next actions are refused
+    before the store (`SocketHub`), and held.
+
+    A refusal counts only when the seat's previous action was refused too. The 428 that asks a phone
+    alone at its table for its next chain value is the protocol, not a fault: the phone sends the
+    action again with it, and spends nothing; nor does a player whose tap is refused now and then ("a
+    draw waits" when two players tap at once) and whose next one goes through. A phone that never
+    sends its value, or taps on while it is refused, spends one for each refusal after the first."""
+
+    def __init__(self, burst: float, per_second: float, clock: Callable[[], float] = time.monotonic):
+        at_once, refill = max(1.0, burst / 2), per_second / REFUSAL_COST
+        self._by_seat = RateLimiter(at_once, refill, clock)
+        self._by_address = RateLimiter(at_once * SEATS_PER_ADDRESS, refill * SEATS_PER_ADDRESS, clock)
+        self._refused: set[tuple[str, str]] = set()  # seats whose last action was refused
+        self._lock = threading.Lock()
+
+    def wait_for(self, seat: tuple[str, str], address: str) -> float:
+        """Seconds until this seat's next action may reach the store again (0: now)."""
+        return max(self._by_seat.wait_for(seat), self._by_address.wait_for(("address", address)))
+
+    def answered(self, seat: tuple[str, str], address: str, status: int | None) -> None:
+        """After the store answered one of the seat's actions (``status`` None: accepted)."""
+        with self._lock:
+            refused_before = seat in self._refused
+            if status is None:
+                self._refused.discard(seat)
+            else:
+                self._refused.add(seat)
+        if status is None or not refused_before:
+            return
+        self._by_seat.allow(seat)  # spends one, down to none left
+        self._by_address.allow(("address", address))
 
 
 def limits_for(config: dict) -> ClientLimits:

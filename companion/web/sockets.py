@@ -21,7 +21,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, j
 from companion import clock as steady
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games.base import N_
-from companion.limits import WATCH, TooManyAttempts
+from companion.limits import WATCH, SeatRefusals, TooManyAttempts
 from companion.store import StorageError
 from companion.tables import SPECTATOR_REFUSED, TOO_MANY_ACTIONS, Principal, TableError, normalize_code
 from companion.web import tables, wire
@@ -154,6 +154,9 @@ class SocketHub:
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "text": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
+        # A seat's refusals decided in the store, and its address's (`companion.limits.SeatRefusals`).
+        self.refusals = SeatRefusals(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"])
+        self._addresses: dict[str, str] = {}  # sid -> the screen's address, read when it connected
 
     def active_host(self) -> tuple[str, str] | None:
         """The table and language of the host screen opened last: the reader's taps go there."""
@@ -259,6 +262,7 @@ class SocketHub:
         except (TableError, StorageError) as error:
             raise ConnectionRefusedError(translate(error))
         sid = request.sid
+        self._addresses[sid] = client_address()
         displaced = self.presence.attach(sid, principal, token)
         if displaced:
             self.socketio.emit("replaced", {"code": principal.code}, to=displaced)
@@ -284,29 +288,54 @@ class SocketHub:
 
     def on_disconnect(self, *args: Any) -> None:
         self._host_screens.pop(request.sid, None)
+        self._addresses.pop(request.sid, None)
         principal = self.presence.detach(request.sid)
         if principal is not None and principal.role == "seat":
             self._announce_presence(principal.code)
 
-    def _refused_before_the_store(self, principal: Principal) -> dict | None:
+    def _refused_before_the_store(self, sid: str, principal: Principal) -> dict | None:
         """What never reaches the store: a spectator's action (a spectator may not act; each one counts
-        against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate.
-        Past a limit the answer is held for as long as the screen must wait: the events of a connection
-        are read one after another, so its next ones are read only then, and a flooding screen slows
-        itself, not the other tables."""
+        against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate
+        or past its refusals (`_wait_before_the_store`). Past a limit the answer is held for as long as
+        the screen must wait: the events of a connection are read one after another, so its next ones
+        are read only then, and a flooding screen slows itself, not the other tables."""
         if principal.role == "spectator":
             try:
                 limits().charge(WATCH, client_address())
             except TooManyAttempts as error:
                 return self._held(error, error.retry_after)
             return refusal(TableError(401, SPECTATOR_REFUSED))
-        wait = tables().limiter.wait_for((principal.code, principal.actor))
-        if wait > 0:
-            return self._held(TableError(429, TOO_MANY_ACTIONS), wait)
+        seat = (principal.code, principal.actor)
+        rate_wait = tables().limiter.wait_for(seat)
+        refusals_wait = self.refusals.wait_for(seat, self._addresses.get(sid, "unknown"))
+        if refusals_wait > 0:
+            # Held the longest: an address's refusals are shared by its seats, so with fifty of them
+            # flooding a seat's own turn is further off than the bucket's wait says (held that long,
+            # fifty seats came back ten times a second each and cost the server more than the store did).
+            return self._held(TableError(429, TOO_MANY_ACTIONS), max(rate_wait, refusals_wait), hold=HOLD_AT_MOST)
+        if rate_wait > 0:
+            return self._held(TableError(429, TOO_MANY_ACTIONS), rate_wait)
         return None
 
-    def _held(self, error: TableError, wait: float) -> dict:
-        self.socketio.sleep(min(wait, HOLD_AT_MOST))
+    def _wait_before_the_store(self, sid: str, principal: Principal) -> float:
+        """Seconds until a seat's or the host's next action may open a transaction: its rate of actions,
+        and what it and its address spent on refusals the store decided (`SeatRefusals`)."""
+        seat = (principal.code, principal.actor)
+        return max(tables().limiter.wait_for(seat), self.refusals.wait_for(seat, self._addresses.get(sid, "unknown")))
+
+    def _act_in_the_store(self, sid: str, principal: Principal, token: str | None, action: Any) -> dict:
+        """`Tables.act`, its refusals counted against the seat and its address."""
+        seat, address = (principal.code, principal.actor), self._addresses.get(sid, "unknown")
+        try:
+            answer = tables().act(principal.code, token, action)
+        except TableError as error:
+            self.refusals.answered(seat, address, error.status)
+            raise
+        self.refusals.answered(seat, address, None)
+        return answer
+
+    def _held(self, error: TableError, wait: float, hold: float | None = None) -> dict:
+        self.socketio.sleep(min(wait if hold is None else hold, HOLD_AT_MOST))
         return {**refusal(error), "retry_after": max(1, math.ceil(wait))}
 
     def on_act_event(self, sid: str, action: Any = None) -> dict:
@@ -320,10 +349,10 @@ class SocketHub:
             return self._in_request(sid, self.on_act, action)
         with self.app.app_context():
             g.acting_sid = sid
-            if tables().limiter.wait_for((principal.code, principal.actor)) > 0:
+            if self._wait_before_the_store(sid, principal) > 0:
                 return self._in_request(sid, self.on_act, action)
             try:
-                return tables().act(principal.code, token, action)
+                return self._act_in_the_store(sid, principal, token, action)
             except Exception as error:  # answered in the screen's language
                 return self._in_request(sid, self._failed_act, error, principal, action)
 
@@ -342,11 +371,11 @@ class SocketHub:
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
         if action is wire.TOO_DEEP:
             return refusal(TableError(400, N_("The action is nested too deeply.")))
-        refused = self._refused_before_the_store(principal)
+        refused = self._refused_before_the_store(request.sid, principal)
         if refused is not None:
             return refused
         try:
-            return tables().act(principal.code, token if principal.role != "spectator" else None, action)
+            return self._act_in_the_store(request.sid, principal, token, action)
         except Exception as error:
             return self._failed_act(error, principal, action)
 

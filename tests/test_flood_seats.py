@@ -1,0 +1,123 @@
+"""A seat flooding its own table (issue 24 §5), against the real server process with real Socket.IO
+phones: its refusals write nothing, and once it has spent its refusals it is refused before the store
+(held, 429), while the honest phone at its table and another table play on.
+
+The server runs with RATE_PER_SECOND 0.5: the seat's refusals then come back at 0.1 a second
+(`companion.limits.SeatRefusals`), so none comes back during the test and each step's answer is
+known; the seat's own rate (10 at once) still has actions left when its refusals are spent, which is
+what tells the two apart."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+import requests
+
+from companion.limits import SeatRefusals
+from tests.helpers import ENTROPY
+from tests.phones import ChainPhone, answer_rounds
+from tests.screen import Screen
+from tests.server import ServerProcess
+
+TIMEOUT = 20
+DRAW_WAITS = "A draw waits for the phones' random contributions: try again in a moment."
+TOO_MANY = "Too many actions: wait a moment and try again."
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = ServerProcess(tmp_path_factory.mktemp("flood-seats"),
+                           extra_env={"COMPANION_RATE_BURST": "10", "COMPANION_RATE_PER_SECOND": "0.5"}).start()
+    yield server
+    server.stop()
+
+
+def new_table(server) -> str:
+    created = requests.post(f"{server.url}/api/tables", json={"game": "dice", "options": {}}, timeout=TIMEOUT)
+    assert created.status_code == 201, created.text
+    return created.json()["code"]
+
+
+def connected(url: str, code: str, token: str) -> Screen:
+    screen = Screen(url, code, token)
+    screen.wait_for(lambda view: True)  # its first view came: the server counts it as here
+    return screen
+
+
+def store_rows(server) -> dict[str, int]:
+    """What the operator counts in the database file: every table's rows."""
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {name: db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
+
+
+def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_others_play(server):
+    code = new_table(server)
+    ana, mallory = ChainPhone(server.url, code, "Ana"), ChainPhone(server.url, code, "Mallory")
+    screens = {"ana": connected(server.url, code, ana.token), "mallory": connected(server.url, code, mallory.token)}
+    answer_rounds(ana, mallory)
+    # Mallory's roll is committed and waits for a round of both phones, which Mallory never answers.
+    rolled = screens["mallory"].act({"type": "roll"})
+    assert rolled["ok"] and rolled["events"] == [{"type": "draw_waits", "seat": mallory.seat}], rolled
+    rows = store_rows(server)
+    # Its next rolls are refused by the store; each after the first spends one of its five refusals at once.
+    refused = [screens["mallory"].act({"type": "roll"}) for _ in range(6)]
+    assert [answer["status"] for answer in refused] == [409] * 6 and refused[0]["error"] == DRAW_WAITS
+    # With the store's write lock held by someone else, Mallory's next rolls are answered at once
+    # (before, with 3 actions of its rate left, each waited for the lock): nothing reaches the store.
+    locker = sqlite3.connect(server.database, timeout=0)
+    try:
+        locker.execute("BEGIN IMMEDIATE")
+        held = [screens["mallory"].client.call("act", {"type": "roll"}, timeout=10) for _ in range(2)]
+        locker.rollback()
+    finally:
+        locker.close()
+    for answer in held:
+        assert answer["status"] == 429 and answer["error"] == TOO_MANY and answer["retry_after"] >= 1
+    assert store_rows(server) == rows  # not a row written by eight refusals
+    # Ana, at the same table and from the same address, is not slowed: her value for the round goes in.
+    assert ana.asked()
+    assert screens["ana"].act({"type": "entropy.reveal", "value": ana.chain[ana.k + 1]})["ok"] is True
+    assert not ana.asked()
+    # Another table's phone rolls while Mallory is still refused before the store.
+    other = new_table(server)
+    bo = requests.post(f"{server.url}/api/tables/{other}/seats", json={"name": "Bo", "entropy": ENTROPY},
+                       timeout=TIMEOUT).json()
+    bos_screen = connected(server.url, other, bo["token"])
+    assert bos_screen.act({"type": "roll"})["ok"] is True
+    assert screens["mallory"].act({"type": "roll"})["status"] == 429
+    for screen in [*screens.values(), bos_screen]:
+        screen.close()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats():
+    """The 428 that asks a phone for its value costs it nothing, nor does a tap refused now and then;
+    a phone that ignores the ask, or taps on while refused, pays from the second refusal in a row on.
+    An address flooding from many seats runs out once, for all of them."""
+    clock = Clock()
+    refusals = SeatRefusals(burst=10, per_second=5, clock=clock)  # the defaults: 5 at once, 1 a second
+    honest = ("T1", "1")
+    for status in [428, 409] * 10:  # asked for its value (or refused), then accepted
+        refusals.answered(honest, "10.0.0.1", status)
+        refusals.answered(honest, "10.0.0.1", None)
+    assert refusals.wait_for(honest, "10.0.0.1") == 0
+    deaf = ("T2", "1")
+    for _ in range(6):  # the first ask is free, the next five spend its refusals
+        refusals.answered(deaf, "10.0.0.2", 428)
+    assert refusals.wait_for(deaf, "10.0.0.2") == pytest.approx(1.0)
+    clock.now += 1.0
+    assert refusals.wait_for(deaf, "10.0.0.2") == 0
+    for seat in range(10):  # ten seats of one address, five refusals each: the address's fifty are spent
+        for _ in range(6):
+            refusals.answered((f"F{seat}", "1"), "10.0.0.3", 409)
+    fresh = ("F-new", "1")
+    assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fresh, "10.0.0.4") == 0
