@@ -92,8 +92,10 @@ case "${1:-}" in
     fi
     install_runtime; exec "$PY" app.py ;;
   # Two workers (the machine's two cores), a test file per worker: a file's module fixtures (its server, its
-  # browser) start once. COMPANION_TEST_WORKERS=0 runs everything in this process.
-  test) install_test; shift; exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile "$@" ;;
+  # browser) start once; the costliest files first, in the order tests/conftest.py collects them.
+  # COMPANION_TEST_WORKERS=0 runs everything in this process.
+  test) install_test; shift
+    exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@" ;;
   install-test) install_test ;;
   # The README's pictures (docs/screenshot-*.png): only this rewrites them; the tests alone write to test-artifacts/.
   screenshots) install_test; COMPANION_DOC_SCREENSHOTS=1 exec "$PY" -m pytest -m doc_screenshots -q -p no:cacheprovider ;;
