@@ -96,8 +96,10 @@ case "${1:-}" in
     fi
     install_runtime; exec "$PY" app.py ;;
   # Two workers (the machine's two cores), a test file per worker: a file's module fixtures (its server, its
-  # browser) start once. COMPANION_TEST_WORKERS=0 runs everything in this process.
-  test) install_test; shift; exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile "$@" ;;
+  # browser) start once; the costliest files first, in the order tests/conftest.py collects them.
+  # COMPANION_TEST_WORKERS=0 runs everything in this process.
+  test) install_test; shift
+    exec "$PY" -m pytest -n "${COMPANION_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@" ;;
   install) install_runtime ;;
   install-test) install_test ;;
   # The pictures of the README and docs/PLAYING.md (docs/screenshot-*.png, docs/screens/): only this rewrites them;

@@ -54,3 +54,20 @@ def test_quick_entry_types_both_initiatives_on_the_pad_the_left_one_first(server
     expect(second).to_have_value("1")
     expect(left).to_have_value("42")
 
+
+
+def test_the_screen_names_modes_difficulties_and_ptizetre_colours_from_the_server_in_french(server, pages, tables):
+    """The screen keeps no copy of them: the table's names carry them (companion/games/rayman/components.py) and
+    the page's catalogue translates them; the colours the host already gave are taken, each swatch painted."""
+    page = pages["phone-fr"]
+    open_screen(page, server, phone_screen("rayman-host-phone"), tables(states.rayman_host_phone))
+    palette = page.locator(".rm-palette button")
+    expect(palette).to_have_text(["rouge", "orange", "jaune", "vert", "bleu", "violet", "rose", "blanc"])
+    expect(palette.filter(has_text="blanc")).to_be_disabled()
+    expect(palette.filter(has_text="violet")).to_be_disabled()
+    paint = "(node) => getComputedStyle(node.querySelector('.rm-ptz-swatch')).backgroundColor"
+    assert palette.filter(has_text="rouge").evaluate(paint) == "rgb(224, 49, 49)"
+    assert page.locator(".rm-ptz-tokens button").first.evaluate(paint) == "rgb(248, 249, 250)"  # n°1 is white
+    expect(page.locator(".rm-history").first).to_contain_text("Ptizêtre blanc")
+    expect(page.locator(".game-area")).to_contain_text("Compétitif")
+    expect(page.locator(".game-area")).to_contain_text("Novice")

@@ -149,7 +149,8 @@ from companion.games.rayman.constants import (AUTO_ON_OFF, BOARDS, BOSSES, CHARA
 from companion.games.rayman.audit import draw_check
 from companion.games.rayman.choosing import lost_choices
 from companion.games.rayman.common import die_level
-from companion.games.rayman.components import BOARD_NAMES, BOSS_NAMES, NAMES, PROJECTILE_NAMES
+from companion.games.rayman.components import (BOARD_NAMES, BOSS_NAMES, DIFFICULTY_NAMES, MODE_NAMES, NAMES,
+                                               PROJECTILE_NAMES)
 from companion.games.rayman.flow import RULES, remember
 from companion.games.rayman.options import check_options, resolve, seat_range
 from companion.games.rayman.ptizetres import carry
@@ -193,10 +194,9 @@ GAME = register(Game(
     min_seats=1,
     max_seats=6,
     options=(
-        Option("mode", N_("Mode"), "choice", "competitive", choices=MODES,
-               choice_labels=(N_("Competitive"), N_("Co-op against a Boss"), N_("Solo against a Boss"))),
+        Option("mode", N_("Mode"), "choice", "competitive", choices=MODES, choice_labels=tuple(MODE_NAMES.values())),
         Option("difficulty", N_("Difficulty"), "choice", "novice", choices=DIFFICULTIES,
-               choice_labels=(N_("Novice"), N_("Intermediate"), N_("Hero"), N_("Legend"), N_("Custom"))),
+               choice_labels=tuple(DIFFICULTY_NAMES.values())),
         Option("board", N_("Board"), "choice", "auto", choices=("auto",) + BOARDS,
                choice_labels=(N_("As the difficulty says"), *BOARD_NAMES.values())),
         Option("projectile", N_("Projectiles"), "choice", "auto", choices=("auto", "none") + PROJECTILES,

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
 from companion.games.rayman.cards import carry as cards_carry
+from companion.games.rayman.components import PTIZETRE_COLOURS
 from companion.games.rayman.constants import CAPTIVES
 
-# Colours a captive token may have, each used once (the screens name and draw them).
-PALETTE = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "white")
+# Colours a captive token may have, each used once (the screens name and paint them from the table's names).
+PALETTE = tuple(PTIZETRE_COLOURS)
 
 
 def colours_of(state: dict) -> dict:

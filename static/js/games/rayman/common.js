@@ -1,6 +1,6 @@
 // Rayman's screen, what every part reads: the names from the box, the view's helpers, the commitments
 // checked here, the inputs that survive a redraw and the one way a phone sends an action.
-import { N_, t } from '../../i18n.js';
+import { t } from '../../i18n.js';
 import { el, lazy, seatColour } from '../../ui.js';
 import { context, lastView, target } from './view.js';
 export const observed = new Map();  // race:round:seat -> the commitment this screen saw before the reveal
@@ -56,25 +56,18 @@ export const numbers = (cards) => cards.map((number) => `n°${number}`).join(', 
 // Components by the names the table reads on them: the labels of /rayman/labels (the same words), and a
 // character's own cards by the character (the box prints no name on them: their initiative tells them apart).
 export const extraName = (number) => t('Extra action card n°%(number)s', { number });
-// A captive Ptizêtre by the colour the host named it with (companion/games/rayman/ptizetres.py), else its number.
-export const PTIZETRE_COLOURS = {
-  red: { name: N_('red'), ptizetre: N_('Red Ptizêtre'), paint: '#e03131' },
-  orange: { name: N_('orange'), ptizetre: N_('Orange Ptizêtre'), paint: '#f76707' },
-  yellow: { name: N_('yellow'), ptizetre: N_('Yellow Ptizêtre'), paint: '#fcc419' },
-  green: { name: N_('green'), ptizetre: N_('Green Ptizêtre'), paint: '#2f9e44' },
-  blue: { name: N_('blue'), ptizetre: N_('Blue Ptizêtre'), paint: '#1c7ed6' },
-  purple: { name: N_('purple'), ptizetre: N_('Purple Ptizêtre'), paint: '#7048e8' },
-  pink: { name: N_('pink'), ptizetre: N_('Pink Ptizêtre'), paint: '#f783ac' },
-  white: { name: N_('white'), ptizetre: N_('White Ptizêtre'), paint: '#f8f9fa' },
-};
-export const colourOf = (game, number) => PTIZETRE_COLOURS[(game.ptizetre_colours || {})[String(number)]] ?? null;
+// A captive Ptizêtre by the colour the host named it with (companion/games/rayman/ptizetres.py), else its number:
+// the palette, each colour's name, its token's name and its paint come with the table's names (components.py).
+export const ptizetreColours = () => boxNames('ptizetre_colours').map(([colour]) => colour);
+export const colourOf = (game, number) => (game.ptizetre_colours || {})[String(number)] ?? null;
+export const colourName = (colour) => boxName('ptizetre_colours', colour);
 export function ptizetreName(game, number) {
   const colour = colourOf(game, number);
-  return colour ? t(colour.ptizetre) : t('Captive Ptizêtre n°%(number)s', { number });
+  return colour ? boxName('ptizetres', colour) : t('Captive Ptizêtre n°%(number)s', { number });
 }
 export function paintSwatch(colour) {
   const node = el('span', { class: 'rm-ptz-swatch', 'aria-hidden': 'true' });
-  node.style.background = colour.paint;
+  node.style.background = boxNames('ptizetre_paints').find(([known]) => known === colour)?.[1] ?? '';
   return node;
 }
 export const ptizetreSwatch = (game, number) => (colourOf(game, number) ? paintSwatch(colourOf(game, number)) : null);

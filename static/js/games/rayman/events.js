@@ -1,6 +1,6 @@
 // Rayman's screen: what happened, in sentences, and the phone's buzz when its turn comes.
 import { N_, t, tn } from '../../i18n.js';
-import { PTIZETRE_COLOURS, QUIET, ROUND_END_EVENTS, bossCardName, boxName, cardName, extraName, nameOf, namesOf, numbers, playerOf, ptizetreName } from './common.js';
+import { QUIET, ROUND_END_EVENTS, bossCardName, boxName, cardName, extraName, nameOf, namesOf, numbers, playerOf, ptizetreName } from './common.js';
 import { target } from './view.js';
 export let seenHistory = null;  // history_count already announced (null: first view, announce nothing)
 export let buzzedTurn = null;  // the turn this phone already vibrated for
@@ -27,22 +27,6 @@ export const STEP_LABELS = {
   forward: N_('One space forward'),
   back: N_('One space back'),
 };
-// Game modes.
-export const MODES = {
-  competitive: N_('Competitive'),
-  coop: N_('Co-op against a Boss'),
-  solo: N_('Solo against a Boss'),
-};
-// Difficulty levels.
-export const DIFFICULTIES = {
-  label: N_('Difficulty'),
-  novice: N_('Novice'),
-  intermediate: N_('Intermediate'),
-  hero: N_('Hero'),
-  legend: N_('Legend'),
-  custom: N_('Custom'),
-};
-
 export const causeText = (cause) => t(CAUSES[cause]);
 export const coopResult = (result) => (result.won
   ? t('The table wins: every player finished before the Boss!') : t(COOP_LOSSES[result.reason]));
@@ -110,7 +94,7 @@ export function eventText(event, game) {
         { name, other: nameOf(game, event.target) })
       : t('%(name)s slaps %(other)s.', { name, other: nameOf(game, event.target) });
     case 'ptizetre_freed': return t('%(name)s frees %(ptizetre)s (%(count)s freed).', { name, ptizetre: ptizetreName(game, event.ptizetre), count: event.count });
-    case 'ptizetre_named': return t('Captive Ptizêtre n°%(number)s: %(ptizetre)s.', { number: event.ptizetre, ptizetre: t(PTIZETRE_COLOURS[event.colour]?.ptizetre ?? event.colour) });
+    case 'ptizetre_named': return t('Captive Ptizêtre n°%(number)s: %(ptizetre)s.', { number: event.ptizetre, ptizetre: boxName('ptizetres', event.colour) });
     case 'bonus_gained': return event.fifth
       ? t('%(name)s gains a fifth bonus token: one must be used or discarded.', { name })
       : t('%(name)s gains a bonus token (%(count)s).', { name, count: event.count });

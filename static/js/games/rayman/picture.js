@@ -1,8 +1,8 @@
 // Rayman's screen: the public picture (players, board, cards, the round's end, the result).
 import { t, tn, withColon } from '../../i18n.js';
 import { button, el, numberPad, showErrorAt } from '../../ui.js';
-import { UNLISTED, bossCardName, boxName, can, cardChip, cardName, cardsOf, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
-import { DIFFICULTIES, MODES, coopResult, eventText, roundEndSummary } from './events.js';
+import { UNLISTED, bossCardName, boxName, can, cardChip, cardName, cardsOf, colourName, colourOf, eventSwatch, folded, kept, nameOf, namesOf, numberInput, ptizetreSwatch, readInt, send, swatch } from './common.js';
+import { coopResult, eventText, roundEndSummary } from './events.js';
 import { positionText } from './turns.js';
 import { context, target } from './view.js';
 // --- the public picture ---------------------------------------------------------------------------
@@ -31,7 +31,7 @@ export function badges(game, player) {
 // The Ptizêtres a player freed: by colour (with its swatch) where the host named it, else by number.
 export function freedBadge(game, freed) {
   const which = freed.flatMap((number, index) => [index ? ', ' : ' (', ptizetreSwatch(game, number),
-    colourOf(game, number) ? t(colourOf(game, number).name) : `n°${number}`]);
+    colourOf(game, number) ? colourName(colourOf(game, number)) : `n°${number}`]);
   return el('span', { class: `rm-badge rm-freed${freed.length >= 3 ? ' ok' : ''}` },  // one line of text inside
     el('span', {}, `${t('Ptizêtres')} ${freed.length}/3`, ...which, freed.length ? ')' : null));
 }
@@ -179,8 +179,8 @@ export function historyPanel(game) {
 
 export function setupReminder(game) {
   const config = game.config;
-  const items = [`${withColon(t('Mode'))} ${t(MODES[config.mode])}`,
-    `${withColon(t('Difficulty'))} ${t(DIFFICULTIES[config.difficulty])}`,
+  const items = [`${withColon(t('Mode'))} ${boxName('modes', config.mode)}`,
+    `${withColon(t('Difficulty'))} ${boxName('difficulties', config.difficulty)}`,
     t('Board: %(board)s', { board: boxName('boards', game.race.board) })];
   items.push(config.projectile ? t('Projectiles: %(name)s', { name: boxName('projectiles', config.projectile) }) : t('No projectiles'));
   if (config.projectile_card) items.push(t('The projectile card applies'));

@@ -1,7 +1,7 @@
 // Rayman's screen: the captive Ptizêtres named by their colours (the host, optional).
 import { t } from '../../i18n.js';
 import { el } from '../../ui.js';
-import { PTIZETRE_COLOURS, folded, paintSwatch, ptizetreSwatch, send } from './common.js';
+import { colourName, folded, paintSwatch, ptizetreColours, ptizetreSwatch, send } from './common.js';
 import { render } from './view.js';
 export let naming = null;  // host: the captive Ptizêtre being named by its colour (null: the first unnamed)
 // --- the captive Ptizêtres' colours (the host, optional) ------------------------------------------------
@@ -25,14 +25,14 @@ export function colourPanel(game) {
     const taken = new Set(Object.entries(colours).filter(([number]) => Number(number) !== current).map(([, colour]) => colour));
     parts.push(el('p', { class: 'rm-ptz-ask', text: t('Ptizêtre n°%(number)s: its colour?', { number: current }) }),
       el('div', { class: 'rm-choices rm-palette', role: 'group', 'aria-label': t('Colours') },
-        ...Object.entries(PTIZETRE_COLOURS).map(([id, colour]) => el('button', { type: 'button',
+        ...ptizetreColours().map((id) => el('button', { type: 'button',
           class: colours[current] === id ? 'picked' : '', 'aria-pressed': String(colours[current] === id),
           disabled: taken.has(id), onclick: async () => {
             if (await send({ type: 'ptizetre_colour', ptizetre: current, colour: id })) {
               naming = null;  // on to the next one still unnamed
               render();
             }
-          } }, paintSwatch(colour), t(colour.name)))));
+          } }, paintSwatch(id), colourName(id)))));
   }
   const title = t("The captive Ptizêtres' colours");
   if (game.setting_up) return el('section', { class: 'rm-panel rm-colours' }, el('h3', { text: title }), ...parts);
