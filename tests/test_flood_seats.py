@@ -21,7 +21,7 @@ from tests.screen import Screen
 from tests.server import ServerProcess
 
 TIMEOUT = 20
-DRAW_WAITS = "A draw waits for the phones' random contributions: try again in a moment."
+DRAW_WAITS = "Your draw waits for the phones' random numbers: you can act again once it is drawn."
 TOO_MANY = "Too many actions: wait a moment and try again."
 
 
