@@ -106,8 +106,11 @@ class Phone:
         self.trace.append(label)
 
     def type_number(self, form: Locator, number: int) -> None:
-        """A number into the form's field: on its number pad when it has one, else on the phone's keyboard."""
+        """A number into the form's field: on its number pad when it has one (its own, or the one the bar shares
+        between fields, which fills the field asked first), else on the phone's keyboard."""
         pad = form.locator(".number-pad")
+        if not pad.count():
+            pad = self.page.locator(".number-pad").filter(visible=True).first
         if pad.count():
             for digit in str(number):
                 self.tap(pad.get_by_role("button", name=digit, exact=True))
