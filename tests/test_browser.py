@@ -206,6 +206,17 @@ def take_seat(page: Page, name: str, button: str = "Take a seat") -> None:
     expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
 
 
+def seated_phones(server: ServerProcess, open_context, code: str, names: tuple[str, ...]) -> list[Page]:
+    """A phone page per name, each in a context of its own, seated at the table by its join form."""
+    pages = []
+    for name in names:
+        page = open_context(**PHONE).new_page()
+        page.goto(f"{server.url}/t/{code}")
+        take_seat(page, name)
+        pages.append(page)
+    return pages
+
+
 def wait_for_images(page: Page) -> None:
     page.wait_for_function(IMAGES_IN_VIEW_LOADED)
 
@@ -305,17 +316,11 @@ def test_with_two_phones_a_roll_waits_for_both_pages_random_numbers(server, open
     """Two phone pages: a tap commits the roll, both pages answer the round it opens by themselves, and the
     roll comes from that round's pool (no value of the roller's own sent with it); no value goes unspent."""
     code = create_table(server)["code"]
-    pages = []
-    for name in ("Ana", "Bo"):
-        page = open_context(**PHONE).new_page()
-        page.goto(f"{server.url}/t/{code}")
-        take_seat(page, name)
-        pages.append(page)
-    ana, bo = pages
+    ana, bo = seated_phones(server, open_context, code, ("Ana", "Bo"))
     expect(ana.locator("button.die")).to_be_visible()  # Bo's join round sealed: Ana may roll
     expect(bo.locator("button.die")).to_be_visible()
     ana.locator("button.die").tap()
-    for page in pages:
+    for page in (ana, bo):
         expect(page.locator(".history li")).to_have_count(1)
         expect(page.locator(".roll-caption")).to_contain_text("Ana rolled")
         expect(page.locator(".fairness-mark")).to_have_attribute("data-unspent", "0")

@@ -14,7 +14,7 @@ from tests.helpers import bearer
 from tests.phones import ChainPhone
 from tests.screen import Screen
 from tests.server import ServerProcess
-from tests.test_browser import PHONE, browser, create_table, open_context, public_log, take_seat  # noqa: F401
+from tests.test_browser import browser, create_table, open_context, public_log, seated_phones  # noqa: F401
 
 REPLAY_WAIT = 120_000  # Python starting takes seconds on a small machine
 
@@ -39,13 +39,7 @@ def answer_when_asked(screen: Screen, phone: ChainPhone) -> None:
 def test_two_phone_pages_tapping_while_a_draw_waits_are_both_drawn_and_verified(server, open_context):
     table = create_table(server)
     code = table["code"]
-    pages = []
-    for name in ("Ana", "Bo"):
-        page = open_context(**PHONE).new_page()
-        page.goto(f"{server.url}/t/{code}")
-        take_seat(page, name)
-        pages.append(page)
-    ana, bo = pages
+    ana, bo = seated_phones(server, open_context, code, ("Ana", "Bo"))
     # Cy's phone is here too and answers its rounds only when the test says: Ana's roll waits on it meanwhile.
     cy = ChainPhone(server.url, code, "Cy")
     cys_screen = Screen(server.url, code, cy.token)
@@ -64,7 +58,7 @@ def test_two_phone_pages_tapping_while_a_draw_waits_are_both_drawn_and_verified(
     answer_when_asked(cys_screen, cy)  # Ana's round seals, her roll runs; Bo's round opens
     expect(bo.locator(".draw-waits")).to_have_text("Your draw waits for the phones’ random numbers…")
     answer_when_asked(cys_screen, cy)
-    for page in pages:
+    for page in (ana, bo):
         expect(page.locator(".history li")).to_have_count(2)
         expect(page.locator(".history li").first).to_contain_text("Bo rolled")
         expect(page.locator(".fairness-mark")).to_have_attribute("data-unspent", "0")

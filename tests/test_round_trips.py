@@ -12,8 +12,8 @@ import pytest
 
 from companion.store import open_store
 from companion.tables import TableError, Tables
-from scripts.cluster import Cluster
 from tests.helpers import ENTROPY
+from tests.test_store import postgres  # noqa: F401 (a real PostgreSQL server for the module)
 
 
 STARTUP_PROTOCOL = 196608  # version 3.0
@@ -71,14 +71,6 @@ class RoundTripCounter:
 
     def close(self) -> None:
         self.listener.close()
-
-
-@pytest.fixture(scope="module")
-def postgres(tmp_path_factory):
-    server = Cluster(tmp_path_factory.mktemp("postgres"), processes=0)
-    server.start_database()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
