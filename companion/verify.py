@@ -590,8 +590,8 @@ def _for_page(text: str) -> dict:
 
 def page_report(document: dict, record: dict | None = None) -> dict:
     """`verify_log` for the verify page, which runs this module in the browser (Pyodide) from the
-    zip of `companion.rules_bundle`, after ``import companion.games``, which registers the games' checks:
-    JSON-ready, each message with its entry number ``i``."""
+    zip of `companion.rules_bundle`, after `companion.rules_imports.import_rules_for` imported the logged
+    game's rules (which registers its checks): JSON-ready, each message with its entry number ``i``."""
     report = verify_log(document, record)
 
     def numbered(found: list[tuple[int | None, str]]) -> list[dict]:
