@@ -63,6 +63,8 @@ def handed(server):
     assert bo.roll().status_code == 200
     offer = requests.post(f"{server.url}/api/tables/{created['code']}/actions", headers=host, timeout=TIMEOUT,
                           json={"type": "table.handoff", "seat": bo.seat}).json()["handoff"]
+    # Bo's phone is still here: the seat moves once it allows (without, only once it has been away long enough).
+    assert bo.post({"type": "seat.handoff", "allow": True}).status_code == 200
     new = ChainPhone(server.url, created["code"], "", handoff=offer["code"])
     answer_rounds(ana, new)
     assert new.roll().status_code == 200
