@@ -83,16 +83,7 @@ def test_the_bundle_alone_replays_a_game_as_the_page_does(tmp_path):
     edited = json.loads(json.dumps(log))
     action = next(entry for entry in edited["entries"] if entry["kind"] == "action" and entry["call"] == "apply")
     action["seat"] = 1 - action["seat"]  # the other player moves: the rules refuse it, no draw or event tells
-    (tmp_path / "rules.zip").write_bytes(rules_bundle.bundle())
-    (tmp_path / "logs.json").write_text(json.dumps([log, edited]))
-    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); logs = json.load(open('logs.json')); "
-              "from companion.rules_imports import import_rules_for; import_rules_for(logs[0]); "
-              "from companion.verify import page_report; "
-              "print(json.dumps([page_report(log) for log in logs]))")
-    run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=120,
-                         cwd=tmp_path)
-    assert run.returncode == 0, run.stderr
-    honest, caught = json.loads(run.stdout)
+    honest, caught = in_page_python(tmp_path, [log, edited], "print(json.dumps([page_report(log) for log in logs]))")
     assert honest["ok"] and honest["replayed"] > 0 and honest["replay"] == []
     assert not caught["ok"] and caught["replay"][0]["i"] == action["i"]
     # As the page translates it: the msgid and its fields, not the English sentence.
@@ -100,20 +91,25 @@ def test_the_bundle_alone_replays_a_game_as_the_page_does(tmp_path):
     assert caught["replay"][0]["params"]["seat"] == str(action["seat"]) and caught["problems"] == []
 
 
-def page_run(tmp_path, log: dict) -> tuple[dict, list[str]]:
-    """The page's import and report, by a Python without Flask with only the zip to import from: the
-    report, and the games' packages it imported."""
+def in_page_python(tmp_path, logs: list[dict], then: str):
+    """What ``then`` prints (JSON) in a Python without its site packages (so without Flask) and with only the
+    zip to import from, after the page's own import of the first log's rules: ``logs`` and ``page_report``
+    are defined there."""
     (tmp_path / "rules.zip").write_bytes(rules_bundle.bundle())
-    (tmp_path / "log.json").write_text(json.dumps(log))
-    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); log = json.load(open('log.json')); "
-              "from companion.rules_imports import import_rules_for; import_rules_for(log); "
-              "from companion.verify import page_report; "
-              "games = sorted({name.split('.')[2] for name in sys.modules if name.startswith('companion.games.')}); "
-              "print(json.dumps([page_report(log), games]))")
+    (tmp_path / "logs.json").write_text(json.dumps(logs))
+    script = ("import json, sys; sys.path.insert(0, 'rules.zip'); logs = json.load(open('logs.json')); "
+              "from companion.rules_imports import import_rules_for; import_rules_for(logs[0]); "
+              "from companion.verify import page_report; " + then)
     run = subprocess.run([sys.executable, "-S", "-I", "-c", script], capture_output=True, text=True, timeout=120,
                          cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
+
+
+def page_run(tmp_path, log: dict) -> tuple[dict, list[str]]:
+    """The page's import and report: the report, and the games' packages it imported."""
+    return in_page_python(tmp_path, [log], "games = sorted({name.split('.')[2] for name in sys.modules "
+                          "if name.startswith('companion.games.')}); print(json.dumps([page_report(logs[0]), games]))")
 
 
 @pytest.mark.parametrize("game_id", sorted(CONFIGS))
