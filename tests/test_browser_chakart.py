@@ -96,3 +96,25 @@ def test_the_hidden_queen_comes_back_with_the_exact_change_and_the_rules_fold_re
     expect(rules.locator('li[data-choice="no_move"] em')).to_have_text("(le livret ne dit rien ; une option de la table)")
     assert black.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     black.screenshot(path=str(ARTIFACTS / "chakart-rules-fr-360.png"), full_page=True)
+
+
+def test_a_phone_whose_turn_starts_shows_the_top_of_its_game(server, open_context):
+    """Bo scrolled down to the rules fold while Ana played; when Bo's turn starts, his phone shows the top of his
+    game (what he is asked and his board), not the fold he was reading."""
+    created = requests.post(f"{server.url}/api/tables", json={"game": "chakart", "options": {"colours": "first"}},
+                            timeout=10).json()
+    code = created["code"]
+    white_token, black_token = seat_via_api(server, code, "Ana"), seat_via_api(server, code, "Bo")
+    act_via_api(server, code, created["host_token"], {"type": "table.start"})
+    black = open_phone(open_context, server, code, black_token)
+    expect(black.locator(".ck-prompt")).to_have_text("Ana is moving.")
+    black.evaluate("() => document.querySelectorAll('details').forEach((fold) => { fold.open = true; })")
+    black.evaluate("() => window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'instant' })")
+    game_top = "() => document.querySelector('.game-area').getBoundingClientRect().top"
+    assert black.evaluate(game_top) < 0, "the page must be long enough to scroll past the game's top"
+
+    act_via_api(server, code, white_token, {"type": "move", "from": "e2", "to": "e4"})
+    act_via_api(server, code, white_token, {"type": "board_done"})
+
+    expect(black.locator(".ck-prompt")).to_have_text("Your move: tap a piece, then where it goes.")
+    assert abs(black.evaluate(game_top)) < 1

@@ -300,13 +300,14 @@ function render(view, connection) {
   // While a draw waits for the phones' random numbers, another seat's action that draws joins the queue (first
   // come, first drawn); the server refuses the rest, and a seat's second draw, with a message beside the control.
   const canAct = (view.you.role === 'seat' || view.you.role === 'host') && view.table.status === 'playing' && inPool;
+  // Before the game draws: a game that scrolls its own choice into view (Chakart's board) keeps that scroll.
+  showTurnStart(view);
   renderer(gameArea, view, {
     act: canAct ? act : null,
     announce,
     onRoll: canAct && view.you.role === 'seat' ? () => act({ type: 'roll' }) : null,
     onNewRoll: (roll, text) => announce(text),
   });
-  showTurnStart(view);
   roomForActionBar();
 }
 
