@@ -109,7 +109,8 @@ Where the book is silent, we chose:
   place when it finishes before the final round.
 * The Boss's movement value is on its card and not in the book: option
   ``boss_move``, or 0 to have the host enter it at the first round.
-* Solo has no free move (there is no last place when racing alone).
+* Solo keeps the free move: the book changes nothing in solo but the Bubble mode, and a player racing
+  alone is the last on the board.
 * Crossing the finish line needs 3 freed Ptizêtres; a crossed player no longer
   slaps and is no longer slapped, hit or counted as last. In co-op a player who
   has finished no longer chooses cards.
