@@ -94,9 +94,13 @@ Where the book is silent, we chose:
   Bubble action.
 * The mode is resolved once into named rules (``config["rules"]``, see
   ``options.mode_rules``); the rules read those names, never the mode.
-* Damage: the companion moves a kept position back 2 (or 3) columns on the
-  same level; the player corrects the level or an occupied space with the
-  stepper. A Boss hit with a heart puts the player just behind the Boss.
+* Damage: the companion moves a kept position back 2 (or 3) columns, to the
+  free level nearest its own; the player corrects the level (or an obstacle it
+  cannot see) with the stepper. A Boss hit with a heart puts the player behind
+  the Boss, else above or below it. A slap's push and the Bubble mode's float
+  end on a free space: the one aimed at, else directly above, below or behind,
+  else farther back (``board.pushed_to``). A wall the pushed player reports
+  undoes the push: pushed back against it, the damage moves them no farther.
 * In a race's first round a position nobody keeps is the start line: the
   table is not asked where the projectile spawns nor whom it hits.
 * Projectiles hit the first player on their path (their own space included);
