@@ -429,13 +429,6 @@ def test_a_hit_from_the_free_move_is_reported_after_the_round():
     assert {"type": "hurt", "cause": "enemy"} in legal_actions(state, 2)
 
 
-def test_solo_has_no_free_move():
-    state = placed(ready(1, mode="solo", boss_move=4), {1: (3, 1)})
-    state = start_round(state)
-    state, events = end_round(choose_all(state, {1: tuple(player(state, 1)["hand"][:2])}))
-    assert of_type(events, "free_move") == [] and state["round"]["number"] == 2
-
-
 def test_played_cards_go_to_the_discard_at_the_end_of_the_round():
     state = turns(2)
     assert player(state, 1)["played"] == ["b1", "b8"] and len(player(state, 1)["hand"]) == 6

@@ -12,8 +12,8 @@ from companion.games.rayman.legal import sample_salt
 from tests.test_rayman import (SALT, act, act_events, choice_of, choose_all, end_turns, lock, new_game, place, player,
                                ready, refused, reveal, rng, start_round, turns)
 from tests.rules import ScriptedRng
-from tests.test_rayman_race import (active, coop_turns, end_round, of_type, placed, play_round, with_projectiles,
-                                    with_ptizetres)
+from tests.test_rayman_race import (active, boss_at, coop_turns, end_round, of_type, placed, play_round,
+                                    with_projectiles, with_ptizetres)
 
 
 def ended_turns(state):
@@ -405,3 +405,116 @@ def test_rule_a_ce_round_ci_line_applies_from_the_roll_and_not_at_the_round_end(
     state, events = end_round(choose_all(state, {1: ("b1", "b2"), 2: ("b3", "b4")}))
     at_end = of_type(events, "projectile_card_effect")
     assert at_end == ([] if this_round else [{"type": "projectile_card_effect", "card": "missile", "line": die}])
+
+
+# --- figures moved by others: never onto another figure, never through a wall (rules 12, 99, 106, 107) ------
+
+def shared_spaces(state):
+    """Spaces that hold two kept positions of racers (the book lets a move end on none)."""
+    spaces = [(p["position"]["column"], p["position"]["level"]) for p in state["players"]
+              if p["position"] is not None and not p["crossed"]]
+    return {space for space in spaces if spaces.count(space) > 1}
+
+
+@pytest.mark.parametrize("ana, ben, landing", [
+    ((12, 1), (11, 1), (12, 2)),  # directly above Ana
+    ((12, 3), (11, 3), (12, 2)),  # nothing above level 3: directly below
+])
+def test_rule_a_figure_pushed_onto_another_players_space_goes_above_below_or_behind_it(ana, ben, landing):
+    # « vous devez placer votre figurine dans un espace vide directement au-dessus, en dessous ou derrière ce
+    # dernier »: Barbara slaps Ben from behind, onto Ana's space
+    state = placed(turns(3), {1: ana, 2: ben, 3: (ben[0] - 1, ben[1])})
+    state, events = act_events(state, 3, {"type": "slap", "target": 2})
+    assert {"type": "moved", "seat": 2, "column": landing[0], "level": landing[1]} in events
+    assert player(state, 1)["position"] == {"column": ana[0], "level": ana[1]} and not shared_spaces(state)
+
+
+def test_rule_a_figure_pushed_onto_a_full_column_goes_behind_it():
+    # « Si ces espaces sont également occupés [...], déplacez votre figurine vers un espace vide plus loin en
+    # arrière »: Dan slaps Chloé onto column 12, where Ana and Ben hold levels 1 and 2 and level 0 is no level
+    state = placed(turns(4), {1: (12, 1), 2: (12, 2), 3: (11, 1), 4: (9, 1)})
+    assert active(state) == 4
+    state = act(state, 4, {"type": "slap", "target": 3})
+    assert player(state, 3)["position"] == {"column": 11, "level": 1} and not shared_spaces(state)
+
+
+def test_rule_the_bubble_mode_float_ends_on_a_space_no_other_figure_holds():
+    # « Avance automatiquement de 4 espaces, chaque tour, au niveau de son choix », and never onto a figure
+    state = placed(coop_turns(), {1: (10, 2), 2: (14, 2)})
+    state["round"]["order"] = [1, 2]
+    player(state, 1)["bubble_mode"] = True
+    state = act(state, 1, {"type": "end_turn"})
+    assert player(state, 1)["position"] == {"column": 14, "level": 3} and not shared_spaces(state)
+
+
+def test_rule_the_boss_puts_a_player_with_a_heart_on_a_free_space_below_above_or_behind_it():
+    # « le joueur perd le Jeton et déplace sa figurine dans un espace situé en dessous, au-dessus ou derrière
+    # le Boss »: Ben already stands behind it
+    state = boss_at(placed(coop_turns(), {1: (15, 2), 2: (14, 2)}), 10, 2)
+    player(state, 1)["heart"] = True
+    state, events = end_round(state)
+    assert of_type(events, "heart_lost") and player(state, 1)["position"] == {"column": 15, "level": 3}
+    assert not shared_spaces(state)
+
+
+def wall_push(heart, barbara=(10, 1)):
+    """Barbara slaps Ben (column 11, level 1), who holds a heart or not; Ana is far away."""
+    state = placed(turns(3), {1: (30, 1), 2: (11, 1), 3: barbara})
+    player(state, 2)["heart"] = heart
+    return act(state, 3, {"type": "slap", "target": 2})
+
+
+def test_rule_a_figure_pushed_against_a_wall_with_a_heart_loses_it_and_stays_on_its_space():
+    # « Si vous êtes poussé contre un Mur et que vous avez un Jeton Cœur, vous le perdez. Les Murs étant
+    # infranchissables, vous restez sur votre espace actuel. »
+    state = wall_push(heart=True)
+    assert player(state, 2)["position"] == {"column": 12, "level": 1}  # the companion cannot see the wall
+    state, events = act_events(state, 2, {"type": "hurt", "cause": "wall"})
+    assert of_type(events, "heart_lost") and not player(state, 2)["heart"]
+    assert player(state, 2)["position"] == {"column": 11, "level": 1}
+
+
+def test_rule_a_figure_pushed_forward_against_a_wall_without_a_heart_goes_two_back_from_its_space():
+    # « Si vous n'avez pas de Jeton Cœur, cependant, votre personnage subit un dégât et doit donc reculer de
+    # deux espaces »: from column 11, where the wall stopped the push (Barbara holds column 10)
+    state, events = act_events(wall_push(heart=False), 2, {"type": "hurt", "cause": "wall"})
+    assert of_type(events, "damaged") and player(state, 2)["position"] == {"column": 9, "level": 1}
+
+
+def test_rule_a_figure_pushed_back_against_a_wall_without_a_heart_does_not_go_through_it():
+    # « Si vous êtes poussé vers l'arrière contre un Mur et que vous n'avez pas de Jeton Cœur, vous subissez un
+    # dégât normalement [...] comme vous ne pouvez pas traverser le Mur, aucun mouvement [...] ne se produit. »
+    state = wall_push(heart=False, barbara=(12, 1))  # slapped from the front: pushed back
+    state, events = act_events(state, 2, {"type": "hurt", "cause": "wall"})
+    assert of_type(events, "damaged") and player(state, 2)["immune"]
+    assert player(state, 2)["position"] == {"column": 11, "level": 1}
+
+
+def test_rule_a_wall_reported_after_the_player_moved_the_figure_undoes_no_push():
+    state = act(wall_push(heart=False), 2, {"type": "step", "direction": "forward"})  # column 13 now
+    state = act(state, 2, {"type": "hurt", "cause": "wall"})
+    assert player(state, 2)["position"] == {"column": 11, "level": 1}  # two back from 13
+
+
+# --- the finish line (rule 95) ----------------------------------------------------------------------
+
+def test_rule_past_the_finish_line_a_player_no_longer_slaps():
+    # « Après avoir franchi la ligne d'arrivée, vous ne pouvez plus utiliser d'Action Gifle. »
+    state = act(with_ptizetres(turns(3), 3), 3, {"type": "crossed"})
+    refused(state, 3, {"type": "slap", "target": 2}, "Past the finish line you can no longer slap")
+    assert not any(action["type"] == "slap" for action in legal_actions(state, 3))
+
+
+# --- solo (rule 142) ----------------------------------------------------------------------------------
+
+def test_rule_solo_the_lone_player_is_last_and_makes_the_free_move():
+    # « Lorsque vous jouez en solo, les mêmes règles s'appliquent, sauf qu'il n'y a pas de mode Bulle » — and
+    # « le joueur en dernière place sur le plateau peut déplacer sa figurine d'un espace vers l'avant »
+    state = start_round(placed(ready(1, mode="solo", boss_move=4), {1: (3, 1)}))
+    state = ended_turns(choose_all(state, {1: tuple(player(state, 1)["hand"][:2])}))
+    assert state["phase"] == "round_end" and view(state, None)["free_mover"] == 1
+    state = act(state, 1, {"type": "free_move", "level": 2})
+    assert player(state, 1)["position"] == {"column": 4, "level": 2} and state["round"]["number"] == 2
+    unkept = start_round(ready(1, mode="solo", boss_move=4))  # the figure moves on the board: nothing to wait for
+    unkept = ended_turns(choose_all(unkept, {1: tuple(player(unkept, 1)["hand"][:2])}))
+    assert unkept["round"]["number"] == 2

@@ -94,9 +94,13 @@ Where the book is silent, we chose:
   Bubble action.
 * The mode is resolved once into named rules (``config["rules"]``, see
   ``options.mode_rules``); the rules read those names, never the mode.
-* Damage: the companion moves a kept position back 2 (or 3) columns on the
-  same level; the player corrects the level or an occupied space with the
-  stepper. A Boss hit with a heart puts the player just behind the Boss.
+* Damage: the companion moves a kept position back 2 (or 3) columns, to the
+  free level nearest its own; the player corrects the level (or an obstacle it
+  cannot see) with the stepper. A Boss hit with a heart puts the player behind
+  the Boss, else above or below it. A slap's push and the Bubble mode's float
+  end on a free space: the one aimed at, else directly above, below or behind,
+  else farther back (``board.pushed_to``). A wall the pushed player reports
+  undoes the push: pushed back against it, the damage moves them no farther.
 * In a race's first round a position nobody keeps is the start line: the
   table is not asked where the projectile spawns nor whom it hits.
 * Projectiles hit the first player on their path (their own space included);
@@ -109,7 +113,8 @@ Where the book is silent, we chose:
   place when it finishes before the final round.
 * The Boss's movement value is on its card and not in the book: option
   ``boss_move``, or 0 to have the host enter it at the first round.
-* Solo has no free move (there is no last place when racing alone).
+* Solo keeps the free move: the book changes nothing in solo but the Bubble mode, and a player racing
+  alone is the last on the board.
 * Crossing the finish line needs 3 freed Ptizêtres; a crossed player no longer
   slaps and is no longer slapped, hit or counted as last. In co-op a player who
   has finished no longer chooses cards.

@@ -52,7 +52,6 @@ def mode_rules(mode: str, harsh_coop: bool) -> dict:
         "damage_defeats": mode == "solo" or (mode == "coop" and harsh_coop),
         "gift_hearts": mode == "coop",
         "bonus_exchange": mode == "coop",
-        "free_move": mode != "solo",  # there is no last place when racing alone
         "draft_alone": mode == "solo",  # draw 3, keep 1, twice
     }
 

@@ -35,7 +35,8 @@ def random_discards(state: dict, player: dict, rng, round_number: int, events: l
 def new_round(state: dict, number: int, rng, events: list[dict]) -> None:
     state["round"] = {"number": number, "rolled": False, "roller": None, "die": None, "card_line": None,
                       "boss_die": None, "spawn": None, "answers": {}, "order": [], "turn": 0, "tie_rolls": [],
-                      "revealed": [], "asking": [], "end": None, "free_move": [], "free_moved": 0, "offer": None}
+                      "revealed": [], "asking": [], "end": None, "free_move": [], "free_moved": 0, "offer": None,
+                      "pushes": {}}
     if state["config"]["projectile"] and number == 1:
         seats = [player["seat"] for player in state["players"]]
         state["round"]["roller"] = rng.choice(seats, Draw("first_roller"))

@@ -6,7 +6,7 @@ players make the free move (``free_move``), and the final round's ranking waits 
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, require_fields
-from companion.games.rayman.board import end_coop, move_to, take_hit
+from companion.games.rayman.board import end_coop, free_space_near, move_to, take_hit
 from companion.games.rayman.common import (ended, name_of, player_at, player_of, positions_known, racers,
                                            require_own_seat, rule)
 from companion.games.rayman.constants import LAST_COLUMN, LEVELS, PROJECTILE_END, lasts_the_round
@@ -140,8 +140,11 @@ def boss_hits(state: dict, player: dict, events: list[dict]) -> None:
     had_heart = player["heart"] and not (player["bubble"] or player["bubble_mode"] or player["immune"])
     take_hit(state, player, "boss", events)
     if had_heart and player["position"] is not None:
-        boss = state["boss"]
-        move_to(state, player, boss["column"] - 1, boss["level"], events)  # behind the Boss
+        # « déplace sa figurine dans un espace situé en dessous, au-dessus ou derrière le Boss »: one no other
+        # figure holds (behind first; the player corrects it with the stepper)
+        column, level = state["boss"]["column"], state["boss"]["level"]
+        spaces = [(column - 1, level), (column, level + 1), (column, level - 1)]
+        move_to(state, player, *free_space_near(state, player, spaces, column - 1, level), events)
 
 
 def boss_finished(state: dict, events: list[dict]) -> None:
@@ -153,9 +156,10 @@ def boss_finished(state: dict, events: list[dict]) -> None:
 
 
 def free_move_count(state: dict) -> int:
-    """The last player, or the two last from 4 players on; nobody when racing alone."""
-    if not rule(state, "free_move"):
-        return 0
+    """The last player, or the two last from 4 players on.
+
+    Solo too: « Lorsque vous jouez en solo, les mêmes règles s'appliquent, sauf qu'il n'y a pas de mode
+    Bulle », and a player racing alone is the last on the board."""
     return min(2 if len(state["players"]) >= 4 else 1, len(racers(state)))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.games.base import IllegalAction, N_, Plural, require_fields
-from companion.games.rayman.board import check_may_cross, cross, move_to, require_projectile, take_hit
+from companion.games.rayman.board import check_may_cross, cross, move_to, pushed_to, require_projectile, take_hit
 from companion.games.rayman.common import (active_seat, ended, name_of, player_of, require_own_seat,
                                            require_seat_field, require_turn, rule)
 from companion.games.rayman.constants import (BUBBLE_MODE_ADVANCE, HURT_CAUSES, LAST_COLUMN, MAX_BONUS,
@@ -37,8 +37,8 @@ def do_end_turn(state: dict, seat, action: dict, rng) -> list[dict]:
     player = player_of(state, seat)
     events = [{"type": "turn_ended", "seat": seat}]
     if player["bubble_mode"] and player["position"] is not None:
-        move_to(state, player, player["position"]["column"] + BUBBLE_MODE_ADVANCE, player["position"]["level"],
-                events)
+        pushed_to(state, player, player["position"]["column"] + BUBBLE_MODE_ADVANCE, player["position"]["level"],
+                  events)
         if ended(state):
             return events  # the last player in co-op has finished
     state["round"]["turn"] += 1
@@ -125,7 +125,8 @@ def do_hurt(state: dict, seat, action: dict, rng) -> list[dict]:
         projectile = require_projectile(state, action)
         state["projectiles"].remove(projectile)
         events.append({"type": "projectile_hit", "id": projectile["id"], "seat": seat})
-    take_hit(state, player, cause, events)
+    stopped = wall_stops_push(state, player, events) if cause == "wall" else None
+    take_hit(state, player, cause, events, moves=stopped != "back")
     end = state["round"]["end"] if state["phase"] == "round_end" else None
     if end and seat in end["landed"]:
         end["landed"].remove(seat)  # what the final round's ranking waited for (``round_end.landed_unsure``)
@@ -217,10 +218,31 @@ def push_direction(state: dict, player: dict, target: dict, action: dict):
 
 
 def push_slapped(state: dict, player: dict, target: dict, action: dict, events: list[dict]) -> None:
+    """The slapped figure moves one space, onto a free one (``board.pushed_to``); the push is kept for the
+    round, so that a wall the companion cannot see undoes it when the player reports it (``wall_stops_push``)."""
     direction = push_direction(state, player, target, action)
-    if direction is not None:
-        step = 1 if direction == "forward" else -1
-        move_to(state, target, target["position"]["column"] + step, target["position"]["level"], events)
+    if direction is None:
+        return
+    before = dict(target["position"])
+    step = 1 if direction == "forward" else -1
+    pushed_to(state, target, before["column"] + step, before["level"], events)
+    state["round"].setdefault("pushes", {})[str(target["seat"])] = {
+        "from": before, "to": dict(target["position"]), "direction": direction}
+
+
+def wall_stops_push(state: dict, player: dict, events: list[dict]):
+    """A wall reported by a player just pushed by a slap: the figure goes back where it stood, the push's
+    direction is returned ("back": the wall is behind the figure); None when no push is undone.
+
+    « Si vous êtes poussé contre un Mur et que vous avez un Jeton Cœur, vous le perdez. Les Murs étant
+    infranchissables, vous restez sur votre espace actuel. Si vous n'avez pas de Jeton Cœur, [...] votre
+    personnage subit un dégât et doit donc reculer de deux espaces » — and pushed back against it, « comme
+    vous ne pouvez pas traverser le Mur, aucun mouvement ni dégâts additionnels ne se produit »."""
+    push = state["round"].get("pushes", {}).pop(str(player["seat"]), None)
+    if push is None or player["position"] != push["to"]:
+        return None  # no push this round, or the player has moved the figure since
+    move_to(state, player, push["from"]["column"], push["from"]["level"], events)
+    return push["direction"]
 
 
 def check_free(state: dict, seat, action: dict) -> None:
