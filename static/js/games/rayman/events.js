@@ -108,11 +108,17 @@ export function eventText(event, game) {
     case 'position_forgotten': return null;
     case 'projectile_moved': return t('Projectile n°%(id)s moves to column %(column)s, level %(level)s.', { id: event.id, column: event.column, level: event.level });
     case 'projectile_removed': return t('Projectile n°%(id)s leaves the board.', { id: event.id });
-    case 'projectile_card_effect':
-      return t('Apply line %(line)s of the %(card)s projectile card.', { line: event.line, card: boxName('projectiles', event.card) });
+    case 'projectile_card_effect': {
+      const fields = { line: event.line, card: boxName('projectiles', event.card) };
+      // The companion knows only the Missile's « CE ROUND-CI » line (announced at the roll, this_round): any
+      // other card's line so marked held all round and is not applied again at its end.
+      return event.this_round ? t('Apply line %(line)s of the %(card)s projectile card.', fields)
+        : t('Apply line %(line)s of the %(card)s projectile card, unless it says “CE ROUND-CI”: that effect held all round and ends now.', fields);
+    }
     case 'boss_moved': return t('The Boss moves to column %(column)s, level %(level)s.', { column: event.column, level: event.level });
     case 'boss_hit': return t('The Boss lands on %(name)s!', { name });
-    case 'boss_attack': return t('Apply %(card)s.', { card: bossCardName(game, event.card) });
+    case 'boss_attack':
+      return t('Apply %(card)s, unless it says “CE ROUND-CI”: that effect held all round.', { card: bossCardName(game, event.card) });
     case 'boss_finished': return t('The Boss crosses the finish line!');
     case 'free_move': return event.seats.length
       ? t('Free move for %(names)s: one space forward, on the level of their choice.', { names: namesOf(game, event.seats) })
