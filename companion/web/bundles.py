@@ -30,6 +30,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -177,6 +178,43 @@ def _plain_strings(source: str, jsx: bool = True) -> set[str]:
     return plain
 
 
+# A module loaded later whose code esbuild put in a chunk it shares with the modules it loads in turn
+# (Rayman's screen and its setup panels) comes as a file of a single line that re-exports the chunk's.
+FACADE = re.compile(r'((?:import"\./[\w-]+\.js";)*)import\{([^}]*)\}from"\./([\w-]+\.js)";((?:import"\./[\w-]+\.js";)*)'
+                    r'export\{([^}]*)\};?\s*')
+EXPORTS = re.compile(r'export\{([^}]*)\};?\s*$')
+
+
+def _names(clause: str) -> dict[str, str]:
+    """An import or export clause's names: {the name it gives: the name it takes}."""
+    pairs = [item.strip().split(" as ") for item in clause.split(",") if item.strip()]
+    return {pair[-1]: pair[0] for pair in pairs}
+
+
+def without_facades(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The bundle's files without the re-exporting ones (`FACADE`): the chunk exports their names
+    itself and the page imports the chunk (a phone at a Rayman table: one request and 600 bytes less);
+    and the chunk of each facade left out."""
+    texts, folded = dict(texts), {}
+    for name, text in list(texts.items()):
+        facade = FACADE.fullmatch(text)
+        chunk = facade and facade.group(3)
+        exports = chunk in texts and EXPORTS.search(texts[chunk])
+        if not exports:
+            continue
+        bare = re.findall(r'"\./([\w-]+\.js)"', facade.group(1) + facade.group(4))
+        taken, given = _names(exports.group(1)), _names(facade.group(5))
+        imported = _names(facade.group(2))  # the facade's names: the chunk's exported names
+        if set(given) & set(taken) or not all(f'"./{other}"' in texts[chunk] for other in bare):
+            continue
+        more = ",".join(f"{taken[imported[local]]} as {exported}" for exported, local in given.items())
+        texts[chunk] = texts[chunk][:exports.start(1)] + exports.group(1) + "," + more + texts[chunk][exports.end(1):]
+        del texts[name]
+        folded[name] = chunk
+        texts = {other: body.replace(f'"./{name}"', f'"./{chunk}"') for other, body in texts.items()}
+    return texts, folded
+
+
 def translated_scripts(texts: dict[str, str], translations: dict[str, str],
                        plain: set[str]) -> tuple[dict[str, str], dict[str, set[str]]]:
     """The bundle's scripts with each message written in the language (`translations`: English to
@@ -244,7 +282,8 @@ def screen_game(module: str) -> str | None:
 
 
 def _screens(metafiles: list[dict], folder: str) -> dict[str, str]:
-    """The file of each game's screen a page loads (static/js/games/index.js), and its game."""
+    """The file of each game's screen a page loads (static/js/games/index.js), and its game: the
+    screen's files add the game's labels to the page's strings."""
     screens = {}
     for metafile in metafiles:
         outputs = metafile["outputs"]
@@ -257,38 +296,36 @@ def _screens(metafiles: list[dict], folder: str) -> dict[str, str]:
     return screens
 
 
-def translate_bundle(root: Path, folder: str, metafiles: list[dict], manifest: dict, language: str) -> None:
-    """The bundle in a language: each file of the bundle with its messages written in the language
-    (`translated_scripts`), in a folder named by their content's hash (an earlier translation's names
-    never change meaning), and its pages in the manifest.
+def write_bundle(root: Path, folder: str, manifest: dict, texts: dict[str, str], screens: dict[str, str],
+                 language: str | None) -> dict:
+    """The bundle's files, in a language of the catalogues or as written (None: English), in a folder
+    named by their content's hash (a name never changes meaning), and its pages.
 
-    A file adds to the page's strings, as it runs, the translation of each message it still shows as
-    written and, a game's screen, the game's labels, which the views name (the page has none: only
-    a screen shows them)."""
-    texts = {name: (root / folder / name).read_text(encoding="utf-8") for name in manifest["files"] if "/" not in name}
-    plain = set().union(*(_plain_strings((root / name).read_text(encoding="utf-8"), jsx=name.startswith("static/js/"))
-                          for name in manifest["inputs"] if name.endswith(".js")))
-    written, kept = translated_scripts(texts, script_translations(language), plain)
-    catalogue, screens = browser_catalogue(language), _screens(metafiles, folder)
-    for name in written:
-        strings = {**(labels_catalogue(language, screens[name]) if name in screens else {}),
-                   **{msgid: catalogue[msgid] for msgid in kept[name] if msgid in catalogue}}
-        if strings:  # into the object static/js/i18n.js reads (whichever runs first makes it), before the file's code
-            added = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-            written[name] = f"Object.assign(globalThis.companionStrings??={{}},{added});\n{written[name]}"
+    Translated, each file has its messages written in the language (`translated_scripts`), and adds to
+    the page's strings, as it runs, the translation of each message it still shows as written and, a
+    game's screen, the game's labels, which the views name (the page has none: only a screen shows them)."""
+    if language:
+        plain = set().union(*(_plain_strings((root / name).read_text(encoding="utf-8"), jsx=name.startswith("static/js/"))
+                              for name in manifest["inputs"] if name.endswith(".js")))
+        texts, kept = translated_scripts(texts, script_translations(language), plain)
+        catalogue = browser_catalogue(language)
+        for name in texts:
+            strings = {**(labels_catalogue(language, screens[name]) if name in screens else {}),
+                       **{msgid: catalogue[msgid] for msgid in kept[name] if msgid in catalogue}}
+            if strings:  # into the object static/js/i18n.js reads (whichever runs first makes it), before the file's code
+                added = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+                texts[name] = f"Object.assign(globalThis.companionStrings??={{}},{added});\n{texts[name]}"
     digest = hashlib.sha256()
-    for name in sorted(written):
-        digest.update(name.encode() + b"\0" + written[name].encode() + b"\0")
-    subfolder = f"{language}-{digest.hexdigest()[:12]}"
+    for name in sorted(texts):
+        digest.update(name.encode() + b"\0" + texts[name].encode() + b"\0")
+    subfolder = f"{language or 'en'}-{digest.hexdigest()[:12]}"
     (root / folder / subfolder).mkdir(exist_ok=True)
-    for name, text in written.items():
+    for name, text in texts.items():
         (root / folder / subfolder / name).write_text(text, encoding="utf-8")
-    manifest["translated"][language] = {
-        name: {"script": f"{subfolder}/{entry['script']}", "preload": [f"{subfolder}/{chunk}" for chunk in entry["preload"]]}
-        for name, entry in manifest["entries"].items()}
-    manifest["files"] = sorted([*manifest["files"], *(f"{subfolder}/{name}" for name in written)])
-    catalogues = TRANSLATIONS / language / "LC_MESSAGES"
-    manifest["inputs"] = sorted({*manifest["inputs"], (catalogues / "js.po").as_posix(), (catalogues / "messages.po").as_posix()})
+    manifest["files"] += [f"{subfolder}/{name}" for name in texts]
+    return {name: {"script": f"{subfolder}/{entry['script']}",
+                   "preload": [f"{subfolder}/{chunk}" for chunk in entry["preload"] if chunk in texts]}
+            for name, entry in manifest["entries"].items()}
 
 
 def _bundle_entry(esbuild: Path, root: Path, entry: str, folder: str) -> dict:
@@ -317,8 +354,16 @@ def build(root: Path = ROOT) -> dict:
     relative_folder = folder.relative_to(root).as_posix()
     metafiles = [_bundle_entry(esbuild, root, entry, relative_folder) for entry in ENTRIES]
     manifest = manifest_of(metafiles, relative_folder)
+    built = {name: (folder / name).read_text(encoding="utf-8") for name in manifest["files"]}  # esbuild's: replaced
+    texts, folded = without_facades(built)
+    screens = {folded.get(name, name): game for name, game in _screens(metafiles, relative_folder).items()}
+    manifest["files"] = []
     for language in catalogued_languages(root):
-        translate_bundle(root, relative_folder, metafiles, manifest, language)
+        manifest["translated"][language] = write_bundle(root, relative_folder, manifest, texts, screens, language)
+        catalogues = TRANSLATIONS / language / "LC_MESSAGES"
+        manifest["inputs"] = sorted({*manifest["inputs"], *(f"{catalogues.as_posix()}/{domain}.po" for domain in ("js", "messages"))})
+    manifest["entries"] = write_bundle(root, relative_folder, manifest, texts, screens, None)
+    manifest["files"].sort()
     manifest["sources"] = sources_hash(root, manifest["inputs"])
     written = folder / f".{MANIFEST}.{os.getpid()}"
     written.write_text(json.dumps(manifest, indent=1, sort_keys=True, ensure_ascii=False), encoding="utf-8")
