@@ -133,7 +133,8 @@ def page_data(html: str, name: str):
 
 def test_a_french_page_loads_its_bundle_written_in_french_and_carries_no_catalogue(client, bundled):
     table = client.post("/api/tables", json={"game": "rayman"}).get_json()
-    french, english = (client.get(f"/t/{table['code']}?lang={language}").get_data(as_text=True) for language in ("fr", "en"))
+    french, english = (client.get(f"/t/{table['code']}?lang={language}").get_data(as_text=True)
+                       for language in ("fr", "en"))
     phone = bundled["translated"]["fr"]["phone"]
     assert re.fullmatch(r"fr-[0-9a-f]{12}/phone-\w+\.js", phone["script"])
     assert f'<script type="module" src="/static/bundles/{phone["script"]}"></script>' in french
@@ -148,33 +149,36 @@ def test_a_french_page_loads_its_bundle_written_in_french_and_carries_no_catalog
 
 def added_strings(path: Path) -> dict:
     """What a file of a translated bundle adds to the page's strings as it runs (none: {})."""
-    found = re.match(r"Object\.assign\(globalThis\.companionStrings\?\?=\{\},(\{.*?\})\);\n", path.read_text(encoding="utf-8"))
+    added = r"Object\.assign\(globalThis\.companionStrings\?\?=\{\},(\{.*?\})\);\n"
+    found = re.match(added, path.read_text(encoding="utf-8"))
     return json.loads(found.group(1)) if found else {}
 
 
 def test_a_games_screen_brings_its_labels_and_the_messages_the_bundle_could_not_write(bundled):
     folder = ROOT / "static" / "bundles"
     french = {path.name: added_strings(path) for path in folder.glob("fr-*/*.js")}
-    rayman = next(strings for strings in french.values() if "choosing the cards in secret" in strings)  # the screen's chunk
+    rayman = next(strings for strings in french.values() if "choosing the cards in secret" in strings)  # its screen
     assert rayman["choosing the cards in secret"] == "choisir les cartes en secret"  # a phase label: the view names it
     assert rayman["Blue Ptizêtre"] == "Ptizêtre bleu"  # a name of the game's box
-    assert {msgid for strings in french.values() for msgid in strings} >= {"heart", "here"}  # compared too: as written
+    assert {msgid for strings in french.values() for msgid in strings} >= {"heart", "here"}  # compared: as written
     assert "Locked in." not in rayman  # written in French, inside a template literal's ${} too
-    assert "Engines" not in rayman and any(strings.get("Engines") == "Moteurs améliorés" for strings in french.values())
+    assert "Engines" not in rayman and "Moteurs améliorés" in [strings.get("Engines") for strings in french.values()]
     assert not [name for name in folder.glob("en-*/*.js") if added_strings(name)]  # English adds nothing
     assert sum(len(json.dumps(strings)) for strings in french.values()) < 20_000  # not the catalogue again
 
 
 def test_a_translated_bundle_writes_only_the_messages_its_code_never_uses_otherwise():
-    written, kept = bundles.translated_scripts(
-        {"a.js": 'const x=n("Roll"),y=n(`Roll`),z=n("Mode");if(k==="Mode")f(q`Roll`,`Roll ${x}`,"Roll me");'
-                 'o(n("%(count)s point","%(count)s points",2),"Unknown")'},
-        {"Roll": "Lancer", "Mode": "Mode de jeu", "%(count)s point": "%(count)s point", "%(count)s points": "%(count)s points",
-         "Roll me": "Lance-moi"}, plain={"Mode", "Roll me"})
-    assert written["a.js"] == ('const x=n("Lancer"),y=n("Lancer"),z=n("Mode");if(k==="Mode")f(q`Roll`,`Roll ${x}`,"Roll me");'
-                               'o(n("%(count)s point","%(count)s points",2),"Unknown")')
-    assert kept == {"a.js": {"Mode", "Roll me", "Roll"}}  # as written: the page needs their translation ("Roll": a tagged template)
-    assert bundles._plain_strings("t('A'); N_(\"B\"); tn('C', 'D', n); f('E'); // t('F')\nx = 'G' + t(`H`);") == {"E", "G"}
+    script = ('const x=n("Roll"),y=n(`Roll`),z=n("Mode");if(k==="Mode")f(q`Roll`,`Roll ${n("Roll")}`,"Roll me");'
+              'o(m("%(count)s point","%(count)s points",2),"Unknown")')
+    french = {"Roll": "Lancer", "Mode": "Mode de jeu", "Roll me": "Lance-moi",
+              "%(count)s point": "%(count)s pt", "%(count)s points": "%(count)s pts"}
+    written, kept = bundles.translated_scripts({"a.js": script}, french, plain={"Mode", "Roll me"})
+    assert written["a.js"] == ('const x=n("Lancer"),y=n("Lancer"),z=n("Mode");if(k==="Mode")'
+                               'f(q`Roll`,`Roll ${n("Lancer")}`,"Roll me");'
+                               'o(m("%(count)s pt","%(count)s pts",2),"Unknown")')
+    assert kept == {"a.js": {"Mode", "Roll me", "Roll"}}  # as written: the page needs them ("Roll": a tagged template)
+    source = "t('A'); N_(\"B\"); tn('C', 'D', n); f('E'); // t('F')\nx = 'G' + t(`H`) + `I ${t('J')} ${f('K')}`;"
+    assert bundles._plain_strings(source) == {"E", "G", "K"}
 
 
 def test_a_failed_build_says_why_and_leaves_the_bundle_as_it_was(tmp_path):
@@ -350,9 +354,9 @@ def test_a_message_the_page_lacks_is_shown_in_english_never_blank(server, open_c
     page.goto(f"{server.url}/t/{table['code']}")
     expect(page.locator(".join-form")).to_be_visible()
     shown = page.evaluate("""() => import('/static/js/i18n.js').then(({ t, tn }) => [
-      t('Not a message of the catalogue, %(name)s', { name: 'Ana' }), tn('%(count)s new thing', '%(count)s new things', 2),
-      t('Connecting…')])""")
-    assert shown == ["Not a message of the catalogue, Ana", "2 new things", "Connecting…"]  # a bundled page carries none
+      t('Not a message of the catalogue, %(name)s', { name: 'Ana' }),
+      tn('%(count)s new thing', '%(count)s new things', 2), t('Connecting…')])""")
+    assert shown == ["Not a message of the catalogue, Ana", "2 new things", "Connecting…"]  # the page carries none
 
 
 @pytest.fixture(scope="module")

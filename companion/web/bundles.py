@@ -13,15 +13,16 @@ without the installer still runs.
 
 The verify page is left out: it loads its modules as written.
 
-A page carries only the strings its scripts show (issue 29: the whole French catalogue of the screens
-weighed 36.7 KB compressed on every page). The bundle is also written in each language of the catalogues
-(static/bundles/fr-HASH/): each message its scripts show, written in the language where English stood
-(`translated_scripts`), so that t() finds nothing to translate and a French phone downloads about what an
-English one does. What the scripts cannot have written (a message the code also compares, a phase label
-the view names) the page carries: for each page, the msgids left of the modules it runs at once
-(``strings``) and of each module it loads later (``parts``: a game's screen, a phone's record), found in
-the bundle's own sources by the extractor of the catalogues (``./manage.sh strings``); their translations
-are read from the .po files at run time (`companion.web.i18n.page_strings`).
+The bundle is written once per language (issue 29: a French page carried the whole French catalogue of
+the screens, 36.7 KB compressed): as written, in English, and in each language of the catalogues, each
+message of its scripts (t, tn and N_'s arguments) written in the language where the English stood
+(`translated_scripts`), so that t() has nothing to look up and a French phone downloads about what an
+English one does. A bundled page carries no catalogue: a file of the bundle adds the few translations
+it needs as it runs (a message its code also compares, which stays as written; a game's phase labels
+and names, which its screen reads from the views). Each language's files go in a folder named by their
+content's hash (``en-HASH/``, ``fr-HASH/``); the .po files are among the bundle's sources, so a changed
+translation makes it stale, as a changed script does. A page that runs its modules as written carries
+every string of the screens in its data block, as before.
 """
 
 from __future__ import annotations
@@ -55,13 +56,18 @@ ENTRIES = ("display", "home", "host", "pair", "phone", "rankings")
 SETTINGS = ("package.json", "package-lock.json")
 # ui.js (and the i18n.js it imports), which a page and most modules it loads later share, reach every
 # file of the bundle: esbuild puts them in one chunk, not in a chunk each for the sets of modules that
-# share them (a phone's first load: one request and 680 bytes less). It sets no global.
+# share them (a phone's first load: one request and 680 bytes less). (An injected file's exports also
+# stand for globals of the same names: the scripts use none.)
 OPTIONS = ("--bundle", "--splitting", "--format=esm", "--minify", "--charset=utf8", "--preserve-symlinks",
            "--inject:static/js/ui.js", "--entry-names=[name]-[hash]", "--chunk-names=[name]-[hash]",
            "--log-level=warning")
 
 # The manifest's layout, part of the sources' hash: a bundle an older build wrote is stale.
 LAYOUT = "translated pages, 2"
+# The catalogues (LANG/LC_MESSAGES/js.po): each language has a bundle of its own, its words written in.
+TRANSLATIONS = Path("companion") / "translations"
+# The browser's keywords (scripts/translations.py): a message is the first argument, both for tn.
+ARGUMENTS = {"t": 1, "N_": 1, "tn": 2}
 SCRIPT = Markup('<script type="module" src="{}"></script>')
 PRELOAD = Markup('<link rel="modulepreload" href="{}">')
 
@@ -98,12 +104,6 @@ def _static_imports(outputs: dict, output: str) -> list[str]:
                 found.append(imported["path"])
                 pending.append(imported["path"])
     return found
-
-
-# The catalogues' languages: each has a bundle of its own, whose scripts show its words as written.
-TRANSLATIONS = Path("companion") / "translations"
-# The browser's keywords (scripts/translations.py): a message is the first argument, both for tn.
-ARGUMENTS = {"t": 1, "N_": 1, "tn": 2}
 
 
 Token = tuple[str, str, int, int]  # kind, text, where it starts and ends
@@ -305,14 +305,15 @@ def write_bundle(root: Path, folder: str, manifest: dict, texts: dict[str, str],
     the page's strings, as it runs, the translation of each message it still shows as written and, a
     game's screen, the game's labels, which the views name (the page has none: only a screen shows them)."""
     if language:
-        plain = set().union(*(_plain_strings((root / name).read_text(encoding="utf-8"), jsx=name.startswith("static/js/"))
-                              for name in manifest["inputs"] if name.endswith(".js")))
+        sources = [name for name in manifest["inputs"] if name.endswith(".js")]
+        plain = set().union(*(_plain_strings((root / name).read_text(encoding="utf-8"), name.startswith("static/js/"))
+                              for name in sources))
         texts, kept = translated_scripts(texts, script_translations(language), plain)
         catalogue = browser_catalogue(language)
         for name in texts:
             strings = {**(labels_catalogue(language, screens[name]) if name in screens else {}),
                        **{msgid: catalogue[msgid] for msgid in kept[name] if msgid in catalogue}}
-            if strings:  # into the object static/js/i18n.js reads (whichever runs first makes it), before the file's code
+            if strings:  # into the object static/js/i18n.js reads (whichever runs first makes it), first thing
                 added = json.dumps(strings, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
                 texts[name] = f"Object.assign(globalThis.companionStrings??={{}},{added});\n{texts[name]}"
     digest = hashlib.sha256()
@@ -354,14 +355,14 @@ def build(root: Path = ROOT) -> dict:
     relative_folder = folder.relative_to(root).as_posix()
     metafiles = [_bundle_entry(esbuild, root, entry, relative_folder) for entry in ENTRIES]
     manifest = manifest_of(metafiles, relative_folder)
-    built = {name: (folder / name).read_text(encoding="utf-8") for name in manifest["files"]}  # esbuild's: replaced
-    texts, folded = without_facades(built)
+    # esbuild's files, written again in each language's folder (and then removed with what is left of older builds)
+    texts, folded = without_facades({name: (folder / name).read_text(encoding="utf-8") for name in manifest["files"]})
     screens = {folded.get(name, name): game for name, game in _screens(metafiles, relative_folder).items()}
     manifest["files"] = []
     for language in catalogued_languages(root):
         manifest["translated"][language] = write_bundle(root, relative_folder, manifest, texts, screens, language)
-        catalogues = TRANSLATIONS / language / "LC_MESSAGES"
-        manifest["inputs"] = sorted({*manifest["inputs"], *(f"{catalogues.as_posix()}/{domain}.po" for domain in ("js", "messages"))})
+        catalogues = (TRANSLATIONS / language / "LC_MESSAGES").as_posix()
+        manifest["inputs"] = sorted({*manifest["inputs"], f"{catalogues}/js.po", f"{catalogues}/messages.po"})
     manifest["entries"] = write_bundle(root, relative_folder, manifest, texts, screens, None)
     manifest["files"].sort()
     manifest["sources"] = sources_hash(root, manifest["inputs"])

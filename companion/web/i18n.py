@@ -101,7 +101,7 @@ def labels_catalogue(language: str, game: str | None = None) -> dict[str, str]:
     catalogue): a view carries its phase's and stage's label as a msgid (the kernel's ``phase_label``,
     ``stage_label``), the table's part of it the game's ``names``, and the screen translates them with
     t(), so that no screen keeps its own copy of a game's phases or names. Every game's, or one game's
-    (its screen's part of a bundled page's strings)."""
+    (what its screen adds to a bundled page's strings, companion/web/bundles.py)."""
     games = [REGISTRY[game]] if game else REGISTRY.values()
     labels = {label for rules in games for label in rules.phase_labels}
     labels |= {name for rules in games for kind in rules.names.values() for _, name in kind}

@@ -4,7 +4,8 @@
 // A bundled page's scripts come written in its language and need none, but for the few messages they
 // could not write, which each file of the bundle adds here as it runs (companion/web/bundles.py).
 // A message missing from them all is shown as written, in English: never blank.
-const strings = Object.assign(globalThis.companionStrings ??= {}, JSON.parse(document.getElementById('i18n')?.textContent || '{}'));
+const strings = Object.assign(globalThis.companionStrings ??= {},
+  JSON.parse(document.getElementById('i18n')?.textContent || '{}'));
 
 // The message in the page's language, its %(name)s fields filled from params; a field that is a
 // message itself ({text, params}: the rules' refusal quoted by the verify page) is translated too.
