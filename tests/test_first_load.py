@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from babel.messages import jslexer
 from playwright.sync_api import expect
 
 from companion.event_loop import off_the_loop
@@ -165,6 +166,22 @@ def test_a_games_screen_brings_its_labels_and_the_messages_the_bundle_could_not_
     assert "Engines" not in rayman and "Moteurs améliorés" in [strings.get("Engines") for strings in french.values()]
     assert not [name for name in folder.glob("en-*/*.js") if added_strings(name)]  # English adds nothing
     assert sum(len(json.dumps(strings)) for strings in french.values()) < 20_000  # not the catalogue again
+
+
+def test_no_file_of_the_french_bundle_shows_a_message_in_english_it_does_not_translate(bundled):
+    """Each message left as written in a French file (a string its code also compares) comes with its
+    translation in that very file: whichever file a page loads, t() finds it."""
+    french = browser_catalogue("fr")
+    untranslated = {msgid for msgid, text in french.items() if isinstance(text, str) and text != msgid}
+    folder = ROOT / "static" / "bundles"
+    checked = 0
+    for path in folder.glob("fr-*/*.js"):
+        text = path.read_text(encoding="utf-8")
+        literals = {jslexer.unquote_string(token) for kind, token, _, _ in bundles._tokens(text, jsx=False)[0]
+                    if kind in ("string", "template_string")}
+        assert literals & untranslated <= set(added_strings(path)), path.name
+        checked += 1
+    assert checked == len([name for name in bundled["files"] if name.startswith("fr-")]) > 10
 
 
 def test_a_translated_bundle_writes_only_the_messages_its_code_never_uses_otherwise():
