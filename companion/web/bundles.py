@@ -35,7 +35,6 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 from babel.messages import jslexer
