@@ -198,6 +198,18 @@ def test_a_translated_bundle_writes_only_the_messages_its_code_never_uses_otherw
     assert bundles._plain_strings(source) == {"E", "G", "K"}
 
 
+def test_a_file_that_only_reexports_a_chunk_is_left_out_and_the_chunk_exports_its_names():
+    texts = {"page.js": 'import"./common.js";const s=()=>import("./view-A.js");',
+             "view-A.js": 'import{b as x,c as y}from"./chunk-B.js";import"./common.js";export{x as render,y as target};',
+             "chunk-B.js": 'import{t}from"./common.js";function r(){}let q=1;export{r as b,q as c};'}
+    folded, moved = bundles.without_facades(texts)
+    assert moved == {"view-A.js": "chunk-B.js"} and set(folded) == {"page.js", "chunk-B.js"}
+    assert folded["page.js"] == 'import"./common.js";const s=()=>import("./chunk-B.js");'
+    assert folded["chunk-B.js"].endswith("export{r as b,q as c,r as render,q as target};")
+    clash = {**texts, "chunk-B.js": texts["chunk-B.js"].replace("q as c", "q as c,q as render")}
+    assert "view-A.js" in bundles.without_facades(clash)[0]  # a name the chunk already exports: left as it is
+
+
 def test_a_failed_build_says_why_and_leaves_the_bundle_as_it_was(tmp_path):
     with pytest.raises(bundles.BundleError, match="manage.sh install"):
         bundles.build(tmp_path)  # no esbuild there

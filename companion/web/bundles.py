@@ -204,7 +204,8 @@ def without_facades(texts: dict[str, str]) -> tuple[dict[str, str], dict[str, st
         bare = re.findall(r'"\./([\w-]+\.js)"', facade.group(1) + facade.group(4))
         taken, given = _names(exports.group(1)), _names(facade.group(5))
         imported = _names(facade.group(2))  # the facade's names: the chunk's exported names
-        if set(given) & set(taken) or not all(f'"./{other}"' in texts[chunk] for other in bare):
+        known = all(imported.get(local) in taken for local in given.values())
+        if not known or set(given) & set(taken) or not all(f'"./{other}"' in texts[chunk] for other in bare):
             continue
         more = ",".join(f"{taken[imported[local]]} as {exported}" for exported, local in given.items())
         texts[chunk] = texts[chunk][:exports.start(1)] + exports.group(1) + "," + more + texts[chunk][exports.end(1):]
