@@ -1,9 +1,10 @@
 """A phone's first load of a table, measured by the browser's own resource timing in headless Chromium
 (``transferSize``: each answer's encoded body plus the 300 bytes Chromium counts for its headers):
 compressed, bundled and minified (`companion.web.bundles`), only the game's own script and style rules
-(never the verify page's Python). Three paths, each printed and each under 50 KB: a phone that holds a seat, one that
-arrives by the QR code and takes a seat by name, and a Rayman table's phone; a reload downloads no body
-again. A phone also runs the modules as written, unbundled.
+(never the verify page's Python). Three paths, each printed and each under 50 KB, in English and in French: a phone
+that holds a seat, one that arrives by the QR code and takes a seat by name, and a Rayman table's phone; a reload
+downloads no body again. A French phone loads the bundle written in French, and shows no message in English; a
+message missing is shown in English, never blank. A phone also runs the modules as written, unbundled.
 Unit checks of the delivery rules (gzip, versioned static URLs, the bundle, a game's style sheet) come first."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import requests
+from babel.messages import jslexer
 from playwright.sync_api import expect
 
 from companion.event_loop import off_the_loop
@@ -27,6 +29,7 @@ from companion.games import REGISTRY
 from companion.served import served_static
 from companion.web import bundles
 from companion.web.bundles import Bundles
+from companion.web.i18n import browser_catalogue, labels_catalogue
 from companion.web.styles import GAME_MARKERS, styles_for
 from tests import layout_states
 from tests.server import ServerProcess
@@ -34,6 +37,8 @@ from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_a
 
 BUDGET = 50 * 1024  # issue 29: every path of a phone's first load
 ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("en", "fr")
+SEAT_BUTTON = {"en": "Take a seat", "fr": "Prendre place"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -112,6 +117,97 @@ def test_a_missing_or_stale_bundle_leaves_the_pages_on_their_modules_as_written(
         missing = Bundles(tmp_path / "nowhere")
         assert missing.fresh() is None and "/static/js/home.js?v=" in missing.page_script("home")
         assert "/static/js/home.js?v=" in Bundles(checkout, bundled=False).page_script("home")
+
+
+def phone_in(language: str, open_context, server: ServerProcess):
+    """A phone's browser context; a French phone chose French (the language cookie the page's link sets)."""
+    phone = open_context(**PHONE)
+    if language != "en":
+        phone.context.add_cookies([{"name": "lang", "value": language, "url": server.url}])
+    return phone
+
+
+def page_data(html: str, name: str):
+    found = re.search(rf'<script type="application/json" id="{name}">(.*?)</script>', html, re.S)
+    return json.loads(html_text.unescape(found.group(1))) if found else None
+
+
+def test_a_french_page_loads_its_bundle_written_in_french_and_carries_no_catalogue(client, bundled):
+    table = client.post("/api/tables", json={"game": "rayman"}).get_json()
+    french, english = (client.get(f"/t/{table['code']}?lang={language}").get_data(as_text=True)
+                       for language in ("fr", "en"))
+    phone = bundled["translated"]["fr"]["phone"]
+    assert re.fullmatch(r"fr-[0-9a-f]{12}/phone-\w+\.js", phone["script"])
+    assert f'<script type="module" src="/static/bundles/{phone["script"]}"></script>' in french
+    assert page_data(french, "i18n") == {} == page_data(english, "i18n")  # English: the key is the text
+    folder = ROOT / "static" / "bundles"
+    script = (folder / phone["script"]).read_text(encoding="utf-8")
+    assert "Connexion…" in script and "Connecting…" not in script  # connection.js's message, written in French
+    assert "Connecting…" in (folder / bundled["entries"]["phone"]["script"]).read_text(encoding="utf-8")
+    answer = client.get(f"/static/bundles/{phone['script']}", headers={"Accept-Encoding": "gzip"})
+    assert cached_for_a_year(answer) and gzip.decompress(answer.data) == script.encode()
+
+
+def added_strings(path: Path) -> dict:
+    """What a file of a translated bundle adds to the page's strings as it runs (none: {})."""
+    added = r"Object\.assign\(globalThis\.companionStrings\?\?=\{\},(\{.*?\})\);\n"
+    found = re.match(added, path.read_text(encoding="utf-8"))
+    return json.loads(found.group(1)) if found else {}
+
+
+def test_a_games_screen_brings_its_labels_and_the_messages_the_bundle_could_not_write(bundled):
+    folder = ROOT / "static" / "bundles"
+    french = {path.name: added_strings(path) for path in folder.glob("fr-*/*.js")}
+    rayman = next(strings for strings in french.values() if "choosing the cards in secret" in strings)  # its screen
+    assert rayman["choosing the cards in secret"] == "choisir les cartes en secret"  # a phase label: the view names it
+    assert rayman["Blue Ptizêtre"] == "Ptizêtre bleu"  # a name of the game's box
+    assert {msgid for strings in french.values() for msgid in strings} >= {"heart", "here"}  # compared: as written
+    assert "Locked in." not in rayman  # written in French, inside a template literal's ${} too
+    assert "Engines" not in rayman and "Moteurs améliorés" in [strings.get("Engines") for strings in french.values()]
+    assert not [name for name in folder.glob("en-*/*.js") if added_strings(name)]  # English adds nothing
+    assert sum(len(json.dumps(strings)) for strings in french.values()) < 20_000  # not the catalogue again
+
+
+def test_no_file_of_the_french_bundle_shows_a_message_in_english_it_does_not_translate(bundled):
+    """Each message left as written in a French file (a string its code also compares) comes with its
+    translation in that very file: whichever file a page loads, t() finds it."""
+    french = browser_catalogue("fr")
+    untranslated = {msgid for msgid, text in french.items() if isinstance(text, str) and text != msgid}
+    folder = ROOT / "static" / "bundles"
+    checked = 0
+    for path in folder.glob("fr-*/*.js"):
+        text = path.read_text(encoding="utf-8")
+        literals = {jslexer.unquote_string(token) for kind, token, _, _ in bundles._tokens(text, jsx=False)[0]
+                    if kind in ("string", "template_string")}
+        assert literals & untranslated <= set(added_strings(path)), path.name
+        checked += 1
+    assert checked == len([name for name in bundled["files"] if name.startswith("fr-")]) > 10
+
+
+def test_a_translated_bundle_writes_only_the_messages_its_code_never_uses_otherwise():
+    script = ('const x=n("Roll"),y=n(`Roll`),z=n("Mode");if(k==="Mode")f(q`Roll`,`Roll ${n("Roll")}`,"Roll me");'
+              'o(m("%(count)s point","%(count)s points",2),"Unknown")')
+    french = {"Roll": "Lancer", "Mode": "Mode de jeu", "Roll me": "Lance-moi",
+              "%(count)s point": "%(count)s pt", "%(count)s points": "%(count)s pts"}
+    written, kept = bundles.translated_scripts({"a.js": script}, french, plain={"Mode", "Roll me"})
+    assert written["a.js"] == ('const x=n("Lancer"),y=n("Lancer"),z=n("Mode");if(k==="Mode")'
+                               'f(q`Roll`,`Roll ${n("Lancer")}`,"Roll me");'
+                               'o(m("%(count)s pt","%(count)s pts",2),"Unknown")')
+    assert kept == {"a.js": {"Mode", "Roll me", "Roll"}}  # as written: the page needs them ("Roll": a tagged template)
+    source = "t('A'); N_(\"B\"); tn('C', 'D', n); f('E'); // t('F')\nx = 'G' + t(`H`) + `I ${t('J')} ${f('K')}`;"
+    assert bundles._plain_strings(source) == {"E", "G", "K"}
+
+
+def test_a_file_that_only_reexports_a_chunk_is_left_out_and_the_chunk_exports_its_names():
+    texts = {"page.js": 'import"./common.js";const s=()=>import("./view-A.js");',
+             "view-A.js": 'import{b as x,c as y}from"./chunk-B.js";import"./common.js";export{x as render,y as target};',
+             "chunk-B.js": 'import{t}from"./common.js";function r(){}let q=1;export{r as b,q as c};'}
+    folded, moved = bundles.without_facades(texts)
+    assert moved == {"view-A.js": "chunk-B.js"} and set(folded) == {"page.js", "chunk-B.js"}
+    assert folded["page.js"] == 'import"./common.js";const s=()=>import("./chunk-B.js");'
+    assert folded["chunk-B.js"].endswith("export{r as b,q as c,r as render,q as target};")
+    clash = {**texts, "chunk-B.js": texts["chunk-B.js"].replace("q as c", "q as c,q as render")}
+    assert "view-A.js" in bundles.without_facades(clash)[0]  # a name the chunk already exports: left as it is
 
 
 def test_a_failed_build_says_why_and_leaves_the_bundle_as_it_was(tmp_path):
@@ -198,6 +294,31 @@ LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance
   .map((entry) => ({ name: entry.name, transfer: entry.transferSize, body: entry.encodedBodySize }))"""
 
 
+# Each piece of text the page shows (a text node of its own, or an attribute a reader hears), trimmed.
+SHOWN = """() => {
+  const texts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest('script, style, [hidden]') === null) texts.push(node.textContent.trim());
+  }
+  for (const node of document.body.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    texts.push(...['aria-label', 'title', 'placeholder'].map((name) => node.getAttribute(name)?.trim()));
+  }
+  return texts.filter(Boolean);
+}"""
+
+
+def untranslated() -> set[str]:
+    """The screens' English messages that French says otherwise (the scripts' and the games' labels)."""
+    french = {**browser_catalogue("fr"), **labels_catalogue("fr")}
+    return {msgid for msgid, text in french.items() if isinstance(text, str) and text != msgid and "%(" not in msgid}
+
+
+def shown_in_english(page, language: str) -> list[str]:
+    """What a French page shows of the screens' messages in English: a string its strings lacked."""
+    return sorted(set(page.evaluate(SHOWN)) & untranslated()) if language == "fr" else []
+
+
 def measured(page, path: str) -> list[dict]:
     """What the page downloaded, printed: bytes on the wire (transferSize) and requests."""
     loaded = page.evaluate(LOADED)
@@ -219,16 +340,18 @@ def only_its_game(loaded: list[dict], game: str) -> None:
     assert [name for name in names if f"companion.css?game={game}" in name]
 
 
-def test_a_dice_table_loads_under_50_kb_and_a_reload_downloads_no_body_again(server, open_context):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_dice_table_loads_under_50_kb_and_a_reload_downloads_no_body_again(server, open_context, language):
     table = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10).json()
     token = seat_via_api(server, table["code"], "Ana")
-    phone = open_context(**PHONE)
+    phone = phone_in(language, open_context, server)
     as_seat(phone, table["code"], token)
     page = phone.new_page()
     page.goto(f"{server.url}/t/{table['code']}")
     expect(page.locator(".dice-game")).to_be_visible()
-    first = measured(page, "first load of a dice table, a seated phone")
+    first = measured(page, f"first load of a dice table, a seated phone ({language})")
     only_its_game(first, "dice")
+    assert shown_in_english(page, language) == []
     assert not [entry for entry in first if "/qr.svg" in entry["name"]]  # folded away: not loaded
     assert sum(entry["transfer"] for entry in first) < BUDGET, heaviest(first)
 
@@ -241,15 +364,28 @@ def test_a_dice_table_loads_under_50_kb_and_a_reload_downloads_no_body_again(ser
     assert again and downloaded == []
 
 
-def test_a_phone_arriving_by_the_qr_code_takes_a_seat(server, open_context):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_arriving_by_the_qr_code_takes_a_seat(server, open_context, language):
     table = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10).json()
-    page = open_context(**PHONE).new_page()
+    page = phone_in(language, open_context, server).new_page()
     page.goto(f"{server.url}/t/{table['code']}")  # the QR code's address
-    take_seat(page, "Ana")
+    take_seat(page, "Ana", SEAT_BUTTON[language])
     expect(page.locator(".dice-game")).to_be_visible()
-    loaded = measured(page, "first load of a dice table by the QR code, the join form then the seat")
+    loaded = measured(page, f"first load of a dice table by the QR code, the join form then the seat ({language})")
     only_its_game(loaded, "dice")
+    assert shown_in_english(page, language) == []
     assert sum(entry["transfer"] for entry in loaded) < BUDGET, heaviest(loaded)
+
+
+def test_a_message_the_page_lacks_is_shown_in_english_never_blank(server, open_context):
+    table = requests.post(f"{server.url}/api/tables", json={"game": "dice"}, timeout=10).json()
+    page = phone_in("fr", open_context, server).new_page()
+    page.goto(f"{server.url}/t/{table['code']}")
+    expect(page.locator(".join-form")).to_be_visible()
+    shown = page.evaluate("""() => import('/static/js/i18n.js').then(({ t, tn }) => [
+      t('Not a message of the catalogue, %(name)s', { name: 'Ana' }),
+      tn('%(count)s new thing', '%(count)s new things', 2), t('Connecting…')])""")
+    assert shown == ["Not a message of the catalogue, Ana", "2 new things", "Connecting…"]  # the page carries none
 
 
 @pytest.fixture(scope="module")
@@ -260,17 +396,20 @@ def unbundled_server(tmp_path_factory):
     process.stop()
 
 
-def test_a_phone_runs_the_modules_as_written_when_they_are_not_bundled(unbundled_server, open_context):
-    """What a checkout whose bundle is missing or stale serves (COMPANION_BUNDLED=0 here)."""
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_runs_the_modules_as_written_when_they_are_not_bundled(unbundled_server, open_context, language):
+    """What a checkout whose bundle is missing or stale serves (COMPANION_BUNDLED=0 here): the page holds
+    every string, and fetches none."""
     table = requests.post(f"{unbundled_server.url}/api/tables", json={"game": "dice"}, timeout=10).json()
-    phone = open_context(**PHONE)
+    phone = phone_in(language, open_context, unbundled_server)
     page = phone.new_page()
     page.goto(f"{unbundled_server.url}/t/{table['code']}")
-    take_seat(page, "Ana")
+    take_seat(page, "Ana", SEAT_BUTTON[language])
     expect(page.locator(".dice-game")).to_be_visible()
     names = [entry["name"] for entry in page.evaluate(LOADED)]
     assert [name for name in names if "/static/js/phone.js" in name] and not [name for name in names if "/bundles/" in name]
     assert [name for name in names if "/static/js/record.js" in name]  # the phone's own record, at its seat
+    assert shown_in_english(page, language) == []
     assert phone.page_errors == [] and phone.failed == [] and phone.bad_status == []
 
 
@@ -287,16 +426,18 @@ def seat_on(phone, server: ServerProcess, code: str, token: str) -> None:
                                   f"localStorage.setItem('companion.seat.{code}', '{token}');")
 
 
-def test_a_rayman_tables_phone(fast_server, open_context):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_rayman_tables_phone(fast_server, open_context, language):
     table = layout_states.rayman_choosing(fast_server.url)
-    phone = open_context(**PHONE)
+    phone = phone_in(language, open_context, fast_server)
     seat_on(phone, fast_server, table.code, table.tokens[table.phone])
     page = phone.new_page()
     page.goto(f"{fast_server.url}/t/{table.code}")
     expect(page.locator(".game-area .rayman, .game-area [class^=rm-]").first).to_be_attached()
     page.wait_for_load_state("networkidle")
-    loaded = measured(page, "first load of a Rayman table, a seated phone choosing its cards")
+    loaded = measured(page, f"first load of a Rayman table, a seated phone choosing its cards ({language})")
     only_its_game(loaded, "rayman")
+    assert shown_in_english(page, language) == []
     assert sum(entry["transfer"] for entry in loaded) < BUDGET, heaviest(loaded)
 
 

@@ -60,11 +60,17 @@ def test_browser_language_is_the_default(client):
     assert "Host a table" in page.get_data(as_text=True)
 
 
+# A page that runs its modules as written holds every string of the screens (a bundled page only those of
+# its scripts: tests/test_first_load.py).
+EVERY_STRING = pytest.mark.parametrize("app_config", [{"BUNDLED": False}])
+
+
 def script_strings(client, path):
     page = client.get(path).get_data(as_text=True)
     return json.loads(re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S).group(1))
 
 
+@EVERY_STRING
 def test_script_strings_are_translated_in_the_page(client):
     strings = script_strings(client, "/?lang=fr")
     assert strings["Reconnecting…"] == "Reconnexion…"
@@ -72,6 +78,7 @@ def test_script_strings_are_translated_in_the_page(client):
     assert script_strings(client, "/?lang=en") == {}, "English needs no catalogue: the key is the text"
 
 
+@EVERY_STRING
 def test_the_games_phase_labels_are_in_the_pages_catalogue(client):
     """A view names its phase with the kernel's label (a msgid): the screen translates it, keeping no copy."""
     from companion.games import REGISTRY
@@ -82,6 +89,7 @@ def test_the_games_phase_labels_are_in_the_pages_catalogue(client):
                if not game.setup.__module__.startswith("tests."))
 
 
+@EVERY_STRING
 def test_a_table_carries_its_games_names_and_the_page_translates_them(client):
     """The screens name a game's components from the table's part of the view (the game's ``names``),
     never from copies of their own; the page's catalogue translates the names that are msgids."""
@@ -97,6 +105,7 @@ def test_a_table_carries_its_games_names_and_the_page_translates_them(client):
     assert dict(rayman["boards"])["foret"] == "Forêt"
 
 
+@EVERY_STRING
 def test_script_strings_with_plural_forms_come_as_their_forms(client):
     strings = script_strings(client, "/?lang=fr")
     assert strings["%(count)s point"] == ["%(count)s point", "%(count)s points"]

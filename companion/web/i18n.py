@@ -10,7 +10,7 @@ from typing import Callable
 
 from babel.messages.pofile import read_po
 from babel.support import Translations
-from flask import Flask, current_app, has_request_context, request
+from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations, gettext
 
 from companion.catalogues import compile_catalogues
@@ -74,6 +74,18 @@ def browser_catalogue(language: str) -> dict[str, str | list[str]]:
             for message in _translated(language, "js")}
 
 
+def script_translations(language: str) -> dict[str, str]:
+    """The browser's messages in one language, for a bundle that writes them as such (bundles.py): by
+    their English text, a counted message's singular and plural each (a language of two forms)."""
+    translations = {}
+    for message in _translated(language, "js"):
+        if isinstance(message.id, str):
+            translations[message.id] = message.string
+        elif len(message.string) == 2:
+            translations.update(zip(message.id, message.string))
+    return translations
+
+
 @lru_cache(maxsize=None)
 def rules_catalogue(language: str) -> dict[str, str]:
     """The games' own messages in one language (their refusals, from the server's catalogue): the
@@ -84,13 +96,15 @@ def rules_catalogue(language: str) -> dict[str, str]:
 
 
 @lru_cache(maxsize=None)
-def labels_catalogue(language: str) -> dict[str, str]:
+def labels_catalogue(language: str, game: str | None = None) -> dict[str, str]:
     """The games' phase and stage labels and their components' names in one language (from the server's
     catalogue): a view carries its phase's and stage's label as a msgid (the kernel's ``phase_label``,
     ``stage_label``), the table's part of it the game's ``names``, and the screen translates them with
-    t(), so that no screen keeps its own copy of a game's phases or names."""
-    labels = {label for game in REGISTRY.values() for label in game.phase_labels}
-    labels |= {name for game in REGISTRY.values() for kind in game.names.values() for _, name in kind}
+    t(), so that no screen keeps its own copy of a game's phases or names. Every game's, or one game's
+    (what its screen adds to a bundled page's strings, companion/web/bundles.py)."""
+    games = [REGISTRY[game]] if game else REGISTRY.values()
+    labels = {label for rules in games for label in rules.phase_labels}
+    labels |= {name for rules in games for kind in rules.names.values() for _, name in kind}
     return {message.id: message.string for message in _translated(language, "messages") if message.id in labels}
 
 
@@ -99,6 +113,13 @@ def browser_strings(with_rules: bool = False) -> dict[str, str]:
     language = current_language()
     strings = {**labels_catalogue(language), **browser_catalogue(language)}
     return {**rules_catalogue(language), **strings} if with_rules else strings
+
+
+def page_strings(with_rules: bool = False) -> dict:
+    """The strings a page carries: none for a bundled page (`Bundles.page_script` said so, before this is
+    rendered), whose scripts come written in its language and bring what they could not write
+    (companion/web/bundles.py); every string for a page that runs its modules as written."""
+    return {} if g.get("page_bundle") else browser_strings(with_rules)
 
 
 def every_language(app: Flask) -> Callable[[str, dict], dict[str, str]]:
@@ -133,7 +154,7 @@ def init_app(app: Flask) -> None:
     compile_catalogues()
     Babel(app, locale_selector=select_locale,
           default_translation_directories=str(app.root_path + "/translations"))
-    app.jinja_env.globals.update(browser_strings=browser_strings, current_locale=lambda: str(get_locale()))
+    app.jinja_env.globals.update(page_strings=page_strings, current_locale=lambda: str(get_locale()))
 
     @app.after_request
     def remember_language(response):

@@ -1,7 +1,11 @@
 // The page's translations for the browser (Babel domain "js", extracted from these scripts), keyed by
 // the English text, come as a JSON data block (the Content-Security-Policy forbids inline scripts).
 // A message with plural forms comes as the list of its forms, keyed by its English singular.
-const strings = JSON.parse(document.getElementById('i18n')?.textContent || '{}');
+// A bundled page's scripts come written in its language and need none, but for the few messages they
+// could not write, which each file of the bundle adds here as it runs (companion/web/bundles.py).
+// A message missing from them all is shown as written, in English: never blank.
+const strings = Object.assign(globalThis.companionStrings ??= {},
+  JSON.parse(document.getElementById('i18n')?.textContent || '{}'));
 
 // The message in the page's language, its %(name)s fields filled from params; a field that is a
 // message itself ({text, params}: the rules' refusal quoted by the verify page) is translated too.
