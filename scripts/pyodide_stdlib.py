@@ -18,6 +18,7 @@ to another checkout's).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import sys
@@ -82,11 +83,41 @@ def compile_stdlib(stdlib: Path) -> bool:
     return True
 
 
+def compile_rules(source: Path, out: Path, where: str = "/rules/") -> None:
+    """The rules zip (companion/rules_bundle.py) with each module's bytecode beside its source, where the
+    page's import finds it once the page has unpacked the zip in ``where`` (``__pycache__/NAME.cpython-313.pyc``,
+    the same unchecked-hash ``.pyc``). Its comment names the source zip's SHA-256: the server serves it only
+    for the rules it was made from. Run by the page's own Python: this one's bytecode and cache tag."""
+    data = source.read_bytes()
+    with zipfile.ZipFile(source) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    for name, text in list(files.items()):
+        if name.endswith(".py"):
+            cached = importlib.util.cache_from_source(where + name)[len(where):]
+            files[cached] = compiled(text, where + name)
+    written = out.with_name(out.name + ".compiling")
+    try:
+        with zipfile.ZipFile(written, "w") as archive:
+            for name in sorted(files):
+                archive.writestr(_entry(name), files[name])
+            archive.comment = (f"compiled by CPython {sys.version.split()[0]} from rules "
+                               f"{hashlib.sha256(data).hexdigest()} (scripts/pyodide_stdlib.py)").encode()
+        written.replace(out)
+    finally:
+        written.unlink(missing_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3.13 -m scripts.pyodide_stdlib", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="node scripts/pyodide_stdlib.mjs", description=__doc__.splitlines()[0])
     parser.add_argument("zip", type=Path, help="the standard library's zip (static/vendor/pyodide/python_stdlib.zip)")
+    parser.add_argument("--rules", type=Path, metavar="OUT",
+                        help="ZIP is the rules zip instead: write it compiled to OUT (companion/rules_bundle.py)")
     args = parser.parse_args(argv)
     try:
+        if args.rules:
+            compile_rules(args.zip, args.rules)
+            print(f"{args.rules}: compiled")
+            return 0
         done = compile_stdlib(args.zip)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile, WrongPython) as error:
         print(f"cannot compile {args.zip}: {error}", file=sys.stderr)
