@@ -7,6 +7,7 @@ the file unchanged)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -124,3 +125,13 @@ def test_the_node_script_refuses_a_pyodide_of_another_python(tmp_path):
     assert run.returncode == 2
     assert "Pyodide runs Python 3.12: its bytecode must be made by that version, this is 3.13" in run.stderr
     assert stdlib.read_bytes() == before
+
+
+def test_the_served_standard_library_travels_gzipped_and_arrives_as_the_checkouts_file(client):
+    """Compiled ahead, it is stored uncompressed (the same bytes from every checkout): the server gzips it."""
+    path = served.STATIC / "vendor" / "pyodide" / "python_stdlib.zip"
+    answer = client.get("/static/vendor/pyodide/python_stdlib.zip", headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(answer.data) == path.read_bytes()
+    if served.compiled_by(path).startswith("compiled by "):
+        assert len(answer.data) < path.stat().st_size / 2
