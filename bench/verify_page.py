@@ -7,7 +7,7 @@ its verify page in headless Chromium with a phone-class CPU (CDP ``Emulation.set
 on a slow network (CDP ``Network.emulateNetworkConditions``), an empty cache each run. Prints, from
 the page's navigation start (its own clock): when the draws-and-commitments verdict showed, each
 progress line of the replay, and the final verdict; where the replay's time went (when each of its files
-arrived, and the marks static/js/replay.js sets: Python started, the rules unpacked, imported, the game
+arrived, and the marks static/js/replay.js sets: Python started, the rules written to its files, imported, the game
 replayed); and the bytes the page downloaded, with the machine's load average.
 
 ``--repeat`` opens the page a second time in the same browser (its cache kept) and times that visit too.
@@ -39,7 +39,7 @@ from tests.test_rayman_verify import served_coop_round
 from tests.test_verify_page_replay import TIMELINE
 
 # Where the replay's time goes: when each of its files arrived (resource timing), and the page's marks
-# (static/js/replay.js: Pyodide's module, Python started, the rules unpacked and imported, the game replayed).
+# (static/js/replay.js: Pyodide's module, Python started, the rules written to its files and imported, the game replayed).
 PHASES = """() => [
   ...performance.getEntriesByType('resource')
     .filter((entry) => /(rules[.]zip|pyodide[.]asm[.]js|pyodide[.]asm[.]wasm|python_stdlib[.]zip|pyodide[.]mjs)/.test(entry.name))
@@ -63,7 +63,8 @@ def python_files(variant: str | None) -> dict[str, bytes]:
 
 def answered(page, files: dict[str, bytes]) -> None:
     for pattern, body in files.items():  # as is: Chromium does not decode an answer the bench makes that says gzip
-        page.route(pattern, lambda route, _, body=body: route.fulfill(body=body, headers={"Content-Type": "application/zip"}))
+        page.route(pattern, lambda route, _, body=body: route.fulfill(
+            body=body, headers={"Content-Type": "application/zip"}))
 
 
 def visit(page, url: str) -> dict:
@@ -133,7 +134,8 @@ def main() -> None:
             print(f"  {what}: median {statistics.median(values):.2f} s, range {min(values):.2f}–{max(values):.2f} s")
         started = [at / 1000 for run in of for at, what in run["phases"] if what == "replay: Python started"]
         if started:
-            print(f"  Python started: median {statistics.median(started):.2f} s, range {min(started):.2f}–{max(started):.2f} s")
+            print(f"  Python started: median {statistics.median(started):.2f} s, "
+                  f"range {min(started):.2f}–{max(started):.2f} s")
 
 
 if __name__ == "__main__":

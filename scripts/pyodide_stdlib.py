@@ -83,18 +83,18 @@ def compile_stdlib(stdlib: Path) -> bool:
     return True
 
 
-def compile_rules(source: Path, out: Path, where: str = "/rules/") -> None:
-    """The rules zip (companion/rules_bundle.py) with each module's bytecode beside its source, where the
-    page's import finds it once the page has unpacked the zip in ``where`` (``__pycache__/NAME.cpython-313.pyc``,
-    the same unchecked-hash ``.pyc``). Its comment names the source zip's SHA-256: the server serves it only
-    for the rules it was made from. Run by the page's own Python: this one's bytecode and cache tag."""
+def compile_rules(source: Path, out: Path, where: str = "/rules.zip/") -> None:
+    """The rules zip (companion/rules_bundle.py) with each module's bytecode beside its source (``NAME.pyc``,
+    the same unchecked-hash ``.pyc``), which zipimport loads before the source: the page imports from the
+    zip itself, at ``where`` (nothing unpacked), and its tracebacks still quote the source. Its comment
+    names the source zip's SHA-256: the server serves it only for the rules it was made from. Run by the
+    page's own Python: this one's bytecode."""
     data = source.read_bytes()
     with zipfile.ZipFile(source) as archive:
         files = {name: archive.read(name) for name in archive.namelist()}
     for name, text in list(files.items()):
         if name.endswith(".py"):
-            cached = importlib.util.cache_from_source(where + name)[len(where):]
-            files[cached] = compiled(text, where + name)
+            files[name + "c"] = compiled(text, where + name)
     written = out.with_name(out.name + ".compiling")
     try:
         with zipfile.ZipFile(written, "w") as archive:

@@ -28,15 +28,14 @@ def names_in(zipped: bytes) -> list[str]:
 
 
 def bytecode_of(name: str) -> str:
-    """Where the page's Python (CPython 3.13) looks for a module's compiled code beside its source."""
-    folder, _, file = name.rpartition("/")
-    return f"{folder}/__pycache__/{file[:-3]}.cpython-313.pyc"
+    """Where zipimport looks for a module's compiled code: beside its source, in the zip."""
+    return name + "c"
 
 
 def test_the_bundle_holds_the_verifier_and_the_games_and_nothing_else(client):
     served = client.get("/verify/rules.zip", headers={"Accept-Encoding": "identity"})
     assert served.status_code == 200 and served.mimetype == "application/zip"
-    names = [name for name in names_in(served.data) if "/__pycache__/" not in name]
+    names = [name for name in names_in(served.data) if not name.endswith(".pyc")]
     assert {"companion/__init__.py", "companion/verify.py", "companion/replay.py", "companion/fairness.py",
             "companion/text.py", "companion/games/__init__.py", "companion/games/rayman/flow.py",
             "companion/games/chakart/turn.py"} <= set(names)
@@ -145,15 +144,15 @@ def test_a_log_of_a_game_the_zip_does_not_hold_imports_every_game_as_before(tmp_
     assert not report["replayed"]
 
 
-# In the page's own Python (Pyodide, in Node): the compiled zip unpacked where the page unpacks it, with the
-# source of a module replaced by one that fails: the import succeeds only from the bytecode made at install.
+# In the page's own Python (Pyodide, in Node): the compiled zip imported from where the page puts it, as the
+# page does (static/js/replay.js), with the source of a module replaced by one that fails: the import
+# succeeds only from the bytecode made at install.
 BYTECODE_RUN_IN_PYODIDE = """
 import { readFileSync } from 'node:fs';
 import { loadPyodide } from 'pyodide';
 const python = await loadPyodide();
-python.unpackArchive(new Uint8Array(readFileSync(process.argv[1])), 'zip', { extractDir: '/rules' });
-python.FS.writeFile('/rules/companion/rules_imports.py', 'raise ImportError("compiled from its source")');
-console.log(python.runPython(`import sys; sys.path.insert(0, '/rules')
+python.FS.writeFile('/rules.zip', new Uint8Array(readFileSync(process.argv[1])));
+console.log(python.runPython(`import sys; sys.path.insert(0, '/rules.zip')
 from companion.rules_imports import games_of
 games_of({"game": "rayman"})[0]`));
 """
@@ -179,11 +178,16 @@ def test_the_rules_compiled_by_the_pages_python_are_the_same_bytes_twice_and_wha
     assert compiled_here.read_bytes() == first
     sources = names_in(rules_bundle.bundle())
     assert sorted(names_in(first)) == sorted(sources + [bytecode_of(name) for name in sources])
-    assert all(zipfile.ZipFile(io.BytesIO(first)).read(name) == zipfile.ZipFile(io.BytesIO(rules_bundle.bundle())).read(name)
-               for name in sources)
+    compiled, source = zipfile.ZipFile(io.BytesIO(first)), zipfile.ZipFile(io.BytesIO(rules_bundle.bundle()))
+    assert all(compiled.read(name) == source.read(name) for name in sources)
     assert rules_bundle.served_bundle() == first
     assert rules_bundle.rules_hash() == hashlib.sha256(first).hexdigest()
-    ran = subprocess.run(["node", "--input-type=module", "-e", BYTECODE_RUN_IN_PYODIDE, str(compiled_here)],
+    tampered = tmp_path / "tampered.zip"
+    with zipfile.ZipFile(io.BytesIO(first)) as source, zipfile.ZipFile(tampered, "w") as archive:
+        for name in source.namelist():
+            archive.writestr(name, b'raise ImportError("compiled from its source")'
+                             if name == "companion/rules_imports.py" else source.read(name))
+    ran = subprocess.run(["node", "--input-type=module", "-e", BYTECODE_RUN_IN_PYODIDE, str(tampered)],
                          capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.strip() == "rayman"
