@@ -135,3 +135,17 @@ def test_the_served_standard_library_travels_gzipped_and_arrives_as_the_checkout
     assert gzip.decompress(answer.data) == path.read_bytes()
     if served.compiled_by(path).startswith("compiled by "):
         assert len(answer.data) < path.stat().st_size / 2
+
+
+def test_a_standard_library_left_as_source_is_said_once_in_the_log(tmp_path, monkeypatch, caplog):
+    """No Node at install: the page loads the source zip (slower), and the server says so, once."""
+    from companion.web import pages
+
+    monkeypatch.setattr(pages, "STDLIB", vendored(tmp_path / "source", this_python()))
+    pages._stdlib_checked.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="companion.web.pages"):
+            assert pages._stdlib_checked() == pages._stdlib_checked() == "source"
+        assert caplog.text.count("python_stdlib.zip is source, not compiled ahead") == 1
+    finally:
+        pages._stdlib_checked.cache_clear()

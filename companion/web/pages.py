@@ -191,7 +191,7 @@ def _stdlib_checked() -> str:
     if not made.startswith("compiled by "):
         log.warning("%s is %s, not compiled ahead: the verify page's Python compiles the modules it imports on "
                     "each visit (tens of seconds on a slow phone); ./manage.sh install compiles it",
-                    STDLIB.relative_to(SOURCE), "missing or no zip" if made == "no zip" else "source")
+                    STDLIB, "missing or no zip" if made == "no zip" else "source")
     return made
 
 
