@@ -1,4 +1,5 @@
-"""The verify page's standard library compiled ahead: ``python3.13 -m scripts.pyodide_stdlib ZIP``.
+"""The verify page's standard library compiled ahead: ``node scripts/pyodide_stdlib.mjs ZIP``, which runs
+this module in the page's own Python (Pyodide, in Node); any CPython of Pyodide's version may run it too.
 
 Pyodide ships Python's standard library as source (static/vendor/pyodide/python_stdlib.zip) and compiles
 each module it imports, on every visit: most of Python's start on a phone (``python -m bench.verify_page``).
@@ -10,9 +11,9 @@ made by (its magic number): the compiling Python must be the one pyodide-lock.js
 The output is the same bytes for the same input and the same compiling Python (entries in the input's
 order, fixed times, stored uncompressed: the server gzips it); the zip's comment names that Python,
 which a checkout needs to build the same file (``python -m companion.verify --server`` compares them).
-A zip already compiled is left as it is: run it after each copy of the vendored files, on
-static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be a link
-to another checkout's).
+A zip already compiled is left as it is: ./manage.sh install runs it after each copy of the vendored
+files, on static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be
+a link to another checkout's). ``--rules OUT`` compiles the rules zip instead (`compile_rules`).
 """
 
 from __future__ import annotations
