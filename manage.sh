@@ -35,7 +35,8 @@ pip_install() {
   echo "$sum" > "$stamp"
 }
 npm_install() {
-  local stamp=node_modules/.stamp-package-lock sum; sum=$(stamp_of package-lock.json manage.sh)
+  local stamp=node_modules/.stamp-package-lock sum
+  sum=$(stamp_of package-lock.json manage.sh scripts/pyodide_stdlib.py scripts/pyodide_stdlib.mjs)
   [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] && [ -d static/vendor ] && return 0
   npm ci --no-audit --no-fund --loglevel=error  # with the devDependencies: axe-core, for the browser suite's accessibility check
   copy_vendor
@@ -58,6 +59,12 @@ copy_vendor() {
   for file in pyodide.mjs pyodide.asm.js pyodide.asm.wasm python_stdlib.zip pyodide-lock.json package.json README.md; do
     cp "node_modules/pyodide/$file" static/vendor/pyodide/
   done
+  # Its standard library compiled ahead, by that very Python run in Node (scripts/pyodide_stdlib.mjs): the
+  # page's Python then starts without compiling the modules it imports (tens of seconds on a slow phone).
+  # Without it the page works the same, slower (the server says so in its log).
+  echo "Compiling Python's standard library for the verify page (a minute or two)"
+  node scripts/pyodide_stdlib.mjs static/vendor/pyodide/python_stdlib.zip ||
+    echo "static/vendor/pyodide/python_stdlib.zip left as source: the verify page's Python starts slower" >&2
 }
 
 install_runtime() {
@@ -72,6 +79,9 @@ install_runtime() {
   # The pages' scripts bundled and minified by esbuild into static/bundles/, only when a script changed
   # (companion/web/bundles.py; a server without it serves the modules unbundled).
   "$PY" -m companion.web.bundles
+  # The verify page's rules zip compiled ahead by its own Python (build/rules.zip), when the rules changed
+  # (companion/rules_bundle.py; without it the server serves the rules as source, slower on a phone).
+  "$PY" -m companion.rules_bundle || true
   # The compiled translations: only the stale ones (the app and the tests compile them too).
   "$PY" -c 'from companion.catalogues import compile_catalogues; compile_catalogues()'
 }

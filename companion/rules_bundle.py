@@ -10,6 +10,12 @@ start to import joins the zip, and nothing else does (no templates, no configura
 The zip is byte for byte the same wherever it is built from the same files: names sorted, fixed
 timestamps and modes, and stored uncompressed (a deflated stream could differ between zlib builds;
 the server gzips the answer on the way out instead).
+
+What the server serves is that zip compiled ahead when it can (`served_bundle`): each module's bytecode
+beside its source, made at install (``./manage.sh install`` runs ``python -m companion.rules_bundle``) by
+the page's own Python, Pyodide run in Node (scripts/pyodide_stdlib.mjs), so that the phone does not
+compile the rules. That too is the same bytes wherever it is made from the same rules; without it (no
+Node, or rules changed since the install) the server serves the source zip and says so in its log.
 """
 
 from __future__ import annotations
@@ -18,6 +24,10 @@ import ast
 import functools
 import hashlib
 import io
+import logging
+import subprocess
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -27,6 +37,9 @@ ROOTS = ("companion.verify", "companion.games", "companion.rules_imports")  # th
 PACKAGE_INIT = ('"""Companion\'s verifier and game rules, without the server (the zip the verify page '
                 'runs: companion/rules_bundle.py)."""\n')
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest a zip can say: the bundle carries no build time
+COMPILED = SOURCE / "build" / "rules.zip"  # made by ./manage.sh install (git-ignored)
+
+log = logging.getLogger(__name__)
 
 
 def module_path(name: str) -> Path | None:
@@ -93,6 +106,53 @@ def bundle() -> bytes:
     return buffer.getvalue()
 
 
+def compiled_for(source: bytes) -> bytes | None:
+    """`COMPILED`, when it was made from these very rules (its comment names their zip's SHA-256)."""
+    try:
+        compiled = COMPILED.read_bytes()
+        comment = zipfile.ZipFile(io.BytesIO(compiled)).comment.decode("utf-8", "replace")
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return compiled if f" from rules {hashlib.sha256(source).hexdigest()} " in comment else None
+
+
+@functools.cache
+def served_bundle() -> bytes:
+    """The zip the verify page runs: `bundle` compiled ahead if the install made it for these rules, else
+    `bundle` as it is (the page compiles the rules itself: slower), said once in the log."""
+    compiled = compiled_for(bundle())
+    if compiled is None:
+        log.warning("%s is %s: the verify page compiles the rules itself (slower); ./manage.sh install makes it",
+                    COMPILED, "older than the rules" if COMPILED.exists() else "missing")
+    return compiled or bundle()
+
+
 def rules_hash() -> str:
-    """The SHA-256 of `bundle`, in hex: what the verify page shows and the CLI prints."""
-    return hashlib.sha256(bundle()).hexdigest()
+    """The SHA-256 of `served_bundle`, in hex: what the verify page shows and the CLI prints."""
+    return hashlib.sha256(served_bundle()).hexdigest()
+
+
+def compile_bundle() -> int:
+    """Makes `COMPILED` if it is missing or older than the rules (what ./manage.sh install runs): 0 when it is
+    there after, 1 when it could not be made (no Node, no Pyodide): the server then serves the source zip."""
+    source = bundle()
+    if compiled_for(source) is not None:
+        return 0
+    COMPILED.parent.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "rules.zip").write_bytes(source)
+        try:
+            made = subprocess.run(["node", "scripts/pyodide_stdlib.mjs", str(Path(folder) / "rules.zip"),
+                                   "--rules", str(COMPILED)], cwd=SOURCE, capture_output=True, text=True)
+        except OSError as error:
+            made = subprocess.CompletedProcess([], 1, "", str(error))
+    if made.returncode != 0 or compiled_for(source) is None:
+        print(f"the rules zip was not compiled ahead (the verify page compiles it itself): {made.stderr.strip()}",
+              file=sys.stderr)
+        return 1
+    print(f"Compiled the verify page's rules: {COMPILED}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(compile_bundle())

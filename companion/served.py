@@ -5,7 +5,9 @@ check runs only the checkout's own code (a clone of the release) and reports eve
 
 * every file under the checkout's ``static/`` (scripts, styles, the vendored hashes and Python), byte
   for byte as the server serves it, and each static URL a page uses, with its ``?v=`` as the page has it;
-* the rules zip the verify page replays games with, by its SHA-256 (``--rules-hash``);
+  Python's standard library as the checkout's install compiled it ahead (scripts/pyodide_stdlib.mjs);
+* the rules zip the verify page replays games with, by its SHA-256 (``--rules-hash``), compiled ahead as
+  the checkout's install compiled it (``python -m companion.rules_bundle``), or as source where it did not;
 * the pages (the home page, the TV's, the rankings; with ``--table`` that table's phone, host, TV, card
   and verify pages): what each makes the browser run or load (scripts, styles, the rules zip, Python,
   inline scripts and event handlers) and its Content-Security-Policy, against the same page rendered
@@ -29,7 +31,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from companion.rules_bundle import SOURCE, rules_hash
+from companion.rules_bundle import SOURCE, rules_hash, served_bundle
 
 STATIC = SOURCE / "static"
 TIMEOUT = 60
@@ -133,28 +135,30 @@ def compare_static(base: str, url_paths: list[str]) -> list[str]:
         elif body != expected:
             differences.append(f"{url_path}: the server's file differs from the checkout's "
                                f"(SHA-256 {hashlib.sha256(body).hexdigest()[:16]}…, the checkout's "
-                               f"{hashlib.sha256(expected).hexdigest()[:16]}…)" + stdlib_difference(body, expected))
+                               f"{hashlib.sha256(expected).hexdigest()[:16]}…)" + compiled_difference(body, expected))
     return differences
 
 
-def compiled_by(zipped: bytes) -> str:
-    """What made a standard library zip: its source as vendored, or the Python that compiled it ahead
-    (scripts/pyodide_stdlib.py says so in the zip's comment)."""
+def compiled_by(zipped: bytes | Path) -> str:
+    """What made a standard library zip (its bytes, or its file): its source as vendored, or the Python that
+    compiled it ahead (scripts/pyodide_stdlib.py says so in the zip's comment)."""
     try:
-        comment = zipfile.ZipFile(io.BytesIO(zipped)).comment.decode("utf-8", "replace")
-    except zipfile.BadZipFile:
+        with zipfile.ZipFile(io.BytesIO(zipped) if isinstance(zipped, bytes) else zipped) as archive:
+            comment = archive.comment.decode("utf-8", "replace")
+    except (zipfile.BadZipFile, OSError):
         return "no zip"
-    return comment.split(" (")[0] if comment.startswith("compiled by ") else "source"
+    return comment.split(" (")[0].split(" from ")[0] if comment.startswith("compiled by ") else "source"
 
 
-def stdlib_difference(served: bytes, own: bytes) -> str:
-    """For Pyodide's standard library compiled ahead, which bytes depend on the compiling Python: what
-    made each zip, when they differ, and how to make the checkout's the same way."""
+def compiled_difference(served: bytes, own: bytes,
+                        how: str = "node scripts/pyodide_stdlib.mjs static/vendor/pyodide/python_stdlib.zip") -> str:
+    """For a zip compiled ahead (Pyodide's standard library, the rules), whose bytes depend on the compiling
+    Python: what made each zip, when they differ, and how to make the checkout's the same way."""
     made = compiled_by(served), compiled_by(own)
     if "no zip" in made or made[0] == made[1]:
         return ""
-    return (f"; the server's is {made[0]}, the checkout's {made[1]}: compile the checkout's with that "
-            "Python (python3 -m scripts.pyodide_stdlib static/vendor/pyodide/python_stdlib.zip)")
+    return (f"; the server's is {made[0]}, the checkout's {made[1]}: ./manage.sh install compiles the checkout's "
+            f"with the page's own Python ({how})")
 
 
 def served_static(path: Path, url_path: str) -> bytes:
@@ -176,7 +180,8 @@ def compare_rules(base: str) -> list[str]:
         return [f"/verify/rules.zip: not served ({status}): the verify page cannot replay the rules"]
     served, own = hashlib.sha256(body).hexdigest(), rules_hash()
     if served != own:
-        return [f"/verify/rules.zip: SHA-256 {served}, this checkout's rules are {own} (--rules-hash)"]
+        return [f"/verify/rules.zip: SHA-256 {served}, this checkout's rules are {own} (--rules-hash)"
+                + compiled_difference(body, served_bundle(), "python -m companion.rules_bundle")]
     return []
 
 

@@ -1,4 +1,5 @@
-"""The verify page's standard library compiled ahead: ``python3.13 -m scripts.pyodide_stdlib ZIP``.
+"""The verify page's standard library compiled ahead: ``node scripts/pyodide_stdlib.mjs ZIP``, which runs
+this module in the page's own Python (Pyodide, in Node); any CPython of Pyodide's version may run it too.
 
 Pyodide ships Python's standard library as source (static/vendor/pyodide/python_stdlib.zip) and compiles
 each module it imports, on every visit: most of Python's start on a phone (``python -m bench.verify_page``).
@@ -10,14 +11,15 @@ made by (its magic number): the compiling Python must be the one pyodide-lock.js
 The output is the same bytes for the same input and the same compiling Python (entries in the input's
 order, fixed times, stored uncompressed: the server gzips it); the zip's comment names that Python,
 which a checkout needs to build the same file (``python -m companion.verify --server`` compares them).
-A zip already compiled is left as it is: run it after each copy of the vendored files, on
-static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be a link
-to another checkout's).
+A zip already compiled is left as it is: ./manage.sh install runs it after each copy of the vendored
+files, on static/vendor/pyodide/python_stdlib.zip (named, never implied: a worktree's static/vendor may be
+a link to another checkout's). ``--rules OUT`` compiles the rules zip instead (`compile_rules`).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import sys
@@ -82,11 +84,41 @@ def compile_stdlib(stdlib: Path) -> bool:
     return True
 
 
+def compile_rules(source: Path, out: Path, where: str = "/rules.zip/") -> None:
+    """The rules zip (companion/rules_bundle.py) with each module's bytecode beside its source (``NAME.pyc``,
+    the same unchecked-hash ``.pyc``), which zipimport loads before the source: the page imports from the
+    zip itself, at ``where`` (nothing unpacked), and its tracebacks still quote the source. Its comment
+    names the source zip's SHA-256: the server serves it only for the rules it was made from. Run by the
+    page's own Python: this one's bytecode."""
+    data = source.read_bytes()
+    with zipfile.ZipFile(source) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    for name, text in list(files.items()):
+        if name.endswith(".py"):
+            files[name + "c"] = compiled(text, where + name)
+    written = out.with_name(out.name + ".compiling")
+    try:
+        with zipfile.ZipFile(written, "w") as archive:
+            for name in sorted(files):
+                archive.writestr(_entry(name), files[name])
+            archive.comment = (f"compiled by CPython {sys.version.split()[0]} from rules "
+                               f"{hashlib.sha256(data).hexdigest()} (scripts/pyodide_stdlib.py)").encode()
+        written.replace(out)
+    finally:
+        written.unlink(missing_ok=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3.13 -m scripts.pyodide_stdlib", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="node scripts/pyodide_stdlib.mjs", description=__doc__.splitlines()[0])
     parser.add_argument("zip", type=Path, help="the standard library's zip (static/vendor/pyodide/python_stdlib.zip)")
+    parser.add_argument("--rules", type=Path, metavar="OUT",
+                        help="ZIP is the rules zip instead: write it compiled to OUT (companion/rules_bundle.py)")
     args = parser.parse_args(argv)
     try:
+        if args.rules:
+            compile_rules(args.zip, args.rules)
+            print(f"{args.rules}: compiled")
+            return 0
         done = compile_stdlib(args.zip)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile, WrongPython) as error:
         print(f"cannot compile {args.zip}: {error}", file=sys.stderr)

@@ -1,10 +1,13 @@
 """scripts/pyodide_stdlib.py: the verify page's standard library compiled ahead. Run here by this Python
-on a small standard library of its own (Pyodide's needs its Python, 3.13): the modules import from the
-compiled zip and run, the same input gives the same bytes, a compiled zip is left as it is. Bad input
-tried: a Pyodide that runs another Python (a clear error, status 2, the file unchanged)."""
+on a small standard library of its own: the modules import from the compiled zip and run, the same input
+gives the same bytes, a compiled zip is left as it is. Then as ./manage.sh install runs it, inside the
+page's own Python (Pyodide, in Node: scripts/pyodide_stdlib.mjs): two fresh processes make the same bytes,
+which that Python imports. Bad input tried: a Pyodide that runs another Python (a clear error, status 2,
+the file unchanged)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -31,6 +34,25 @@ def vendored(folder: Path, python: str) -> Path:
 
 def this_python() -> str:
     return ".".join(map(str, sys.version_info[:3]))
+
+
+def pyodide_python() -> str:
+    """The Python the vendored Pyodide runs (its package's lock file names it)."""
+    return json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())["info"]["python"]
+
+
+def in_node(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["node", *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+# In the page's own Python: the compiled zip on the path, its module imported from it, and run.
+IMPORTED_IN_PYODIDE = """
+import { loadPyodide } from 'pyodide';
+const python = await loadPyodide();
+python.mountNodeFS('/made', process.argv[1]);
+console.log(python.runPython(`import sys; sys.path.insert(0, '/made/python_stdlib.zip'); import greeting
+f"{greeting.hello()} {greeting.__file__}"`));
+"""
 
 
 def test_the_modules_are_compiled_and_import_from_the_zip_the_same_bytes_every_time(tmp_path):
@@ -72,7 +94,58 @@ def test_the_server_check_says_which_python_compiled_a_standard_library_that_dif
     stdlib = vendored(tmp_path / "compiled", this_python())
     pyodide_stdlib.compile_stdlib(stdlib)
     compiled = stdlib.read_bytes()
-    said = served.stdlib_difference(compiled, source)
+    said = served.compiled_difference(compiled, source)
     assert f"the server's is compiled by CPython {sys.version.split()[0]}, the checkout's source" in said
-    assert "python3 -m scripts.pyodide_stdlib static/vendor/pyodide/python_stdlib.zip" in said
-    assert served.stdlib_difference(compiled, compiled) == served.stdlib_difference(b"body {}", source) == ""
+    assert "node scripts/pyodide_stdlib.mjs static/vendor/pyodide/python_stdlib.zip" in said
+    assert served.compiled_difference(compiled, compiled) == served.compiled_difference(b"body {}", source) == ""
+
+
+def test_the_pages_own_python_in_node_compiles_the_same_bytes_in_two_processes_and_imports_them(tmp_path):
+    """What ./manage.sh install runs: any machine with Node makes the compiled zip, byte for byte the same."""
+    made = [vendored(tmp_path / folder, pyodide_python()) for folder in ("one", "two")]
+    for stdlib in made:
+        run = in_node("scripts/pyodide_stdlib.mjs", str(stdlib))
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip().endswith("python_stdlib.zip: compiled")
+    assert made[0].read_bytes() == made[1].read_bytes()
+    archive = zipfile.ZipFile(made[0])
+    assert sorted(archive.namelist()) == ["LICENSE.txt", "greeting/__init__.pyc", "greeting/words.pyc"]
+    assert served.compiled_by(made[0]) == f"compiled by CPython {pyodide_python()}"
+    imported = in_node("--input-type=module", "-e", IMPORTED_IN_PYODIDE, str(made[0].parent))
+    assert imported.returncode == 0, imported.stderr[-2000:]
+    assert imported.stdout.split() == ["bonjour", "/made/python_stdlib.zip/greeting/__init__.pyc"]
+    again = in_node("scripts/pyodide_stdlib.mjs", str(made[0]))
+    assert again.returncode == 0 and again.stdout.strip().endswith("already compiled")
+
+
+def test_the_node_script_refuses_a_pyodide_of_another_python(tmp_path):
+    stdlib = vendored(tmp_path / "other", "3.12.7")
+    before = stdlib.read_bytes()
+    run = in_node("scripts/pyodide_stdlib.mjs", str(stdlib))
+    assert run.returncode == 2
+    assert "Pyodide runs Python 3.12: its bytecode must be made by that version, this is 3.13" in run.stderr
+    assert stdlib.read_bytes() == before
+
+
+def test_the_served_standard_library_travels_gzipped_and_arrives_as_the_checkouts_file(client):
+    """Compiled ahead, it is stored uncompressed (the same bytes from every checkout): the server gzips it."""
+    path = served.STATIC / "vendor" / "pyodide" / "python_stdlib.zip"
+    answer = client.get("/static/vendor/pyodide/python_stdlib.zip", headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(answer.data) == path.read_bytes()
+    if served.compiled_by(path).startswith("compiled by "):
+        assert len(answer.data) < path.stat().st_size / 2
+
+
+def test_a_standard_library_left_as_source_is_said_once_in_the_log(tmp_path, monkeypatch, caplog):
+    """No Node at install: the page loads the source zip (slower), and the server says so, once."""
+    from companion.web import pages
+
+    monkeypatch.setattr(pages, "STDLIB", vendored(tmp_path / "source", this_python()))
+    pages._stdlib_checked.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="companion.web.pages"):
+            assert pages._stdlib_checked() == pages._stdlib_checked() == "source"
+        assert caplog.text.count("python_stdlib.zip is source, not compiled ahead") == 1
+    finally:
+        pages._stdlib_checked.cache_clear()

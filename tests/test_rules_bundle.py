@@ -27,14 +27,21 @@ def names_in(zipped: bytes) -> list[str]:
     return zipfile.ZipFile(io.BytesIO(zipped)).namelist()
 
 
+def bytecode_of(name: str) -> str:
+    """Where zipimport looks for a module's compiled code: beside its source, in the zip."""
+    return name + "c"
+
+
 def test_the_bundle_holds_the_verifier_and_the_games_and_nothing_else(client):
     served = client.get("/verify/rules.zip", headers={"Accept-Encoding": "identity"})
     assert served.status_code == 200 and served.mimetype == "application/zip"
-    names = names_in(served.data)
+    names = [name for name in names_in(served.data) if not name.endswith(".pyc")]
     assert {"companion/__init__.py", "companion/verify.py", "companion/replay.py", "companion/fairness.py",
             "companion/text.py", "companion/games/__init__.py", "companion/games/rayman/flow.py",
             "companion/games/chakart/turn.py"} <= set(names)
     assert all(name.startswith("companion/") and name.endswith(".py") for name in names)
+    # Compiled ahead or not (build/rules.zip, made at install): bytecode only for the zip's own modules.
+    assert set(names_in(served.data)) - set(names) <= {bytecode_of(name) for name in names}
     # Neither the server (Flask, the store, the web shell, the configuration) nor anything but code.
     server_side = ("companion/web/", "companion/store", "companion/config.py", "companion/tables.py",
                    "companion/night.py", "companion/amiibo/")
@@ -53,7 +60,8 @@ def test_the_bundle_is_found_by_import_and_built_the_same_every_time():
     assert "companion.served" not in modules  # what the CLI alone uses (comparing a server's files): never imported
     rules_bundle.bundle.cache_clear()
     again = rules_bundle.bundle()
-    assert again == rules_bundle.bundle() and hashlib.sha256(again).hexdigest() == rules_bundle.rules_hash()
+    assert again == rules_bundle.bundle()
+    assert hashlib.sha256(rules_bundle.served_bundle()).hexdigest() == rules_bundle.rules_hash()
 
 
 def test_the_bundle_is_served_gzipped_with_its_hash_as_etag_and_answered_304_when_unchanged(client):
@@ -134,3 +142,63 @@ def test_a_log_of_a_game_the_zip_does_not_hold_imports_every_game_as_before(tmp_
     assert set(CONFIGS) <= set(games)
     assert report == json.loads(json.dumps(page_report(log)))
     assert not report["replayed"]
+
+
+# In the page's own Python (Pyodide, in Node): the compiled zip imported from where the page puts it, as the
+# page does (static/js/replay.js), with the source of a module replaced by one that fails: the import
+# succeeds only from the bytecode made at install.
+BYTECODE_RUN_IN_PYODIDE = """
+import { readFileSync } from 'node:fs';
+import { loadPyodide } from 'pyodide';
+const python = await loadPyodide();
+python.FS.writeFile('/rules.zip', new Uint8Array(readFileSync(process.argv[1])));
+console.log(python.runPython(`import sys; sys.path.insert(0, '/rules.zip')
+from companion.rules_imports import games_of
+games_of({"game": "rayman"})[0]`));
+"""
+
+
+@pytest.fixture
+def compiled_here(tmp_path, monkeypatch):
+    """`rules_bundle.COMPILED` in a folder of this test's own (the checkout's build/ left as it is)."""
+    monkeypatch.setattr(rules_bundle, "COMPILED", tmp_path / "build" / "rules.zip")
+    rules_bundle.served_bundle.cache_clear()
+    yield rules_bundle.COMPILED
+    rules_bundle.served_bundle.cache_clear()
+
+
+def test_the_rules_compiled_by_the_pages_python_are_the_same_bytes_twice_and_what_it_runs(compiled_here, tmp_path):
+    """What ./manage.sh install runs (python -m companion.rules_bundle, Pyodide in Node): each module's
+    bytecode beside its source, the same bytes from two processes, served and hashed in place of the
+    source zip, and run by the page's Python without compiling the source."""
+    assert rules_bundle.compile_bundle() == 0
+    first = compiled_here.read_bytes()
+    compiled_here.unlink()
+    assert rules_bundle.compile_bundle() == 0
+    assert compiled_here.read_bytes() == first
+    sources = names_in(rules_bundle.bundle())
+    assert sorted(names_in(first)) == sorted(sources + [bytecode_of(name) for name in sources])
+    compiled, source = zipfile.ZipFile(io.BytesIO(first)), zipfile.ZipFile(io.BytesIO(rules_bundle.bundle()))
+    assert all(compiled.read(name) == source.read(name) for name in sources)
+    assert rules_bundle.served_bundle() == first
+    assert rules_bundle.rules_hash() == hashlib.sha256(first).hexdigest()
+    tampered = tmp_path / "tampered.zip"
+    with zipfile.ZipFile(io.BytesIO(first)) as source, zipfile.ZipFile(tampered, "w") as archive:
+        for name in source.namelist():
+            archive.writestr(name, b'raise ImportError("compiled from its source")'
+                             if name == "companion/rules_imports.py" else source.read(name))
+    ran = subprocess.run(["node", "--input-type=module", "-e", BYTECODE_RUN_IN_PYODIDE, str(tampered)],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip() == "rayman"
+
+
+def test_a_compiled_zip_of_other_rules_is_not_served_the_source_is_and_the_log_says_so(compiled_here, caplog):
+    compiled_here.parent.mkdir()
+    with zipfile.ZipFile(compiled_here, "w") as archive:
+        archive.writestr("companion/__init__.py", "")
+        archive.comment = f"compiled by CPython 3.13.2 from rules {'0' * 64} (scripts/pyodide_stdlib.py)".encode()
+    with caplog.at_level("WARNING", logger="companion.rules_bundle"):
+        assert rules_bundle.served_bundle() == rules_bundle.bundle()
+    assert rules_bundle.rules_hash() == hashlib.sha256(rules_bundle.bundle()).hexdigest()
+    assert "/build/rules.zip is older than the rules: the verify page compiles the rules itself" in caplog.text

@@ -34,9 +34,11 @@ from companion.games import REGISTRY
 from companion.web.bundles import FOLDER as BUNDLES, MANIFEST, Bundles
 from companion.web.styles import styles_for
 
-# WebAssembly too: the verify page's Python (8.6 MB) travels as 2.8 MB, compressed once per process.
+# WebAssembly too: the verify page's Python (8.6 MB) travels as 2.8 MB, compressed once per process; and
+# zips, stored uncompressed so that each checkout builds the same bytes: Python's standard library compiled
+# ahead (scripts/pyodide_stdlib.mjs, 9.7 MB) travels as 3.8 MB (the rules zip's own route gzips it).
 COMPRESSIBLE = ("text/html", "text/css", "text/javascript", "application/javascript", "application/json",
-                "image/svg+xml", "text/plain", "application/wasm")
+                "image/svg+xml", "text/plain", "application/wasm", "application/zip")
 SMALLEST_WORTH_COMPRESSING = 1024
 YEAR = 365 * 24 * 3600
 # Compressing a body this large takes long enough (the 8.6 MB WebAssembly file: 0.6 s here, seconds on a

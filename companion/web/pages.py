@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import re
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
@@ -12,7 +13,8 @@ from companion.games import REGISTRY
 from companion.games.base import N_
 from companion.games.rayman.components import label_groups
 from companion.option_texts import shown_value
-from companion.rules_bundle import bundle, rules_hash
+from companion.rules_bundle import SOURCE, rules_hash, served_bundle
+from companion.served import compiled_by
 from companion.tables import TableError, normalize_code
 from companion.web import game_number, tables
 from companion.web.i18n import translate
@@ -21,6 +23,8 @@ from companion.web.links import join_url, public_base, qr_svg
 from companion.web.security import CONTENT_SECURITY_POLICY
 
 pages = Blueprint("pages", __name__)
+log = logging.getLogger(__name__)
+STDLIB = SOURCE / "static" / "vendor" / "pyodide" / "python_stdlib.zip"
 
 
 def _table_or_error_page(raw_code: str, allow_closed: bool = False):
@@ -179,8 +183,21 @@ def qr(code: str):
     return Response(qr_svg(address), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
+@functools.cache
+def _stdlib_checked() -> str:
+    """What made the standard library the verify page's Python loads, said once in the log when it is not
+    compiled ahead (./manage.sh install compiles it): the page still works, its Python starts slower."""
+    made = compiled_by(STDLIB)
+    if not made.startswith("compiled by "):
+        log.warning("%s is %s, not compiled ahead: the verify page's Python compiles the modules it imports on "
+                    "each visit (tens of seconds on a slow phone); ./manage.sh install compiles it",
+                    STDLIB, "missing or no zip" if made == "no zip" else "source")
+    return made
+
+
 @pages.get("/t/<code>/verify")
 def verify(code: str):
+    _stdlib_checked()
     table, error = _table_or_error_page(code, allow_closed=True)
     if error:
         return error
@@ -200,7 +217,7 @@ def verify(code: str):
 
 @functools.cache
 def _gzipped_bundle() -> bytes:
-    return gzipped(bundle())
+    return gzipped(served_bundle())
 
 
 @pages.get("/verify/rules.zip")
@@ -208,7 +225,7 @@ def rules_zip():
     """The verifier and the games' rules the verify page replays a game with (`companion.rules_bundle`):
     its ETag is its SHA-256, which ``python -m companion.verify --rules-hash`` prints."""
     compressed = accepts_gzip()  # the zip is stored uncompressed, so that its hash is the same everywhere
-    response = Response(_gzipped_bundle() if compressed else bundle(), mimetype="application/zip")
+    response = Response(_gzipped_bundle() if compressed else served_bundle(), mimetype="application/zip")
     if compressed:
         response.headers["Content-Encoding"] = "gzip"
     response.set_etag(rules_hash(), weak=compressed)

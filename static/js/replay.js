@@ -99,10 +99,13 @@ const painted = () => new Promise((resolve) => {
   requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
 });
 
+// The rules zip is imported from as it is (zipimport), nothing unpacked: compiled ahead at install, it holds
+// each module's bytecode beside its source, made for this path (scripts/pyodide_stdlib.py, compile_rules).
+const RULES_ZIP = '/rules.zip';
 const IMPORT = `
 import json, sys
-if "/rules" not in sys.path:
-    sys.path.insert(0, "/rules")
+if "${RULES_ZIP}" not in sys.path:
+    sys.path.insert(0, "${RULES_ZIP}")
 from companion.rules_imports import import_rules_for
 import_rules_for(json.loads(log_json))  # the logged game's rules, not every game's: each module compiles here
 from companion.verify import page_report
@@ -116,8 +119,8 @@ export async function replayInPython({ prepared, log, logText, record, onReplayi
   const { rules, python } = await prepared;
   onReplaying();
   await painted();
-  python.unpackArchive(rules, 'zip', { extractDir: '/rules' });
-  performance.mark('replay: rules unpacked');
+  python.FS.writeFile(RULES_ZIP, rules);
+  performance.mark('replay: rules written');
   python.globals.set('log_json', logText || JSON.stringify(log));
   python.globals.set('record_json', JSON.stringify(record ?? null));
   python.runPython(IMPORT);
