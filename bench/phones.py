@@ -193,7 +193,9 @@ class Screen:
         with self._showing_value(very_next) as index:
             self.reveals += 1
             answer = self._call({"type": "entropy.reveal", "value": self.chain[index]})
-            if not answer.get("ok"):
+            if answer.get("ok"):  # taken: no view says so until the round seals (record.js's noteSpent)
+                self.k = max(self.k, index)
+            else:
                 self.reveals_refused += 1
 
     @contextmanager

@@ -4,7 +4,9 @@
 The app runs as in the tests (threads, Flask-SocketIO's test clients standing for the phones, a
 SQLite file with every commit synced), so the whole action path runs: the payload check, the
 transaction, the game, the views of every seat, the host and the public, their grouping and
-encoding, and one delivery per connected screen. The figure is CPU time (``time.process_time``)
+encoding, and one delivery per connected screen. The phones join with the anchor of a hash chain
+and a roll is what it is at a real table (docs/fairness.md): the action, committed first, then one
+``entropy.reveal`` per phone of the table for the round it opened, the last one running the roll. The figure is CPU time (``time.process_time``)
 per roll, which a machine busy with other work changes far less than latencies; ``--profile``
 prints the functions that take it (cProfile). ``--postgres`` runs the same on the PostgreSQL store
 (a fresh server started by `scripts.cluster.Cluster`, fsync on) and also counts the round trips to
@@ -26,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion import create_app  # noqa: E402
+from companion import create_app, fairness  # noqa: E402
 from tests.server import TEST_LIMITS  # noqa: E402
 
 
@@ -58,7 +60,29 @@ class RoundTrips:
         connection.commit = counted(connection.commit, per_call=1 + begin_apart)
 
 
+class Phone:
+    """A seated test client with its hash chain, as static/js's phone: it joined with the chain's anchor
+    and answers each round it is asked in with its next value."""
+
+    def __init__(self, client, seat: int, secret: str):
+        self.client, self.seat = client, seat
+        self.chain = fairness.chain(secret, 4096)
+        self.k = 0  # the last chain value the server holds
+
+    def act(self, action: dict) -> dict:
+        answer = self.client.emit("act", action, callback=True)
+        if not answer.get("ok"):
+            raise RuntimeError(answer)
+        return answer
+
+    def reveal(self) -> dict:
+        self.k += 1
+        return self.act({"type": "entropy.reveal", "value": self.chain[self.k], "id": f"r{self.seat}-{self.k}"})
+
+
 def build(workdir: str, tables: int, phones: int, database: str | None = None):
+    """The tables, each with its host screen and its phones connected; every join's round answered, so
+    each phone's values are in its table's pool."""
     app = create_app({"TESTING": True, "DATABASE": database or f"{workdir}/profile.sqlite3", "ASYNC_MODE": "threading",
                       "PUBLIC_URL": "http://127.0.0.1:5000", "SECRET_KEY": "profile", "READER": "none",
                       "RATE_BURST": 10**9, "RATE_PER_SECOND": 10**9, **TEST_LIMITS})
@@ -68,12 +92,25 @@ def build(workdir: str, tables: int, phones: int, database: str | None = None):
     for _ in range(tables):
         table = http.post("/api/tables", json={"game": "dice", "options": {}}).json
         socketio.test_client(app, auth={"table": table["code"], "token": table["host_token"]})
+        at_table = []
         for n in range(phones):
-            seat = http.post(f"/api/tables/{table['code']}/seats", json={"name": f"P{n}", "entropy": secrets.token_hex(32)}).json
+            secret = secrets.token_hex(32)
+            anchor = fairness.chain(secret, 4096)[0]
+            seat = http.post(f"/api/tables/{table['code']}/seats", json={"name": f"P{n}", "commitment": anchor}).json
             client = socketio.test_client(app, auth={"table": table["code"], "token": seat["token"]})
-            seated.append(client)
+            at_table.append(Phone(client, seat["seat"], secret))
+            answer_rounds(http, table["code"], at_table)
+        seated.append(at_table)
     deliver_without_decoding(socketio)
     return app, seated
+
+
+def answer_rounds(http, code: str, phones: list[Phone]) -> None:
+    """Every phone a round asks reveals, until no round is open (setting up: read over the API)."""
+    while (current := http.get(f"/api/tables/{code}").json["table"]["entropy"]["round"]) is not None:
+        for phone in phones:
+            if phone.seat in current["asked"] and str(phone.seat) not in current["revealed"]:
+                phone.reveal()
 
 
 def deliver_without_decoding(socketio) -> None:
@@ -93,16 +130,26 @@ ROUNDS = iter(range(10**9))
 
 
 def roll_all(seated, rolls: int) -> None:
+    """Each roll as at a real table: the roller's action is committed first (``draw_waits``), then every
+    phone of the table reveals its next value for the round it opened, the last one sealing it and
+    running the roll (docs/fairness.md)."""
     ids = next(ROUNDS)
+    phones = [phone for table in seated for phone in table]
     for number in range(rolls):
+        roller = phones[number % len(phones)]
+        table = seated[(number % len(phones)) // len(seated[0])]
         # With an id, as a phone sends it (a retry is answered from the log, never rolled twice).
-        answer = seated[number % len(seated)].emit("act", {"type": "roll", "id": f"roll-{ids}-{number}"},
-                                                   callback=True)
-        if not answer.get("ok"):
-            raise RuntimeError(answer)
+        answer = roller.act({"type": "roll", "id": f"roll-{ids}-{number}"})
+        if len(table) > 1:
+            if not any(event.get("type") == "draw_waits" for event in answer["events"]):
+                raise RuntimeError(f"the roll did not wait for a round: {answer}")
+            for phone in table:
+                answer = phone.reveal()
+        if not any(event.get("type") == "rolled" for event in answer["events"]):
+            raise RuntimeError(f"the round did not run the roll: {answer}")
         if number % 50 == 0:
-            for client in seated:  # the test clients keep what they received: drop it
-                client.get_received()
+            for phone in phones:  # the test clients keep what they received: drop it
+                phone.client.get_received()
 
 
 def main(argv: list[str]) -> int:

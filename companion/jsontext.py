@@ -35,3 +35,15 @@ def loads(text: str) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)
+
+
+def round_trip(value: Any) -> tuple[str, Any]:
+    """``value``'s text and what `loads` reads back from it, without reading it twice: text orjson wrote
+    holds no number beyond 64 bits, so orjson reads it back exactly and the check for long digits is
+    skipped (it cost as much as the read; the store does this for each column an action writes)."""
+    try:
+        text = orjson.dumps(value, option=OPTIONS).decode()
+    except TypeError:
+        text = json.dumps(value, separators=(",", ":"))
+        return text, loads(text)
+    return text, orjson.loads(text)

@@ -744,12 +744,14 @@ class Transaction:
         # The stamp only moves forward, even between machines whose clocks differ a little.
         now = self.clock()
         fields["updated_at"] = max(now, work["stamp"][1] + 1e-6) if work else now
-        encoded = {column: _encode(column, value) for column, value in fields.items()}
-        assignments = ", ".join(f"{column} = ?" for column in encoded)
-        self._write(f"UPDATE tables SET {assignments} WHERE code = ?", [*encoded.values(), code])
+        # Each column's text, and the working copy's value as a read of that text would give it.
+        both = {column: jsontext.round_trip(value) if column in JSON_COLUMNS else (value, _decode_column(column, value))
+                for column, value in fields.items()}
+        assignments = ", ".join(f"{column} = ?" for column in both)
+        self._write(f"UPDATE tables SET {assignments} WHERE code = ?", [text for text, _ in both.values()] + [code])
         if work is not None:
             table = work["table"]
-            table.update({column: _decode_column(column, value) for column, value in encoded.items()})
+            table.update({column: decoded for column, (_, decoded) in both.items()})
             work["stamp"] = (table["version"], table["updated_at"])
             self._stamped.add(code)
 

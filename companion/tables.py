@@ -57,6 +57,9 @@ FIRST_SEAT_ACTIONS = {"table.start", "table.again", "table.another"}
 SEAT_ACTIONS = {"seat.undo", "seat.leave", "seat.handoff"}
 # A phone's chain value for the open round of random contributions (companion.fairness.Entropy).
 REVEAL_ACTION = "entropy.reveal"
+# What `Tables._dispatch` says of an action nobody's view shows (a reveal that completes no round): no view
+# is built or sent, its answer is all its phone hears (issue 29: a roll's reveals were most of its views).
+UNSEEN = "unseen"
 SPECTATOR_REFUSED = N_("A seat or host token is needed to act.")
 TOO_MANY_ACTIONS = N_("Too many actions: wait a moment and try again.")
 FIGURE_ACTIONS = {"figure.adding", "figure.pick", "figure.claim", "figure.remove", "figure.name"}
@@ -385,7 +388,7 @@ class Tables(NightActions):
             events, private = self._dispatch(tx, table, principal, action, extra)
             result = {"ok": True, "events": events}
             tx.insert_action(table["code"], principal.actor, key, action, result)
-            return result, (table, tx.seats(table["code"]), principal, extra, private and not settled)
+            return result, (table, tx.seats(table["code"]), principal, extra, private if not settled else False)
 
         result, applied = self.store.act(apply)
         if applied is None:  # an action id answered before: its answer again
@@ -396,6 +399,8 @@ class Tables(NightActions):
         result = {**result, **extra}
         if revoked:
             self.notify(table["code"], self._views(table, seats), revoked=revoked)
+        elif private == UNSEEN:
+            pass
         elif private:  # only the actor's own view changed: nobody else's is even computed
             own = self._envelope(table, seats, principal.seat, "seat", self.clock())
             self.notify(table["code"], {principal.seat: own}, partial=True)
@@ -448,7 +453,8 @@ class Tables(NightActions):
 
     def _dispatch(self, tx: Transaction, table: dict, principal: Principal, action: dict,
                   extra: dict) -> tuple[list[dict], bool]:
-        """The action's events, and whether it was private (only its actor may learn it happened).
+        """The action's events, and whether it was private (only its actor may learn it happened), or
+        `UNSEEN` (no view changed that any screen is sent).
 
         ``extra`` receives what only the caller is told (a hand-off code) and
         ``revoked``: seats whose old token stopped working."""
@@ -537,18 +543,20 @@ class Tables(NightActions):
         return all(game.view(before, viewer) == game.view(after, viewer) for viewer in others)
 
     # Random contributions --------------------------------------------------
-    def _reveal(self, tx: Transaction, table: dict, seat: int, action: dict) -> tuple[list[dict], bool]:
+    def _reveal(self, tx: Transaction, table: dict, seat: int, action: dict) -> tuple[list[dict], bool | str]:
         """A phone's next chain value for the open round; the last one seals the pool.
 
-        Until the last one, only the revealing phone is sent its new view (its value is now spent): one
-        small transaction and one view per phone, and the whole table's views once, when the round seals
-        (the round's missing phones are shown again then, or when its time is up)."""
+        Until the last one, nobody is sent a view (`UNSEEN`) and the table's version stays: the phone's
+        answer says its value was taken (static/js/record.js notes it spent then), the other screens learn
+        nothing a view would show them before the round seals, and the whole table's views go out once,
+        when it does (the round's missing phones are shown again then, or when its time is up). One small
+        transaction per phone, and no view built, encoded or sent: with n phones, a roll's n - 1 views fewer."""
         book = fairness.Entropy(table["entropy"], table["pool"])
         entries = self._entropy(lambda: book.reveal(seat, action.get("value"), self._present(tx, table)))
         sealed = any(entry["kind"] == "pool" for entry in entries)
-        self._save(tx, table, None, entries, entropy=book.state, pool=book.pool)
+        self._save(tx, table, None, entries, bump=sealed, entropy=book.state, pool=book.pool)
         if not sealed:
-            return [], True
+            return [], UNSEEN
         return self._after_seal(tx, table), False  # a start or a draw waits for the last value
 
     def _host_entropy_restart(self, tx: Transaction, table: dict, action: dict) -> list[dict]:

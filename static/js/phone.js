@@ -190,7 +190,10 @@ let reader = null;
 // A round of random numbers waits on phones that do not answer: the host goes on without them.
 function goOnWithout(view, hostAct) {
   const round = view.table.entropy?.round;
-  const missing = round ? view.table.seats.filter((seat) => round.asked.includes(seat.id) && !round.revealed.includes(seat.id)) : [];
+  // This phone's own value is not among them once sent: a reveal that completes nothing brings no view.
+  const answered = (seat) => round.revealed.includes(seat.id)
+    || (seat.id === view.you.seat && phoneChain?.revealing === round.number);
+  const missing = round ? view.table.seats.filter((seat) => round.asked.includes(seat.id) && !answered(seat)) : [];
   if (!missing.length) return [];
   return [el('p', { class: 'round-wait', role: 'status',
     text: t('Waiting for the random numbers of: %(names)s.', { names: missing.map((seat) => seat.name).join(', ') }) }),

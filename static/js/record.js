@@ -74,10 +74,7 @@ export class PhoneChain {
     if (!mine) return;
     const { record } = this;
     this.game = view.table.commitment;
-    if (mine.k > record.k && mine.k < this.values.length && this.values[mine.k] === mine.head) {
-      record.revealed.push({ k: mine.k, game: view.table.commitment });
-      record.k = mine.k;
-    }
+    if (mine.k < this.values.length && this.values[mine.k] === mine.head) this.noteSpent(mine.k);
     if (view.table.commitment && !(record.commitments || []).includes(view.table.commitment)) {
       record.commitments = [...(record.commitments || []), view.table.commitment];
     }
@@ -98,9 +95,20 @@ export class PhoneChain {
       const sent = this.noteSent(value, 'entropy.reveal');
       act({ type: 'entropy.reveal', value }).then((answer) => {
         this.noteAnswer(sent, answer);
-        if (!answer.ok) this.burn(value);
+        if (answer.ok) this.noteSpent(sent.k);
+        else this.burn(value);
       });
     }
+  }
+
+  // The server took this value for its round: a reveal that completes nothing brings no view (the round's
+  // views come once it seals), so its answer is what says the value was spent (the log must show it).
+  noteSpent(k) {
+    const { record } = this;
+    if (k <= record.k) return;
+    record.revealed.push({ k, game: this.game });
+    record.k = k;
+    saveRecord(record);
   }
 
   // Every value shown to the server is kept with the action it came with; its answer comes later.
