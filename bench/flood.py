@@ -236,13 +236,9 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool, name: str 
         with ResourceSampler(server) as sampler:
             tables = seat_tables(server.url, load)
             plans = flooder_plans(server.url, arguments, tables) if flooding else []
-            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
-                       for index, group in enumerate(split(tables, arguments.client_processes))]
-            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
-            for client in clients:
-                client.wait_ready(deadline)
-            # The flooders start once the honest phones are in their pools: fifty processes starting and
-            # joining their own tables' pools meanwhile kept the honest ones out past the deadline.
+            # The flooders start and join their own tables' pools first, then the honest phones connect:
+            # fifty flooders starting meanwhile kept the honest ones out past their deadline, and fifty
+            # starting once they were connected (on a loaded machine) got them all disconnected.
             for index, plan in enumerate(plans):  # started and connected before the window opens
                 plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
                 plan_path.write_text(json.dumps(plan))
@@ -252,6 +248,11 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool, name: str 
             for process, _ in flooders:
                 if process.stdout.readline().strip() != "ready":
                     raise RuntimeError("a flooder could not connect")
+            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
+                       for index, group in enumerate(split(tables, arguments.client_processes))]
+            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
+            for client in clients:
+                client.wait_ready(deadline)
             start = time.time() + START_DELAY
             for process, _ in flooders:
                 process.stdin.write(f"{start}\n")
@@ -288,7 +289,7 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool, name: str 
         latencies = [math.inf]
     return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
             "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
-            "refusals": tally["refusals"],
+            "refusals": tally["refusals"], "disconnects": tally["disconnects"],
             "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods,
             "clients_cpu": tally["cpu_seconds"] / max(tally["wall_seconds"], 1e-9), "flooders_cpu": flooders_cpu}
 
@@ -315,6 +316,7 @@ def cpu_of(processes) -> float:
 
 def pair_line(name: str, outcome: dict) -> str:
     return (f"| {name} | {outcome['accepted']} / {outcome['sent']} | {outcome['refused']} | {outcome['unanswered']} | "
+            f"{outcome['disconnects']} | "
             f"{outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | {outcome['server_cpu']:.0%} | "
             f"{outcome['clients_cpu']:.0%} / {outcome['flooders_cpu']:.0%} |")
 
@@ -325,9 +327,9 @@ def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dic
              f"Machine: {cpu_model()}, load average before {load_before}, after {load_average()}; "
              f"commit {code_version()}",
              "",
-             "| run | rolls accepted / sent | refused | unanswered | p50 ms | p99 ms | max ms | server CPU | "
-             "CPU of the honest phones / the flooders |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| run | rolls accepted / sent | refused | unanswered | honest screens disconnected | p50 ms | p99 ms | "
+             "max ms | server CPU | CPU of the honest phones / the flooders |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     for number, (alone, flooded) in enumerate(pairs, 1):
         lines += [pair_line(f"{number}. alone", alone), pair_line(f"{number}. {flooders}", flooded)]
