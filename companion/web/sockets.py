@@ -328,7 +328,17 @@ class SocketHub:
         within its rate runs in an application context only. Flask's request context per event (a
         URL adapter, a session, the request's parsing) was 4-8 % of a roll's CPU (issue 29), and
         nothing of the request is needed until an answer must be put in the screen's language or a
-        spectator charged by its address: those go through the request (`on_act`)."""
+        spectator charged by its address: those go through the request (`on_act`).
+
+        A refused action gives the loop back before its connection's next event is read: a flooding
+        screen's events wait in a row, and a burst of refusals one after another (each a transaction
+        when the store decides it) kept every other table waiting until the screen was held."""
+        answer = self._answer_act(sid, action)
+        if not answer.get("ok"):
+            self.socketio.sleep(0)
+        return answer
+
+    def _answer_act(self, sid: str, action: Any) -> dict:
         principal, token = self.presence.of(sid)
         if principal is None or principal.role == "spectator" or action is wire.TOO_DEEP:
             return self._in_request(sid, self.on_act, action)
