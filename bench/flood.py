@@ -39,6 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import psutil  # noqa: E402
+
+from bench import spy  # noqa: E402
 from bench.report import Load, percentile  # noqa: E402
 from bench.run import (START_DELAY, ClientProcess, code_version, cpu_model, load_average, make_server,  # noqa: E402
                        merge_tallies, seat_tables, split)
@@ -66,6 +69,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3,
                         help="pairs of runs (alone, then flooded), each on a fresh server: on a shared machine one "
                              "pair is mostly noise, the median ratio of several is the figure (3)")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="work in DIR and keep it: each run's server log (companion-*.log), the honest phones' "
+                             "tally (run-N-alone.json, run-N-flooded.json, with their timeline) and the flooders' plans")
+    parser.add_argument("--py-spy", type=Path, metavar="DIR",
+                        help="record the server's worker with py-spy during each rolling window into DIR "
+                             "(run-N-alone.txt, run-N-flooded.txt; needs ptrace rights)")
+    parser.add_argument("--blocking", type=float, metavar="SECONDS",
+                        help="gevent's monitor thread logs (in the server's log) every time the event loop was "
+                             "blocked longer than SECONDS, with the stack that blocked it")
+    parser.add_argument("--checkout", type=Path, metavar="DIR",
+                        help="the server runs the code in DIR (another commit's, from git archive): a before and "
+                             "after, run in turns on the same machine")
     parser.add_argument("--flooder", nargs=2, metavar=("PLAN", "RESULT"), help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -207,23 +222,23 @@ def flooder_plans(url: str, arguments: argparse.Namespace, honest: list[dict]) -
     return plans
 
 
-def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
+def run(arguments: argparse.Namespace, workdir: Path, flooding: bool, name: str = "run") -> dict:
     load = Load("f", f"{arguments.tables} tables x {arguments.phones} phones", arguments.tables, arguments.phones, 0)
     server = make_server("companion", workdir)
     server.env["COMPANION_LIMIT_WATCH"] = ""  # the server's own default (the tests' settings lift it)
+    if arguments.checkout:
+        server.root = arguments.checkout.resolve()
+    if arguments.blocking:
+        server.env.update({"GEVENT_MONITOR_THREAD_ENABLE": "true", "GEVENT_MAX_BLOCKING_TIME": str(arguments.blocking)})
     server.start()
     clients, flooders = [], []
     try:
         with ResourceSampler(server) as sampler:
             tables = seat_tables(server.url, load)
             plans = flooder_plans(server.url, arguments, tables) if flooding else []
-            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
-                       for index, group in enumerate(split(tables, arguments.client_processes))]
-            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
-            for client in clients:
-                client.wait_ready(deadline)
-            # The flooders start once the honest phones are in their pools: fifty processes starting and
-            # joining their own tables' pools meanwhile kept the honest ones out past the deadline.
+            # The flooders start and join their own tables' pools first, then the honest phones connect:
+            # fifty flooders starting meanwhile kept the honest ones out past their deadline, and fifty
+            # starting once they were connected (on a loaded machine) got them all disconnected.
             for index, plan in enumerate(plans):  # started and connected before the window opens
                 plan_path, result_path = workdir / f"flood-{index}.json", workdir / f"flood-{index}-result.json"
                 plan_path.write_text(json.dumps(plan))
@@ -233,6 +248,11 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             for process, _ in flooders:
                 if process.stdout.readline().strip() != "ready":
                     raise RuntimeError("a flooder could not connect")
+            clients = [ClientProcess(workdir, index, server.url, group, arguments, server)
+                       for index, group in enumerate(split(tables, arguments.client_processes))]
+            deadline = time.monotonic() + 180  # a machine shared with others' tests may take long
+            for client in clients:
+                client.wait_ready(deadline)
             start = time.time() + START_DELAY
             for process, _ in flooders:
                 process.stdin.write(f"{start}\n")
@@ -240,10 +260,16 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
             for client in clients:
                 client.start_at(start)
             time.sleep(max(0.0, start - time.time()))
-            cpu_before = sampler.cpu_seconds()
+            spy_process = start_spy(server, arguments, name)
+            cpu_before, flooders_before = sampler.cpu_seconds(), cpu_of(process for process, _ in flooders)
             time.sleep(arguments.duration)
             server_cpu = (sampler.cpu_seconds() - cpu_before) / arguments.duration
+            flooders_cpu = (cpu_of(process for process, _ in flooders) - flooders_before) / arguments.duration
             tally = merge_tallies([client.result(timeout=arguments.drain + 40) for client in clients])
+            if arguments.keep:
+                (workdir / f"{name}.json").write_text(json.dumps({**tally, "server_log": server.log_path.name}))
+            if spy_process:
+                spy_process.communicate(timeout=arguments.duration + 30)
             floods = []
             for process, result_path in flooders:
                 process.wait(timeout=30)
@@ -263,13 +289,36 @@ def run(arguments: argparse.Namespace, workdir: Path, flooding: bool) -> dict:
         latencies = [math.inf]
     return {"p50": percentile(latencies, 50), "p99": percentile(latencies, 99), "max": latencies[-1] if latencies else None,
             "accepted": tally["rolls_accepted"], "sent": tally["rolls_sent"], "refused": sum(tally["refusals"].values()),
-            "refusals": tally["refusals"],
-            "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods}
+            "refusals": tally["refusals"], "disconnects": tally["disconnects"],
+            "unanswered": tally["unanswered"], "server_cpu": server_cpu, "floods": floods,
+            "clients_cpu": tally["cpu_seconds"] / max(tally["wall_seconds"], 1e-9), "flooders_cpu": flooders_cpu}
+
+
+def start_spy(server, arguments: argparse.Namespace, name: str):
+    """py-spy on the server's worker for the rolling window (``--py-spy``), or None."""
+    if not arguments.py_spy:
+        return None
+    arguments.py_spy.mkdir(parents=True, exist_ok=True)
+    return spy.record(server.processes()[-1].pid, arguments.duration, arguments.py_spy / f"{name}.txt")
+
+
+def cpu_of(processes) -> float:
+    """CPU seconds so far of these processes (the flooders: does flooding cost the machine what it costs them?)."""
+    total = 0.0
+    for process in processes:
+        try:
+            times = psutil.Process(process.pid).cpu_times()
+            total += times.user + times.system
+        except psutil.NoSuchProcess:
+            pass
+    return total
 
 
 def pair_line(name: str, outcome: dict) -> str:
     return (f"| {name} | {outcome['accepted']} / {outcome['sent']} | {outcome['refused']} | {outcome['unanswered']} | "
-            f"{outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | {outcome['server_cpu']:.0%} |")
+            f"{outcome['disconnects']} | "
+            f"{outcome['p50']:.1f} | {outcome['p99']:.1f} | {outcome['max']:.1f} | {outcome['server_cpu']:.0%} | "
+            f"{outcome['clients_cpu']:.0%} / {outcome['flooders_cpu']:.0%} |")
 
 
 def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dict, dict]], load_before: str) -> str:
@@ -278,8 +327,9 @@ def report(arguments: argparse.Namespace, argv: list[str], pairs: list[tuple[dic
              f"Machine: {cpu_model()}, load average before {load_before}, after {load_average()}; "
              f"commit {code_version()}",
              "",
-             "| run | rolls accepted / sent | refused | unanswered | p50 ms | p99 ms | max ms | server CPU |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| run | rolls accepted / sent | refused | unanswered | honest screens disconnected | p50 ms | p99 ms | "
+             "max ms | server CPU | CPU of the honest phones / the flooders |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     for number, (alone, flooded) in enumerate(pairs, 1):
         lines += [pair_line(f"{number}. alone", alone), pair_line(f"{number}. {flooders}", flooded)]
@@ -323,9 +373,12 @@ def main(argv: list[str]) -> int:
         os._exit(0)  # a sender still blocked in its socket is not waited for
     load_before = load_average()
     pairs = []
-    with tempfile.TemporaryDirectory(prefix="companion-flood-") as workdir:
-        for _ in range(arguments.repeat):
-            pairs.append((run(arguments, Path(workdir), flooding=False), run(arguments, Path(workdir), flooding=True)))
+    with tempfile.TemporaryDirectory(prefix="companion-flood-") as temporary:
+        workdir = arguments.keep or Path(temporary)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for number in range(1, arguments.repeat + 1):
+            pairs.append((run(arguments, workdir, flooding=False, name=f"run-{number}-alone"),
+                          run(arguments, workdir, flooding=True, name=f"run-{number}-flooded")))
             print(pair_line("alone", pairs[-1][0]) + "\n" + pair_line("flooded", pairs[-1][1]), flush=True)
     print(report(arguments, argv, pairs, load_before))
     return 0

@@ -30,6 +30,7 @@ from companion.games.base import N_
 from companion.tables import RateLimiter, TableError
 
 CREATE, JOIN, LOOKUP, ADMIN, WATCH, HANDOFF = "create", "join", "lookup", "admin", "watch", "handoff"
+REFUSALS = "refusals"  # what an address spent on refusals the store decided (`SeatRefusals`)
 # ADMIN counts wrong administrator keys: a script that knows the key never comes near it. WATCH
 # counts actions sent by a screen that only watches (no seat, no host key): all are refused.
 # HANDOFF counts claims of a seat's hand-off code: per address, so that a client flooding a table's
@@ -84,6 +85,15 @@ class ClientLimits:
         tokens = self._tokens_left(kind, address, spend=True)
         if tokens < 1:
             raise self._refuse(kind, tokens)
+
+    def wait_for(self, kind: str, address: str) -> float:
+        """Seconds until this client has an attempt again (0: now), spending nothing."""
+        tokens = self._tokens_left(kind, address, spend=False)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rules[kind].per_second
+
+    def spend(self, kind: str, address: str) -> None:
+        """Spends one attempt if one is left, refusing nothing: for what was already refused elsewhere."""
+        self._tokens_left(kind, address, spend=True)
 
     def _refuse(self, kind: str, tokens: float) -> TooManyAttempts:
         return TooManyAttempts(max(1, math.ceil((1 - tokens) / self.rules[kind].per_second)))
@@ -164,6 +174,14 @@ REFUSAL_COST = 5
 SEATS_PER_ADDRESS = 10
 
 
+def refusal_rules(burst: float, per_second: float) -> tuple[Rule, Rule]:
+    """What a seat, and an address, may spend on refusals: half of the seat's rate burst at once,
+    then its rate / REFUSAL_COST a second; an address SEATS_PER_ADDRESS times that."""
+    at_once, refill = max(1.0, burst / 2), per_second / REFUSAL_COST
+    seat = Rule(math.ceil(at_once), math.ceil(at_once) / refill)
+    return seat, Rule(seat.burst * SEATS_PER_ADDRESS, seat.seconds)
+
+
 class SeatRefusals:
     """What a seat (or the host screen) spent on refusals the store decided, and its address.
 
@@ -171,10 +189,15 @@ class SeatRefusals:
     values, with no value when one is asked for. The seat's rate (`RateLimiter`, RATE_BURST then
     RATE_PER_SECOND) let each of those open a transaction, five a second per seat, so ten or fifty
     flooding phones cost the tables playing honestly more than their own rolls. Here each refusal
-    counts against a bucket of its seat (half of RATE_BURST at once, then RATE_PER_SECOND /
-    REFUSAL_COST a second: five, then one a second by default) and one of its address
-    (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next actions are refused
-    before the store (`SocketHub`), and held.
+    counts against a bucket of its seat (`refusal_rules`: five at once, then one a second by default)
+    and one of its address (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next
+    actions are refused before the store (Socket.IO holds them, `companion.web.sockets`; the JSON API
+    answers 429).
+
+    The address's bucket is one of ``addresses`` (`ClientLimits`): in Redis when several processes
+    share a queue, so a client flooding through all of them is held once. It is read only for a seat
+    whose last action was refused: a phone playing by the rules never waits on it, nor pays a trip to
+    Redis for it.
 
     A refusal counts only when the seat's previous action was refused too. The 428 that asks a phone
     alone at its table for its next chain value is the protocol, not a fault: the phone sends the
@@ -182,16 +205,21 @@ class SeatRefusals:
     draw waits" when two players tap at once) and whose next one goes through. A phone that never
     sends its value, or taps on while it is refused, spends one for each refusal after the first."""
 
-    def __init__(self, burst: float, per_second: float, clock: Callable[[], float] = time.monotonic):
-        at_once, refill = max(1.0, burst / 2), per_second / REFUSAL_COST
-        self._by_seat = RateLimiter(at_once, refill, clock)
-        self._by_address = RateLimiter(at_once * SEATS_PER_ADDRESS, refill * SEATS_PER_ADDRESS, clock)
+    def __init__(self, burst: float, per_second: float, addresses: ClientLimits | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        seat, address = refusal_rules(burst, per_second)
+        self._by_seat = RateLimiter(seat.burst, seat.per_second, clock)
+        self.addresses = addresses or ClientLimits({REFUSALS: address}, clock)
         self._refused: set[tuple[str, str]] = set()  # seats whose last action was refused
         self._lock = threading.Lock()
 
     def wait_for(self, seat: tuple[str, str], address: str) -> float:
         """Seconds until this seat's next action may reach the store again (0: now)."""
-        return max(self._by_seat.wait_for(seat), self._by_address.wait_for(("address", address)))
+        with self._lock:
+            refused_last = seat in self._refused
+        if not refused_last:
+            return 0.0
+        return max(self._by_seat.wait_for(seat), self.addresses.wait_for(REFUSALS, address))
 
     def answered(self, seat: tuple[str, str], address: str, status: int | None) -> None:
         """After the store answered one of the seat's actions (``status`` None: accepted)."""
@@ -204,7 +232,17 @@ class SeatRefusals:
         if status is None or not refused_before:
             return
         self._by_seat.allow(seat)  # spends one, down to none left
-        self._by_address.allow(("address", address))
+        self.addresses.spend(REFUSALS, address)
+
+    def acting(self, seat: tuple[str, str], address: str, act: Callable[[], dict]) -> dict:
+        """``act()`` (an action in the store), its refusal counted against the seat and its address."""
+        try:
+            answer = act()
+        except TableError as error:
+            self.answered(seat, address, error.status)
+            raise
+        self.answered(seat, address, None)
+        return answer
 
 
 def limits_for(config: dict) -> ClientLimits:
@@ -216,4 +254,7 @@ def limits_for(config: dict) -> ClientLimits:
 
 
 def rules_from(config: dict) -> dict[str, Rule]:
-    return {kind: Rule.parse(config.get(f"LIMIT_{kind.upper()}") or DEFAULT_RULES[kind]) for kind in DEFAULT_RULES}
+    """The configured limits (``LIMIT_<KIND>``), and an address's refusals from the actions' rate."""
+    rules = {kind: Rule.parse(config.get(f"LIMIT_{kind.upper()}") or DEFAULT_RULES[kind]) for kind in DEFAULT_RULES}
+    rules[REFUSALS] = refusal_rules(config["RATE_BURST"], config["RATE_PER_SECOND"])[1]
+    return rules

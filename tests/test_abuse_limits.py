@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import sqlite3
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -16,6 +17,7 @@ from companion.limits import DEFAULT_CONNECTIONS, DEFAULT_RULES, Rule
 from tests.screen import Screen
 from tests.server import TEST_LIMITS, ServerProcess
 from tests.helpers import ENTROPY
+from tests.phones import ChainPhone
 
 DEFAULTS = {f"COMPANION_{name}": "" for name in TEST_LIMITS}  # empty: the server's own defaults
 
@@ -240,8 +242,8 @@ def test_flooding_a_tables_hand_off_stops_the_flooder_not_the_phone_given_the_co
     assert claimed.status_code == 201 and claimed.json()["seat"] == seat["seat"]
 
 
-@pytest.fixture
-def two_processes_and_redis(tmp_path):
+@contextmanager
+def processes_sharing_redis(tmp_path, settings: dict):
     """Two Companion processes on one database, sharing a Redis queue (how several processes run),
     the second on both loopback addresses."""
     from scripts.cluster import Cluster
@@ -249,7 +251,7 @@ def two_processes_and_redis(tmp_path):
     redis_server = Cluster(tmp_path / "redis", processes=0)
     redis_server.workdir.mkdir()
     redis_server._start_redis()
-    shared = {**DEFAULTS, "COMPANION_MESSAGE_QUEUE": redis_server.queue,
+    shared = {**settings, "COMPANION_MESSAGE_QUEUE": redis_server.queue,
               "COMPANION_DATABASE": str(tmp_path / "shared.sqlite3")}
     processes = [ServerProcess(tmp_path, extra_env=shared, name=f"node{index}") for index in range(2)]
     try:
@@ -258,6 +260,12 @@ def two_processes_and_redis(tmp_path):
         for process in processes:
             process.stop()
         redis_server.stop()
+
+
+@pytest.fixture
+def two_processes_and_redis(tmp_path):
+    with processes_sharing_redis(tmp_path, DEFAULTS) as processes:
+        yield processes
 
 
 def test_with_several_processes_a_client_gets_each_limit_once_not_once_per_process(two_processes_and_redis):
@@ -271,3 +279,23 @@ def test_with_several_processes_a_client_gets_each_limit_once_not_once_per_proce
         created += 1
     assert burst("create") <= created < 2 * burst("create")  # 10 in all, not 10 on each process
     assert create(first.url).status_code == create(second.url).status_code == 429
+
+
+def test_with_several_processes_an_address_spends_its_refusals_once_not_once_per_process(tmp_path):
+    """A client flooding seats' actions through every process of a cluster spends its address's refusals
+    (`companion.limits.SeatRefusals`) once: they are kept in Redis, like the limits above."""
+    # One refusal at once per seat, ten per address, and none back during the test (one per 50 s).
+    slow = {"COMPANION_RATE_BURST": "2", "COMPANION_RATE_PER_SECOND": "0.01", "COMPANION_HOST": "::"}
+    with processes_sharing_redis(tmp_path, slow) as (first, second):
+        def refusals_of_a_new_seat(url: str, count: int) -> list[int]:
+            """A phone alone at a table of its own, never in its pool: each roll is refused by the store."""
+            phone = ChainPhone(url, create(url).json()["code"], "Mallory")
+            return [phone.post({"type": "roll"}).status_code for _ in range(count)]
+
+        for _ in range(10):  # ten seats through the first process: the first refusal of each is free
+            assert refusals_of_a_new_seat(first.url, 2) == [409, 409]
+        # Through the second process a new seat's first refusal is free, the next is held: its address
+        # has none left (each process on its own would have let it reach the store again).
+        assert refusals_of_a_new_seat(second.url, 2) == [409, 429]
+        other_url = f"http://[::1]:{second.port}"  # another client's seats are not held
+        assert refusals_of_a_new_seat(other_url, 2) == [409, 409]

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from companion.limits import SeatRefusals
-from tests.helpers import ENTROPY
+from tests.helpers import ENTROPY, bearer
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
 from tests.server import ServerProcess
@@ -91,6 +91,37 @@ def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_ot
         screen.close()
 
 
+NOT_IN_POOL = "Your phone's random numbers are not in the pool yet: wait for the other phones' contributions."
+
+
+def test_over_the_json_api_a_seats_refusals_count_as_over_socketio(server):
+    """A script flooding a seat's actions over HTTP spends the same refusals (before, each one opened
+    a transaction, as many as the seat's rate allowed); past them it is told to wait, before the store."""
+    code = new_table(server)
+    mallory = ChainPhone(server.url, code, "Mallory")  # never answers its join's round: never in the pool
+    rows = store_rows(server)
+    refused = [mallory.post({"type": "roll"}) for _ in range(6)]  # the first is free, the next five spend
+    assert [answer.status_code for answer in refused] == [409] * 6
+    assert refused[0].json()["error"] == NOT_IN_POOL
+    locker = sqlite3.connect(server.database, timeout=0)
+    try:
+        locker.execute("BEGIN IMMEDIATE")  # had it reached the store, it would wait for this lock
+        held = mallory.post({"type": "roll"})
+        locker.rollback()
+    finally:
+        locker.close()
+    assert held.status_code == 429 and held.json() == {"ok": False, "error": TOO_MANY}
+    assert int(held.headers["Retry-After"]) >= 1
+    assert store_rows(server) == rows
+    # Another table's phone, from the same address, rolls.
+    other = new_table(server)
+    bo = requests.post(f"{server.url}/api/tables/{other}/seats", json={"name": "Bo", "entropy": ENTROPY},
+                       timeout=TIMEOUT).json()
+    rolled = requests.post(f"{server.url}/api/tables/{other}/actions", json={"type": "roll"},
+                           headers=bearer(bo["token"]), timeout=TIMEOUT)
+    assert rolled.status_code == 200 and rolled.json()["ok"] is True, rolled.text
+
+
 class Clock:
     def __init__(self):
         self.now = 0.0
@@ -119,5 +150,11 @@ def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats(
     for seat in range(10):  # ten seats of one address, five refusals each: the address's fifty are spent
         for _ in range(6):
             refusals.answered((f"F{seat}", "1"), "10.0.0.3", 409)
-    fresh = ("F-new", "1")
-    assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fresh, "10.0.0.4") == 0
+    # A seat of that address is held from its first refusal on (the first is free, but its address is spent);
+    # a seat playing by the rules is never held for its address's refusals, nor another address's seat.
+    fresh, fine = ("F-new", "1"), ("F-fine", "1")
+    for seat, address in [(fresh, "10.0.0.3"), (fine, "10.0.0.3"), (fresh, "10.0.0.4")]:
+        assert refusals.wait_for(seat, address) == 0
+    refusals.answered(fresh, "10.0.0.3", 409)
+    refusals.answered(fine, "10.0.0.3", None)
+    assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fine, "10.0.0.3") == 0

@@ -6,22 +6,23 @@ Every action goes through `Tables.act`, the one path. Errors are JSON
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games import REGISTRY
 from companion.games.base import N_, Msg
 from companion.option_texts import stored_options
-from companion.tables import TableError
+from companion.tables import TOO_MANY_ACTIONS, TableError
 from companion.web import game_number, tables
 from companion.web.i18n import translate
 from companion.web.links import join_url, public_base, seat_cookie_name
 from companion.web.openapi import openapi_document
 from companion.limits import CREATE, HANDOFF, JOIN, WATCH
-from companion.web.security import charge, is_cross_origin
+from companion.web.security import act_in_the_store, charge, client_address, is_cross_origin, wait_before_the_store
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -151,10 +152,18 @@ def table_view(code: str):
 
 
 def act(code: str, action: Any):
+    """A seat's or the host's action, held to its rate and its refusals as over Socket.IO
+    (`companion.web.security.act_in_the_store`); past them, a 429 that says how long to wait."""
     token = bearer_token()
     if token is None:  # refused without the store; a flood of them is stopped per address
         charge(WATCH)
-    return jsonify(tables().act(code, token, action))
+        return jsonify(tables().act(code, token, action))
+    principal = tables().authenticate(code, token)
+    wait = wait_before_the_store(principal, client_address())
+    if wait > 0:
+        g.retry_after = max(1, math.ceil(wait))
+        raise TableError(429, TOO_MANY_ACTIONS)
+    return jsonify(act_in_the_store(principal, token, action, client_address()))
 
 
 @api.post("/tables/<code>/actions")

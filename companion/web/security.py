@@ -14,8 +14,10 @@ from flask_babel import gettext
 
 from companion.errors import fault_answer, log_unspent_value
 from companion.games.base import N_
-from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, TooManyAttempts, limits_for
+from companion.limits import DEFAULT_CONNECTIONS, LOOKUP, ClientLimits, SeatRefusals, TooManyAttempts, limits_for
 from companion.store import StorageError
+from companion.tables import Principal
+from companion.web import tables
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'",
@@ -79,6 +81,26 @@ def limits() -> ClientLimits:
     from flask import current_app
 
     return current_app.extensions["companion.limits"]
+
+
+def refusals() -> SeatRefusals:
+    from flask import current_app
+
+    return current_app.extensions["companion.refusals"]
+
+
+def wait_before_the_store(principal: Principal, address: str) -> float:
+    """Seconds until a seat's or the host's next action may open a transaction: its rate of actions,
+    and what it and its address spent on refusals the store decided (`SeatRefusals`)."""
+    seat = (principal.code, principal.actor)
+    return max(tables().limiter.wait_for(seat), refusals().wait_for(seat, address))
+
+
+def act_in_the_store(principal: Principal, token: str, action, address: str) -> dict:
+    """`Tables.act`, its refusal counted against the seat and its address: the one way Socket.IO and
+    the JSON API put a seat's or the host's action to the store."""
+    return refusals().acting((principal.code, principal.actor), address,
+                             lambda: tables().act(principal.code, token, action))
 
 
 def charge(kind: str) -> None:
@@ -152,6 +174,8 @@ class GuardedWSGI:
 def install_security(app: Flask) -> None:
     app.json = SafeJSONProvider(app)
     app.extensions["companion.limits"] = limits_for(app.config)
+    app.extensions["companion.refusals"] = SeatRefusals(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"],
+                                                        app.extensions["companion.limits"])
 
     @app.errorhandler(StorageError)
     def storage_failed(error: StorageError):

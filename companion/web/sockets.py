@@ -21,14 +21,14 @@ from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, j
 from companion import clock as steady
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
 from companion.games.base import N_
-from companion.limits import WATCH, SeatRefusals, TooManyAttempts
+from companion.limits import WATCH, TooManyAttempts
 from companion.store import StorageError
 from companion.tables import SPECTATOR_REFUSED, TOO_MANY_ACTIONS, Principal, TableError, normalize_code
 from companion.web import tables, wire
 from companion.web.i18n import translate
 from companion.web.reader_bridge import HOSTS_ROOM, PHONES_ROOM, phone_status, reader_room
 from companion.web.links import seat_cookie_name
-from companion.web.security import client_address, limits
+from companion.web.security import act_in_the_store, client_address, limits, refusals, wait_before_the_store
 
 # The longest a refusal over a limit is held (see `SocketHub._refused_before_the_store`): under the ping timeout.
 HOLD_AT_MOST = 1.0
@@ -154,8 +154,6 @@ class SocketHub:
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "text": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
-        # A seat's refusals decided in the store, and its address's (`companion.limits.SeatRefusals`).
-        self.refusals = SeatRefusals(app.config["RATE_BURST"], app.config["RATE_PER_SECOND"])
         self._addresses: dict[str, str] = {}  # sid -> the screen's address, read when it connected
 
     def active_host(self) -> tuple[str, str] | None:
@@ -296,9 +294,9 @@ class SocketHub:
     def _refused_before_the_store(self, sid: str, principal: Principal) -> dict | None:
         """What never reaches the store: a spectator's action (a spectator may not act; each one counts
         against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate
-        or past its refusals (`_wait_before_the_store`). Past a limit the answer is held for as long as
-        the screen must wait: the events of a connection are read one after another, so its next ones
-        are read only then, and a flooding screen slows itself, not the other tables."""
+        or past its refusals (`companion.web.security.wait_before_the_store`). Past a limit the answer is
+        held for as long as the screen must wait: the events of a connection are read one after another,
+        so its next ones are read only then, and a flooding screen slows itself, not the other tables."""
         if principal.role == "spectator":
             try:
                 limits().charge(WATCH, client_address())
@@ -307,7 +305,7 @@ class SocketHub:
             return refusal(TableError(401, SPECTATOR_REFUSED))
         seat = (principal.code, principal.actor)
         rate_wait = tables().limiter.wait_for(seat)
-        refusals_wait = self.refusals.wait_for(seat, self._addresses.get(sid, "unknown"))
+        refusals_wait = refusals().wait_for(seat, self._address(sid))
         if refusals_wait > 0:
             # Held the longest: an address's refusals are shared by its seats, so with fifty of them
             # flooding a seat's own turn is further off than the bucket's wait says (held that long,
@@ -317,22 +315,9 @@ class SocketHub:
             return self._held(TableError(429, TOO_MANY_ACTIONS), rate_wait)
         return None
 
-    def _wait_before_the_store(self, sid: str, principal: Principal) -> float:
-        """Seconds until a seat's or the host's next action may open a transaction: its rate of actions,
-        and what it and its address spent on refusals the store decided (`SeatRefusals`)."""
-        seat = (principal.code, principal.actor)
-        return max(tables().limiter.wait_for(seat), self.refusals.wait_for(seat, self._addresses.get(sid, "unknown")))
-
-    def _act_in_the_store(self, sid: str, principal: Principal, token: str | None, action: Any) -> dict:
-        """`Tables.act`, its refusals counted against the seat and its address."""
-        seat, address = (principal.code, principal.actor), self._addresses.get(sid, "unknown")
-        try:
-            answer = tables().act(principal.code, token, action)
-        except TableError as error:
-            self.refusals.answered(seat, address, error.status)
-            raise
-        self.refusals.answered(seat, address, None)
-        return answer
+    def _address(self, sid: str) -> str:
+        """The screen's address, as it connected (an event handled without a request has none of its own)."""
+        return self._addresses.get(sid, "unknown")
 
     def _held(self, error: TableError, wait: float, hold: float | None = None) -> dict:
         self.socketio.sleep(min(wait if hold is None else hold, HOLD_AT_MOST))
@@ -343,16 +328,26 @@ class SocketHub:
         within its rate runs in an application context only. Flask's request context per event (a
         URL adapter, a session, the request's parsing) was 4-8 % of a roll's CPU (issue 29), and
         nothing of the request is needed until an answer must be put in the screen's language or a
-        spectator charged by its address: those go through the request (`on_act`)."""
+        spectator charged by its address: those go through the request (`on_act`).
+
+        A refused action gives the loop back before its connection's next event is read: a flooding
+        screen's events wait in a row, and a burst of refusals one after another (each a transaction
+        when the store decides it) kept every other table waiting until the screen was held."""
+        answer = self._answer_act(sid, action)
+        if not answer.get("ok"):
+            self.socketio.sleep(0)
+        return answer
+
+    def _answer_act(self, sid: str, action: Any) -> dict:
         principal, token = self.presence.of(sid)
         if principal is None or principal.role == "spectator" or action is wire.TOO_DEEP:
             return self._in_request(sid, self.on_act, action)
         with self.app.app_context():
             g.acting_sid = sid
-            if self._wait_before_the_store(sid, principal) > 0:
+            if wait_before_the_store(principal, self._address(sid)) > 0:
                 return self._in_request(sid, self.on_act, action)
             try:
-                return self._act_in_the_store(sid, principal, token, action)
+                return act_in_the_store(principal, token, action, self._address(sid))
             except Exception as error:  # answered in the screen's language
                 return self._in_request(sid, self._failed_act, error, principal, action)
 
@@ -375,7 +370,7 @@ class SocketHub:
         if refused is not None:
             return refused
         try:
-            return self._act_in_the_store(request.sid, principal, token, action)
+            return act_in_the_store(principal, token, action, self._address(request.sid))
         except Exception as error:
             return self._failed_act(error, principal, action)
 
