@@ -50,7 +50,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.server import ROOT, ServerProcess
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.test_browser import CHROMIUM, TEST_CHROMIUM_ARGS
 
 ARTIFACTS = ROOT / "test-artifacts" / "layout"
 # A case's screenshot is kept when it finds a problem; with COMPANION_LAYOUT_SCREENSHOTS=1, every case's.
@@ -377,7 +377,7 @@ def server(tmp_path_factory):
 def pages(server):
     """One browser, one context and one page per size, for the whole module."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=TEST_CHROMIUM_ARGS)
         opened = {}
         for size, locale in LOCALES.items():
             options = SIZES[size.split("-")[0]]
