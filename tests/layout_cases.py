@@ -373,6 +373,12 @@ def server(tmp_path_factory):
     process.stop()
 
 
+# The verify page's Python, asked for and never answered: the page stays where its own checks are shown and the
+# replay line says it downloads Python. Its start (seconds of the machine's time, during which the page answers
+# nothing) is for tests/test_verify_page_replay.py: here it held up the next case opened on the same page.
+PYODIDE = "**/vendor/pyodide/pyodide.asm.wasm*"
+
+
 @pytest.fixture(scope="module")
 def pages(server):
     """One browser, one context and one page per size, for the whole module."""
@@ -382,6 +388,7 @@ def pages(server):
         for size, locale in LOCALES.items():
             options = SIZES[size.split("-")[0]]
             context = browser.new_context(locale=locale, reduced_motion="reduce", **options)
+            context.route(PYODIDE, lambda route: None)
             page = context.new_page()
             page.goto(server.url + "/join")  # an origin for the keys put in local storage
             opened[size] = page
