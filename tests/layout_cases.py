@@ -24,8 +24,9 @@ rendered page (tests/layout_check.js) each case asserts:
 
 The cases are SCREENS (pages, and each game state on the host screen and on the phone
 concerned) x SIZES, run by a test module per group of screens (GROUPS: tests/test_layout_<group>.py,
-``test_layout``): ``pytest --collect-only -q tests/test_layout_*.py`` counts them. A
-screenshot of each is kept in test-artifacts/layout/ (git-ignored).
+``test_layout``): ``pytest --collect-only -q tests/test_layout_*.py`` counts them. The
+screenshot of a case that finds a problem is kept in test-artifacts/layout/ (git-ignored); every case's with
+COMPANION_LAYOUT_SCREENSHOTS=1.
 
 Accessible to everyone at the table: at phone size and on the TV, every page of every game (the
 screens of ``ACCESSIBLE``) is also checked by axe-core (node_modules/axe-core, a development package of
@@ -39,6 +40,7 @@ never told apart by its colour alone (its name is written beside its swatch).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,9 +50,11 @@ from playwright.sync_api import Page, expect, sync_playwright
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
 from tests.server import ROOT, ServerProcess
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.test_browser import CHROMIUM, TEST_CHROMIUM_ARGS
 
 ARTIFACTS = ROOT / "test-artifacts" / "layout"
+# A case's screenshot is kept when it finds a problem; with COMPANION_LAYOUT_SCREENSHOTS=1, every case's.
+EVERY_SCREENSHOT = os.environ.get("COMPANION_LAYOUT_SCREENSHOTS") == "1"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHECK = (Path(__file__).parent / "layout_check.js").read_text()
 SIZES = {
@@ -369,15 +373,22 @@ def server(tmp_path_factory):
     process.stop()
 
 
+# The verify page's Python, asked for and never answered: the page stays where its own checks are shown and the
+# replay line says it downloads Python. Its start (seconds of the machine's time, during which the page answers
+# nothing) is for tests/test_verify_page_replay.py: here it held up the next case opened on the same page.
+PYODIDE = "**/vendor/pyodide/pyodide.asm.wasm*"
+
+
 @pytest.fixture(scope="module")
 def pages(server):
     """One browser, one context and one page per size, for the whole module."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=TEST_CHROMIUM_ARGS)
         opened = {}
         for size, locale in LOCALES.items():
             options = SIZES[size.split("-")[0]]
             context = browser.new_context(locale=locale, reduced_motion="reduce", **options)
+            context.route(PYODIDE, lambda route: None)
             page = context.new_page()
             page.goto(server.url + "/join")  # an origin for the keys put in local storage
             opened[size] = page
@@ -445,12 +456,6 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     main_text = TV_MAIN_TEXT * min(1, viewport["height"] / 1080)
     found = page.evaluate(CHECK, {"minText": MIN_TEXT, "mainSelectors": list(screen.main) if tv_host else [],
                                   "mainText": main_text, "tv": tv_host, "bigHost": big_host})
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    # A whole page's picture stretches the viewport to the page and leaves it scrolled elsewhere: the page is put
-    # back where it was (a board the phone scrolled up above its bar).
-    scrolled = page.evaluate("() => window.scrollY")
-    page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
-    page.evaluate("(top) => window.scrollTo({ top, behavior: 'instant' })", scrolled)
     problems = {key: found[key] for key in ("sideways", "small", "overlaps", "cut", "covered", "tooSmallText", "main",
                                             "scrolled", "panels", "bar")
                 if found[key]}
@@ -496,6 +501,9 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     violations = accessibility_violations(page) if axe_checks(screen, size) else []
     if violations:  # checked last: axe's script stays in the page
         problems["accessibility"] = violations
+    if problems or EVERY_SCREENSHOT:  # a whole page's picture costs a fifth of a second of the browser's time
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
     assert problems == {}, f"{screen.name} at {size}: {problems}"
 
 

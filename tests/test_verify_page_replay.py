@@ -5,10 +5,12 @@ reported by the page at the move's entry, in French on a French phone; a browser
 says the replay failed and that the log is not verified, as does a page whose rules zip is withheld or
 whose Python is broken; the page's hash of the rules it ran is the
 CLI's ``--rules-hash``. Two phones (English, French) serve the whole module: Python loads once per page,
-its files from the browser's cache after the first page."""
+its files from the browser's cache after the first page; a random walk of each game replays in one verify page's
+Python, started once (each start takes seconds), by the page's own replay module."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -16,6 +18,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from companion import rules_bundle
+from companion.verify import page_report
 from tests.screen import WAIT
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
@@ -229,14 +233,63 @@ def test_a_changed_move_with_the_replay_sabotaged_is_never_verified(browser, ser
         context.close()
 
 
-@pytest.mark.parametrize("game_id", sorted(CONFIGS))
-def test_a_random_game_of_every_game_replays_on_the_page(server, rayman_log, phones, game_id):
-    """The page runs each game's own rules, not only Rayman's and Chakart's: a random walk of each game,
-    logged as the table logs it (`tests.test_replay`), served in place of a table's log."""
-    log = logged_walk(game_id)
-    page = phones["en"].new_page()
-    page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(json=log))
+# The page's replay module (static/js/replay.js) with the Python it prepared, in a verify page whose own run stops
+# at its log (refused): each call replays a log's text as the page does (JSON read by Python, where 1.0 stays a
+# float), with its rules imported afresh (the games' modules an earlier replay imported are forgotten first, as a
+# new page would not have them).
+START_PYTHON = """async ([rulesUrl, pyodideUrl]) => {
+  const { prepareReplay } = await import('/static/js/replay.js');
+  window.__python = prepareReplay({ rulesUrl, pyodideUrl });
+  await window.__python;
+}"""
+FORGET_THE_RULES = "import sys\nfor name in [n for n in sys.modules if n.split('.')[0] == 'companion']: del sys.modules[name]"
+REPLAY_IN_THE_PAGES_PYTHON = """async ([logText, forget]) => {
+  const { replayInPython } = await import('/static/js/replay.js');
+  const { verifyLog } = await import('/static/js/fairness.js');
+  (await window.__python).python.runPython(forget);
+  const log = JSON.parse(logText);
+  const { hash, report } = await replayInPython({ prepared: window.__python, log, logText });
+  return { hash, report, seen: verifyLog(log, null).problems.map((problem) => problem.i) };
+}"""
+
+
+@pytest.fixture(scope="module")
+def pages_python(browser, server, rayman_log):  # noqa: F811
+    """A verify page's Python, started once for the module (it takes seconds) as the page starts it."""
+    context = browser.new_context(locale="en-US", **PHONE)
+    page = context.new_page()
+    page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(status=404, json={}))
     page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
-    expect(page.locator(".replay[data-result=ok]")).to_be_visible(timeout=REPLAY_WAIT)
-    expect(page.locator(".replay-state")).to_have_text(REPLAYED)
-    page.close()
+    replay = page.locator(".replay")
+    page.evaluate(START_PYTHON, [replay.get_attribute("data-rules"), replay.get_attribute("data-pyodide")])
+    yield lambda log: page.evaluate(REPLAY_IN_THE_PAGES_PYTHON, [json.dumps(log), FORGET_THE_RULES])
+    context.close()
+
+
+@pytest.mark.parametrize("game_id", sorted(CONFIGS))
+def test_a_random_game_of_every_game_replays_on_the_page(pages_python, game_id):
+    """The page runs each game's own rules, not only Rayman's and Chakart's: a random walk of each game,
+    logged as the table logs it (`tests.test_replay`), replayed by the page's Python as the page replays a
+    table's log (what the page shows of a replay is the Rayman and Chakart tests'): replayed, with nothing
+    found that the page's own checks did not (what the page shows as "Replayed ... the same final state"), the
+    very report the whole package gives, with the rules the CLI hashes."""
+    log = logged_walk(game_id)
+    found = pages_python(log)
+    report = found["report"]
+    assert report["replayed"] and report["replay"] == []
+    assert {problem["i"] for problem in report["problems"]} <= set(found["seen"])
+    assert report == json.loads(json.dumps(page_report(log)))
+    assert found["hash"] == rules_bundle.rules_hash()
+
+
+def test_a_replay_in_the_pages_python_leaves_nothing_that_changes_the_next(pages_python):
+    """What lets the module share one Python: the same log replayed again after another game's gives the same
+    report, and so does a log the rules refuse, before and after."""
+    chakart, arkade = logged_walk("chakart"), logged_walk("arkade")
+    refused = json.loads(json.dumps(chakart))
+    action = next(entry for entry in refused["entries"] if entry["kind"] == "action" and entry["call"] == "apply")
+    action["seat"] = 1 - action["seat"]
+    first = [pages_python(log) for log in (chakart, refused, arkade)]
+    again = [pages_python(log) for log in (arkade, refused, chakart)]
+    assert first == again[::-1]
+    assert first[0]["report"]["replay"] == [] and first[1]["report"]["replay"][0]["i"] == action["i"]
