@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from companion import fairness, waits
@@ -145,12 +146,17 @@ class NightActions:
         return {"waits": fresh, "next_deadline": waits.next_deadline(fresh)}
 
     # Deadlines -----------------------------------------------------------------
-    def expire_due(self) -> list[str]:
-        """Settles every timed wait past its deadline, at every table; returns the tables changed."""
+    def expire_due(self, between: Callable[[], None] = lambda: None) -> list[str]:
+        """Settles every timed wait past its deadline, at every table; returns the tables changed.
+        ``between`` runs before each table after the first: the server gives its event loop back there, so
+        that many tables due at once (fifty silent rounds started together) do not hold every other table's
+        actions behind their transactions."""
         with self.store.reading() as tx:
             codes = tx.due_tables(self.clock())
         changed = []
-        for code in codes:
+        for number, code in enumerate(codes):
+            if number:
+                between()
             with self.store.transaction() as tx:
                 table = self._existing_table(tx, code)
                 settled = self._resolve_due(tx, table)

@@ -136,3 +136,15 @@ def test_how_long_a_seat_has_been_away_does_not_jump_with_the_wall_clock(clocks,
     presence.detach("phone")
     clocks.later(2, wall_jump=jump)
     assert presence.away_for("ABCD", 1) == pytest.approx(2)
+
+
+def test_tables_due_at_once_are_settled_one_at_a_time_with_the_loop_given_back_between(tables, clocks):
+    """Fifty silent rounds started together come due together: the server gives its event loop back between
+    two tables' transactions (``between``), so that the other tables' actions are not held behind all of them."""
+    codes = [claimed_tally(tables)[0] for _ in range(3)]
+    clocks.later(3)
+    seen = []
+    settled = tables.expire_due(between=lambda: seen.append([timed_out(tables, code) for code in codes]))
+    assert sorted(settled) == sorted(codes)
+    # Called before each table but the first, when exactly the tables before it are settled.
+    assert [sum(flags) for flags in seen] == [1, 2]
