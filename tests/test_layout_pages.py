@@ -111,6 +111,7 @@ def test_a_seat_handed_on_from_a_laptop_shows_its_code_in_view_and_tells_the_old
     # Bo's phone comes back to the table meanwhile: asked, it allows the move.
     open_screen(old_phone, server, Screen("old", "/t/{code}", None, "phone", ".history li"), table_as(table, "Bo"))
     old_phone.locator(".allow-handoff").tap()
+    expect(old_phone.locator(".handoff-question")).to_have_count(0)  # the server has the phone's consent
     claimed = requests.post(f"{server.url}/api/tables/{table.code}/handoff", json={"handoff": code, "entropy": "5a" * 32},
                             timeout=states.WAIT)
     assert claimed.status_code == 201, claimed.text
