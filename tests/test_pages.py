@@ -48,13 +48,16 @@ def test_qr_code_is_an_svg_of_the_join_address(client):
 
 def test_every_page_forbids_inline_scripts_and_framing(client):
     code = new_table(client)["code"]
-    for path in ("/", f"/host/{code}", f"/t/{code}", f"/t/{code}/card", f"/t/{code}/verify", "/join"):
+    for path in ("/", f"/host/{code}", f"/t/{code}", f"/t/{code}/card", f"/t/{code}/verify", "/join",
+                 f"/t/{code}/screen", "/screen", "/rankings", "/rayman/labels"):
         page = client.get(path)
         policy = page.headers["Content-Security-Policy"]
-        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy and "frame-ancestors 'none'" in policy
         assert "unsafe-inline" not in policy
         text = page.get_data(as_text=True)
         assert "<script>" not in text and "onclick=" not in text
+        # The policy blocks inline styles too: a page's layout written there would silently not apply.
+        assert "<style" not in text and ' style="' not in text, path
         assert page.headers["X-Content-Type-Options"] == "nosniff"
 
 
