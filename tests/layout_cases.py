@@ -419,6 +419,8 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     response = page.goto(server.url + screen.path.format(code=code))
     assert response.status == screen.status
     expect(page.locator(screen.ready).first).to_be_attached()
+    # A part drawn later (a lazily loaded panel) redraws the screen: measured before, it moves under the test.
+    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
     if screen.who in ("host", "phone", "host-phone", "display"):
         expect(page.locator(".status[data-state=connected], .status[data-state=closed]").first).to_be_attached()
         expect(page.locator(".game-area")).not_to_be_empty()

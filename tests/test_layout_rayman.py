@@ -71,3 +71,35 @@ def test_the_screen_names_modes_difficulties_and_ptizetre_colours_from_the_serve
     expect(page.locator(".rm-history").first).to_contain_text("Ptizêtre blanc")
     expect(page.locator(".game-area")).to_contain_text("Compétitif")
     expect(page.locator(".game-area")).to_contain_text("Novice")
+
+
+# Each time the page sets or removes aria-busy: whether it is busy then, and whether Rayman's setup panel is drawn.
+BUSY_RECORD = """() => {
+  window.busyRecord = [];
+  const note = (busy) => window.busyRecord.push({ busy, setup: !!document.querySelector('.rm-setup') });
+  const { setAttribute, removeAttribute } = Element.prototype;
+  Element.prototype.setAttribute = function (name, value) {
+    if (name === 'aria-busy') note(value === 'true');
+    return setAttribute.call(this, name, value);
+  };
+  Element.prototype.removeAttribute = function (name) {
+    if (name === 'aria-busy') note(false);
+    return removeAttribute.call(this, name);
+  };
+}"""
+
+
+def test_the_phone_says_it_is_busy_until_the_panel_it_loads_later_is_drawn(server, pages, tables):
+    """Rayman's setup panels come in a module of their own, asked for at the screen's first draw: until it is in
+    and drawn, <body> carries aria-busy (a screen reader, and the layout cases, wait for the whole screen)."""
+    page = pages["phone"].context.new_page()  # its own page: the recording script stays out of the other cases
+    try:
+        page.add_init_script(f"({BUSY_RECORD})()")
+        page.goto(server.url + "/join")  # an origin for the seat's key in local storage
+        open_screen(page, server, phone_screen("rayman-characters-phone"), tables(states.rayman_characters))
+        expect(page.locator(".rm-setup .rm-choices button").first).to_be_visible()
+        record = page.evaluate("() => window.busyRecord")
+        assert record[0] == {"busy": True, "setup": False}, record  # drawn first without the panel, busy
+        assert record[-1] == {"busy": False, "setup": True}, record  # and busy until drawn again with it
+    finally:
+        page.close()

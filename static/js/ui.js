@@ -17,6 +17,19 @@ export function el(tag, attributes = {}, ...children) {
 // lazy(load)(onLoaded) gives the module once it is in; until then null, and it asks for it and calls
 // onLoaded when it arrives (the page then draws again).
 // lazy(load).load() gives it to code that can wait (an answer to a tap).
+// While a part the screen draws is on its way, the page says it is busy (aria-busy on <body>): a screen
+// reader waits for the whole screen, and a test measures the screen once it is drawn whole.
+let partsOnTheirWay = 0;
+
+function onItsWay(loading) {
+  partsOnTheirWay += 1;
+  document.body.setAttribute('aria-busy', 'true');
+  loading.finally(() => {
+    partsOnTheirWay -= 1;
+    if (!partsOnTheirWay) document.body.removeAttribute('aria-busy');
+  });
+}
+
 export function lazy(load) {
   let module = null;
   let loading = null;
@@ -26,7 +39,7 @@ export function lazy(load) {
   };
   const loaded = (onLoaded) => {
     if (module) return module;
-    start().then(() => onLoaded?.());
+    onItsWay(start().then(() => onLoaded?.()));
     return null;
   };
   loaded.load = start;
