@@ -98,7 +98,8 @@ class ServerProcess:
 def server_fixture(directory: str, extra_env: dict | None = None, *, scope: str = "module",
                    prepare: Callable[[Path], None] | None = None, timeout: float = 20):
     """A pytest fixture that runs one real server for its tests, with ``extra_env`` on top of the test
-    environment, in a fresh folder named after ``directory``; the server is stopped after the last test.
+    environment, in a fresh folder named after ``directory``; the server stops when the fixture's scope (the
+    module, unless ``scope`` says otherwise) ends.
 
     Use it for a test module's plain server, a line instead of a fixture body:
     ``server = server_fixture("arkade", {"COMPANION_AWAY_SECONDS": "0"})``. ``prepare`` is handed the
