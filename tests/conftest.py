@@ -9,7 +9,7 @@ import pytest
 
 from companion import create_app
 from companion.catalogues import compile_catalogues
-from tests.server import TEST_LIMITS, ServerProcess
+from tests.server import TEST_LIMITS, server_fixture
 
 
 def pytest_sessionstart(session):
@@ -85,11 +85,7 @@ def emulator():
         yield emulator
 
 
-@pytest.fixture
-def live_server(tmp_path):
-    server = ServerProcess(tmp_path).start()
-    yield server
-    server.stop()
+live_server = server_fixture("live", scope="function")
 
 
 # --- Test kinds -------------------------------------------------------------------------------
@@ -102,7 +98,7 @@ KIND_OF_FIXTURE = {"browser": "browser", "live_server": "server", "server": "ser
                    "app": "app", "client": "app", "tables": "app", "socket_client": "app"}
 # (A layout module, tests/test_layout_*.py, has its browser from tests/layout_cases.py: its ``layout_test``.)
 KIND_OF_MODULE_NAME = {"sync_playwright": "browser", "layout_test": "browser", "ServerProcess": "server",
-                       "Cluster": "server", "create_app": "app"}
+                       "server_fixture": "server", "Cluster": "server", "create_app": "app"}
 KINDS = ("browser", "server", "app")  # heaviest first: a test is of the heaviest kind it needs
 
 
@@ -134,10 +130,6 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: -cost[item.nodeid.split("::")[0]])  # stable: a file's own order is kept
 
 
-@pytest.fixture(scope="module")
-def quick_rounds(tmp_path_factory):
-    """A real server whose rounds of random numbers wait three seconds on a silent phone: long enough for an
-    answering phone on a loaded machine, short enough to wait for a round's timeout in a test."""
-    server = ServerProcess(tmp_path_factory.mktemp("rounds"), extra_env={"COMPANION_ROUND_SECONDS": "3"}).start()
-    yield server
-    server.stop()
+# A real server whose rounds of random numbers wait three seconds on a silent phone: long enough for an
+# answering phone on a loaded machine, short enough to wait for a round's timeout in a test.
+quick_rounds = server_fixture("rounds", {"COMPANION_ROUND_SECONDS": "3"})

@@ -49,7 +49,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, ServerProcess, server_fixture
 from tests.test_browser import CHROMIUM, TEST_CHROMIUM_ARGS
 
 ARTIFACTS = ROOT / "test-artifacts" / "layout"
@@ -359,18 +359,13 @@ BROKEN_BOARD_WORDS = """() => [...document.querySelectorAll('.ax-cell .ax-card, 
 })"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # A reader is configured but not plugged in (absent): the phones show what to do without one.
-    # Timed waits never settle by themselves (DEADLINE_TICK 0): each state is a snapshot that later cases
-    # open again, and on a slow machine a judged fight waiting on an absent seat would otherwise be
-    # decided by the clock before its French case opens it.
-    process = ServerProcess(tmp_path_factory.mktemp("layout"), extra_env={
-        **states.FAST, "COMPANION_READER": "usb:ffff:fffe", "COMPANION_DEADLINE_TICK": "0"})
-    states.import_catalogue(process.database)
-    process.start(timeout=60)  # a module per group starts one: on a loaded machine Python's imports alone take 30 s
-    yield process
-    process.stop()
+# A reader is configured but not plugged in (absent): the phones show what to do without one.
+# Timed waits never settle by themselves (DEADLINE_TICK 0): each state is a snapshot that later cases
+# open again, and on a slow machine a judged fight waiting on an absent seat would otherwise be
+# decided by the clock before its French case opens it. A module per group starts one: on a loaded
+# machine Python's imports alone take 30 s, hence the long start.
+server = server_fixture("layout", {**states.FAST, "COMPANION_READER": "usb:ffff:fffe", "COMPANION_DEADLINE_TICK": "0"},
+                        prepare=states.import_catalogue, timeout=60)
 
 
 # The verify page's Python, asked for and never answered: the page stays where its own checks are shown and the

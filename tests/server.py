@@ -8,7 +8,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
+import pytest
 import requests
 
 from scripts.cluster import free_port  # noqa: F401 (tests and bench/ import it from here)
@@ -91,3 +93,25 @@ class ServerProcess:
 
     def stop(self) -> None:
         stop_process(self.process)
+
+
+def server_fixture(directory: str, extra_env: dict | None = None, *, scope: str = "module",
+                   prepare: Callable[[Path], None] | None = None, timeout: float = 20):
+    """A pytest fixture that runs one real server for its tests, with ``extra_env`` on top of the test
+    environment, in a fresh folder named after ``directory``; the server stops when the fixture's scope (the
+    module, unless ``scope`` says otherwise) ends.
+
+    Use it for a test module's plain server, a line instead of a fixture body:
+    ``server = server_fixture("arkade", {"COMPANION_AWAY_SECONDS": "0"})``. ``prepare`` is handed the
+    database's path before the first start (a catalogue imported, say); ``timeout`` is the start's.
+    A server that needs more around its start (an emulated reader, a second address, files of its own)
+    keeps a fixture of its own that calls ServerProcess, so that what is special about it stays in view."""
+    @pytest.fixture(scope=scope)
+    def server(tmp_path_factory):
+        process = ServerProcess(tmp_path_factory.mktemp(directory), extra_env=extra_env)
+        if prepare:
+            prepare(process.database)
+        yield process.start(timeout=timeout)
+        process.stop()
+
+    return server

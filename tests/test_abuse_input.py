@@ -11,18 +11,14 @@ import requests
 
 from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 DEEP = 8000
 HEADERS = {"Content-Security-Policy": "frame-ancestors 'none'", "X-Content-Type-Options": "nosniff",
            "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("abuse-input")).start()
-    yield process
-    process.stop()
+server = server_fixture("abuse-input")
 
 
 def new_table(server, names=("Ana",), **options) -> dict:
@@ -252,13 +248,8 @@ def test_a_socket_io_act_nested_too_deep_is_answered_and_changes_nothing(server,
         phone.close()
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory):
-    """A bot taps faster than a thumb: no per-seat rate limit in its way."""
-    process = ServerProcess(tmp_path_factory.mktemp("abuse-input-fast"), extra_env={
-        "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}).start()
-    yield process
-    process.stop()
+# A bot taps faster than a thumb: no per-seat rate limit in its way.
+fast_server = server_fixture("abuse-input-fast", {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
 
 
 @pytest.fixture(scope="module")

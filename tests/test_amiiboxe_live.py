@@ -22,7 +22,7 @@ import requests
 from hardware.emulate import Emulator
 from tests.live_table import LiveTable, closed_after
 from tests.screen import WAIT
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 # A phone that leaves is away at once (the host may then decide for it).
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_AWAY_SECONDS": "0"}
@@ -46,12 +46,8 @@ def reader_server(tmp_path):
             server.stop()
 
 
-@pytest.fixture
-def no_reader_server(tmp_path):
-    # A reader is configured but none is plugged in (the default, "usb", on a machine without one).
-    server = ServerProcess(tmp_path, extra_env={**FAST, "COMPANION_READER": "usb:ffff:fffe"}).start()
-    yield server
-    server.stop()
+# A reader is configured but none is plugged in (the default, "usb", on a machine without one).
+no_reader_server = server_fixture("no-reader", {**FAST, "COMPANION_READER": "usb:ffff:fffe"}, scope="function")
 
 
 @pytest.fixture

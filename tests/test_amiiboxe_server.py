@@ -18,7 +18,7 @@ from hardware.emulate import Emulator
 from tests import layout_states
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 # One table's agreement teaches the house ranking here (by default it takes two tables: test_rankings_proposals).
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_HOUSE_TABLES": "1"}
@@ -182,12 +182,8 @@ SEARCHES = {"Ana": ("mario", "LINK", "pikachu"), "Bo": ("bowser", "kirby", "samu
             "Cy": ("yoshi", "fox", "ness")}
 
 
-@pytest.fixture
-def no_reader_server(tmp_path):
-    server = ServerProcess(tmp_path, extra_env=FAST)  # COMPANION_READER=none: no reader at all
-    server.start()  # the shipped catalogue: every figure can be searched by name
-    yield server
-    server.stop()
+# COMPANION_READER=none: no reader at all; the shipped catalogue: every figure can be searched by name.
+no_reader_server = server_fixture("no-reader", FAST, scope="function")
 
 
 def pick_by_search(url: str, phone: Screen, query: str) -> str:
@@ -321,12 +317,7 @@ def test_a_phone_that_leaves_during_a_judged_fight_never_stalls_the_table(no_rea
             screen.close()
 
 
-@pytest.fixture(scope="module")
-def away_at_once_server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("stop-waiting"),
-                           extra_env={**layout_states.FAST, "COMPANION_AWAY_SECONDS": "0"}).start()
-    yield server
-    server.stop()
+away_at_once_server = server_fixture("stop-waiting", {**layout_states.FAST, "COMPANION_AWAY_SECONDS": "0"})
 
 
 def test_the_host_stops_waiting_at_once_for_an_away_fighters_answer(away_at_once_server):

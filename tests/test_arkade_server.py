@@ -22,18 +22,13 @@ from companion.games.arkade import ALIEN, DEFENDER
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer, new_table, snapshot
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # a bot plays faster than a thumb
 MAX_ACTIONS = 3000
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's whole games: each opens its own table."""
-    process = ServerProcess(tmp_path_factory.mktemp("arkade-server"), extra_env=FAST).start()
-    yield process
-    process.stop()
+server = server_fixture("arkade-server", FAST)  # one server for the module's whole games: each opens its own table
 
 
 def open_table(url: str, options: dict) -> tuple[dict, list[dict]]:

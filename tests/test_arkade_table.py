@@ -21,18 +21,13 @@ import requests
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.live_table import LiveTable, closed_after
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 ASTEROIDS = ["1 asteroid", "1 asteroid", "2 asteroid", "2 asteroid", "3 asteroid", "3 asteroid"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("arkade"), extra_env={
-        "COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("arkade", {"COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "1000",
+                                   "COMPANION_RATE_PER_SECOND": "1000"})
 
 
 class Duel(LiveTable):

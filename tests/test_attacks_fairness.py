@@ -16,16 +16,12 @@ from companion import fairness
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.phones import ChainPhone, answer_rounds
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 TIMEOUT = 20
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("attacks")).start()
-    yield server
-    server.stop()
+server = server_fixture("attacks")
 
 
 def new_table(server, game="dice", **options) -> dict:

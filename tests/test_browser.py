@@ -19,7 +19,7 @@ import pytest
 import requests
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, ServerProcess, server_fixture
 from tests.helpers import ENTROPY, IMAGES_IN_VIEW_LOADED
 
 CHROMIUM = "/usr/bin/chromium"
@@ -58,12 +58,8 @@ new MutationObserver(() => {
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # A TV paired here shows its table only when it is chosen on the TV: no countdown ends during a test.
-    server = ServerProcess(tmp_path_factory.mktemp("browser"), extra_env={"COMPANION_PAIR_WAIT": "600"}).start()
-    yield server
-    server.stop()
+# A TV paired here shows its table only when it is chosen on the TV: no countdown ends during a test.
+server = server_fixture("browser", {"COMPANION_PAIR_WAIT": "600"})
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ the log with the queued draws."""
 
 from __future__ import annotations
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -13,17 +12,13 @@ from companion.verify import verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone
 from tests.screen import Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_browser import browser, create_table, open_context, public_log, seated_phones  # noqa: F401
 
 REPLAY_WAIT = 120_000  # Python starting takes seconds on a small machine
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("browser-queue")).start()
-    yield server
-    server.stop()
+server = server_fixture("browser-queue")
 
 
 def answer_when_asked(screen: Screen, phone: ChainPhone) -> None:

@@ -6,21 +6,15 @@ from __future__ import annotations
 
 import re
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.helpers import bearer, ENTROPY
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_browser import DESKTOP, PHONE, as_host, as_seat, browser, decode_qr, open_context  # noqa: F401
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("browser-night"), extra_env={
-        "COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "1"}).start()
-    yield process
-    process.stop()
+server = server_fixture("browser-night", {"COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "1"})
 
 
 def act(server, code: str, token: str, action: dict) -> None:

@@ -5,24 +5,17 @@ ranking dragged into a new order, tied, saved and read back from the API."""
 
 from __future__ import annotations
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_browser import PHONE, as_seat, browser, open_context  # noqa: F401
 from tests.helpers import ENTROPY
 
 MARIO, BOWSER, PIKACHU = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    workdir = tmp_path_factory.mktemp("rankings")
-    process = ServerProcess(workdir)  # its first start loads the shipped catalogue
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("rankings")  # its first start loads the shipped catalogue
 
 
 def table_with_figures(server) -> tuple[str, str]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 import requests
 from playwright.sync_api import Locator, Page, expect
 
 from tests.helpers import bearer
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, server_fixture
 from tests.test_browser import (  # noqa: F401
     DESKTOP, SMALL_PHONE, Watched, as_host, as_seat, browser, open_context, phone_at_seat, seat_via_api,
 )
@@ -26,13 +25,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 SHOTS = Path(os.environ.get("COMPANION_UNIVERSALIS_SHOTS", ARTIFACTS / "universalis"))
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The API plays two turns before the phones take over: faster than a thumb."""
-    process = ServerProcess(tmp_path_factory.mktemp("universalis"),
-                            extra_env={"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}).start()
-    yield process
-    process.stop()
+# The API plays two turns before the phones take over: faster than a thumb.
+server = server_fixture("universalis", {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
 
 
 def act(server, code: str, token: str, action: dict) -> None:

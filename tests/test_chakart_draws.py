@@ -14,18 +14,14 @@ import requests
 from companion.verify import verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone, answer_rounds
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401
 
 TIMEOUT = 20
 BXE4 = "rn1b2qk/pbppwppp/1w2p3/1p1Rm3/3PdnPr/4P1d1/PPP1mP1P/NNB1KRQB"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("chakart-draws")).start()
-    yield process
-    process.stop()
+server = server_fixture("chakart-draws")
 
 
 def move(phone: ChainPhone, start: str, end: str) -> dict:

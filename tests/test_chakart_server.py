@@ -12,19 +12,15 @@ import requests
 
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 # A bot plays faster than a thumb; a phone that leaves is away at once.
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000", "COMPANION_AWAY_SECONDS": "0"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module: each test opens tables of its own (each with its own seed), as the
-    stealth test's two games always had."""
-    process = ServerProcess(tmp_path_factory.mktemp("chakart-server"), extra_env=FAST).start()
-    yield process
-    process.stop()
+# One server for the module: each test opens tables of its own (each with its own seed), as the
+# stealth test's two games always had.
+server = server_fixture("chakart-server", FAST)
 
 
 def open_game(server: ServerProcess) -> dict:

@@ -13,7 +13,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests import layout_states as states
 from tests.helpers import IMAGES_IN_VIEW_LOADED
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, DOCS
 
 SCREENS = DOCS / "screens"
@@ -30,13 +30,7 @@ MAIN_SCREENS = {
 }
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("screens"), extra_env=states.FAST)
-    states.import_catalogue(process.database)
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("screens", states.FAST, prepare=states.import_catalogue)
 
 
 def png_size(path) -> tuple[int, int]:

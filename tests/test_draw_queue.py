@@ -8,22 +8,17 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 import requests
 
 from companion.verify import verify_log
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 from tests.test_operator_attacks import (act, connected, draws_of, host, log, new_table, play_until, rayman_choice,
                                          verified_after_closing, what_the_operator_reads)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("queue")).start()
-    yield server
-    server.stop()
+server = server_fixture("queue")
 
 
 def dice_table(server, *names: str) -> tuple[dict, list[ChainPhone], list[Screen]]:
@@ -169,11 +164,7 @@ def test_a_second_draw_and_bad_reveals_while_draws_wait_are_refused_and_change_n
         screen.close()
 
 
-@pytest.fixture
-def restartable(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("restart")).start()
-    yield server
-    server.stop()
+restartable = server_fixture("restart", scope="function")
 
 
 def test_the_queue_is_in_the_store_a_server_restart_loses_nothing(restartable):

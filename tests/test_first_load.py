@@ -32,7 +32,7 @@ from companion.web.bundles import Bundles
 from companion.web.i18n import browser_catalogue, labels_catalogue
 from companion.web.styles import GAME_MARKERS, styles_for
 from tests import layout_states
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server, take_seat  # noqa: F401
 
 BUDGET = 50 * 1024  # issue 29: every path of a phone's first load
@@ -388,12 +388,7 @@ def test_a_message_the_page_lacks_is_shown_in_english_never_blank(server, open_c
     assert shown == ["Not a message of the catalogue, Ana", "2 new things", "Connecting…"]  # the page carries none
 
 
-@pytest.fixture(scope="module")
-def unbundled_server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("first-load-unbundled"),
-                            extra_env={"COMPANION_BUNDLED": "0"}).start()
-    yield process
-    process.stop()
+unbundled_server = server_fixture("first-load-unbundled", {"COMPANION_BUNDLED": "0"})
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -413,11 +408,7 @@ def test_a_phone_runs_the_modules_as_written_when_they_are_not_bundled(unbundled
     assert phone.page_errors == [] and phone.failed == [] and phone.bad_status == []
 
 
-@pytest.fixture(scope="module")
-def fast_server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("first-load-rayman"), extra_env=layout_states.FAST).start()
-    yield process
-    process.stop()
+fast_server = server_fixture("first-load-rayman", layout_states.FAST)
 
 
 def seat_on(phone, server: ServerProcess, code: str, token: str) -> None:

@@ -18,19 +18,14 @@ from companion.limits import SeatRefusals
 from tests.helpers import ENTROPY, bearer
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 TIMEOUT = 20
 DRAW_WAITS = "Your draw waits for the phones' random numbers: you can act again once it is drawn."
 TOO_MANY = "Too many actions: wait a moment and try again."
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("flood-seats"),
-                           extra_env={"COMPANION_RATE_BURST": "10", "COMPANION_RATE_PER_SECOND": "0.5"}).start()
-    yield server
-    server.stop()
+server = server_fixture("flood-seats", {"COMPANION_RATE_BURST": "10", "COMPANION_RATE_PER_SECOND": "0.5"})
 
 
 def new_table(server) -> str:

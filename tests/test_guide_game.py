@@ -13,7 +13,7 @@ from companion.games import REGISTRY
 from companion.verify import verify_log
 from tests.live_table import LiveTable, closed_after
 from tests.random_play import Config, play
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 PIG = REGISTRY["pig"]
 
@@ -24,13 +24,8 @@ def test_pig_keeps_every_promise_of_the_kernel_at_random(picks):
     assert PIG.outcome(walk.state) is not None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("pig"), extra_env={
-        "COMPANION_GAME_MODULES": "tests.guide_game", "COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "200",
-        "COMPANION_RATE_PER_SECOND": "200"}).start()
-    yield process
-    process.stop()
+server = server_fixture("pig", {"COMPANION_GAME_MODULES": "tests.guide_game", "COMPANION_AWAY_SECONDS": "0",
+                                "COMPANION_RATE_BURST": "200", "COMPANION_RATE_PER_SECOND": "200"})
 
 
 @pytest.fixture

@@ -7,13 +7,12 @@ nothing."""
 
 from __future__ import annotations
 
-import pytest
 import requests
 
 from companion.tables import HOST_ACTIONS
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 BOWSER, LINK, UNKNOWN = "0x0005000000140002", "0x0100000000040002", "0x3f00000000ff0002"
 UID = "04a1b2c3d4e5f6"
@@ -22,15 +21,10 @@ UID = "04a1b2c3d4e5f6"
 NO_PAIR_WAIT = {"COMPANION_PAIR_WAIT": "0"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    # A TV shows the one table that asked at once (the wait before it does is tried on its own below). A seat
-    # refused again and again is held past half its burst (SeatRefusals): this module's seat tries each of the
-    # 19 host actions in a row, so its burst is large (tests/test_flood_seats.py tries the budget).
-    process = ServerProcess(tmp_path_factory.mktemp("host-phone"),
-                            extra_env={**NO_PAIR_WAIT, "COMPANION_RATE_BURST": "100"}).start()
-    yield process
-    process.stop()
+# A TV shows the one table that asked at once (the wait before it does is tried on its own below). A seat
+# refused again and again is held past half its burst (SeatRefusals): this module's seat tries each of the
+# 19 host actions in a row, so its burst is large (tests/test_flood_seats.py tries the budget).
+server = server_fixture("host-phone", {**NO_PAIR_WAIT, "COMPANION_RATE_BURST": "100"})
 
 
 class HostedByPhone:

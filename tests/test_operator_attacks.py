@@ -16,7 +16,7 @@ from companion.verify import verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 TIMEOUT = 20
 # Every game with a setup draw, with options that make it draw: what the table draws on its own at the start.
@@ -38,11 +38,7 @@ def pick_a_figure(server, phone: ChainPhone, query: str) -> None:
     assert picked.status_code == 200, picked.text
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("operator")).start()
-    yield server
-    server.stop()
+server = server_fixture("operator")
 
 
 def new_table(server, game: str, **options) -> dict:

@@ -15,7 +15,7 @@ import requests
 
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 MARIO, BOWSER, PIKACHU, LINK = "0x0000000000000002", "0x0005000000140002", "0x1919000000090002", "0x01000000034b0902"
 NEWER = "0x01000000fffe0002"  # a figure newer than the catalogue: it has no name yet
@@ -23,23 +23,10 @@ ADMIN_KEY = "k" * 40
 CRITERION = "most_villainous"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """A server where one table's agreement is enough (COMPANION_HOUSE_TABLES=1): the agreement within a
-    table, tried on its own; `shared` keeps the default, where it takes two tables."""
-    process = ServerProcess(tmp_path_factory.mktemp("proposals"), extra_env={"COMPANION_ADMIN_KEY": ADMIN_KEY,
-                                                                             "COMPANION_HOUSE_TABLES": "1"})
-    process.start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("shared-house"))
-    process.start()
-    yield process
-    process.stop()
+# A server where one table's agreement is enough (COMPANION_HOUSE_TABLES=1): the agreement within a
+# table, tried on its own; `shared` keeps the default, where it takes two tables.
+server = server_fixture("proposals", {"COMPANION_ADMIN_KEY": ADMIN_KEY, "COMPANION_HOUSE_TABLES": "1"})
+shared = server_fixture("shared-house")
 
 
 class Table:

@@ -31,7 +31,7 @@ from companion.games.rayman.legal import sample_salt
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 from tests.test_rayman import initiative
 
 FAST = {"COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"}  # bots tap faster than thumbs
@@ -42,11 +42,7 @@ CHOICE_KEYS = ("salt", "choice", "left", "second", "left_initiative", "second_in
 LOCK, ROLL, BUBBLE = {"type": "lock"}, {"type": "roll"}, {"type": "choose", "bubble": True}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("rayman"), extra_env=FAST).start()
-    yield process
-    process.stop()
+server = server_fixture("rayman", FAST)
 
 
 # --- a table and its screens ----------------------------------------------------------

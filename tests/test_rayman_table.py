@@ -19,18 +19,13 @@ from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import WAIT, Screen
 from tests.live_table import LiveTable, closed_after
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 
 NAMES = ("Zoé", "Max", "Léa")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("rayman-table"), extra_env={
-        "COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("rayman-table", {"COMPANION_AWAY_SECONDS": "0", "COMPANION_RATE_BURST": "1000",
+                                         "COMPANION_RATE_PER_SECOND": "1000"})
 
 
 class Race(LiveTable):

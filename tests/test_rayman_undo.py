@@ -6,21 +6,16 @@ table's log still verifies and replays to the state the table ended in."""
 
 from __future__ import annotations
 
-import pytest
 
 from companion.games.rayman import SETUP_PHASES
 from companion.verify import verify_log
 from tests.test_rayman_server import FAST, LOCK, ROLL, Table, drive, own, setup_move
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 UNDO = {"type": "seat.undo"}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("rayman-undo"), extra_env=FAST).start()
-    yield process
-    process.stop()
+server = server_fixture("rayman-undo", FAST)
 
 
 def positions_seen(table: Table, seat: int) -> list:

@@ -21,7 +21,7 @@ from companion.games.rayman.audit import draw_check
 from companion.verify import Step, verify_log
 from tests.helpers import bearer
 from tests.screen import WAIT
-from tests.server import ServerProcess
+from tests.server import ServerProcess, server_fixture
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
 from tests.test_rayman_audit import first, logged_game
 from tests.test_rayman_server import FAST, ROLL, Racer, Table, drive, race_move, setup_move
@@ -37,11 +37,7 @@ def document(entries: list[dict], options: dict) -> dict:
             "commitment": hashlib.sha256(bytes.fromhex(SEED)).hexdigest(), "entries": numbered}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("rayman-verify"), extra_env=FAST).start()
-    yield process
-    process.stop()
+server = server_fixture("rayman-verify", FAST)
 
 
 def served_coop_round(server: ServerProcess) -> dict:

@@ -7,25 +7,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 import requests
 
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, ServerProcess, server_fixture
 
 
-@pytest.fixture(scope="module")
-def honest(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("served")).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def changed(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("served-changed"),
-                           extra_env={"COMPANION_GAME_MODULES": "tests.changed_static"}).start()
-    yield server
-    server.stop()
+honest = server_fixture("served")
+changed = server_fixture("served-changed", {"COMPANION_GAME_MODULES": "tests.changed_static"})
 
 
 def check(server: ServerProcess, *extra: str) -> subprocess.CompletedProcess:

@@ -12,20 +12,15 @@ from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
 from tests.screen import Screen
 from tests.live_table import LiveTable, closed_after
-from tests.server import ServerProcess
+from tests.server import server_fixture
 import tests.tally_game  # noqa: F401  (registers Tally here too: the verifier replays its games)
 
 WAIT = 30
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("night"), extra_env={
-        "COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "0",
-        "COMPANION_DEADLINE_TICK": "0.2", "COMPANION_RATE_BURST": "100", "COMPANION_RATE_PER_SECOND": "100"})
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("night", {
+    "COMPANION_GAME_MODULES": "tests.tally_game", "COMPANION_AWAY_SECONDS": "0",
+    "COMPANION_DEADLINE_TICK": "0.2", "COMPANION_RATE_BURST": "100", "COMPANION_RATE_PER_SECOND": "100"})
 
 
 class Table(LiveTable):

@@ -33,32 +33,22 @@ import pytest
 import requests
 
 from companion import waits
-from companion.amiibo.catalog import Catalog
 from companion.games.rayman import commitment
-from companion.store import Store
 from companion.verify import verify_log
 from tests.helpers import ENTROPY, bearer
-from tests.layout_states import ANA_FIGURES, BO_FIGURES, CATALOGUE
+from tests.layout_states import ANA_FIGURES, BO_FIGURES, import_catalogue
 from tests.live_table import LiveTable, closed_after
 from tests.screen import WAIT, Screen
 from tests.phones import ChainPhone, answer_rounds
-from tests.server import ServerProcess
+from tests.server import server_fixture
 
 TIMED = waits.MIN_TIMEOUT  # the shortest timeout a table takes: the timed waits end in 2 s
 MAX_DECISIONS = 12  # actions that may take to get past a step (a Stratégie turn: three throws and its end)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("ways"), extra_env={
-        "COMPANION_AWAY_SECONDS": "0", "COMPANION_DEADLINE_TICK": "0.2",
-        "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"})
-    store = Store(str(process.database))
-    Catalog(store).import_document(CATALOGUE)  # Amiiboxe's six figures, by name
-    store.close()
-    process.start()
-    yield process
-    process.stop()
+server = server_fixture("ways", {"COMPANION_AWAY_SECONDS": "0", "COMPANION_DEADLINE_TICK": "0.2",
+                                 "COMPANION_RATE_BURST": "1000", "COMPANION_RATE_PER_SECOND": "1000"},
+                        prepare=import_catalogue)  # Amiiboxe's six figures, by name
 
 
 class Night(LiveTable):

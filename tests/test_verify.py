@@ -20,18 +20,14 @@ from companion.replay import state_digest
 from companion.verify import _Walk, verify_log
 from tests.helpers import bearer
 from tests.phones import ChainPhone, answer_rounds
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, server_fixture
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
 
 TIMEOUT = 20
 REPLAY_WAIT = 120_000  # Python starting takes seconds on a small machine
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    server = ServerProcess(tmp_path_factory.mktemp("verify")).start()
-    yield server
-    server.stop()
+server = server_fixture("verify")
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from companion import rules_bundle
 from companion.verify import page_report
 from tests.screen import WAIT
-from tests.server import ROOT, ServerProcess
+from tests.server import ROOT, ServerProcess, server_fixture
 from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
 from tests.test_chakart_draws import played  # noqa: F401  (a closed Chakart table, on this module's server)
 from tests.test_rayman_server import FAST
@@ -52,11 +52,7 @@ new MutationObserver(() => {
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    process = ServerProcess(tmp_path_factory.mktemp("verify-replay"), extra_env=FAST).start()
-    yield process
-    process.stop()
+server = server_fixture("verify-replay", FAST)
 
 
 @pytest.fixture(scope="module")
