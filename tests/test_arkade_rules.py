@@ -454,3 +454,27 @@ def test_outcome_names_the_winner_and_why():
     state = act(act(state, ALIEN_SEAT, {"type": "claim"}), DEFENDER_SEAT, {"type": "confirm", "accept": True})
     assert GAME.outcome(state)["winners"] == [ALIEN_SEAT] and "last line" in GAME.outcome(state)["reason"]
     assert GAME.outcome(new_game()) is None
+
+
+# --- rules of the book the audit (docs/rules/arkade.md) found without a test of their own ----------
+
+def test_bonus_une_meme_soucoupe_peut_declencher_plusieurs_cases_bonus():
+    # « Une même soucoupe peut déclencher plusieurs cases Bonus. » (and the rift's « c'est un combo ! »)
+    state = act(alien_tiles(new_game(), "rift", "turret"), ALIEN_SEAT, {"type": "throw"}, dice(alien=["blue", "pink"]))
+    state, events = turn_alien_tile(state)
+    assert events[0]["kind"] == "rift"
+    state, events = turn_alien_tile(state)
+    assert events[0]["kind"] == "turret" and state["nuggets"] == 5
+    assert all(tile["turned"] for tile in state["alien_tiles"])
+
+
+def test_arcade_nuggets_at_any_time_and_a_hit_eliminates_the_saucer():
+    # « À tout moment, le joueur Défenseur peut utiliser une ou plusieurs de ses pépites » and
+    # « Après un tir, la soucoupe visée est éliminée du plateau. »
+    state = new_game(mode="arcade")
+    state = act(act(state, DEFENDER_SEAT, {"type": "nugget", "to": 2}), DEFENDER_SEAT, {"type": "nugget", "to": 3})
+    assert state["ship"] == 3 and state["nuggets"] == 4
+    state = act(state, DEFENDER_SEAT, {"type": "throw"}, dice(movement=[5], shooting=["green"]))
+    state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "green"})
+    assert state["saucers"]["on_board"]["green"] == 3 and state["saucers"]["eliminated"]["green"] == 1
+    refused(state, DEFENDER_SEAT, {"type": "hit", "colour": "green"}, "already been used")
