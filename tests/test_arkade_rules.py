@@ -478,3 +478,36 @@ def test_arcade_nuggets_at_any_time_and_a_hit_eliminates_the_saucer():
     state = act(state, DEFENDER_SEAT, {"type": "hit", "colour": "green"})
     assert state["saucers"]["on_board"]["green"] == 3 and state["saucers"]["eliminated"]["green"] == 1
     refused(state, DEFENDER_SEAT, {"type": "hit", "colour": "green"}, "already been used")
+
+
+def test_magnetic_field_en_plus_the_orange_that_lifts_a_field_is_spent():
+    # « S'il veut ensuite placer sa soucoupe sur la case libérée, il devra avoir, en plus, un résultat
+    # correspondant à la couleur de cette case »: the orange lifts one field and is used.
+    state = new_game(mode="arcade", power_tiles="on")
+    state["on_the_board"]["magnetic_field"] = 2
+    state = act(state, ALIEN_SEAT, {"type": "throw"}, dice(alien=["orange", "blue"]))
+    lifted = act(state, ALIEN_SEAT, {"type": "lift_field"})
+    assert lifted["on_the_board"]["magnetic_field"] == 1 and lifted["dice"][ALIEN][0]["used"]
+    refused(lifted, ALIEN_SEAT, {"type": "lift_field"}, "orange result")
+    assert "lift_field" not in types(legal_actions(lifted, ALIEN_SEAT))
+    kept = act(lifted, ALIEN_SEAT, {"type": "throw", "dice": [1]}, dice(alien=["green"]))
+    refused(kept, ALIEN_SEAT, {"type": "lift_field"}, "orange result")  # the spent orange was not thrown again
+    again = act(lifted, ALIEN_SEAT, {"type": "throw", "dice": [0]}, dice(alien=["orange"]))
+    assert act(again, ALIEN_SEAT, {"type": "lift_field"})["on_the_board"]["magnetic_field"] == 0
+    two = act(state, ALIEN_SEAT, {"type": "throw"}, dice(alien=["orange", "orange"]))
+    two = act(act(two, ALIEN_SEAT, {"type": "lift_field"}), ALIEN_SEAT, {"type": "lift_field"})
+    assert two["on_the_board"]["magnetic_field"] == 0
+
+
+@pytest.mark.parametrize("laid", ["asteroid", "magnetic_field"])
+def test_repair_la_premiere_ligne_est_pleine_with_a_tile_laid_on_it(laid):
+    # « Si aucune soucoupe n'est éliminée ou que la première ligne est pleine, le pouvoir est sans effet »:
+    # the Defender lays an asteroid or a field « où il le souhaite », so 5 saucers and a tile fill it.
+    state, _ = repair_tile(saucers(new_game(mode="arcade", power_tiles="on"), blue=1, green=1, pink=3))
+    refused(state, ALIEN_SEAT, {"type": "repair", "colour": None}, "first line is not full")
+    state["on_the_board"][laid] = 1
+    assert {"type": "repair", "colour": None} in legal_actions(state, ALIEN_SEAT)
+    full, events = events_of(state, ALIEN_SEAT, {"type": "repair", "colour": None})
+    assert events == [{"type": "repaired", "colour": None}] and full["saucers"]["on_board"]["blue"] == 1
+    fewer = saucers(state, pink=2)
+    refused(fewer, ALIEN_SEAT, {"type": "repair", "colour": None}, "asteroids and magnetic fields")

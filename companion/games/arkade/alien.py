@@ -90,17 +90,19 @@ ALIEN_EFFECTS = {"extra_life": gain_extra_life, "turret": hit_turret, "reactor":
 
 
 def first_line_may_be_full(state: dict) -> bool:
-    """The first line has a cell per column (as many as the ship's): with fewer saucers on the board
-    it cannot be full."""
-    return sum(state["saucers"]["on_board"].values()) >= SHIP_CELLS
+    """The first line has a cell per column (as many as the ship's). A saucer takes one, and so may an
+    asteroid or a magnetic field, laid « où il le souhaite »: with fewer of them on the board it cannot
+    be full."""
+    laid = sum(state["on_the_board"].values())
+    return sum(state["saucers"]["on_board"].values()) + laid >= SHIP_CELLS
 
 
 def check_repair(state: dict, role: str, action: dict) -> None:
     colour = action.get("colour")
     if colour is None:
         if not first_line_may_be_full(state):
-            raise IllegalAction(N_("Fewer than %(count)s saucers are on the board, so the first line is not full: "
-                                   "choose a colour."), count=SHIP_CELLS)
+            raise IllegalAction(N_("Fewer than %(count)s saucers, asteroids and magnetic fields are on the board, "
+                                   "so the first line is not full: choose a colour."), count=SHIP_CELLS)
         return
     if colour not in state["pending"]["colours"] or colour not in repairable_colours(state):
         raise IllegalAction(N_("No eliminated saucer of that colour can be repaired."))
@@ -170,11 +172,18 @@ def check_lift_field(state: dict, role: str, action: dict) -> None:
     require_dice(state, role)
     if state["on_the_board"]["magnetic_field"] == 0:
         raise IllegalAction(N_("No magnetic field lies on the board."))
-    if not any(die["face"] == LIFTS_FIELD for die in state["dice"][role]):
+    if unused_orange(state, role) is None:
         raise IllegalAction(N_("An orange result is needed to lift the magnetic field."))
 
 
+def unused_orange(state: dict, role: str) -> dict | None:
+    return next((die for die in state["dice"][role] if die["face"] == LIFTS_FIELD and not die["used"]), None)
+
+
 def lift_field(state: dict, role: str, action: dict, rng) -> list[dict]:
+    """The orange result lifts the field and is spent: moving onto the freed cell takes « en plus » a
+    result of that cell's colour."""
+    unused_orange(state, role)["used"] = True
     settle(state, role)
     state["on_the_board"]["magnetic_field"] -= 1
     return [{"type": "field_lifted"}]
