@@ -408,6 +408,13 @@ def test_bowser_holds_the_piece_during_its_owners_next_turn():
     assert {"type": "move", "from": "d3", "to": "d4"} in GAME.legal_actions(state, WHITE)
 
 
+def test_rule_bowsers_piece_is_shown_held_on_every_screen():
+    # « Bowser immobilise la pièce (qui passe en jaune ou rouge) »: every view marks it (the screen draws ⛓).
+    state = done(egg_move("bowser")[0])
+    for viewer in (WHITE, BLACK, None):
+        assert GAME.view(state, viewer)["immobile"] == {"d3": {"colour": "w", "since": 0}}
+
+
 def test_luigi_turns_a_random_enemy_piece_to_your_side():
     state, events = egg_move("luigi")  # one black piece besides the king: no draw needed
     assert steps(events, "turncoat")[0]["eligible"] == ["d5"] and state["pieces"]["d5"] == "R"
