@@ -237,6 +237,18 @@ def test_peach_throws_her_shell_at_an_enemy_in_queen_range_without_moving():
     refused(state, {"type": "shell", "from": "e1", "to": "d8"}, "already thrown")
 
 
+def test_rule_a_promoted_king_may_throw_the_shell_if_not_used_yet():
+    # « Un roi promu dispose également de ce pouvoir, s'il n'a pas encore été utilisé. »
+    state = done(act(move(game("k7/4P3/8/8/8/8/8/7K"), "e7", "e8"), {"type": "promote", "piece": "k"})[0])
+    state = done(move(state, "a8", "b8"))
+    assert {"type": "shell", "from": "e8", "to": "b8"} in GAME.legal_actions(state, WHITE)
+    state = game("k7/4P3/8/8/8/8/8/7K")
+    state["powers"]["w"]["shell"] = False  # Peach threw it already: the promoted king has none
+    state = done(act(move(state, "e7", "e8"), {"type": "promote", "piece": "k"})[0])
+    state = done(move(state, "a8", "b8"))
+    assert not any(a["type"] == "shell" for a in GAME.legal_actions(state, WHITE))
+
+
 # Arriving on items ------------------------------------------------------------------------------
 def test_a_king_on_a_mushroom_goes_one_square_further():
     state = move(game("4k3/8/8/8/8/8/4m3/4K3"), "e1", "e2")
@@ -328,6 +340,47 @@ def test_toadette_does_nothing_when_nothing_was_captured():
     assert steps(events, "egg")[0]["applies"] is False and state["pending"] is None
 
 
+def test_rule_toadette_puts_a_pawn_back_anywhere_on_its_first_rank_or_on_its_last_where_it_is_promoted():
+    # « replacer une pièce capturée n'importe où sur le plateau »: a pawn too, on any rank.
+    def toadette_with_a_captured_pawn():
+        state = game(EGG_BOARD)
+        state["captured"]["w"] = ["P"]
+        state, _ = act(state, {"type": "move", "from": "d1", "to": "d3"}, egg("toadette"))
+        return state
+    state = toadette_with_a_captured_pawn()
+    revivable = {a["to"] for a in GAME.legal_actions(state, WHITE) if a["type"] == "revive"}
+    assert {"a1", "h1", "a8", "h8"} <= revivable and "e1" not in revivable and "d5" not in revivable
+    first, _ = act(state, {"type": "revive", "piece": "P", "to": "a1"})
+    assert first["pieces"]["a1"] == "P" and first["phase"] == "board"
+    first = done(move(done(first), "e8", "f8"))
+    assert {"type": "move", "from": "a1", "to": "a2"} in GAME.legal_actions(first, WHITE)  # it stands and moves on
+    last, _ = act(toadette_with_a_captured_pawn(), {"type": "revive", "piece": "P", "to": "a8"})
+    assert last["pending"] == {"kind": "promote", "square": "a8"} and last["phase"] == "choice"
+    last, _ = act(last, {"type": "promote", "piece": "q"})
+    assert last["pieces"]["a8"] == "Q" and last["phase"] == "board"
+
+
+def test_rule_king_boo_swaps_with_any_piece_and_your_pawn_on_its_last_rank_is_promoted():
+    # « échanger la position de la pièce ayant joué avec n'importe quelle autre sur le plateau »: the pawn on
+    # g8 may change place with the queen that took the egg on its first rank; only an enemy pawn is never
+    # sent onto its own last rank (the book is silent on such a pawn, which could neither move nor promote).
+    state, _ = act(game("4k1P1/8/8/8/8/8/p7/3eK3"), {"type": "move", "from": "e1", "to": "d1"}, egg("kingboo"))
+    swaps = [a["with"] for a in GAME.legal_actions(state, WHITE) if a["type"] == "swap"]
+    assert swaps == ["e8", "g8"]  # a2's black pawn would stand on d1, its last rank
+    refused(state, {"type": "swap", "with": "a2"}, "never an enemy pawn onto its last rank")
+    state, _ = act(state, {"type": "swap", "with": "g8"})
+    assert state["pieces"]["d1"] == "P" and state["pieces"]["g8"] == "K" and state["pending"] is None
+    state = game("4k3/8/8/8/8/8/3P4/3eK3")
+    state, _ = act(state, {"type": "move", "from": "e1", "to": "d1"}, egg("kingboo"))
+    state, _ = act(state, {"type": "swap", "with": "d2"})
+    assert state["pieces"]["d1"] == "P" and state["pieces"]["d2"] == "K"  # a pawn on its first rank
+    state, _ = act(game("k3e3/4K3/8/8/8/8/3P4/8"), {"type": "move", "from": "e7", "to": "e8"}, egg("kingboo"))
+    state, _ = act(state, {"type": "swap", "with": "d2"})
+    assert state["pieces"]["e8"] == "P" and state["pending"] == {"kind": "promote", "square": "e8"}
+    state, _ = act(state, {"type": "promote", "piece": "n"})
+    assert state["pieces"]["e8"] == "N" and state["phase"] == "board"
+
+
 def test_chomp_eats_the_piece():
     state, _ = egg_move("chomp")
     assert "d3" not in state["pieces"] and state["captured"]["w"] == ["Q"]
@@ -353,6 +406,13 @@ def test_bowser_holds_the_piece_during_its_owners_next_turn():
     state = done(move(state, "e1", "e2"))
     state = done(move(state, "f8", "e8"))
     assert {"type": "move", "from": "d3", "to": "d4"} in GAME.legal_actions(state, WHITE)
+
+
+def test_rule_bowsers_piece_is_shown_held_on_every_screen():
+    # « Bowser immobilise la pièce (qui passe en jaune ou rouge) »: every view marks it (the screen draws ⛓).
+    state = done(egg_move("bowser")[0])
+    for viewer in (WHITE, BLACK, None):
+        assert GAME.view(state, viewer)["immobile"] == {"d3": {"colour": "w", "since": 0}}
 
 
 def test_luigi_turns_a_random_enemy_piece_to_your_side():
@@ -624,8 +684,7 @@ def test_bad_choices_after_king_boo_are_refused_and_change_nothing(action, compl
 @pytest.mark.parametrize("action, complaint", [
     ({"type": "revive", "piece": "N", "to": "d5"}, "Put it on a square without a piece"),  # a piece stands there
     ({"type": "revive", "piece": "N", "to": "d9"}, "Put it on a square without a piece"),  # off the board
-    ({"type": "revive", "piece": "P", "to": "a8"}, "Put it on a square without a piece"),  # a pawn on its last rank
-    ({"type": "revive", "piece": "P", "to": "a1"}, "Put it on a square without a piece"),  # or its first
+    ({"type": "revive", "piece": "P", "to": "e1"}, "Put it on a square without a piece"),  # a pawn, where the king is
     ({"type": "revive", "piece": "n", "to": "a4"}, "brings back one of your captured pieces"),  # the other side's
     ({"type": "revive", "piece": "Q", "to": "a4"}, "brings back one of your captured pieces"),  # not captured
     ({"type": "revive", "piece": ["N"], "to": "a4"}, "brings back one of your captured pieces"),

@@ -280,20 +280,19 @@ EGG_RESOLVERS = {"kingboo": kingboo, "koopa": koopa, "toadette": toadette, "chom
 
 
 def swap_targets(pieces: dict, where: str) -> list[str]:
-    """King Boo: any other piece, so long as no pawn lands on the first or last rank."""
+    """King Boo: « n'importe quelle autre » piece. The mover's pawn may go anywhere (on its last rank it
+    is promoted at once, as after any move); only an enemy pawn is never put on its own last rank, where
+    it could neither move nor be promoted (the book is silent on that)."""
     mover = pieces.get(where)
     if mover is None:
         return []
-    found = []
-    for square, piece in pieces.items():
-        if square == where:
-            continue
-        if kind(mover) == "p" and coords(square)[1] in (0, 7):
-            continue
-        if kind(piece) == "p" and coords(where)[1] in (0, 7):
-            continue
-        found.append(square)
-    return sorted(found)
+    return sorted(square for square, piece in pieces.items()
+                  if square != where and not stuck_enemy_pawn(piece, where, colour_of(mover)))
+
+
+def stuck_enemy_pawn(piece: str, square: str, mover: str) -> bool:
+    """An enemy pawn standing on ``square`` would be on its own last rank."""
+    return kind(piece) == "p" and colour_of(piece) != mover and coords(square)[1] == last_rank(colour_of(piece))
 
 
 # What the piece leaves behind -----------------------------------------------------------

@@ -29,8 +29,10 @@ SILENT_CHOICES = (
     Choice("mushroom_step"),  # king, pawn, knight: on only to a square without a piece (author's code)
     Choice("eggs", option="eggs", reads_two_ways=True),  # « certains bonus pourraient ne pas être applicables »
     Choice("decline"),  # King Boo, Toadette and Daisy may be declined
-    Choice("kingboo"),  # any other piece, never a pawn onto the first or last rank (author's code)
-    Choice("toadette"),  # one of your own captured pieces; on an egg or mushroom: taken, no effect
+    # King Boo and Toadette put a pawn « n'importe où »: the mover's pawn on its last rank is promoted (the
+    # author's code forbids that square instead); an enemy pawn never goes onto its own last rank (as there).
+    Choice("kingboo"),  # any other piece; the mover's pawn promotes on its last rank, an enemy pawn never goes onto its own
+    Choice("toadette"),  # one of your own captured pieces, anywhere (a pawn promotes on its last rank); on an egg or mushroom: taken, no effect
     Choice("daisy"),  # the second move sets off no egg (author's code), leaves its item as usual
     Choice("bowser"),  # through the owner's next turn; the hold goes with the piece; no shell either
     Choice("turncoats"),  # Luigi and Waluigi: never a king, nor a pawn onto its new last rank

@@ -191,7 +191,7 @@ def check_choice(expected: str):
 
 def check_swap(state: dict, action: dict) -> None:
     if action.get("with") not in swap_targets(state["pieces"], state["pending"]["square"]):
-        raise IllegalAction(N_("King Boo swaps your piece with another piece (no pawn on the first or last rank)."))
+        raise IllegalAction(N_("King Boo swaps your piece with another piece (never an enemy pawn onto its last rank)."))
 
 
 def swap(state: dict, seat: int, action: dict, rng) -> list[dict]:
@@ -214,17 +214,18 @@ def swap_holds(immobile: dict, here: str, there: str) -> None:
         immobile[here] = held_there
 
 
-def revive_squares(state: dict, piece: str) -> list[str]:
-    return sorted(board.square(f, r) for f in range(8) for r in range(8)
-                  if board.square(f, r) not in state["pieces"] and not (kind(piece) == "p" and r in (0, 7)))
+def revive_squares(state: dict) -> list[str]:
+    """« n'importe où sur le plateau »: any square without a piece; a pawn on its last rank is then promoted."""
+    return sorted(name for name in (board.square(f, r) for f in range(8) for r in range(8))
+                  if name not in state["pieces"])
 
 
 def check_revive(state: dict, action: dict) -> None:
     piece = action.get("piece")
     if not isinstance(piece, str) or piece not in state["captured"][state["turn"]]:
         raise IllegalAction(N_("Toadette brings back one of your captured pieces."))
-    if action.get("to") not in revive_squares(state, piece):
-        raise IllegalAction(N_("Put it on a square without a piece (a pawn not on the first or last rank)."))
+    if action.get("to") not in revive_squares(state):
+        raise IllegalAction(N_("Put it on a square without a piece."))
 
 
 def revive(state: dict, seat: int, action: dict, rng) -> list[dict]:
@@ -499,7 +500,7 @@ def swap_candidates(state: dict, seat) -> list[dict]:
 
 def revive_candidates(state: dict, seat) -> list[dict]:
     return [{"piece": piece, "to": where} for piece in sorted(set(state["captured"][state["turn"]]))
-            for where in revive_squares(state, piece)]
+            for where in revive_squares(state)]
 
 
 def next_phase(state: dict) -> str:
