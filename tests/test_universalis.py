@@ -468,9 +468,24 @@ def test_you_sacrifice_only_what_you_control():
     # « Il n'est pas possible de sacrifier une carte contrôlée par l'adversaire »
     state = do(new_duel(), ANA, character())
     goomba = card(state, "Goomba")["id"]
-    refused(state, BO, {"type": "sacrifice", "card": goomba}, "only sacrifice cards you control")
-    state = do(state, ANA, {"type": "sacrifice", "card": goomba})
+    refused(state, BO, {"type": "sacrifice", "card": goomba, "asked_by": "Yoshi Vert"},
+            "only sacrifice cards you control")
+    state = do(state, ANA, {"type": "sacrifice", "card": goomba, "asked_by": "Yoshi Vert"})
     assert state["players"][str(ANA)]["graveyard"] == ["Goomba"]
+
+
+def test_rule_a_card_is_sacrificed_only_when_another_card_asks_for_it():
+    # « il n'est possible de sacrifier une carte que si une autre carte nous le demande, par un coût ou par l'effet
+    # d'une capacité » : Yoshi Vert's Carap'Oeuf asks for a Carapace; its player names the card that asks.
+    state = do(new_duel(), ANA, character("Koopa Troopa Rouge", cost=4, types=["Koopa", "Carapace"]))
+    koopa = card(state, "Koopa Troopa Rouge")["id"]
+    refused(state, ANA, {"type": "sacrifice", "card": koopa}, "only when another card asks for it")
+    refused(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": ""}, "only when another card asks for it")
+    refused(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": "\u202eYoshi"}, "control characters")
+    state, events = act(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": "Yoshi Vert"})
+    assert events == [{"type": "sacrificed", "seat": ANA, "card": koopa, "name": "Koopa Troopa Rouge",
+                       "asked_by": "Yoshi Vert"}]
+    assert state["in_play"] == [] and state["players"][str(ANA)]["graveyard"] == ["Koopa Troopa Rouge"]
 
 
 # Combat ---------------------------------------------------------------------------
