@@ -5,7 +5,8 @@ du personnage attaquant » — each fight is simultaneous; « Un personnage ne p
 bloquer qu'un personnage. Un personnage peut être bloqué par plusieurs
 personnages. » (a card may let one block several: it then fights each, and
 deals its PF to each). An attacker nobody blocks earns its controller its PF in
-coins, paid in one sum, and costs the defender 1 coin (never below 0).
+coins, paid in one sum, and costs the defender 1 coin (never below 0); one whose
+blockers all left play before the damage was blocked all the same: it earns nothing.
 """
 
 from __future__ import annotations
