@@ -197,6 +197,25 @@ def test_the_turn_in_french_at_360(server, browser):
     ana.screenshot(path=str(SHOTS / "fr-4-after-the-combat.png"))
 
 
+def test_rule_a_sacrifice_names_the_card_that_asks_for_it(server, open_context):
+    """« il n'est possible de sacrifier une carte que si une autre carte nous le demande » : the phone asks which
+    card asks; without one it says so and nothing leaves play, with one both phones read the sacrifice."""
+    code, tokens, seats = duel_at_turn_three(server)
+    ana = open_phone(open_context, server, code, tokens["Ana"])
+    bo = open_phone(open_context, server, code, tokens["Bo"])
+    koopa = ana.locator(".uv-card", has_text="Koopa")
+    koopa.locator("summary", has_text="More for Koopa").tap()
+    koopa.get_by_role("button", name="Sacrifice (a card asks for it)").tap()
+    expect(koopa.get_by_role("alert")).to_contain_text("say which card asks")
+    expect(bo.locator(".uv-card", has_text="Koopa")).to_be_visible()
+    koopa.get_by_label("Which card asks for the sacrifice?").fill("Yoshi Vert")
+    koopa.get_by_role("button", name="Sacrifice (a card asks for it)").tap()
+    for page in (ana, bo):
+        expect(page.locator(".uv-history")).to_contain_text("Ana sacrifices Koopa: Yoshi Vert asks for it.")
+        expect(page.locator(".uv-card", has_text="Koopa")).to_have_count(0)
+    no_sideways_scroll(ana)
+
+
 def test_one_phone_for_the_table_plays_both_sides(server, open_context):
     """A pair without a second phone: one seat, the other player a name; the phone plays for each in turn."""
     created = requests.post(f"{server.url}/api/tables", timeout=10, json={

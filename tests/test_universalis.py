@@ -159,6 +159,23 @@ def test_a_global_turn_is_both_players_turns():
     assert state["turn"] == 3 and GAME.view(state, ANA)["global_turn"] == 2
 
 
+def test_rule_a_game_is_two_players():
+    # « Une partie se compose de 2 Joueurs » : two phones, one phone and a name, or two names on the host screen.
+    assert GAME.seat_limits(GAME.normalize_options({})) == (2, 2)
+    for names, seats in (([], SEATS), (["Bo"], SEATS[:1]), (["Ana", "Bo"], [])):
+        options = GAME.normalize_options({"opponent": names})
+        assert GAME.seat_limits(options) == (len(seats), len(seats))
+        assert len(GAME.setup(options, seats, ScriptedRng(("first_player", 0)))["order"]) == 2
+
+
+def test_rule_players_have_no_life_points():
+    # « les joueurs n'ont pas de point de vie » : a player keeps coins, Super Stars and cards; an attacker that
+    # passes earns coins and costs one, it never wounds the player.
+    state = new_duel()
+    assert set(state["players"][str(ANA)]) == {"coins", "stars", "deck", "graveyard", "hand", "removed", "decked",
+                                               "forfeit", "stops"}
+
+
 def test_renflouage_gives_6_coins_except_in_the_first_global_turn():
     # « Le joueur gagne 6 pièces, sauf si c'est le premier tour global »
     state = new_duel()
@@ -222,6 +239,16 @@ def test_a_super_star_only_in_the_first_preparation_phase():
     refused(state, ANA, {"type": "star"}, "first preparation phase only")
 
 
+def test_rule_the_second_preparation_plays_cards_and_abilities_as_the_first():
+    # « Seconde phase de préparation : Le joueur peut effectuer les mêmes actions que lors de la première »
+    state = to_phase(do(third_turn(), ANA, character()), "prep2")
+    goomba = card(state, "Goomba")["id"]
+    state = do(state, ANA, {"type": "ability", "card": goomba, "ability": 1},
+               {"type": "play", "card": {"kind": "powerup", "name": "Champignon", "cost": 1}})
+    assert [c["name"] for c in state["in_play"]] == ["Goomba", "Champignon"] and card(state, "Goomba")["used"] == [1]
+    refused(state, ANA, character("Koopa", cost=1), "Only one Character")  # the first preparation's one counts
+
+
 def test_the_third_super_star_wins_at_once():
     # « Si la Super Etoile achetée est la troisième qu'il collecte, il gagne la partie ! »
     state = do(third_turn(), ANA, {"type": "coins", "seat": ANA, "delta": 50})
@@ -264,6 +291,22 @@ def test_putting_a_card_into_play_is_free():
     assert coins(state, ANA) == 6
 
 
+def test_rule_a_card_that_lets_you_play_another_still_makes_you_pay_it():
+    # « si une carte vous autorise à en jouer une autre, il faut la payer ! »
+    state = do(new_duel(), ANA, character(cost=1))
+    state, events = act(state, ANA, {**character("Koopa", cost=2), "override": True, "by_card": "Tuyau"})
+    assert events[0]["rules"] == ["one_character"] and coins(state, ANA) == 3
+
+
+def test_rule_a_cards_colour_does_not_change_its_cost():
+    # « La couleur d'une carte n'affecte pas la manière de la jouer : il faut toujours payer le nombre de pièces
+    # indiqué » ; the colours stay on the card in play, for the abilities that name them (« non-{M} et non-{W} »).
+    sands = {"type": "play", "card": {"kind": "terrain", "name": "Sables Trop Mouvants", "cost": 6,
+                                      "colours": ["M", "W"]}}
+    state = do(new_duel(), ANA, sands)
+    assert coins(state, ANA) == 0 and card(state, "Sables Trop Mouvants")["colours"] == ["M", "W"]
+
+
 def test_putting_into_play_is_not_playing_the_turns_character():
     # « "Mettre en jeu" une carte, c'est la poser sur le plateau de jeu » ; « Il n'est possible de jouer qu'un seul
     # Personnage par tour. » Régime de Bananes: « Mettez en jeu un Personnage {G} de votre main. »
@@ -295,6 +338,17 @@ def test_cards_are_played_in_the_preparation_phases_only():
     state = do(new_duel(), ANA, {"type": "stops", "stops": ["end"]})
     refused(do(state, ANA, END_TURN), ANA, character(cost=1), "preparation phases")
     refused(new_duel(), BO, character(cost=1), "preparation phases")
+
+
+def test_rule_abilities_are_used_in_the_preparation_phases_only():
+    # « vous pouvez jouer vos cartes et/ou leurs capacités que lors de vos deux phases de préparations »
+    state = do(new_duel(), ANA, character(), {"type": "stops", "stops": ["end"]})
+    goomba = card(state, "Goomba")["id"]
+    refused(do(state, ANA, END_TURN), ANA, {"type": "ability", "card": goomba, "ability": 1}, "preparation phases")
+    state = do(state, BO, {"type": "stops", "stops": ["draw"]})
+    state = do(do(state, ANA, END_TURN), ANA, NEXT)
+    assert state["phase"] == "draw" and state["active"] == BO
+    refused(state, ANA, {"type": "ability", "card": goomba, "ability": 1}, "preparation phases")
 
 
 def test_an_action_card_goes_to_the_graveyard_once_played():
@@ -365,6 +419,18 @@ def test_pf_gained_in_a_turn_return_to_base_between_turns():
     assert card(state, "Goomba")["pf"] == 2 and card(state, "Goomba")["base_pf"] == 2
 
 
+def test_rule_lost_pc_lower_the_current_total_and_stay_lost_between_turns():
+    # « quand un Personnage perd des PC, il s'agit bien de son total de PC qui diminue, pas son total maximum » ;
+    # « le total de PC ne change pas entre les tours : quand un PC est perdu, il est perdu ! Les Personnages ne
+    # peuvent se soigner que via les effets de certaines cartes »
+    state = do(new_duel(), ANA, character(pc=4))
+    goomba = card(state, "Goomba")["id"]
+    state = pass_turn(pass_turn(do(state, BO, {"type": "change", "card": goomba, "pc": -3})))
+    assert (card(state, "Goomba")["pc"], card(state, "Goomba")["max_pc"]) == (1, 4)
+    state = do(state, ANA, {"type": "change", "card": goomba, "pc": 2})  # a card heals it
+    assert card(state, "Goomba")["pc"] == 3
+
+
 def test_the_hero_rule_removes_every_card_of_that_name_from_the_game():
     # « si un Héros arrive en jeu alors qu'une (ou plusieurs) autre carte ayant le même nom est également en jeu,
     # elles sont retirées de la partie (pas envoyées au cimetière hein, retirées de la partie !) »
@@ -402,9 +468,24 @@ def test_you_sacrifice_only_what_you_control():
     # « Il n'est pas possible de sacrifier une carte contrôlée par l'adversaire »
     state = do(new_duel(), ANA, character())
     goomba = card(state, "Goomba")["id"]
-    refused(state, BO, {"type": "sacrifice", "card": goomba}, "only sacrifice cards you control")
-    state = do(state, ANA, {"type": "sacrifice", "card": goomba})
+    refused(state, BO, {"type": "sacrifice", "card": goomba, "asked_by": "Yoshi Vert"},
+            "only sacrifice cards you control")
+    state = do(state, ANA, {"type": "sacrifice", "card": goomba, "asked_by": "Yoshi Vert"})
     assert state["players"][str(ANA)]["graveyard"] == ["Goomba"]
+
+
+def test_rule_a_card_is_sacrificed_only_when_another_card_asks_for_it():
+    # « il n'est possible de sacrifier une carte que si une autre carte nous le demande, par un coût ou par l'effet
+    # d'une capacité » : Yoshi Vert's Carap'Oeuf asks for a Carapace; its player names the card that asks.
+    state = do(new_duel(), ANA, character("Koopa Troopa Rouge", cost=4, types=["Koopa", "Carapace"]))
+    koopa = card(state, "Koopa Troopa Rouge")["id"]
+    refused(state, ANA, {"type": "sacrifice", "card": koopa}, "only when another card asks for it")
+    refused(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": ""}, "only when another card asks for it")
+    refused(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": "\u202eYoshi"}, "control characters")
+    state, events = act(state, ANA, {"type": "sacrifice", "card": koopa, "asked_by": "Yoshi Vert"})
+    assert events == [{"type": "sacrificed", "seat": ANA, "card": koopa, "name": "Koopa Troopa Rouge",
+                       "asked_by": "Yoshi Vert"}]
+    assert state["in_play"] == [] and state["players"][str(ANA)]["graveyard"] == ["Koopa Troopa Rouge"]
 
 
 # Combat ---------------------------------------------------------------------------
@@ -538,6 +619,23 @@ def test_the_coins_won_are_changed_once_on_the_sum():
     ana = coins(state, ANA)
     state = do(state, ANA, {"type": "damage", "what": "coins_won", "delta": 2}, {"type": "deal"})
     assert coins(state, ANA) == ana + 5 + 2
+
+
+def test_rule_an_attacker_whose_blockers_left_play_was_still_blocked():
+    # « Si un personnage n'a pas été bloqué, son contrôleur gagne [...] et l'adversaire perd 1 pièce » : Koopa was
+    # blocked by Boo and Bill; a card takes both out of play while Ana shares its PF: Koopa earns nothing.
+    state = duel_with_armies()
+    koopa, boo, bill = ids(state, "Koopa", "Boo", "Bill")
+    state = do(state, ANA, {"type": "attack", "attackers": [koopa]})
+    state = do(state, BO, {"type": "block", "blocks": {str(boo): koopa, str(bill): koopa}})
+    assert state["phase"] == "sharing"
+    state = do(state, BO, {"type": "leave", "card": boo, "to": "graveyard"}, {"type": "leave", "card": bill, "to": "hand"})
+    ana, bo = coins(state, ANA), coins(state, BO)
+    state, events = act(state, ANA, {"type": "share", "shares": {}})
+    combat = next(e for e in events if e["type"] == "combat")
+    assert combat["passed"] == [] and combat["coins_won"] == 0 and combat["coins_lost"] == 0
+    assert (coins(state, ANA), coins(state, BO), card(state, "Koopa")["pc"]) == (ana, bo, 5)
+    assert state["phase"] == "prep2"
 
 
 def test_a_blocker_blocks_one_of_the_attackers():

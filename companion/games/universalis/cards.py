@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import N_, IllegalAction
+from companion.games.base import N_, IllegalAction, Msg
 from companion.games.universalis.rules import (
-    STAR_PRICE, STARS_TO_WIN, card_in_play, check_deck_list, enforce, fold, moments, overriding_card, overrides,
-    player, printed_card, same_name,
+    STAR_PRICE, STARS_TO_WIN, card_in_play, check_deck_list, clean_text, enforce, fold, moments, overriding_card,
+    overrides, player, printed_card, same_name,
 )
 
 PREPARATION = ("prep1", "prep2")
@@ -202,10 +202,21 @@ def knock_out(state: dict, cards: list[dict]) -> list[dict]:
     return events
 
 
+def asking_card(action: dict) -> str | None:
+    """The card that asks for a sacrifice (by a cost or an ability's effect), as the player names it."""
+    if action.get("asked_by") in (None, ""):
+        return None
+    return clean_text(action["asked_by"], Msg(N_("name")))
+
+
 def check_sacrifice(state: dict, seat: int, action: dict, broken: list | None = None) -> None:
     card = card_in_play(state, action.get("card"))
     enforce(action, broken, "own_sacrifice", card["controller"] == seat,
             N_("You can only sacrifice cards you control."))
+    # « il n'est possible de sacrifier une carte que si une autre carte nous le demande, par un coût ou par
+    # l'effet d'une capacité » : the companion cannot read that card, so its player names it.
+    enforce(action, broken, "asked_sacrifice", asking_card(action) is not None,
+            N_("A card is sacrificed only when another card asks for it: say which card asks."))
 
 
 def sacrifice(state: dict, seat: int, action: dict, rng) -> list[dict]:
@@ -215,7 +226,7 @@ def sacrifice(state: dict, seat: int, action: dict, rng) -> list[dict]:
     state["in_play"].remove(card)
     player(state, card["owner"])["graveyard"].append(card["name"])
     return overrides(seat, broken, action) + [{"type": "sacrificed", "seat": seat, "card": card["id"],
-                                              "name": card["name"]}]
+                                              "name": card["name"], "asked_by": asking_card(action)}]
 
 
 def check_leave(state: dict, seat: int, action: dict) -> None:

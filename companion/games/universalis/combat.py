@@ -5,7 +5,8 @@ du personnage attaquant » — each fight is simultaneous; « Un personnage ne p
 bloquer qu'un personnage. Un personnage peut être bloqué par plusieurs
 personnages. » (a card may let one block several: it then fights each, and
 deals its PF to each). An attacker nobody blocks earns its controller its PF in
-coins, paid in one sum, and costs the defender 1 coin (never below 0).
+coins, paid in one sum, and costs the defender 1 coin (never below 0); one whose
+blockers all left play before the damage was blocked all the same: it earns nothing.
 """
 
 from __future__ import annotations
@@ -121,6 +122,11 @@ def blockers_of(state: dict, attacker: int) -> list[int]:
             if attacker in targets_of(blocked) and int(b) in present]
 
 
+def was_blocked(state: dict, attacker: int) -> bool:
+    """Whether the defender declared a blocker on this attacker, even one that has left play since."""
+    return any(attacker in targets_of(blocked) for blocked in state["combat"]["blocks"].values())
+
+
 def fighting_attackers(state: dict) -> list[int]:
     present = still_in_play(state)
     return [attacker for attacker in state["combat"]["attackers"] if attacker in present]
@@ -184,7 +190,9 @@ def prepare_damage(state: dict) -> list[dict]:
         attacker = card_in_play(state, attacker_id)
         blockers = blockers_of(state, attacker_id)
         if not blockers:
-            passers.append(attacker_id)
+            # « Si un personnage n'a pas été bloqué » : one whose blockers all left play was still blocked
+            if not was_blocked(state, attacker_id):
+                passers.append(attacker_id)
             continue
         losses[attacker_id] = losses.get(attacker_id, 0) + sum(card_in_play(state, b)["pf"] for b in blockers)
         for blocker in blockers:

@@ -269,6 +269,7 @@ def render(state: dict, seat) -> dict:
 EXAMPLE_CHARACTER = {"kind": "character", "name": "Goomba", "cost": 2, "pf": 1, "pc": 4,
                      "types": ["Goomba", "Champignon"], "colours": []}
 EXAMPLE_ACTION = {"kind": "action", "name": "Carapace verte", "cost": 1}
+EXAMPLE_ASKING = "Yoshi Vert"  # Carap'Oeuf asks for a Carapace to be sacrificed
 
 
 def own_cards(state: dict, seat) -> list[dict]:
@@ -346,7 +347,8 @@ MOVES = {
     "coins": Move(run=stamped(cards.coins), check=cards.check_coins,
                   candidates=lambda s, seat: [{"of": seat, "delta": 1}, {"of": other(s, seat), "delta": -1}]),
     "sacrifice": Move(run=stamped(cards.sacrifice), check=cards.check_sacrifice,
-                      candidates=lambda s, seat: [{"card": c["id"]} for c in own_cards(s, seat)]),
+                      candidates=lambda s, seat: [{"card": c["id"], "asked_by": EXAMPLE_ASKING}
+                                                  for c in own_cards(s, seat)]),
     "leave": Move(run=stamped(cards.leave), check=cards.check_leave,
                   candidates=lambda s, seat: [{"card": c["id"], "to": "graveyard"} for c in s["in_play"]]),
     "draw": Move(run=stamped(cards.draw), candidates=lambda s, seat: [{}]),

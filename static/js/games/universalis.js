@@ -30,6 +30,7 @@ const RULES = {
   once_per_turn: N_('one use of an ability per turn'),
   own_card: N_('only your own cards'),
   own_sacrifice: N_('sacrifice only your own cards'),
+  asked_sacrifice: N_('sacrifice only when a card asks for it'),
   no_debt: N_('no coins below 0'),
   one_star: N_('one Super Star per turn'),
   first_global_turn: N_('no attack in the first global turn'),
@@ -105,7 +106,9 @@ function eventText(game, event) {
     case 'changed': return t('%(card)s: PC %(pc)s/%(max)s, PF %(pf)s (base %(base)s).', { card: event.name, pc: event.now.pc, max: event.now.max_pc, pf: event.now.pf, base: event.now.base_pf });
     case 'ko': return t('%(card)s is KO.', { card: event.name });
     case 'coins': return t('%(name)s: %(delta)s coins (now %(now)s).', { name: nameOf(game, event.of), delta: signed(event.delta), now: event.now });
-    case 'sacrificed': return t('%(name)s sacrifices %(card)s.', { name: who, card: event.name });
+    case 'sacrificed': return event.asked_by
+      ? t('%(name)s sacrifices %(card)s: %(asking)s asks for it.', { name: who, card: event.name, asking: event.asked_by })
+      : t('%(name)s sacrifices %(card)s.', { name: who, card: event.name });
     case 'left_play': return t('%(card)s leaves play, %(place)s.', { card: event.name, place: t(PLACES[event.to]) });
     case 'attack': return t('%(name)s attacks with %(cards)s!', { name: who, cards: (event.names || []).join(', ') });
     case 'blocks': return Object.keys(event.blocks).length
@@ -225,7 +228,11 @@ function cardMore(game, card, me, act) {
       } }), el('span', { text: t(label) })));
     boxes.forEach((box, i) => { box.dataset.moment = Object.keys(MOMENTS)[i]; });
     parts.push(el('fieldset', { class: 'uv-moments' }, el('legend', { text: t('This card acts…') }), ...boxes));
-    parts.push(button(t('Sacrifice (a card asks for it)'), () => act({ type: 'sacrifice', card: card.id })));
+    // « il n'est possible de sacrifier une carte que si une autre carte nous le demande » : name that card.
+    // (a refusal is shown next to the button, as every card control's)
+    const asking = el('input', { name: 'asked_by', list: 'uv-card-names', maxlength: 40 });
+    parts.push(el('label', { class: 'uv-field' }, t('Which card asks for the sacrifice?'), asking),
+      button(t('Sacrifice (a card asks for it)'), () => act({ type: 'sacrifice', card: card.id, asked_by: asking.value.trim() })));
   }
   parts.push(el('div', { class: 'uv-row' }, ...Object.entries(PLACES).map(([to, label]) => button(t(label), () => act({ type: 'leave', card: card.id, to })))));
   return fold(t('More for %(card)s', { card: card.name }), false, ...parts);
