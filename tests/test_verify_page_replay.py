@@ -20,6 +20,8 @@ from playwright.sync_api import expect
 
 from companion import rules_bundle
 from companion.verify import page_report
+from scripts.pyodide_modules import FROM_THE_ZIP, by_source
+from scripts.pyodide_stdlib import listed
 from tests.screen import WAIT
 from tests.server import ROOT, ServerProcess
 from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
@@ -253,6 +255,22 @@ REPLAY_IN_THE_PAGES_PYTHON = """async ([logText, forget]) => {
 }"""
 
 
+RUN_IN_THE_PAGES_PYTHON = "async (code) => (await window.__python).python.runPython(code)"
+
+
+class PagesPython:
+    """``pages_python(log)``: the page's report of the log; ``.run(code)``: what Python's code returns there."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def __call__(self, log: dict) -> dict:
+        return self.page.evaluate(REPLAY_IN_THE_PAGES_PYTHON, [json.dumps(log), FORGET_THE_RULES])
+
+    def run(self, code: str):
+        return self.page.evaluate(RUN_IN_THE_PAGES_PYTHON, code)
+
+
 @pytest.fixture(scope="module")
 def pages_python(browser, server, rayman_log):  # noqa: F811
     """A verify page's Python, started once for the module (it takes seconds) as the page starts it."""
@@ -262,7 +280,7 @@ def pages_python(browser, server, rayman_log):  # noqa: F811
     page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
     replay = page.locator(".replay")
     page.evaluate(START_PYTHON, [replay.get_attribute("data-rules"), replay.get_attribute("data-pyodide")])
-    yield lambda log: page.evaluate(REPLAY_IN_THE_PAGES_PYTHON, [json.dumps(log), FORGET_THE_RULES])
+    yield PagesPython(page)
     context.close()
 
 
@@ -280,6 +298,17 @@ def test_a_random_game_of_every_game_replays_on_the_page(pages_python, game_id):
     assert {problem["i"] for problem in report["problems"]} <= set(found["seen"])
     assert report == json.loads(json.dumps(page_report(log)))
     assert found["hash"] == rules_bundle.rules_hash()
+
+
+def test_every_module_the_pages_python_imports_to_replay_every_game_is_one_the_standard_library_keeps(pages_python):
+    """The standard library served is cut to the modules listed in scripts/pyodide_stdlib_modules.txt (found
+    in Node: scripts/pyodide_modules.py): the page's own Python, in the browser, started and having replayed
+    every game, imported nothing else from it (a module the list lacks would fail a replay at a table)."""
+    for game_id in sorted(CONFIGS):
+        assert pages_python(logged_walk(game_id))["report"]["replayed"]
+    imported = by_source(json.loads(pages_python.run(FROM_THE_ZIP)))
+    assert "json/__init__.py" in imported and "_pyodide/_base.py" in imported
+    assert not set(imported) - set(listed()), f"not listed: {sorted(set(imported) - set(listed()))}"
 
 
 def test_a_replay_in_the_pages_python_leaves_nothing_that_changes_the_next(pages_python):
