@@ -181,6 +181,15 @@ def test_the_served_standard_library_travels_gzipped_and_arrives_as_the_checkout
         assert len(answer.data) < path.stat().st_size / 2
 
 
+def test_the_interpreter_travels_gzipped_as_application_wasm_which_the_browser_compiles_as_it_arrives(client):
+    """WebAssembly.instantiateStreaming, which Pyodide uses, compiles the 8.6 MB file while it downloads,
+    only for an answer that says application/wasm (tests/test_verify_page_replay.py checks the page uses it)."""
+    path = served.STATIC / "vendor" / "pyodide" / "pyodide.asm.wasm"
+    answer = client.get("/static/vendor/pyodide/pyodide.asm.wasm", headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer.mimetype == "application/wasm"
+    assert answer.headers["Content-Encoding"] == "gzip" and gzip.decompress(answer.data) == path.read_bytes()
+
+
 def test_a_standard_library_left_as_source_is_said_once_in_the_log(tmp_path, monkeypatch, caplog):
     """No Node at install: the page loads the source zip (slower), and the server says so, once."""
     from companion.web import pages

@@ -4,7 +4,7 @@ import { drawSaid } from './draw-kinds.js';
 import { verifyLog } from './fairness.js';
 import { N_, t, tn } from './i18n.js';
 import { loadRecord } from './record.js';
-import { followDownloads, preloadReplay, prepareReplay, replayInPython } from './replay.js';
+import { followDownloads, prepareReplay, replayInPython } from './replay.js';
 import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
@@ -20,13 +20,11 @@ function showProgress({ downloaded, of, starting }) {
     : t("Downloading Python and the game's rules: %(downloaded)s of %(of)s files…", { downloaded, of });
 }
 
-// A closed table's replay files download while the page runs its own checks (asked for right after the
-// log, which goes first); the page shows how far they are. (Python starts once the checks are shown: its
+// A closed table's replay files download while the page runs its own checks (the page preloads them:
+// templates/verify.html); the page shows how far they are. (Python starts once the checks are shown: its
 // start holds the thread for seconds.)
-function downloadReplayEarly() {
-  if (!replaySection.dataset.early) return;
-  preloadReplay({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide });
-  followDownloads(showProgress);
+function followEarlyDownloads() {
+  if (replaySection.dataset.early) followDownloads(showProgress);
 }
 
 // Each seat's player, by the names the log gives them (joined, then renamed).
@@ -65,7 +63,7 @@ function problemText(problem) {
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
   const logRequest = requestJson(root.dataset.log);
-  downloadReplayEarly();
+  followEarlyDownloads();
   const { ok, body: log, text: logText, error } = await logRequest;
   if (!ok) {
     verdict.textContent = error;
@@ -144,12 +142,16 @@ function listInto(list, texts) {
 // A Python traceback ends with what went wrong: that line is enough on a phone.
 const lastLine = (text) => text.trim().split('\n').pop();
 
+// Pyodide's lock file as the page gives it (without its packages), or undefined: Pyodide downloads it.
+const pyodideLock = () => (replaySection.dataset.pyodideLock ? JSON.parse(replaySection.dataset.pyodideLock) : undefined);
+
 // The page's own checks showed at once; the replay (seconds: Python loads first) shows beside them.
 // A problem of the Python checks the page's script did not find is listed too: nothing is hidden.
 async function replay(log, record, report, logText) {
   replaySection.dataset.result = 'running';
   const prepared = prepareReplay({
-    rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide, onProgress: showProgress,
+    rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide, pyodideLock: pyodideLock(),
+    onProgress: showProgress,
   });
   const actions = (log.entries || []).filter((entry) => entry.kind === 'action').length;
   const replaying = () => {
