@@ -209,17 +209,16 @@ def _pyodide_lock() -> dict | None:
 
 
 def _replay_files() -> dict:
-    """Where the verify page's replay finds Python and the rules, and what a closed table's page preloads:
-    each file Pyodide and the page will ask for, by the very URL, mode and credentials they use (the
-    browser then hands them the preloaded answers), listed in the page itself so that the browser starts
-    downloading them as it reads the HTML (7 MB on a phone's network), not once the page's scripts have run."""
+    """Where the verify page's replay finds Python and the rules, and what a closed table's page asks for as
+    the browser reads it: the two largest files (4 of the 5 MB), by the very URL, mode and credentials
+    Pyodide will use (the browser then hands it the preloaded answers), so that they download while the
+    page's scripts load and run, not after. Only those two: a browser opens 6 connections to a server (HTTP/1.1)
+    and the page's own scripts and log need the others (with every file asked for at once, the page's own
+    checks showed 4 to 9 s later); static/js/replay.js asks for the rest once the page has asked for its log."""
     pyodide = url_for("static", filename="vendor/pyodide/pyodide.mjs")
     folder = pyodide.split("?")[0].rsplit("/", 1)[0] + "/"  # Pyodide asks for its other files by this, unversioned
-    rules = url_for("pages.rules_zip")
-    return {"pyodide": pyodide, "rules": rules, "lock": _pyodide_lock(),
-            "preloads": [("modulepreload", pyodide), ("modulepreload", folder + "pyodide.asm.js"),
-                         ("preload", folder + "pyodide.asm.wasm"), ("preload", folder + "python_stdlib.zip"),
-                         ("preload", rules)]}
+    return {"pyodide": pyodide, "rules": url_for("pages.rules_zip"), "lock": _pyodide_lock(),
+            "preloads": [folder + "pyodide.asm.wasm", folder + "python_stdlib.zip"]}
 
 
 @pages.get("/t/<code>/verify")

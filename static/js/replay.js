@@ -30,15 +30,34 @@ async function startPython(moduleUrl, lock) {
   const here = new URL('.', new URL(moduleUrl, window.location.href)).href;
   // indexURL and packageBaseUrl both ours: Pyodide never looks elsewhere (the verifier needs only
   // the standard library, which is python_stdlib.zip beside it).
-  const python = await loadPyodide({
-    indexURL: here, packageBaseUrl: here, ...(lock ? { lockFileContents: lock } : { lockFileURL: `${here}pyodide-lock.json` }),
-  });
+  const lockFile = lock ? { lockFileContents: lock } : { lockFileURL: `${here}pyodide-lock.json` };
+  const python = await loadPyodide({ indexURL: here, packageBaseUrl: here, ...lockFile });
   performance.mark('replay: Python started');
   return python;
 }
 
 // The files the replay waits for, by how their URL ends.
 const DOWNLOADS = ['/rules.zip', '/pyodide.asm.js', '/pyodide.asm.wasm', '/python_stdlib.zip'];
+
+// Starts downloading what the replay needs, as Pyodide and fetchRules() will ask for it (the same URL,
+// mode and credentials: the browser hands them the preloaded answers), without running anything: the
+// page's own checks keep the thread (and the connections the browser holds for its scripts). The page
+// itself already asked for the two largest (templates/verify.html): they are not asked for again.
+export function preloadReplay({ rulesUrl, pyodideUrl }) {
+  const here = new URL('.', new URL(pyodideUrl, window.location.href)).href;
+  const links = [['modulepreload', pyodideUrl], ['modulepreload', `${here}pyodide.asm.js`],
+    ['preload', `${here}pyodide.asm.wasm`], ['preload', `${here}python_stdlib.zip`], ['preload', rulesUrl]];
+  for (const [rel, href] of links) {
+    const link = document.createElement('link');
+    link.rel = rel;
+    if (rel === 'preload') {
+      link.as = 'fetch';
+      link.crossOrigin = 'anonymous';
+    }
+    link.href = href;
+    document.head.append(link);
+  }
+}
 
 // Calls onProgress({ downloaded, of }) each time one of DOWNLOADS has arrived (from the browser's
 // resource timing, which sees the page's preloads and Pyodide's own requests alike); -> stop().
@@ -62,9 +81,9 @@ export function followDownloads(onProgress) {
   return () => observer.disconnect();
 }
 
-// Starts Python (its files are downloaded meanwhile, or were preloaded by a closed table's page while it
-// ran its own checks: Python's start holds the page's thread for seconds, so it waits for them) and fetches
-// the rules: -> a promise of { rules, python } (rejected when Python cannot run). onProgress gets
+// Starts Python (its files are downloaded meanwhile, or were preloaded while the page ran its own
+// checks: Python's start holds the page's thread for seconds, so it waits for them) and fetches the
+// rules: -> a promise of { rules, python } (rejected when Python cannot run). onProgress gets
 // { downloaded, of } as files arrive, then { starting: true } once all have (Python initialises).
 export function prepareReplay({ rulesUrl, pyodideUrl, pyodideLock, onProgress = () => {} }) {
   const stop = followDownloads((progress) => {

@@ -4,7 +4,7 @@ import { drawSaid } from './draw-kinds.js';
 import { verifyLog } from './fairness.js';
 import { N_, t, tn } from './i18n.js';
 import { loadRecord } from './record.js';
-import { followDownloads, prepareReplay, replayInPython } from './replay.js';
+import { followDownloads, preloadReplay, prepareReplay, replayInPython } from './replay.js';
 import { el, requestJson } from './ui.js';
 
 const root = document.getElementById('verify');
@@ -20,11 +20,13 @@ function showProgress({ downloaded, of, starting }) {
     : t("Downloading Python and the game's rules: %(downloaded)s of %(of)s files…", { downloaded, of });
 }
 
-// A closed table's replay files download while the page runs its own checks (the page preloads them:
-// templates/verify.html); the page shows how far they are. (Python starts once the checks are shown: its
-// start holds the thread for seconds.)
-function followEarlyDownloads() {
-  if (replaySection.dataset.early) followDownloads(showProgress);
+// A closed table's replay files download while the page runs its own checks (asked for right after the
+// log, which goes first; the two largest as the page was read: templates/verify.html); the page shows how
+// far they are. (Python starts once the checks are shown: its start holds the thread for seconds.)
+function downloadReplayEarly() {
+  if (!replaySection.dataset.early) return;
+  preloadReplay({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide });
+  followDownloads(showProgress);
 }
 
 // Each seat's player, by the names the log gives them (joined, then renamed).
@@ -63,7 +65,7 @@ function problemText(problem) {
 async function run() {
   verdict.textContent = t('Recomputing every draw…');
   const logRequest = requestJson(root.dataset.log);
-  followEarlyDownloads();
+  downloadReplayEarly();
   const { ok, body: log, text: logText, error } = await logRequest;
   if (!ok) {
     verdict.textContent = error;
