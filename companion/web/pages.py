@@ -208,19 +208,6 @@ def _pyodide_lock() -> dict | None:
     return {"info": lock.get("info", {}), "packages": {}}
 
 
-def _replay_files() -> dict:
-    """Where the verify page's replay finds Python and the rules, and what a closed table's page asks for as
-    the browser reads it: the two largest files (4 of the 5 MB), by the very URL, mode and credentials
-    Pyodide will use (the browser then hands it the preloaded answers), so that they download while the
-    page's scripts load and run, not after. Only those two: a browser opens 6 connections to a server (HTTP/1.1)
-    and the page's own scripts and log need the others (with every file asked for at once, the page's own
-    checks showed 4 to 9 s later); static/js/replay.js asks for the rest once the page has asked for its log."""
-    pyodide = url_for("static", filename="vendor/pyodide/pyodide.mjs")
-    folder = pyodide.split("?")[0].rsplit("/", 1)[0] + "/"  # Pyodide asks for its other files by this, unversioned
-    return {"pyodide": pyodide, "rules": url_for("pages.rules_zip"), "lock": _pyodide_lock(),
-            "preloads": [folder + "pyodide.asm.wasm", folder + "python_stdlib.zip"]}
-
-
 @pages.get("/t/<code>/verify")
 def verify(code: str):
     _stdlib_checked()
@@ -234,7 +221,7 @@ def verify(code: str):
     # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
     response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
                                               number=number, closed=table["status"] == "closed",
-                                              replay=_replay_files()))
+                                              pyodide_lock=_pyodide_lock()))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(

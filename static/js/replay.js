@@ -41,8 +41,7 @@ const DOWNLOADS = ['/rules.zip', '/pyodide.asm.js', '/pyodide.asm.wasm', '/pytho
 
 // Starts downloading what the replay needs, as Pyodide and fetchRules() will ask for it (the same URL,
 // mode and credentials: the browser hands them the preloaded answers), without running anything: the
-// page's own checks keep the thread (and the connections the browser holds for its scripts). The page
-// itself already asked for the two largest (templates/verify.html): they are not asked for again.
+// page's own checks keep the thread (and the connections the browser holds for its scripts).
 export function preloadReplay({ rulesUrl, pyodideUrl }) {
   const here = new URL('.', new URL(pyodideUrl, window.location.href)).href;
   const links = [['modulepreload', pyodideUrl], ['modulepreload', `${here}pyodide.asm.js`],

@@ -21,8 +21,8 @@ function showProgress({ downloaded, of, starting }) {
 }
 
 // A closed table's replay files download while the page runs its own checks (asked for right after the
-// log, which goes first; the two largest as the page was read: templates/verify.html); the page shows how
-// far they are. (Python starts once the checks are shown: its start holds the thread for seconds.)
+// log, which goes first); the page shows how far they are. (Python starts once the checks are shown: its
+// start holds the thread for seconds.)
 function downloadReplayEarly() {
   if (!replaySection.dataset.early) return;
   preloadReplay({ rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide });
