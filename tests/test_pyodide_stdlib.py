@@ -190,6 +190,18 @@ def test_the_interpreter_travels_gzipped_as_application_wasm_which_the_browser_c
     assert answer.headers["Content-Encoding"] == "gzip" and gzip.decompress(answer.data) == path.read_bytes()
 
 
+def test_the_lock_the_verify_page_hands_pyodide_is_its_info_without_packages_and_verify_server_compares_it(client):
+    """The page gives Pyodide its lock file's info (Pyodide then does not download the file), no package: a
+    server that changed it is caught by ``python -m companion.verify --server``, which compares it."""
+    lock = json.loads((served.STATIC / "vendor" / "pyodide" / "pyodide-lock.json").read_text())
+    code = client.post("/api/tables", json={"game": "dice"}).json["code"]
+    page = client.get(f"/t/{code}/verify").get_data(as_text=True)
+    handed = [part for part in served.page_parts(page) if part.startswith("<section data-pyodide-lock> ")]
+    assert [json.loads(part.split("> ", 1)[1]) for part in handed] == [{"info": lock["info"], "packages": {}}]
+    changed = page.replace("&#34;packages&#34;: {}", "&#34;packages&#34;: {&#34;numpy&#34;: {}}")
+    assert changed != page and served.page_parts(changed) != served.page_parts(page)
+
+
 def test_a_standard_library_left_as_source_is_said_once_in_the_log(tmp_path, monkeypatch, caplog):
     """No Node at install: the page loads the source zip (slower), and the server says so, once."""
     from companion.web import pages
