@@ -36,7 +36,8 @@ pip_install() {
 }
 npm_install() {
   local stamp=node_modules/.stamp-package-lock sum
-  sum=$(stamp_of package-lock.json manage.sh scripts/pyodide_stdlib.py scripts/pyodide_stdlib.mjs)
+  sum=$(stamp_of package-lock.json manage.sh scripts/pyodide_stdlib.py scripts/pyodide_stdlib.mjs \
+    scripts/pyodide_stdlib_modules.txt)
   [ "$(cat "$stamp" 2>/dev/null)" = "$sum" ] && [ -d static/vendor ] && return 0
   npm ci --no-audit --no-fund --loglevel=error  # with the devDependencies: axe-core, for the browser suite's accessibility check
   copy_vendor

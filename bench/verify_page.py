@@ -7,8 +7,12 @@ its verify page in headless Chromium with a phone-class CPU (CDP ``Emulation.set
 on a slow network (CDP ``Network.emulateNetworkConditions``), an empty cache each run. Prints, from
 the page's navigation start (its own clock): when the draws-and-commitments verdict showed, each
 progress line of the replay, and the final verdict; where the replay's time went (when each of its files
-arrived, and the marks static/js/replay.js sets: Python started, the rules written to its files, imported, the game
-replayed); and the bytes the page downloaded, with the machine's load average.
+was asked for and arrived, with its bytes, and the marks static/js/replay.js sets: Python started, the
+rules written to its files, imported, the game replayed); and the bytes the page downloaded, with the
+machine's load average.
+
+The server's compressed answers are made before the runs (each file asked for once): a phone's first visit to a
+running server, not the server's first compression.
 
 ``--repeat`` opens the page a second time in the same browser (its cache kept) and times that visit too.
 
@@ -27,6 +31,7 @@ import itertools
 import os
 import statistics
 import tempfile
+import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -38,16 +43,33 @@ from tests.test_rayman_server import FAST
 from tests.test_rayman_verify import served_coop_round
 from tests.test_verify_page_replay import TIMELINE
 
-# Where the replay's time goes: when each of its files arrived (resource timing), and the page's marks
-# (static/js/replay.js: Pyodide's module, Python started, the rules written to its files and imported, the game replayed).
+# Where the replay's time goes: when each of its files was asked for and arrived (resource timing), and the page's
+# marks (static/js/replay.js: Pyodide's module, Python started, the rules written to its files and imported, the game
+# replayed).
 PHASES = """() => [
   ...performance.getEntriesByType('resource')
     .filter((entry) => /(rules[.]zip|pyodide[.]asm[.]js|pyodide[.]asm[.]wasm|python_stdlib[.]zip|pyodide[.]mjs)/.test(entry.name))
-    .map((entry) => [entry.responseEnd, `arrived ${new URL(entry.name).pathname.split('/').pop()}`]),
+    .map((entry) => [entry, new URL(entry.name).pathname.split('/').pop()])
+    .flatMap(([entry, file]) => [[entry.fetchStart, `asked for ${file}`],
+      [entry.responseEnd, `arrived ${file} (${entry.transferSize.toLocaleString('en')} bytes)`]]),
   ...performance.getEntriesByType('mark').map((entry) => [entry.startTime, entry.name])]
   .sort((a, b) => a[0] - b[0])"""
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
   .reduce((sum, entry) => sum + entry.transferSize, 0)"""
+
+
+# The files a verify page downloads that the server compresses once per process (companion/web/delivery.py): asked
+# for once before the runs, so that a first visit is timed as a phone sees a running server, not one that
+# compresses 10 MB for the first phone (seconds on a loaded machine).
+COMPRESSED_ONCE = ["/static/vendor/pyodide/pyodide.asm.wasm", "/static/vendor/pyodide/python_stdlib.zip",
+                   "/static/vendor/pyodide/pyodide.asm.js", "/verify/rules.zip"]
+
+
+def warm(server) -> None:
+    for path in COMPRESSED_ONCE:
+        with urllib.request.urlopen(urllib.request.Request(server.url + path, headers={"Accept-Encoding": "gzip"}),
+                                    timeout=120) as answer:
+            answer.read()
 
 
 def python_files(variant: str | None) -> dict[str, bytes]:
@@ -109,6 +131,7 @@ def main() -> None:
         server = ServerProcess(Path(workdir), extra_env=FAST).start()
         try:
             code = served_coop_round(server)["code"]
+            warm(server)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 runs = [found for _ in range(args.runs) for variant in variants
@@ -132,6 +155,8 @@ def main() -> None:
         for key, what in (("checks", "own checks shown"), ("verdict", "replay's verdict")):
             values = [run[key] / 1000 for run in of]
             print(f"  {what}: median {statistics.median(values):.2f} s, range {min(values):.2f}–{max(values):.2f} s")
+        arrived = [max(at for at, what in run["phases"] if what.startswith("arrived ")) / 1000 for run in of]
+        print(f"  every file in: median {statistics.median(arrived):.2f} s, range {min(arrived):.2f}–{max(arrived):.2f} s")
         started = [at / 1000 for run in of for at, what in run["phases"] if what == "replay: Python started"]
         if started:
             print(f"  Python started: median {statistics.median(started):.2f} s, "

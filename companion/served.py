@@ -41,6 +41,8 @@ LANGUAGES = ("en", "fr")  # each page in each: its words (its translations) are 
 # Attributes whose value a browser loads or runs, and data attributes that name what a script loads.
 LOADED = {"src", "href", "srcset", "poster", "action", "formaction"}
 NOT_RUN = {"application/json", "application/ld+json"}  # data blocks: nothing runs
+# Data the page hands to its Python as it starts it (Pyodide's lock file, companion/web/pages.py): compared too.
+HANDED_TO_PYTHON = {"data-pyodide-lock"}
 
 
 class Unreachable(Exception):
@@ -76,7 +78,8 @@ class PageParts(HTMLParser):
                 continue
             if name.startswith("on"):
                 self.parts.add(f"inline handler {name}={value!r} on <{tag}>")
-            elif name in LOADED or (name.startswith("data-") and value.startswith(("/static/", "/verify/"))):
+            elif name in LOADED or name in HANDED_TO_PYTHON or (
+                    name.startswith("data-") and value.startswith(("/static/", "/verify/"))):
                 if tag == "a" and name == "href" and not value.startswith(("/static/", "/verify/")):
                     continue  # a link the reader follows is no part of the page
                 self.parts.add(f"<{tag} {name}> {value}")

@@ -11,6 +11,7 @@ Python, started once (each start takes seconds), by the page's own replay module
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,8 @@ from playwright.sync_api import expect
 
 from companion import rules_bundle
 from companion.verify import page_report
+from scripts.pyodide_modules import FROM_THE_ZIP, by_source
+from scripts.pyodide_stdlib import listed
 from tests.screen import WAIT
 from tests.server import ROOT, ServerProcess, server_fixture
 from tests.test_browser import PHONE, Watched, browser  # noqa: F401  (the Chromium fixture)
@@ -33,6 +36,22 @@ REPLAYED = "Replayed with the game's own rules (Python, in this browser): the sa
 # Every file of the first load: the log and what the page and Python fetched, compressed or not.
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
   .map((entry) => ({ name: entry.name, transfer: entry.transferSize }))"""
+DOWNLOADING_IN_FRENCH = re.compile("Téléchargement de Python et des règles du jeu\u00a0: [0-3] fichiers sur 4…")
+# When each file was asked for (ms since navigation), by its name.
+ASKED = """() => Object.fromEntries(performance.getEntriesByType('resource')
+  .map((entry) => [new URL(entry.name).pathname.split('/').pop(), entry.fetchStart]))"""
+# How the interpreter's WebAssembly was compiled: as it arrived (instantiateStreaming) or once whole (from its
+# bytes: Pyodide also instantiates a module of its own of a few bytes that way, not counted).
+COUNT_WASM_INSTANTIATIONS = """
+window.__wasm = { streaming: 0, whole: 0 };
+const streaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = function (...args) { window.__wasm.streaming += 1; return streaming.apply(this, args); };
+const whole = WebAssembly.instantiate;
+WebAssembly.instantiate = function (...args) {
+  if ((args[0]?.byteLength ?? 0) > 1000000) window.__wasm.whole += 1;
+  return whole.apply(this, args);
+};
+"""
 # Python starting takes seconds on a small machine.
 REPLAY_WAIT = 120_000
 # Each change of the verify page's verdict and replay line, with the page's clock (ms since navigation):
@@ -108,12 +127,21 @@ def test_a_finished_rayman_round_is_replayed_on_the_page_with_the_rules_the_cli_
 def test_the_pages_own_checks_show_first_and_the_replay_says_what_it_loads_in_french(browser, server, rayman_log):  # noqa: F811
     """A first visit (an empty cache): the draws and commitments' verdict shows while Python still loads;
     meanwhile the page says what it downloads, then that it replays the game; each file comes once (the
-    files fetched early are the very answers Pyodide uses). Times are printed, never asserted."""
+    files the page preloads are the very answers Pyodide uses); the log is asked for as the browser reads the
+    page, before its scripts import theirs; Pyodide's lock file is not downloaded (the page hands Pyodide what
+    it reads of it); the interpreter is compiled as it arrives (WebAssembly.instantiateStreaming, which takes
+    the server's application/wasm). Times are printed, never asserted."""
     context = browser.new_context(locale="fr-FR", **PHONE)
     try:
         context.add_init_script(TIMELINE)
+        context.add_init_script(COUNT_WASM_INSTANTIATIONS)
         page = context.new_page()
+        held = []  # the interpreter, held until the page says it downloads it (on loopback it would come at once)
+        page.route("**/vendor/pyodide/pyodide.asm.wasm*", lambda route: held.append(route))
         page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
+        expect(page.locator(".replay-state")).to_have_text(DOWNLOADING_IN_FRENCH)
+        assert len(held) == 1
+        held[0].continue_()
         expect(page.locator(".replay[data-result=ok]")).to_be_visible(timeout=REPLAY_WAIT)
         timeline = page.evaluate("() => window.__timeline")
         done = next(i for i, (_, _, _, result, _) in enumerate(timeline) if result == "ok")
@@ -121,11 +149,16 @@ def test_the_pages_own_checks_show_first_and_the_replay_says_what_it_loads_in_fr
         downloading = [line for _, _, progress, _, line in timeline[:done] if progress == "downloading"]
         replaying = [line for _, _, progress, _, line in timeline[:done] if progress == "replaying"]
         assert checked < done
-        assert downloading and downloading[0].startswith("Téléchargement de Python et des règles du jeu\u00a0: 0 ")
+        assert downloading and all(DOWNLOADING_IN_FRENCH.fullmatch(line) for line in downloading)
         assert replaying == [f"La partie est rejouée avec ses règles\u00a0: {actions_of(rayman_log)} actions du journal…"]
         names = [entry["name"].split("?")[0] for entry in page.evaluate(LOADED)]
-        for file in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.js", "/verify/rules.zip"):
+        for file in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.js", "/verify/rules.zip",
+                     f"/api/tables/{rayman_log['code']}/log"):
             assert sum(name.endswith(file) for name in names) == 1, file
+        assert not [name for name in names if name.endswith("pyodide-lock.json")]
+        asked = page.evaluate(ASKED)
+        assert asked["log"] < asked["fairness.js"]
+        assert page.evaluate("() => window.__wasm") == {"streaming": 1, "whole": 0}
         print("verify page, first visit (ms since navigation): " + "; ".join(
             f"{at} {verdict or '-'} {progress or '-'} {result or '-'}" for at, verdict, progress, result, _ in timeline))
     finally:
@@ -233,9 +266,9 @@ def test_a_changed_move_with_the_replay_sabotaged_is_never_verified(browser, ser
 # at its log (refused): each call replays a log's text as the page does (JSON read by Python, where 1.0 stays a
 # float), with its rules imported afresh (the games' modules an earlier replay imported are forgotten first, as a
 # new page would not have them).
-START_PYTHON = """async ([rulesUrl, pyodideUrl]) => {
+START_PYTHON = """async ([rulesUrl, pyodideUrl, pyodideLock]) => {
   const { prepareReplay } = await import('/static/js/replay.js');
-  window.__python = prepareReplay({ rulesUrl, pyodideUrl });
+  window.__python = prepareReplay({ rulesUrl, pyodideUrl, pyodideLock });
   await window.__python;
 }"""
 FORGET_THE_RULES = "import sys\nfor name in [n for n in sys.modules if n.split('.')[0] == 'companion']: del sys.modules[name]"
@@ -249,6 +282,22 @@ REPLAY_IN_THE_PAGES_PYTHON = """async ([logText, forget]) => {
 }"""
 
 
+RUN_IN_THE_PAGES_PYTHON = "async (code) => (await window.__python).python.runPython(code)"
+
+
+class PagesPython:
+    """``pages_python(log)``: the page's report of the log; ``.run(code)``: what Python's code returns there."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def __call__(self, log: dict) -> dict:
+        return self.page.evaluate(REPLAY_IN_THE_PAGES_PYTHON, [json.dumps(log), FORGET_THE_RULES])
+
+    def run(self, code: str):
+        return self.page.evaluate(RUN_IN_THE_PAGES_PYTHON, code)
+
+
 @pytest.fixture(scope="module")
 def pages_python(browser, server, rayman_log):  # noqa: F811
     """A verify page's Python, started once for the module (it takes seconds) as the page starts it."""
@@ -257,8 +306,9 @@ def pages_python(browser, server, rayman_log):  # noqa: F811
     page.route(f"{server.url}/api/tables/{rayman_log['code']}/log*", lambda route: route.fulfill(status=404, json={}))
     page.goto(f"{server.url}/t/{rayman_log['code']}/verify")
     replay = page.locator(".replay")
-    page.evaluate(START_PYTHON, [replay.get_attribute("data-rules"), replay.get_attribute("data-pyodide")])
-    yield lambda log: page.evaluate(REPLAY_IN_THE_PAGES_PYTHON, [json.dumps(log), FORGET_THE_RULES])
+    page.evaluate(START_PYTHON, [replay.get_attribute("data-rules"), replay.get_attribute("data-pyodide"),
+                                 json.loads(replay.get_attribute("data-pyodide-lock"))])
+    yield PagesPython(page)
     context.close()
 
 
@@ -276,6 +326,17 @@ def test_a_random_game_of_every_game_replays_on_the_page(pages_python, game_id):
     assert {problem["i"] for problem in report["problems"]} <= set(found["seen"])
     assert report == json.loads(json.dumps(page_report(log)))
     assert found["hash"] == rules_bundle.rules_hash()
+
+
+def test_every_module_the_pages_python_imports_to_replay_every_game_is_one_the_standard_library_keeps(pages_python):
+    """The standard library served is cut to the modules listed in scripts/pyodide_stdlib_modules.txt (found
+    in Node: scripts/pyodide_modules.py): the page's own Python, in the browser, started and having replayed
+    every game, imported nothing else from it (a module the list lacks would fail a replay at a table)."""
+    for game_id in sorted(CONFIGS):
+        assert pages_python(logged_walk(game_id))["report"]["replayed"]
+    imported = by_source(json.loads(pages_python.run(FROM_THE_ZIP)))
+    assert "json/__init__.py" in imported and "_pyodide/_base.py" in imported
+    assert not set(imported) - set(listed()), f"not listed: {sorted(set(imported) - set(listed()))}"
 
 
 def test_a_replay_in_the_pages_python_leaves_nothing_that_changes_the_next(pages_python):

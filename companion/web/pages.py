@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import re
 
@@ -195,6 +196,18 @@ def _stdlib_checked() -> str:
     return made
 
 
+@functools.cache
+def _pyodide_lock() -> dict | None:
+    """Pyodide's lock file as the verify page hands it to Pyodide: its ``info`` (which Pyodide checks against
+    itself) without its packages, which the replay never loads. Pyodide then does not download the 110 KB
+    file (25 KB gzipped) on every first visit. None without the file: Pyodide downloads it."""
+    try:
+        lock = json.loads((STDLIB.parent / "pyodide-lock.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return {"info": lock.get("info", {}), "packages": {}}
+
+
 @pages.get("/t/<code>/verify")
 def verify(code: str):
     _stdlib_checked()
@@ -207,7 +220,8 @@ def verify(code: str):
         return render_template("error.html", message=translate(error), code=code), error.status
     # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
     response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
-                                              number=number, closed=table["status"] == "closed"))
+                                              number=number, closed=table["status"] == "closed",
+                                              pyodide_lock=_pyodide_lock()))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(

@@ -22,14 +22,16 @@ async function fetchRules(url) {
   return body;
 }
 
-async function startPython(moduleUrl) {
+// lock: Pyodide's lock file without its packages, from the page (companion/web/pages.py): one download less.
+async function startPython(moduleUrl, lock) {
   if (typeof WebAssembly !== 'object') throw new Error('this browser does not run WebAssembly');
   const { loadPyodide } = await import(moduleUrl);
   performance.mark('replay: Pyodide module');
   const here = new URL('.', new URL(moduleUrl, window.location.href)).href;
   // indexURL and packageBaseUrl both ours: Pyodide never looks elsewhere (the verifier needs only
   // the standard library, which is python_stdlib.zip beside it).
-  const python = await loadPyodide({ indexURL: here, packageBaseUrl: here, lockFileURL: `${here}pyodide-lock.json` });
+  const lockFile = lock ? { lockFileContents: lock } : { lockFileURL: `${here}pyodide-lock.json` };
+  const python = await loadPyodide({ indexURL: here, packageBaseUrl: here, ...lockFile });
   performance.mark('replay: Python started');
   return python;
 }
@@ -82,11 +84,11 @@ export function followDownloads(onProgress) {
 // checks: Python's start holds the page's thread for seconds, so it waits for them) and fetches the
 // rules: -> a promise of { rules, python } (rejected when Python cannot run). onProgress gets
 // { downloaded, of } as files arrive, then { starting: true } once all have (Python initialises).
-export function prepareReplay({ rulesUrl, pyodideUrl, onProgress = () => {} }) {
+export function prepareReplay({ rulesUrl, pyodideUrl, pyodideLock, onProgress = () => {} }) {
   const stop = followDownloads((progress) => {
     onProgress(progress.downloaded === progress.of ? { starting: true } : progress);
   });
-  const ready = withinTime(Promise.all([fetchRules(rulesUrl), startPython(pyodideUrl)]), 'Python')
+  const ready = withinTime(Promise.all([fetchRules(rulesUrl), startPython(pyodideUrl, pyodideLock)]), 'Python')
     .then(([rules, python]) => ({ rules, python }))
     .finally(stop);
   ready.catch(() => {});  // the replay reports the failure when it asks for Python

@@ -144,12 +144,16 @@ function listInto(list, texts) {
 // A Python traceback ends with what went wrong: that line is enough on a phone.
 const lastLine = (text) => text.trim().split('\n').pop();
 
+// Pyodide's lock file as the page gives it (without its packages), or undefined: Pyodide downloads it.
+const pyodideLock = () => (replaySection.dataset.pyodideLock ? JSON.parse(replaySection.dataset.pyodideLock) : undefined);
+
 // The page's own checks showed at once; the replay (seconds: Python loads first) shows beside them.
 // A problem of the Python checks the page's script did not find is listed too: nothing is hidden.
 async function replay(log, record, report, logText) {
   replaySection.dataset.result = 'running';
   const prepared = prepareReplay({
-    rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide, onProgress: showProgress,
+    rulesUrl: replaySection.dataset.rules, pyodideUrl: replaySection.dataset.pyodide, pyodideLock: pyodideLock(),
+    onProgress: showProgress,
   });
   const actions = (log.entries || []).filter((entry) => entry.kind === 'action').length;
   const replaying = () => {
