@@ -16,7 +16,6 @@ import sys
 import zipfile
 from pathlib import Path
 
-
 from companion import served
 from scripts import pyodide_modules, pyodide_stdlib
 from tests.server import ROOT
