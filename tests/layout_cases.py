@@ -371,7 +371,20 @@ server = server_fixture("layout", {**states.FAST, "COMPANION_READER": "usb:ffff:
 # The verify page's Python, asked for and never answered: the page stays where its own checks are shown and the
 # replay line says it downloads Python. Its start (seconds of the machine's time, during which the page answers
 # nothing) is for tests/test_verify_page_replay.py: here it held up the next case opened on the same page.
+# Held by a route of the page only while it shows the verify page: while a page has a route, Playwright turns its
+# browser cache off, and every case downloaded and compiled every script and style sheet again.
 PYODIDE = "**/vendor/pyodide/pyodide.asm.wasm*"
+HOLDING_PYODIDE: set = set()  # the pages whose route holds it now
+
+
+def hold_pyodide(page: Page, hold: bool) -> None:
+    """Routes Pyodide's download to nowhere on ``page`` (``hold``), or stops routing it."""
+    if hold and page not in HOLDING_PYODIDE:
+        page.route(PYODIDE, lambda route: None)
+        HOLDING_PYODIDE.add(page)
+    elif not hold and page in HOLDING_PYODIDE:
+        page.unroute(PYODIDE)
+        HOLDING_PYODIDE.discard(page)
 
 
 @pytest.fixture(scope="module")
@@ -383,7 +396,6 @@ def pages(server):
         for size, locale in LOCALES.items():
             options = SIZES[size.split("-")[0]]
             context = browser.new_context(locale=locale, reduced_motion="reduce", **options)
-            context.route(PYODIDE, lambda route: None)
             page = context.new_page()
             page.goto(server.url + "/join")  # an origin for the keys put in local storage
             opened[size] = page
@@ -411,7 +423,12 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
                 "host-phone": [("host", table.host_token), ("seat", table.tokens[table.phone])]}[screen.who]
         for kind, token in keys:
             page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"companion.{kind}.{code}", token])
+    verify_page = screen.path.endswith("/verify")
+    if verify_page:
+        hold_pyodide(page, True)
     response = page.goto(server.url + screen.path.format(code=code))
+    if not verify_page:
+        hold_pyodide(page, False)  # once the verify page is gone, with the download it held
     assert response.status == screen.status
     expect(page.locator(screen.ready).first).to_be_attached()
     # A part drawn later (a lazily loaded panel) redraws the screen: measured before, it moves under the test.

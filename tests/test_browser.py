@@ -29,7 +29,13 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
 # The tests' browsers compile WebAssembly with V8's baseline compiler only: the verify page's Python (Pyodide, 8.6 MB
 # of it) then starts with about a quarter less of the machine's time, the optimising compiler not run over it in the
 # background. (bench/ times the pages as a phone's browser runs them: with CHROMIUM_ARGS.)
-TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--js-flags=--liftoff-only"]
+# Two features cost the tests a renderer process per page opened, which then starts from nothing (without them a
+# layout module takes about a seventh less of the machine's time): Chromium keeps a spare renderer for the next
+# page, made for the browser context that opened the last one, so that a test that goes from one context's page to
+# another's (the layout cases: a phone, then a TV) throws it away and starts another every time; and the
+# back-forward cache moves a page that may be kept for "Back" into a new process. The tests never go back.
+TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--js-flags=--liftoff-only",
+                      "--disable-features=SpareRendererForSitePerProcess,BackForwardCache"]
 # Screenshots land in test-artifacts/screenshots/ (git-ignored); the README's pictures in docs/ are
 # rewritten only on purpose: `./manage.sh screenshots` (COMPANION_DOC_SCREENSHOTS=1).
 DOCS = ROOT / "docs" if os.environ.get("COMPANION_DOC_SCREENSHOTS") == "1" else ROOT / "test-artifacts" / "screenshots"
