@@ -8,12 +8,17 @@ the code that decides it). The report gives the worker's CPU time per refusal an
 sent to its answer: what each of a flooder's refusals costs the event loop that every table shares.
 CPU time is what a machine shared with other work distorts least; ``--checkout DIR`` runs another
 commit's server, for a before and after in turns.
+
+``--in-process``: the store's part alone, without the server or the network: `Tables.act` called in
+this process (another commit's with ``--checkout``) for a seat of a closed table, each call refused
+("This table is closed", decided by the same path as "Your draw waits"), CPU time per call.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -67,12 +72,52 @@ def measure(arguments: argparse.Namespace, workdir: Path) -> list[tuple[float, f
         server.stop()
 
 
+# Run in the checkout's own directory, so that its `companion` is the one measured.
+IN_PROCESS = """
+import sys, tempfile, time
+from companion.store import Store
+from companion.tables import Tables
+actions, batches = int(sys.argv[1]), int(sys.argv[2])
+with tempfile.TemporaryDirectory() as directory:
+    tables = Tables(Store(directory + "/refusals.sqlite3"), rate_capacity=1e9, rate_per_second=1e9)
+    table = tables.create("dice", {})
+    seat = tables.join(table["code"], "Mallory", entropy="5a" * 32)
+    tables.act(table["code"], table["host_token"], {"type": "table.close"})
+    for batch in range(batches + 1):  # the first warms up, and is left out
+        started = time.process_time()
+        for _ in range(actions):
+            try:
+                tables.act(table["code"], seat["token"], {"type": "roll"})
+                raise AssertionError("a roll at a closed table was accepted")
+            except Exception as error:
+                assert getattr(error, "status", None) == 410, error
+        if batch:
+            print((time.process_time() - started) * 1000 / actions)
+"""
+
+
+def in_process(arguments: argparse.Namespace) -> list[float]:
+    """CPU ms per refused `Tables.act`, for each batch."""
+    root = (arguments.checkout or ROOT).resolve()
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS, str(arguments.actions), str(arguments.batches)],
+                          cwd=root, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, capture_output=True,
+                          text=True, check=True)
+    return [float(line) for line in done.stdout.split()]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=500, help="refused rolls per batch (500)")
     parser.add_argument("--batches", type=int, default=5, help="batches measured, after one to warm up (5)")
     parser.add_argument("--checkout", type=Path, metavar="DIR", help="the server runs the code in DIR")
+    parser.add_argument("--in-process", action="store_true", help="`Tables.act` alone, in this process")
     arguments = parser.parse_args(argv)
+    if arguments.in_process:
+        cpu = in_process(arguments)
+        print(f"code: {arguments.checkout or ROOT}; {len(cpu)} x {arguments.actions} refused Tables.act")
+        print(f"CPU per refusal, ms: median {statistics.median(cpu):.4f} (batches: "
+              + ", ".join(f"{c:.4f}" for c in cpu) + ")")
+        return 0
     with tempfile.TemporaryDirectory(prefix="companion-refusal-") as temporary:
         batches = measure(arguments, Path(temporary))
     cpu, wall = [c for c, _ in batches], [w for _, w in batches]
