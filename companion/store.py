@@ -203,6 +203,11 @@ class TableCache:
             del self._entries[code]
         return entry
 
+    def peek(self, code: str) -> dict | None:
+        """The entry, left in the cache: for reading only, with the store locked (`Store.on_committed_copy`)."""
+        with self._lock:
+            return self._entries.get(code)
+
     def put(self, entries: dict[str, dict]) -> None:
         with self._lock:
             for code, entry in entries.items():
@@ -596,6 +601,33 @@ class Store:
             raise StorageError(DISK_FAILED) from error
         self.unsynced = False
 
+    STAMP = "SELECT version, updated_at FROM tables WHERE code = ?"
+
+    def on_committed_copy(self, code: str, decide: Callable[["CommittedCopy"], Any]) -> Any:
+        """``decide(copy)`` on this process's cached copy of the table, with no transaction opened, and its
+        answer only if that copy is the table as committed now; None otherwise (no copy, or an older one).
+
+        For what can be decided without writing (a refusal): it never waits for the database's write
+        lock (a read in WAL mode does not), nor decodes the table. The copy is current when the row's
+        stamp, read after ``decide``, is still the copy's: every commit that touches a table, in any
+        process, moves its stamp (`Transaction.finish`), so nothing was committed at that table since
+        the copy was, nor while ``decide`` read. The store's lock keeps this process's transactions
+        (which take the entry and change it in place) out meanwhile."""
+        with self._lock:
+            if self._current is not None or self.damaged:
+                return None
+            entry = self.cache.peek(code)
+            if entry is None or entry["seats"] is None:
+                return None
+            try:
+                answer = decide(CommittedCopy(self._db, entry))
+                if answer is None:
+                    return None
+                row = self._db.execute(self.STAMP, (code,)).fetchone()
+            except sqlite3.Error:  # the store decides, and says what failed
+                return None
+            return answer if row is not None and (row["version"], row["updated_at"]) == entry["stamp"] else None
+
     @contextmanager
     def reading(self) -> Iterator["Transaction"]:
         """A consistent read of several rows; inside a transaction already open
@@ -619,6 +651,25 @@ class Store:
             self._current = None
             self._db.execute("COMMIT")
             tx.committed()
+
+
+class CommittedCopy:
+    """A table as this process cached it (``table``, its seats), read without a transaction
+    (`Store.on_committed_copy`): the reads a refusal needs, nothing that writes."""
+
+    def __init__(self, db: sqlite3.Connection, entry: dict):
+        self.table = entry["table"]  # the cache's own: read, never changed
+        self._reads = Transaction(db)
+        self._reads._work[self.table["code"]] = entry
+
+    def seats(self, code: str, include_removed: bool = False) -> list[dict]:
+        return self._reads.seats(code, include_removed)
+
+    def seat_by_token_hash(self, token_hash: str, code: str | None = None) -> dict | None:
+        return self._reads.seat_by_token_hash(token_hash, code)
+
+    def find_action(self, code: str, actor: str, key: str) -> dict | None:
+        return self._reads.find_action(code, actor, key)
 
 
 class Transaction:

@@ -586,6 +586,13 @@ class PostgresStore:
         except psycopg.Error:
             raw.close()  # a broken link: the pool drops it
 
+    @staticmethod
+    def on_committed_copy(code: str, decide) -> None:
+        """Nothing is decided outside a transaction here (see `companion.store.Store.on_committed_copy`): an
+        action refused on this process's copy already costs one round trip that writes nothing
+        (`_confirm_refusal`), and a copy read between two round trips could change under the reader."""
+        return None
+
     def transaction(self):
         """A write transaction (see `companion.store.Store.transaction`)."""
         return self._open(writing=True)

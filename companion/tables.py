@@ -33,7 +33,7 @@ from companion.games.base import HOST, N_, Game
 from companion.errors import TableError, hash_token
 from companion.night import NIGHT_ACTIONS, NightActions
 from companion.replay import ACTION_PAYLOAD, action_entry, state_digest
-from companion.store import Store, Transaction
+from companion.store import CommittedCopy, Store, Transaction
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L look-alikes
 CODE_LENGTH = 4
@@ -330,7 +330,7 @@ class Tables(NightActions):
             table = self._existing_table(tx, raw_code)
             return self._principal(tx, table, token)
 
-    def _principal(self, tx: Transaction, table: dict, token: Any) -> Principal:
+    def _principal(self, tx: Transaction | CommittedCopy, table: dict, token: Any) -> Principal:
         code = table["code"]
         if token is None or token == "":
             return Principal(code, "spectator")
@@ -365,6 +365,8 @@ class Tables(NightActions):
     def _act(self, raw_code: Any, action: Any, who: Callable[[Transaction, dict], Principal],
              token: Any = None) -> dict:
         key = self._check_payload(action)
+        if token is not None:
+            self._refuse_on_the_copy(raw_code, token, action, key)
 
         def apply(tx: Transaction) -> tuple:
             """The action in the store; on PostgreSQL it may run again, on a newer copy of the table."""
@@ -380,8 +382,7 @@ class Tables(NightActions):
                 return {**earlier, "duplicate": True}, None
             if not self.limiter.allow((table["code"], principal.actor)):
                 raise TableError(429, TOO_MANY_ACTIONS)
-            if table["status"] == "closed":
-                raise TableError(410, N_("This table is closed."))
+            self._require_open(table)
             # A deadline that passed since the last tick is settled before the action (the timer may lag).
             settled = self._resolve_due(tx, table)
             extra: dict = {}
@@ -407,6 +408,51 @@ class Tables(NightActions):
         else:
             self.notify(table["code"], self._views(table, seats))
         return result
+
+    def _refuse_on_the_copy(self, raw_code: Any, token: str, action: dict, key: str | None) -> None:
+        """Raises the store's refusal of this action when this process's copy of the table, as committed
+        now, decides it (`Store.on_committed_copy`): no write transaction, no wait for the write lock. Ten
+        or fifty seats flooding their own tables ("Your draw waits…" to each roll) used to put one
+        transaction per refusal in front of every other table's actions until their refusals were spent.
+
+        A copy that is not current is never used (an honest action wrongly refused is worse than a
+        transaction): the store's lock and the row's stamp make sure of it. The checks are the
+        transaction's own, in its order (`_refusal_on`), and only refusals are decided here: an action
+        they let through, or one that needs the table to move first (a deadline due), goes to the store."""
+        code = normalize_code(raw_code)
+        decided = self.store.on_committed_copy(code, lambda copy: self._refusal_on(copy, token, action, key)) \
+            if code else None
+        if decided is None:
+            return
+        refusal, actor = decided
+        self.code_lookup(True)  # as `_existing_table`: a client out of lookups hears that first
+        if actor is not None and not self.limiter.allow((code, actor)):
+            raise TableError(429, TOO_MANY_ACTIONS)
+        raise refusal
+
+    def _refusal_on(self, copy: CommittedCopy, token: str, action: dict,
+                    key: str | None) -> tuple[TableError, str | None] | None:
+        """The refusal `_act`'s transaction would raise, on ``copy``, with the actor whose rate it spends (None:
+        refused before the rate counts); None when the transaction would accept the action, or could change
+        the table before deciding."""
+        table = copy.table
+        try:
+            principal = self._principal(copy, table, token)
+            self._check_actor(principal, action, REGISTRY[table["game"]])
+        except TableError as error:
+            return error, None
+        try:
+            self._require_open(table)
+            due = table["next_deadline"]
+            if due is not None and due <= self.clock():
+                return None  # settled first by the transaction (`_resolve_due`), which may change the answer
+            if self._is_game_action(action["type"]):
+                self._game_gates(table, principal)
+        except TableError as error:
+            if key is not None and copy.find_action(table["code"], principal.actor, key) is not None:
+                return None  # an id answered before: the store answers it again
+            return error, principal.actor
+        return None
 
     @staticmethod
     def _check_payload(action: Any) -> str | None:
@@ -459,6 +505,8 @@ class Tables(NightActions):
         ``extra`` receives what only the caller is told (a hand-off code) and
         ``revoked``: seats whose old token stopped working."""
         kind = action["type"]
+        if self._is_game_action(kind):
+            return self._game_action(tx, table, principal, action)
         if kind.startswith("table."):
             name = kind.split(".", 1)[1]
             if name in NIGHT_ACTIONS:
@@ -468,13 +516,15 @@ class Tables(NightActions):
             return getattr(self, "_seat_" + kind.split(".", 1)[1])(tx, table, action, principal, extra), False
         if kind in FIGURE_ACTIONS:
             return self._figure_action(tx, table, principal.seat, action), False
-        if kind == REVEAL_ACTION:
-            return self._reveal(tx, table, principal.seat, action)
-        return self._game_action(tx, table, principal, action)
+        return self._reveal(tx, table, principal.seat, action)
+
+    @staticmethod
+    def _is_game_action(kind: str) -> bool:
+        """An action of the game's rules (a roll, a move), not of the table, a seat, a figure or the pool."""
+        return not kind.startswith(("table.", "seat.")) and kind not in FIGURE_ACTIONS and kind != REVEAL_ACTION
 
     def _game_action(self, tx: Transaction, table: dict, principal: Principal, action: dict) -> tuple[list[dict], bool]:
-        self._require_playing(table)
-        self._require_no_draw_of(table, principal.seat)  # one waiting draw per seat: the queue is bounded
+        self._game_gates(table, principal)
         pending = self._pending(table)
         game = REGISTRY[table["game"]]
         book = fairness.Entropy(table["entropy"], table["pool"])
@@ -520,6 +570,16 @@ class Tables(NightActions):
         self._save(tx, table, rng, [{"kind": "event", "seat": principal.seat, "event": e} for e in events],
                    bump=not private, head=head, **fields)
         return events, private
+
+    def _game_gates(self, table: dict, principal: Principal) -> None:
+        """What refuses a game action before the rules see it (also decided on a copy, `_refusal_on`)."""
+        self._require_playing(table)
+        self._require_no_draw_of(table, principal.seat)  # one waiting draw per seat: the queue is bounded
+
+    @staticmethod
+    def _require_open(table: dict) -> None:
+        if table["status"] == "closed":
+            raise TableError(410, N_("This table is closed."))
 
     @staticmethod
     def _require_playing(table: dict) -> None:
@@ -943,8 +1003,7 @@ class Tables(NightActions):
 
     def _open_table(self, tx: Transaction, raw_code: Any) -> dict:
         table = self._existing_table(tx, raw_code)
-        if table["status"] == "closed":
-            raise TableError(410, N_("This table is closed."))
+        self._require_open(table)
         return table
 
     def _rng(self, table: dict, seat: int | None = None, reveal: Any = None,

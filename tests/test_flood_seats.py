@@ -10,6 +10,7 @@ what tells the two apart."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -47,6 +48,25 @@ def store_rows(server) -> dict[str, int]:
         return {name: db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
 
 
+def table_stamp(server, code: str) -> tuple:
+    """The table's row as the operator reads it: its version and the time of its last change."""
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        return db.execute("SELECT version, updated_at FROM tables WHERE code = ?", (code,)).fetchone()
+
+
+@contextmanager
+def write_lock_held(server):
+    """Another connection holds the database's write lock: an action that opens a write transaction
+    waits for it (SQLite's busy timeout, 30 s, longer than a test's call may wait)."""
+    locker = sqlite3.connect(server.database, timeout=0)
+    try:
+        locker.execute("BEGIN IMMEDIATE")
+        yield
+        locker.rollback()
+    finally:
+        locker.close()
+
+
 def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_others_play(server):
     code = new_table(server)
     ana, mallory = ChainPhone(server.url, code, "Ana"), ChainPhone(server.url, code, "Mallory")
@@ -55,22 +75,20 @@ def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_ot
     # Mallory's roll is committed and waits for a round of both phones, which Mallory never answers.
     rolled = screens["mallory"].act({"type": "roll"})
     assert rolled["ok"] and rolled["events"] == [{"type": "draw_waits", "seat": mallory.seat}], rolled
-    rows = store_rows(server)
-    # Its next rolls are refused by the store; each after the first spends one of its five refusals at once.
-    refused = [screens["mallory"].act({"type": "roll"}) for _ in range(6)]
-    assert [answer["status"] for answer in refused] == [409] * 6 and refused[0]["error"] == DRAW_WAITS
-    # With the store's write lock held by someone else, Mallory's next rolls are answered at once
-    # (before, with 3 actions of its rate left, each waited for the lock): nothing reaches the store.
-    locker = sqlite3.connect(server.database, timeout=0)
-    try:
-        locker.execute("BEGIN IMMEDIATE")
+    rows, stamp = store_rows(server), table_stamp(server, code)
+    with write_lock_held(server):
+        # Its next rolls are refused as before, without a write transaction: decided on the server's copy
+        # of the table (before, each waited for this lock). Each after the first spends one of its five
+        # refusals, with an id or without.
+        refused = [screens["mallory"].client.call("act", {"type": "roll", **({"id": f"m{n}"} if n % 2 else {})},
+                                                  timeout=10) for n in range(6)]
+        assert [answer["status"] for answer in refused] == [409] * 6
+        assert {answer["error"] for answer in refused} == {DRAW_WAITS}
+        # Past its refusals, its next rolls are answered 429 at once: nothing reaches the store.
         held = [screens["mallory"].client.call("act", {"type": "roll"}, timeout=10) for _ in range(2)]
-        locker.rollback()
-    finally:
-        locker.close()
     for answer in held:
         assert answer["status"] == 429 and answer["error"] == TOO_MANY and answer["retry_after"] >= 1
-    assert store_rows(server) == rows  # not a row written by eight refusals
+    assert store_rows(server) == rows and table_stamp(server, code) == stamp  # eight refusals changed nothing
     # Ana, at the same table and from the same address, is not slowed: her value for the round goes in.
     assert ana.asked()
     assert screens["ana"].act({"type": "entropy.reveal", "value": ana.chain[ana.k + 1]})["ok"] is True
@@ -84,6 +102,31 @@ def test_a_flooding_seat_writes_nothing_and_is_refused_before_the_store_while_ot
     assert screens["mallory"].act({"type": "roll"})["status"] == 429
     for screen in [*screens.values(), bos_screen]:
         screen.close()
+
+
+def test_a_copy_another_process_made_old_refuses_nothing(server):
+    """Two server processes on one database: the first's copy of a table still shows Mallory's draw
+    waiting after the second drew it. Mallory's next roll through the first is not refused from that
+    old copy: the store decides it, on the table as it is."""
+    twin = ServerProcess(server.workdir, extra_env={"COMPANION_RATE_BURST": "10",
+                                                    "COMPANION_RATE_PER_SECOND": "0.5"}).start()
+    try:
+        code = new_table(server)
+        ana, mallory = ChainPhone(server.url, code, "Ana"), ChainPhone(server.url, code, "Mallory")
+        screens = [connected(server.url, code, ana.token), connected(server.url, code, mallory.token)]
+        answer_rounds(ana, mallory)
+        assert screens[1].act({"type": "roll"})["events"] == [{"type": "draw_waits", "seat": mallory.seat}]
+        assert screens[1].act({"type": "roll"})["error"] == DRAW_WAITS  # the first process's copy: current
+        for phone in (ana, mallory):  # through the second process, both answer the round: the roll is drawn
+            phone.url = twin.url
+        answer_rounds(ana, mallory)
+        assert ana.view()["table"]["draw"]["waits"] is False  # as the second process sees the table
+        again = screens[1].act({"type": "roll"})
+        assert again["ok"] is True, again
+        for screen in screens:
+            screen.close()
+    finally:
+        twin.stop()
 
 
 NOT_IN_POOL = "Your phone's random numbers are not in the pool yet: wait for the other phones' contributions."
