@@ -19,7 +19,7 @@ from companion.limits import SeatRefusals
 from tests.helpers import ENTROPY, bearer
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
-from tests.server import server_fixture
+from tests.server import ServerProcess, server_fixture
 
 TIMEOUT = 20
 DRAW_WAITS = "Your draw waits for the phones' random numbers: you can act again once it is drawn."
