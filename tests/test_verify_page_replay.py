@@ -36,7 +36,8 @@ REPLAYED = "Replayed with the game's own rules (Python, in this browser): the sa
 # Every file of the first load: the log and what the page and Python fetched, compressed or not.
 LOADED = """() => [performance.getEntriesByType('navigation')[0], ...performance.getEntriesByType('resource')]
   .map((entry) => ({ name: entry.name, transfer: entry.transferSize }))"""
-DOWNLOADING_IN_FRENCH = re.compile("Téléchargement de Python et des règles du jeu\u00a0: [0-3] fichiers sur 4…")
+# Up to 4 of 4: the last file in, the line stays while Python starts, until the replay begins.
+DOWNLOADING_IN_FRENCH = re.compile("Téléchargement de Python et des règles du jeu\u00a0: [0-4] fichiers sur 4…")
 # When each file was asked for (ms since navigation), by its name.
 ASKED = """() => Object.fromEntries(performance.getEntriesByType('resource')
   .map((entry) => [new URL(entry.name).pathname.split('/').pop(), entry.fetchStart]))"""
