@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from companion import rules_bundle
 from companion.verify import page_report
+from companion.web.pages import module_graph
 from scripts.pyodide_modules import FROM_THE_ZIP, by_source
 from scripts.pyodide_stdlib import listed
 from tests.screen import WAIT
@@ -129,8 +130,8 @@ def test_the_pages_own_checks_show_first_and_the_replay_says_what_it_loads_in_fr
     """A first visit (an empty cache): the draws and commitments' verdict shows while Python still loads;
     meanwhile the page says what it downloads, then that it replays the game; each file comes once (the
     files the page preloads are the very answers Pyodide uses); the log is asked for as the browser reads the
-    page, before its scripts import theirs; Pyodide's lock file is not downloaded (the page hands Pyodide what
-    it reads of it); the interpreter is compiled as it arrives (WebAssembly.instantiateStreaming, which takes
+    page, before its scripts import theirs, and so is every module its script imports, all before Python's files;
+    Pyodide's lock file is not downloaded (the page hands Pyodide what it reads of it); the interpreter is compiled as it arrives (WebAssembly.instantiateStreaming, which takes
     the server's application/wasm). Times are printed, never asserted."""
     context = browser.new_context(locale="fr-FR", **PHONE)
     try:
@@ -159,6 +160,16 @@ def test_the_pages_own_checks_show_first_and_the_replay_says_what_it_loads_in_fr
         assert not [name for name in names if name.endswith("pyodide-lock.json")]
         asked = page.evaluate(ASKED)
         assert asked["log"] < asked["fairness.js"]
+        # Its HTML names every module its script imports (module_graph), so that all are asked for at once, before
+        # Python's files; the page loads no other script of ours, and each once.
+        scripts = [name.split("/static/", 1)[1] for name in names
+                   if name.endswith(".js") and "/static/" in name and "/vendor/pyodide/" not in name]
+        assert sorted(scripts) == sorted(["js/verify.js", *module_graph("js/verify.js")])
+        preloaded = page.eval_on_selector_all("link[rel=modulepreload]", "(links) => links.map((link) => link.href)")
+        assert sorted(href.split("/static/", 1)[1] for href in preloaded if "/vendor/pyodide/" not in href) == sorted(
+            module_graph("js/verify.js"))
+        assert max(asked[name.rsplit("/", 1)[1]] for name in scripts) <= min(
+            asked[file] for file in ("pyodide.asm.wasm", "python_stdlib.zip", "rules.zip"))
         assert page.evaluate("() => window.__wasm") == {"streaming": 1, "whole": 0}
         print("verify page, first visit (ms since navigation): " + "; ".join(
             f"{at} {verdict or '-'} {progress or '-'} {result or '-'}" for at, verdict, progress, result, _ in timeline))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import posixpath
 import re
 
 from flask import Blueprint, Response, abort, make_response, redirect, render_template, request, url_for
@@ -208,6 +209,31 @@ def _pyodide_lock() -> dict | None:
     return {"info": lock.get("info", {}), "packages": {}}
 
 
+# A module's static imports of a file beside it (``import … from './x.js'``, ``export … from '../y.js'``, ``import
+# './z.js'``): a package's name ('@noble/…', in a comment) or a dynamic ``import(…)`` is no such import.
+STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"`;]*?(?:\bfrom\s*)?['"](\.\.?/[^'"]+\.js)['"]""", re.M)
+VERIFY_SCRIPT = "js/verify.js"
+
+
+@functools.cache
+def module_graph(entry: str) -> tuple[str, ...]:
+    """Every module ``entry`` (a path under static/) imports, directly or not, by its path under static/, in the
+    order a browser finds them (breadth first), ``entry`` left out. The verify page names them in its HTML
+    (``<link rel=modulepreload>``): the browser asks for them all as it reads the page, not one level of imports
+    after the other as each arrives (a phone's 20 ms a round trip, and its slow CPU, each level)."""
+    static = SOURCE / "static"
+    found, waiting = [], [entry]
+    while waiting:
+        path = waiting.pop(0)
+        text = (static / path).read_text(encoding="utf-8")
+        for imported in STATIC_IMPORT.findall(text):
+            name = posixpath.normpath(posixpath.join(posixpath.dirname(path), imported))  # static/vendor may be a link
+            if name != entry and name not in found:
+                found.append(name)
+                waiting.append(name)
+    return tuple(found)
+
+
 @pages.get("/t/<code>/verify")
 def verify(code: str):
     _stdlib_checked()
@@ -221,7 +247,7 @@ def verify(code: str):
     # With the games' own messages: the replay quotes a refusal of the rules in the page's language.
     response = make_response(render_template("verify.html", code=table["code"], rules_strings=True,
                                               number=number, closed=table["status"] == "closed",
-                                              pyodide_lock=_pyodide_lock()))
+                                              pyodide_lock=_pyodide_lock(), modules=module_graph(VERIFY_SCRIPT)))
     # The replay runs CPython compiled to WebAssembly, which the browser compiles only with this
     # (it allows no script evaluation, only WebAssembly). This page only: no table page runs Python.
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY.replace(

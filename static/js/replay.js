@@ -25,13 +25,19 @@ async function fetchRules(url) {
 // lock: Pyodide's lock file without its packages, from the page (companion/web/pages.py): one download less.
 async function startPython(moduleUrl, lock) {
   if (typeof WebAssembly !== 'object') throw new Error('this browser does not run WebAssembly');
+  performance.mark('replay: Python asked to start');
   const { loadPyodide } = await import(moduleUrl);
   performance.mark('replay: Pyodide module');
   const here = new URL('.', new URL(moduleUrl, window.location.href)).href;
   // indexURL and packageBaseUrl both ours: Pyodide never looks elsewhere (the verifier needs only
   // the standard library, which is python_stdlib.zip beside it).
   const lockFile = lock ? { lockFileContents: lock } : { lockFileURL: `${here}pyodide-lock.json` };
-  const python = await loadPyodide({ indexURL: here, packageBaseUrl: here, ...lockFile });
+  // fsInit runs once the interpreter's WebAssembly is instantiated and linked, before Python's own start: a mark
+  // that splits the two (bench/verify_page.py prints it).
+  const python = await loadPyodide({
+    indexURL: here, packageBaseUrl: here, ...lockFile,
+    fsInit: async () => { performance.mark('replay: WebAssembly instantiated'); },
+  });
   performance.mark('replay: Python started');
   return python;
 }
