@@ -51,7 +51,6 @@ checkout's own files (`companion.served`): the verify page runs the server's cod
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -615,6 +614,8 @@ def _read_json(path: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import argparse  # the command line's alone: the verify page's Python, which imports this module, never needs it
+
     parser = argparse.ArgumentParser(prog="python -m companion.verify", description=__doc__.splitlines()[0])
     parser.add_argument("logfile", nargs="?", help="the JSON log of a table ('-' for standard input)")
     parser.add_argument("--record", help="a phone's own record of the table (JSON), checked against the log")
