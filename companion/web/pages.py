@@ -220,7 +220,8 @@ def module_graph(entry: str) -> tuple[str, ...]:
     """Every module ``entry`` (a path under static/) imports, directly or not, by its path under static/, in the
     order a browser finds them (breadth first), ``entry`` left out. The verify page names them in its HTML
     (``<link rel=modulepreload>``): the browser asks for them all as it reads the page, not one level of imports
-    after the other as each arrives (a phone's 20 ms a round trip, and its slow CPU, each level)."""
+    after the other as each arrives (a phone's 20 ms a round trip, and its slow CPU, each level). Found once per
+    process, as the rules zip is: the scripts do not change while a server runs."""
     static = SOURCE / "static"
     found, waiting = [], [entry]
     while waiting:
