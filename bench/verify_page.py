@@ -89,9 +89,20 @@ def answered(page, files: dict[str, bytes]) -> None:
             body=body, headers={"Content-Type": "application/zip"}))
 
 
+# Resolves once the replay has its result, seen by a MutationObserver: Playwright's own wait polls the page with
+# querySelectorAll each frame, on the thread the page's Python needs (2 % of it in a Chromium trace). The page gives up
+# on Python by itself after 120 s (static/js/replay.js): the result is then "failed".
+REPLAY_OVER = """() => new Promise((resolve) => {
+  const over = () => document.querySelector('.replay[data-result]:not([data-result=running])');
+  if (over()) { resolve(); return; }
+  const observer = new MutationObserver(() => { if (over()) { observer.disconnect(); resolve(); } });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-result'] });
+})"""
+
+
 def visit(page, url: str) -> dict:
     page.goto(url)
-    page.locator(".replay[data-result]:not([data-result=running])").wait_for(state="attached", timeout=180_000)
+    page.evaluate(REPLAY_OVER)
     timeline = page.evaluate("() => window.__timeline")
     checked = next(at for at, verdict, *_ in timeline if verdict in ("replaying", "mismatch", "pending"))
     return {"checks": checked, "verdict": timeline[-1][0], "result": page.locator(".verdict").get_attribute(
