@@ -40,6 +40,7 @@ never told apart by its colour alone (its name is written beside its swatch).
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,7 @@ MIN_TEXT, TV_MAIN_TEXT, QR_IN_LOBBY, QR_IN_GAME = 16, 28, 300, 240
 SETUP_CONTROLS = ".figure-area button, .figure-area input, .figure-area summary, .pick-figure"
 
 expect.set_options(timeout=20_000)
+WAIT_MS = 20_000
 
 
 @dataclass(frozen=True)
@@ -337,10 +339,16 @@ RUN_AXE = """async () => {
 }"""
 
 
+@functools.cache
+def axe_source() -> str:
+    """axe's script (650 KB), read once per module rather than once per case that runs it."""
+    return AXE.read_text() + "\n;0"
+
+
 def accessibility_violations(page: Page) -> list[str]:
     """axe's serious and critical violations of the page as it is now. axe is evaluated by the browser's
     debugging protocol, which the page's Content-Security-Policy does not stop (an inline <script> it does)."""
-    page.evaluate(AXE.read_text() + "\n;0")
+    page.evaluate(axe_source())
     return [f"{rule['id']} ({rule['impact']}): {rule['help']} at {[node['target'] for node in rule['nodes']][:6]}"
             f" ({rule['nodes'][0]['why']})" for rule in page.evaluate(RUN_AXE) if rule["impact"] in BLOCKING]
 
@@ -430,12 +438,11 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     if not verify_page:
         hold_pyodide(page, False)  # once the verify page is gone, with the download it held
     assert response.status == screen.status
-    expect(page.locator(screen.ready).first).to_be_attached()
     # A part drawn later (a lazily loaded panel) redraws the screen: measured before, it moves under the test.
-    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+    ready = [("attached", screen.ready), ("not busy", "body")]
     if screen.who in ("host", "phone", "host-phone", "display"):
-        expect(page.locator(".status[data-state=connected], .status[data-state=closed]").first).to_be_attached()
-        expect(page.locator(".game-area")).not_to_be_empty()
+        ready += [("attached", ".status[data-state=connected], .status[data-state=closed]"), ("not empty", ".game-area")]
+    wait_until(page, ready)
     if screen.opened:
         page.locator(screen.opened).click()
     for tapped, shown in screen.taps:
@@ -444,8 +451,80 @@ def open_screen(page: Page, server: ServerProcess, screen: Screen, table: states
     if screen.game:
         page.locator("select[name=game]").select_option(screen.game)
         expect(page.locator(f'.game-options[data-game="{screen.game}"]')).to_be_visible()
-    page.wait_for_function(IMAGES_IN_VIEW_LOADED)
-    page.evaluate("() => document.fonts.ready")
+    wait_until(page, [("images in view loaded", "")])
+
+
+# Playwright's own script (a third of a megabyte) is evaluated into every new document, once for each world its
+# locators and waits run in (its own, and the page's for wait_for_function and evaluate_all): a case opens a new
+# document, and each of these evaluations cost about a sixth of a case's time, the browser's processes counted. So
+# a case waits and reads through plain scripts of its own (page.evaluate needs none of Playwright's); only a case
+# that taps or chooses something uses Playwright's locators, for their checks that the target can be acted on.
+# Each wait is Playwright's assertion's meaning: "attached" (the selector's first match exists), "not busy" (no
+# aria-busy="true"), "not empty" (one match, strictly, with text).
+WAIT_UNTIL = """async ([conditions, timeout]) => {
+  const imagesLoaded = %(images)s;
+  const met = {
+    'attached': (selector) => document.querySelector(selector) !== null,
+    'not busy': (selector) => document.querySelector(selector)?.getAttribute('aria-busy') !== 'true',
+    'not empty': (selector) => {
+      const nodes = document.querySelectorAll(selector);
+      if (nodes.length > 1) throw new Error(`${selector} matches ${nodes.length} elements`);
+      return nodes.length === 1 && Boolean(nodes[0].textContent?.trim());
+    },
+    'images in view loaded': imagesLoaded,
+  };
+  const deadline = performance.now() + timeout;
+  for (const [condition, selector] of conditions) {
+    while (!met[condition](selector)) {
+      if (performance.now() > deadline) return `${selector}: not ${condition} after ${timeout} ms`;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  await document.fonts.ready;
+  return '';
+}"""
+# Visible as Playwright's locators see it: drawn (checkVisibility), visibility "visible", a box of some size; an
+# element that has no box of its own (display: contents) is visible when one of its children is.
+VISIBLE = """(node) => {
+  const style = getComputedStyle(node);
+  if (style.display === 'contents') {
+    return [...node.childNodes].some((child) => {
+      if (child.nodeType === Node.ELEMENT_NODE) return visible(child);
+      if (child.nodeType !== Node.TEXT_NODE) return false;
+      const range = document.createRange();
+      range.selectNode(child);
+      const box = range.getBoundingClientRect();
+      return box.width > 0 && box.height > 0;
+    });
+  }
+  const box = node.getBoundingClientRect();
+  return node.checkVisibility() && style.visibility === 'visible' && box.width > 0 && box.height > 0;
+}"""
+WAIT_UNTIL = WAIT_UNTIL % {"images": IMAGES_IN_VIEW_LOADED}
+
+
+def wait_until(page: Page, conditions: list[tuple[str, str]]) -> None:
+    """Waits until each condition holds in turn (WAIT_UNTIL), as long as Playwright's expect would, then for the
+    page's fonts."""
+    failed = page.evaluate(WAIT_UNTIL, [conditions, WAIT_MS])
+    assert not failed, failed
+
+
+# The box of the selector's first match (as Playwright's bounding_box: None when it has none, hidden by display).
+BOX = """(selector) => {
+  const node = document.querySelector(selector);
+  if (!node || !node.getClientRects().length) return null;
+  const box = node.getBoundingClientRect();
+  return { x: box.x, y: box.y, width: box.width, height: box.height };
+}"""
+# What each selector's visible matches say (as Playwright's filter(visible=True).all_inner_texts()).
+SHOWN_TEXTS = """(selector) => {
+  const visible = %s;
+  return [...document.querySelectorAll(selector)].filter(visible).map((node) => node.innerText);
+}""" % VISIBLE
+# The text of each match, and the font size of each match.
+TEXTS = "(selector) => [...document.querySelectorAll(selector)].map((node) => node.textContent)"
+FONT_SIZES = "(selector) => [...document.querySelectorAll(selector)].map((node) => parseFloat(getComputedStyle(node).fontSize))"
 
 
 def layout_test(group: str):
@@ -476,29 +555,29 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     if tv_host and found["height"] > found["viewportHeight"]:
         problems["height"] = f"{found['height']}px tall in {found['viewportHeight']}px"
     if screen.prompt and size.startswith("phone"):
-        box = page.locator(screen.prompt).first.bounding_box()
+        box = page.evaluate(BOX, screen.prompt)
         if box is None or box["y"] < 0 or box["y"] + min(box["height"], 48) > viewport["height"]:
             problems["prompt"] = f"{screen.prompt} is not on the first screen: {box}"
     if (screen.action or screen.every) and size.startswith("phone"):
         problems.update(out_of_view(page, screen.action, viewport))
         problems.update(out_of_view(page, screen.every, viewport, every=True))
     if screen.who in ("phone", "host-phone") and screen.setup_gone:
-        shown = page.locator(SETUP_CONTROLS).filter(visible=True).all_inner_texts()
+        shown = page.evaluate(SHOWN_TEXTS, SETUP_CONTROLS)
         if shown:
             problems["setup controls during the game"] = shown
     if tv_host:  # an away seat is plain from across the room
-        away = page.locator(".seat.away .presence").evaluate_all(
-            "(nodes) => nodes.map((node) => parseFloat(getComputedStyle(node).fontSize))")
+        away = page.evaluate(FONT_SIZES, ".seat.away .presence")
         if any(size < main_text for size in away):
             problems["away seats"] = away
     if big_host and screen.in_game is not None:
         problems.update(lobby_or_game(page, screen.in_game, viewport))
     if screen.who == "host" and screen.in_game is False and size == "tv":
         # The seats' phones never connected: away in the lobby, a seat is removed, never handed on.
-        expect(page.locator(".seats li.away").first).to_be_attached()
-        if page.locator(".seats .hand-seat").count():
-            problems["a hand-off offered in the lobby"] = page.locator(".seats .hand-seat").count()
-    options = page.locator(".table-options dd").evaluate_all("(nodes) => nodes.map((node) => node.textContent)")
+        wait_until(page, [("attached", ".seats li.away")])
+        hand_offs = page.evaluate("(selector) => document.querySelectorAll(selector).length", ".seats .hand-seat")
+        if hand_offs:
+            problems["a hand-off offered in the lobby"] = hand_offs
+    options = page.evaluate(TEXTS, ".table-options dd")
     if any(not value or "_" in value for value in options):  # the lobby names each option's value
         problems["option values shown as stored"] = options
     if options and size.endswith("-fr") and screen.name.startswith("amiiboxe") and "L’exemple du livret" not in options:
@@ -518,7 +597,19 @@ def check_layout(server, pages, tables, screen: Screen, size: str) -> None:
     if problems or EVERY_SCREENSHOT:  # a whole page's picture costs a fifth of a second of the browser's time
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=ARTIFACTS / f"{screen.name}-{size}.png", full_page=True)
+    page.evaluate(STOP_TIMERS)
     assert problems == {}, f"{screen.name} at {size}: {problems}"
+
+
+# Measured, a case's page waits for its size's next case, which opens a new document. Meanwhile its timers would
+# redraw it (the waiting lines each second, Arkade's clock twice a second and its countdown ten times): each redraw
+# a frame of up to 1920 x 1080 painted in software. The six pages idle at about a fifth of a core together, a
+# sixth of a layout module's time. A timer's id is a small number counted up per document: every id up to a new
+# one's is cleared.
+STOP_TIMERS = """() => {
+  const last = setTimeout(() => {}, 0);
+  for (let id = 1; id <= last; id += 1) { clearTimeout(id); clearInterval(id); }
+}"""
 
 
 # A fold's title (a <details>' summary) without its chevron, or too low to tap.
@@ -571,8 +662,8 @@ OUT_OF_VIEW = """([selector, width, height, every]) => {
 
 def lobby_or_game(page: Page, in_game: bool, viewport: dict) -> dict:
     """The host screen's QR code: big with the commitment in the lobby; small in a corner in a game."""
-    qr = page.locator("img.qr").first.bounding_box()
-    commitment = page.locator(".join-panel .commitment").filter(visible=True).count()
+    qr = page.evaluate(BOX, "img.qr")
+    commitment = len(page.evaluate(SHOWN_TEXTS, ".join-panel .commitment"))
     if not in_game:
         return {} if qr and qr["width"] >= QR_IN_LOBBY and commitment else {
             "lobby": f"the QR code is {qr} and the commitment {'shown' if commitment else 'hidden'}"}
