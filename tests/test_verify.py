@@ -6,9 +6,7 @@ each forgery is what an operator who controls the server could publish instead."
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import subprocess
 import sys
@@ -20,8 +18,7 @@ from playwright.sync_api import expect
 from companion import fairness
 from companion.replay import state_digest
 from companion.verify import _Walk, verify_log
-from companion.verify import main as verify_main
-from tests.helpers import bearer
+from tests.helpers import bearer, verify_here
 from tests.phones import ChainPhone, answer_rounds
 from tests.server import ROOT, server_fixture
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
@@ -149,10 +146,7 @@ def cli(tmp_path, document: dict, record: dict | None = None) -> subprocess.Comp
 def cli_here(tmp_path, document: dict, record: dict | None = None) -> tuple[int, str]:
     """The same command's ``main`` in this process (its exit status and what it printed): a Python start
     less per forged log (the first two tests below run the command itself)."""
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        status = verify_main(cli_argv(tmp_path, document, record))
-    return status, printed.getvalue()
+    return verify_here(*cli_argv(tmp_path, document, record))
 
 
 def test_the_true_log_verifies_with_each_phones_record(played, tmp_path):
