@@ -480,7 +480,8 @@ def check_non_interference(game: Game, state: dict, viewers: list, views: dict |
         except Exception as error:  # the view read what it may not see, and choked on it
             raise AssertionError(f"the view of {viewer} reads another's secret: {error!r}") from error
         seen_json = encoded[viewer] if encoded is not None else json.dumps(seen)
-        assert same_json(seen, seen_json, blind), f"the view of {viewer} changes with another's private part or the secret"
+        assert same_json(seen, seen_json, blind), \
+            f"the view of {viewer} changes with another's private part or the secret"
 
 
 def same_json(seen: Any, seen_json: str, blind: Any) -> bool:
