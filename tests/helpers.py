@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from companion.tables import Tables
 
 ENTROPY = "5a" * 32
@@ -14,6 +17,17 @@ IMAGES_IN_VIEW_LOADED = """() => [...document.images].every((img) => {
   const outOfView = folded || !img.getClientRects().length || box.top >= innerHeight || box.bottom <= 0;
   return (img.complete && (img.naturalWidth > 0 || !img.src)) || (img.loading === 'lazy' && outOfView);
 })"""
+
+
+def verify_here(*argv) -> tuple[int, str]:
+    """``python -m companion.verify *argv`` run by its ``main`` in this process: its exit status and what it
+    printed, without a Python start (a test that checks the command itself runs it as a process)."""
+    from companion.verify import main
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        status = main([str(arg) for arg in argv])
+    return status, printed.getvalue()
 
 
 def bearer(token: str) -> dict:

@@ -143,6 +143,7 @@ def test_a_damaged_database_is_refused_at_start_with_what_to_do(tmp_path):
     copy = tmp_path / "copy.sqlite3"
     shutil.copy(server.database, copy)
     fill_and_damage(copy)
+    original = files_of(server.database)
 
     damaged = ServerProcess(tmp_path, extra_env={"COMPANION_DATABASE": str(copy)}, name="damaged")
     with pytest.raises(RuntimeError, match="server exited"):
@@ -151,11 +152,14 @@ def test_a_damaged_database_is_refused_at_start_with_what_to_do(tmp_path):
     said = damaged.log_path.read_text()
     assert "Companion cannot start." in said and f"The database {copy} is damaged" in said
     assert f"sqlite3 {copy} .dump" in said and "backup" in said
-    server.start()  # the original file is untouched
-    try:
-        assert rolled_numbers(server.url, code) == list(range(1, 9))
-    finally:
-        server.stop()
+    assert files_of(server.database) == original  # the original file is untouched, byte for byte
+    rolled = [entry["event"]["number"] for entry in stored_tables(server.database)[code] if entry["kind"] == "event"]
+    assert rolled == list(range(1, 9))  # and the server reads every roll in it
+
+
+def files_of(database: Path) -> dict[str, bytes]:
+    """The database's file and its journal files (a WAL, its index), as they are on the disk."""
+    return {path.name: path.read_bytes() for path in database.parent.glob(database.name + "*")}
 
 
 def test_a_database_damaged_while_running_stops_taking_actions_with_what_to_do(tmp_path):

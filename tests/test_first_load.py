@@ -33,12 +33,15 @@ from companion.web.i18n import browser_catalogue, labels_catalogue
 from companion.web.styles import GAME_MARKERS, styles_for
 from tests import layout_states
 from tests.server import ServerProcess, server_fixture
-from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, server, take_seat  # noqa: F401
+from tests.test_browser import PHONE, as_seat, browser, open_context, seat_via_api, take_seat  # noqa: F401
 
 BUDGET = 50 * 1024  # issue 29: every path of a phone's first load
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "fr")
 SEAT_BUTTON = {"en": "Take a seat", "fr": "Prendre place"}
+
+# The module's server; its Rayman table is played over the API, faster than thumbs.
+server = server_fixture("first-load", layout_states.FAST)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -408,22 +411,13 @@ def test_a_phone_runs_the_modules_as_written_when_they_are_not_bundled(unbundled
     assert phone.page_errors == [] and phone.failed == [] and phone.bad_status == []
 
 
-fast_server = server_fixture("first-load-rayman", layout_states.FAST)
-
-
-def seat_on(phone, server: ServerProcess, code: str, token: str) -> None:
-    """as_seat() for a server other than the module's."""
-    phone.context.add_init_script(f"if (location.origin === '{server.url}') "
-                                  f"localStorage.setItem('companion.seat.{code}', '{token}');")
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_rayman_tables_phone(fast_server, open_context, language):
-    table = layout_states.rayman_choosing(fast_server.url)
-    phone = phone_in(language, open_context, fast_server)
-    seat_on(phone, fast_server, table.code, table.tokens[table.phone])
+def test_a_rayman_tables_phone(server, open_context, language):
+    table = layout_states.rayman_choosing(server.url)
+    phone = phone_in(language, open_context, server)
+    as_seat(phone, table.code, table.tokens[table.phone])
     page = phone.new_page()
-    page.goto(f"{fast_server.url}/t/{table.code}")
+    page.goto(f"{server.url}/t/{table.code}")
     expect(page.locator(".game-area .rayman, .game-area [class^=rm-]").first).to_be_attached()
     page.wait_for_load_state("networkidle")
     loaded = measured(page, f"first load of a Rayman table, a seated phone choosing its cards ({language})")
@@ -432,13 +426,13 @@ def test_a_rayman_tables_phone(fast_server, open_context, language):
     assert sum(entry["transfer"] for entry in loaded) < BUDGET, heaviest(loaded)
 
 
-def test_a_phone_whose_table_moves_to_another_game_gets_that_games_style_rules(fast_server, open_context):
+def test_a_phone_whose_table_moves_to_another_game_gets_that_games_style_rules(server, open_context):
     """The phone's sheet holds its first game's rules only: Chakart's come with Chakart's screen, last."""
-    table = layout_states.Table.create(fast_server.url, "dice", {}, ("Ana", "Bo"))
+    table = layout_states.Table.create(server.url, "dice", {}, ("Ana", "Bo"))
     phone = open_context(**PHONE)
-    seat_on(phone, fast_server, table.code, table.tokens["Ana"])
+    as_seat(phone, table.code, table.tokens["Ana"])
     page = phone.new_page()
-    page.goto(f"{fast_server.url}/t/{table.code}")
+    page.goto(f"{server.url}/t/{table.code}")
     expect(page.locator(".seat-view .status")).to_have_attribute("data-state", "connected")
     board = page.locator(".ck-board")
     table.act("host", {"type": "table.another", "game": "chakart"})

@@ -184,19 +184,17 @@ def test_a_tv_is_paired_by_the_host_phone_and_bad_codes_or_tokens_change_nothing
     assert requests.get(f"{server.url}/api/displays/mine", headers=bearer("forged"), timeout=WAIT).status_code == 401
 
 
-def test_a_tv_and_a_phone_served_by_two_processes_pair(tmp_path):
-    """The codes live in the store: a TV on one process, the host's phone on another."""
-    first = ServerProcess(tmp_path, name="first", extra_env=NO_PAIR_WAIT).start()
-    second = ServerProcess(tmp_path, name="second", extra_env={"COMPANION_DATABASE": str(first.database),
+def test_a_tv_and_a_phone_served_by_two_processes_pair(server, tmp_path):
+    """The codes live in the store: a TV on one process (the module's), the host's phone on another."""
+    second = ServerProcess(tmp_path, name="second", extra_env={"COMPANION_DATABASE": str(server.database),
                                                                **NO_PAIR_WAIT}).start()
     try:
         table = HostedByPhone(second)
-        display = new_display(first)
+        display = new_display(server)
         assert table.pair(table.ana["token"], display["code"]).status_code == 200
-        assert display_status(first, display)["table"] == table.code
+        assert display_status(server, display)["table"] == table.code
     finally:
         second.stop()
-        first.stop()
 
 
 def test_a_stranger_cannot_take_the_tv_by_typing_its_code_first(tmp_path):

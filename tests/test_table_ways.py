@@ -26,8 +26,9 @@ the views and never assume what a die shows.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 import requests
@@ -234,6 +235,11 @@ WAYS = {"handoff": hand_over, "decide": decide, "withdraw": take_out, "timeout":
 
 
 def go_on(night, step: Step, way: str) -> None:
+    go_past(step, way, *arrive(night, step, way))
+
+
+def arrive(night, step: Step, way: str) -> tuple[Night, str, dict]:
+    """A table at the step, whose waited-on phone is lost: the table, the seat's name, the host's view at the step."""
     t = night(step.game, step.options, step.names, timeout=TIMED if way == "timeout" else None, figures=step.figures)
     name = step.reach(t)
     at_step = t.now()
@@ -245,6 +251,12 @@ def go_on(night, step: Step, way: str) -> None:
         refused = t.host.act({"type": "table.decide", "seat": seat, "action": step.prefer[0]})
         assert refused["status"] == 400 and t.now()["version"] == at_step["version"], refused
     lose(t, name, at_step, (lambda view: step.past(at_step, view)) if way == "timeout" else (lambda view: False))
+    return t, name, at_step
+
+
+def go_past(step: Step, way: str, t: Night, name: str, at_step: dict) -> None:
+    """The table goes on by ``way``, and every screen sees it."""
+    seat = t.seat(name)
     WAYS[way](t, step, name, at_step)
     final = t.now()
     if way != "withdraw":
@@ -255,7 +267,8 @@ def go_on(night, step: Step, way: str) -> None:
 
 
 def cases(steps: list[Step]) -> list:
-    return [pytest.param(step, way, id=f"{step.name}-{way}") for step in steps for way in step.ways]
+    """Every way of every step but the timeout: the timed waits pass their deadlines together (the last test)."""
+    return [pytest.param(step, way, id=f"{step.name}-{way}") for step in steps for way in step.ways if way != "timeout"]
 
 
 # --- the end of a duel by forfeit, and the other games' withdrawal rules -----------------------------
@@ -896,3 +909,30 @@ UNIVERSALIS = [
 @pytest.mark.parametrize("step, way", cases(UNIVERSALIS))
 def test_universalis_each_waiting_step_goes_on_without_its_phone_and_its_old_token_is_refused(night, step, way):
     go_on(night, step, way)
+
+
+# --- Every game's timed waits, at once ------------------------------------------------------------
+
+TIMED_STEPS = [step for step in ARKADE + RAYMAN + AMIIBOXE + CHAKART + UNIVERSALIS if "timeout" in step.ways]
+
+
+def test_each_timed_wait_passes_its_deadline_and_the_table_goes_on_without_its_phone(night):
+    """The ``timeout`` way of every step that has one: every table reaches its step and loses its phone
+    first, so that their deadlines run out together (one wait of the shortest timeout, not one a step)."""
+    assert {step.game for step in TIMED_STEPS} == {"arkade", "rayman", "amiiboxe", "universalis"}
+    reached = []
+    for step in TIMED_STEPS:
+        with named(step):
+            reached.append((step, arrive(night, step, "timeout")))
+    for step, at_step in reached:
+        with named(step):
+            go_past(step, "timeout", *at_step)
+
+
+@contextmanager
+def named(step: Step) -> Iterator[None]:
+    """An assertion that fails says which game's step it was."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{step.game} {step.name}: {error}") from error

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from companion import fairness
 from companion.replay import state_digest
 from companion.verify import _Walk, verify_log
-from tests.helpers import bearer
+from tests.helpers import bearer, verify_here
 from tests.phones import ChainPhone, answer_rounds
 from tests.server import ROOT, server_fixture
 from tests.test_browser import PHONE, browser, open_context  # noqa: F401  (the Chromium fixtures)
@@ -126,14 +126,27 @@ def a_roll_edited(log: dict) -> tuple[dict, int]:
     return forged, rolled["i"]
 
 
-def cli(tmp_path, document: dict, record: dict | None = None) -> subprocess.CompletedProcess:
+def cli_argv(tmp_path, document: dict, record: dict | None = None) -> list[str]:
+    """The CLI's arguments for ``document`` (and ``record``), written to files in ``tmp_path``."""
     log_file = tmp_path / "log.json"
     log_file.write_text(json.dumps(document))
-    argv = [sys.executable, "-m", "companion.verify", str(log_file)]
+    argv = [str(log_file)]
     if record is not None:
         (tmp_path / "record.json").write_text(json.dumps(record))
         argv += ["--record", str(tmp_path / "record.json")]
-    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return argv
+
+
+def cli(tmp_path, document: dict, record: dict | None = None) -> subprocess.CompletedProcess:
+    """The documented command, ``python -m companion.verify``, in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "companion.verify", *cli_argv(tmp_path, document, record)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def cli_here(tmp_path, document: dict, record: dict | None = None) -> tuple[int, str]:
+    """The same command's ``main`` in this process (its exit status and what it printed): a Python start
+    less per forged log (the first two tests below run the command itself)."""
+    return verify_here(*cli_argv(tmp_path, document, record))
 
 
 def test_the_true_log_verifies_with_each_phones_record(played, tmp_path):
@@ -157,8 +170,8 @@ def test_a_log_rebuilt_with_a_new_seed_and_commitment_is_caught_by_the_phones_re
     assert verify_log(forged).ok  # consistent in itself: only a phone knows which commitment it was shown
     report = verify_log(forged, played["ana"])
     assert not report.ok and "rebuilt with another seed" in report.message
-    result = cli(tmp_path, forged, played["bo"])
-    assert result.returncode == 1 and "rebuilt with another seed" in result.stdout
+    status, printed = cli_here(tmp_path, forged, played["bo"])
+    assert status == 1 and "rebuilt with another seed" in printed
 
 
 def test_a_log_without_the_phones_entropy_and_draws_recomputed_is_caught_by_the_records(played, tmp_path):
@@ -168,16 +181,16 @@ def test_a_log_without_the_phones_entropy_and_draws_recomputed_is_caught_by_the_
         report = verify_log(forged, record)
         assert not report.ok
         assert any("its entropy was removed" in text for _, text in report.problems)
-    result = cli(tmp_path, forged, played["ana"])
-    assert result.returncode == 1 and "its entropy was removed" in result.stdout
+    status, printed = cli_here(tmp_path, forged, played["ana"])
+    assert status == 1 and "its entropy was removed" in printed
 
 
 def test_an_edited_rolled_event_with_the_draws_left_alone_is_reported_with_its_entry_number(played, tmp_path):
     forged, entry = a_roll_edited(played["log"])
     report = verify_log(forged)
     assert not report.ok and report.problems[0][0] == entry and "the draws give" in report.message
-    result = cli(tmp_path, forged)
-    assert result.returncode == 1 and result.stdout.startswith(f"entry {entry}: rolled")
+    status, printed = cli_here(tmp_path, forged)
+    assert status == 1 and printed.startswith(f"entry {entry}: rolled")
     # The phone that displayed that roll says so too.
     shown = verify_log(forged, played["bo"])
     assert any(where == entry and "your phone showed roll 2" in text for where, text in shown.problems)
@@ -219,7 +232,7 @@ def test_the_page_gives_the_same_verdicts_as_the_cli(played, handed, server, ope
         }""", [log, record])
         report = verify_log(log, record)
         assert in_page == {"ok": report.ok, "entries": [where for where, _ in report.problems]}, name
-        assert (cli(tmp_path, log, record).returncode == 0) == report.ok, name
+        assert (cli_here(tmp_path, log, record)[0] == 0) == report.ok, name
 
     # The page itself, on a phone that kept its record, names the difference in a rebuilt log.
     page.evaluate("(record) => localStorage.setItem(`companion.record.${record.code}`, JSON.stringify(record))",

@@ -10,16 +10,14 @@ operator loads into it."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.helpers import bearer
+from tests.helpers import bearer, verify_here
 from tests.phones import ChainPhone, answer_rounds
-from tests.server import ROOT, ServerProcess
+from tests.server import ServerProcess
 from tests.test_browser import PHONE, Watched, browser, create_table, public_log, take_seat  # noqa: F401
 from tests.test_verify_page_replay import REPLAY_WAIT
 
@@ -75,12 +73,12 @@ def test_a_server_that_refuses_every_six_is_caught_by_the_phones_count_and_both_
         # The CLI: the log alone checks out (the refused rolls left no trace); with the record, each value.
         (tmp_path / "log.json").write_text(json.dumps(log))
         (tmp_path / "record.json").write_text(json.dumps(record))
-        alone = run_cli(tmp_path / "log.json")
-        assert alone.returncode == 0, alone.stdout
-        checked = run_cli(tmp_path / "log.json", "--record", tmp_path / "record.json")
-        assert checked.returncode == 3, checked.stdout
-        assert f"the server saw {vetoed} of your phone's random values and did not spend them" in checked.stdout
-        unspent = [line for line in checked.stdout.splitlines() if line.startswith("not spent: ")]
+        status, printed = verify_here(tmp_path / "log.json")
+        assert status == 0, printed
+        status, printed = verify_here(tmp_path / "log.json", "--record", tmp_path / "record.json")
+        assert status == 3, printed
+        assert f"the server saw {vetoed} of your phone's random values and did not spend them" in printed
+        unspent = [line for line in printed.splitlines() if line.startswith("not spent: ")]
         assert len(unspent) == vetoed
         assert all("shown with the action roll" in line and "the server said it failed on its side (503" in line
                    for line in unspent), unspent
@@ -147,7 +145,3 @@ def test_an_action_the_rules_refuse_shows_no_value_and_counts_for_nothing(vetoin
     finally:
         phone.context.close()
 
-
-def run_cli(*argv) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion.verify", *map(str, argv)], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
