@@ -220,7 +220,7 @@ def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats(
     assert refusals.wait_for(deaf, "10.0.0.2") == pytest.approx(1.0)
     clock.now += 1.0
     assert refusals.wait_for(deaf, "10.0.0.2") == 0
-    for seat in range(10):  # ten seats of one address, five refusals each: the address's fifty are spent
+    for seat in range(10):  # ten seats of one address, six refusals each: the address's fifty are spent
         for _ in range(6):
             refusals.answered((f"F{seat}", "1"), "10.0.0.3", 409)
     # A seat of that address is held from its first refusal on (the first is free, but its address is spent);
@@ -231,6 +231,26 @@ def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats(
     refusals.answered(fresh, "10.0.0.3", 409)
     refusals.answered(fine, "10.0.0.3", None)
     assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fine, "10.0.0.3") == 0
+
+
+def test_refusals_from_the_store_spend_their_address_from_the_first_and_hold_the_one_that_spent_it():
+    """Fifty seats of one address spend its fifty refusals with their first ones (before, each first one
+    was free, and the fifty came after): the refusal that spent the last is held at once (`answered`
+    says how long). The 428 that asks a phone for its value spends nothing and is never held."""
+    clock = Clock()
+    refusals = SeatRefusals(burst=10, per_second=5, clock=clock)  # an address's budget: 50 at once, 10 a second
+    holds = [refusals.answered((f"F{seat}", "1"), "10.0.0.5", 409) for seat in range(50)]
+    assert holds[:49] == [0.0] * 49 and holds[49] > 0
+    late = ("F50", "1")
+    assert refusals.wait_for(late, "10.0.0.5") == 0  # its last action was accepted: it reaches the store
+    assert refusals.answered(late, "10.0.0.5", 409) > 0  # refused there: held, its address being spent
+    asked = ("A1", "1")
+    assert refusals.answered(asked, "10.0.0.5", 428) == 0  # the protocol's ask: answered at once
+    assert refusals.answered(asked, "10.0.0.5", None) == 0
+    assert refusals.wait_for(asked, "10.0.0.5") == 0
+    clock.now += 0.5  # five of the address's refusals back: four seats' next ones answered at once, the fifth
+    # spends the last and is held, and so is the sixth
+    assert [refusals.answered((f"F{seat}", "1"), "10.0.0.5", 409) > 0 for seat in range(6)] == [False] * 4 + [True] * 2
 
 
 # In this process: the connections' own bookkeeping --------------------------------------------

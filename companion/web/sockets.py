@@ -397,6 +397,11 @@ class SocketHub:
         try:
             return act_in_the_store(principal, token, action, address)
         except TableError as error:
+            if getattr(error, "held_for", 0) > 0:
+                # The refusal that spent the last of its seat's or its address's budget is held as those
+                # after it are: fifty seats of one flooding address are held from their first refusal on
+                # once the address's are spent, not answered one more time each first.
+                self.socketio.sleep(HOLD_AT_MOST)
             return refusal(error)
         except Exception as error:
             return self._failed_act(error, principal, action)
