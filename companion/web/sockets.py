@@ -14,14 +14,13 @@ import math
 import threading
 from typing import Any, Callable, NamedTuple
 
-from babel import Locale
 from flask import Flask, g, has_app_context, has_request_context, request
 from flask_babel import force_locale, get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
 from companion import clock as steady
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
-from companion.games.base import N_
+from companion.games.base import N_, Plural
 from companion.limits import WATCH, TooManyAttempts
 from companion.store import StorageError
 from companion.tables import SPECTATOR_REFUSED, TOO_MANY_ACTIONS, Principal, TableError, normalize_code
@@ -33,14 +32,7 @@ from companion.web.security import act_in_the_store, client_address, limits, ref
 
 # The longest a refusal over a limit is held (see `SocketHub._refused_before_the_store`): under the ping timeout.
 HOLD_AT_MOST = 1.0
-
-
-def refusal(error: TableError | StorageError) -> dict:
-    """The acknowledgement of a refused action, in the screen's language."""
-    answer = {"ok": False, "error": translate(error), "status": error.status}
-    if getattr(error, "retry_after", None):
-        answer["retry_after"] = error.retry_after
-    return answer
+MAX_TEXTS = 4096  # refusals kept translated (`SocketHub._text`): far more than there are messages and languages
 
 
 def acting_sid() -> str | None:
@@ -53,7 +45,7 @@ def acting_sid() -> str | None:
 class Screen(NamedTuple):
     """A connection as it connected: what its events are answered with, outside its request."""
     address: str
-    locale: Locale  # the screen's language (`companion.web.i18n.select_locale`)
+    language: str | None  # the screen's (`companion.web.i18n.select_locale`); None: the request's, within it
 
 
 class Screens:
@@ -181,6 +173,7 @@ class SocketHub:
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
         self.screens = Screens()  # each connection's address and language, read when it connected
+        self._texts: dict[tuple[str, str], str] = {}  # (language, msgid) -> a refusal's text
 
     def active_host(self) -> tuple[str, str] | None:
         """The table and language of the host screen opened last: the reader's taps go there."""
@@ -287,7 +280,7 @@ class SocketHub:
         except (TableError, StorageError) as error:
             raise ConnectionRefusedError(translate(error))
         sid = request.sid
-        self.screens.keep(sid, Screen(client_address(), get_locale()))
+        self.screens.keep(sid, Screen(client_address(), str(get_locale())))
         displaced = self.presence.attach(sid, principal, token)
         if displaced:
             self.socketio.emit("replaced", {"code": principal.code}, to=displaced)
@@ -318,7 +311,7 @@ class SocketHub:
         if principal is not None and principal.role == "seat":
             self._announce_presence(principal.code)
 
-    def _refused_before_the_store(self, principal: Principal, address: str) -> dict | None:
+    def _refused_before_the_store(self, principal: Principal, screen: Screen) -> dict | None:
         """What never reaches the store: a spectator's action (a spectator may not act; each one counts
         against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate
         or past its refusals (`companion.limits.SeatRefusals`). Past a limit the answer is held for as
@@ -326,32 +319,58 @@ class SocketHub:
         ones are read only then, and a flooding screen slows itself, not the other tables."""
         if principal.role == "spectator":
             try:
-                limits().charge(WATCH, address)
+                limits().charge(WATCH, screen.address)
             except TooManyAttempts as error:
-                return self._held(error, error.retry_after)
-            return refusal(TableError(401, SPECTATOR_REFUSED))
+                return self._held(error, screen, error.retry_after)
+            return self._refusal(TableError(401, SPECTATOR_REFUSED), screen)
         seat = (principal.code, principal.actor)
         rate_wait = tables().limiter.wait_for(seat)
-        refusals_wait = refusals().wait_for(seat, address)
+        refusals_wait = refusals().wait_for(seat, screen.address)
         if refusals_wait > 0:
             # Held the longest: an address's refusals are shared by its seats, so with fifty of them
             # flooding a seat's own turn is further off than the bucket's wait says (held that long,
             # fifty seats came back ten times a second each and cost the server more than the store did).
-            return self._held(TableError(429, TOO_MANY_ACTIONS), max(rate_wait, refusals_wait), hold=HOLD_AT_MOST)
+            return self._held(TableError(429, TOO_MANY_ACTIONS), screen, max(rate_wait, refusals_wait),
+                              hold=HOLD_AT_MOST)
         if rate_wait > 0:
-            return self._held(TableError(429, TOO_MANY_ACTIONS), rate_wait)
+            return self._held(TableError(429, TOO_MANY_ACTIONS), screen, rate_wait)
         return None
 
-    def _held(self, error: TableError, wait: float, hold: float | None = None) -> dict:
+    def _held(self, error: TableError, screen: Screen, wait: float, hold: float | None = None) -> dict:
         self.socketio.sleep(min(wait if hold is None else hold, HOLD_AT_MOST))
-        return {**refusal(error), "retry_after": max(1, math.ceil(wait))}
+        return {**self._refusal(error, screen), "retry_after": max(1, math.ceil(wait))}
+
+    def _refusal(self, error: TableError | StorageError, screen: Screen) -> dict:
+        """The acknowledgement of a refused action, in the screen's language."""
+        answer = {"ok": False, "error": self._text(error, screen.language), "status": error.status}
+        if getattr(error, "retry_after", None):
+            answer["retry_after"] = error.retry_after
+        return answer
+
+    def _text(self, error: TableError | StorageError, language: str | None) -> str:
+        """`translate` in ``language`` (None: the request's). A message without parameters (most refusals:
+        "Your draw waits", "Too many actions") is translated once per language: Flask-Babel's lookups were
+        a tenth of a refusal's CPU once the request was gone."""
+        if language is None:
+            return translate(error)
+        if error.params or isinstance(error.message, Plural):
+            with force_locale(language):
+                return translate(error)
+        key = (language, error.message)
+        text = self._texts.get(key)
+        if text is None:
+            with force_locale(language):
+                text = translate(error)
+            if len(self._texts) < MAX_TEXTS:
+                self._texts[key] = text
+        return text
 
     def on_act_event(self, sid: str, action: Any = None) -> dict:
         """The "act" event, registered on the Socket.IO server itself: a screen's action runs in an
         application context only, its answer in the language the screen connected with. Flask's request
         context per event (a URL adapter, a session, the request's parsing) was 4-8 % of a roll's CPU
-        (issue 29), and most of what a flooder's refusal cost beside its decoding and encoding: only a
-        connection this process no longer knows goes through it (`on_act`).
+        (issue 29), and half of what a flooder's refusal cost: only a connection this process no longer
+        knows goes through it (`on_act`).
 
         A refused action gives the loop back before its connection's next event is read: a flooding
         screen's events wait in a row, and a burst of refusals one after another (each a transaction
@@ -366,9 +385,9 @@ class SocketHub:
         screen = self.screens.get(sid)
         if principal is None or screen is None:  # replaced, revoked, or closed meanwhile
             return self._in_request(sid, self.on_act, action)
-        with self.app.app_context(), force_locale(screen.locale):
+        with self.app.app_context():
             g.acting_sid = sid
-            return self._act(principal, token, action, screen.address)
+            return self._act(principal, token, action, screen)
 
     def _in_request(self, sid: str, handler: Callable[..., dict], *args: Any) -> dict:
         """``handler`` within the request that opened the connection, as Flask-SocketIO runs an event
@@ -385,33 +404,33 @@ class SocketHub:
         if principal is None:
             disconnect()
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
-        return self._act(principal, token, action, client_address())
+        return self._act(principal, token, action, Screen(client_address(), None))
 
-    def _act(self, principal: Principal, token: str | None, action: Any, address: str) -> dict:
-        """A screen's action, answered in the language its caller's context is in."""
+    def _act(self, principal: Principal, token: str | None, action: Any, screen: Screen) -> dict:
+        """A screen's action, and the answer in its language."""
         if action is wire.TOO_DEEP:
-            return refusal(TableError(400, N_("The action is nested too deeply.")))
-        refused = self._refused_before_the_store(principal, address)
+            return self._refusal(TableError(400, N_("The action is nested too deeply.")), screen)
+        refused = self._refused_before_the_store(principal, screen)
         if refused is not None:
             return refused
         try:
-            return act_in_the_store(principal, token, action, address)
+            return act_in_the_store(principal, token, action, screen.address)
         except TableError as error:
             if getattr(error, "held_for", 0) > 0:
                 # The refusal that spent the last of its seat's or its address's budget is held as those
                 # after it are: fifty seats of one flooding address are held from their first refusal on
                 # once the address's are spent, not answered one more time each first.
                 self.socketio.sleep(HOLD_AT_MOST)
-            return refusal(error)
+            return self._refusal(error, screen)
         except Exception as error:
-            return self._failed_act(error, principal, action)
+            return self._failed_act(error, principal, action, screen)
 
-    def _failed_act(self, error: Exception, principal: Principal, action: Any) -> dict:
+    def _failed_act(self, error: Exception, principal: Principal, action: Any, screen: Screen) -> dict:
         """The answer to an action that raised, not refused: the store failed, or a bug."""
         if isinstance(error, StorageError):  # a full disk answers at once too, as the server's fault
             log_unspent_value(self.app.logger, principal.code, principal.seat, action)
-            return fault_answer(translate(error), error.status)
+            return fault_answer(self._text(error, screen.language), error.status)
         # A bug: the phone hears of it, and its connection (which reads its events) stays up.
         self.app.logger.error("the action %r at table %s failed", action, principal.code, exc_info=error)
         log_unspent_value(self.app.logger, principal.code, principal.seat, action)
-        return fault_answer(translate(TableError(500, SERVER_FAILED)), 500)
+        return fault_answer(self._text(TableError(500, SERVER_FAILED), screen.language), 500)
