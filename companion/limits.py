@@ -88,12 +88,16 @@ class ClientLimits:
 
     def wait_for(self, kind: str, address: str) -> float:
         """Seconds until this client has an attempt again (0: now), spending nothing."""
-        tokens = self._tokens_left(kind, address, spend=False)
-        return 0.0 if tokens >= 1 else (1 - tokens) / self.rules[kind].per_second
+        return self._wait(kind, self._tokens_left(kind, address, spend=False))
 
-    def spend(self, kind: str, address: str) -> None:
-        """Spends one attempt if one is left, refusing nothing: for what was already refused elsewhere."""
-        self._tokens_left(kind, address, spend=True)
+    def spend(self, kind: str, address: str) -> float:
+        """Spends one attempt if one is left, refusing nothing: for what was already refused elsewhere.
+        Returns the seconds until this client has an attempt again (0: now), read in the same step."""
+        tokens = self._tokens_left(kind, address, spend=True)
+        return self._wait(kind, tokens - 1 if tokens >= 1 else tokens)
+
+    def _wait(self, kind: str, tokens: float) -> float:
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rules[kind].per_second
 
     def _refuse(self, kind: str, tokens: float) -> TooManyAttempts:
         return TooManyAttempts(max(1, math.ceil((1 - tokens) / self.rules[kind].per_second)))
@@ -172,6 +176,8 @@ REFUSAL_COST = 5
 # An address's refusals may be as many as those of this many seats: a table at home has each phone on
 # its own address, one client flooding from many seats of its own tables is held as one.
 SEATS_PER_ADDRESS = 10
+# The refusal that asks a phone alone at its table for its next chain value: the protocol, not a fault.
+ASKS_FOR_VALUE = 428
 
 
 def refusal_rules(burst: float, per_second: float) -> tuple[Rule, Rule]:
@@ -188,22 +194,30 @@ class SeatRefusals:
     A flooding seat's actions are mostly refused: out of turn, while a draw waits for the phones'
     values, with no value when one is asked for. The seat's rate (`RateLimiter`, RATE_BURST then
     RATE_PER_SECOND) let each of those open a transaction, five a second per seat, so ten or fifty
-    flooding phones cost the tables playing honestly more than their own rolls. Here each refusal
-    counts against a bucket of its seat (`refusal_rules`: five at once, then one a second by default)
-    and one of its address (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next
-    actions are refused before the store (Socket.IO holds them, `companion.web.sockets`; the JSON API
-    answers 429).
+    flooding phones cost the tables playing honestly more than their own rolls. Here refusals count
+    against a bucket of their seat (`refusal_rules`: five at once, then one a second by default) and one
+    of their address (SEATS_PER_ADDRESS times as large); once either is empty, the seat's next actions
+    are refused before the store (Socket.IO holds them, `companion.web.sockets`; the JSON API answers
+    429), and the refusal that emptied it is held too (`hold_after`).
 
-    The address's bucket is one of ``addresses`` (`ClientLimits`): in Redis when several processes
-    share a queue, so a client flooding through all of them is held once. It is read only for a seat
-    whose last action was refused: a phone playing by the rules never waits on it, nor pays a trip to
-    Redis for it.
+    The seat's bucket counts a refusal only when the seat's previous action was refused too. The 428
+    that asks a phone alone at its table for its next chain value is the protocol, not a fault: the
+    phone sends the action again with it, and spends nothing; nor does a player whose tap is refused
+    now and then ("a draw waits" when two players tap at once) and whose next one goes through. A
+    phone that never sends its value, or taps on while it is refused, spends one for each refusal
+    after the first.
 
-    A refusal counts only when the seat's previous action was refused too. The 428 that asks a phone
-    alone at its table for its next chain value is the protocol, not a fault: the phone sends the
-    action again with it, and spends nothing; nor does a player whose tap is refused now and then ("a
-    draw waits" when two players tap at once) and whose next one goes through. A phone that never
-    sends its value, or taps on while it is refused, spends one for each refusal after the first."""
+    The address's bucket counts every refusal but that first 428: fifty flooding seats of one address
+    spend it with their first refusals, not with fifty first refusals for free and then its fifty (the
+    flood's first half second was those hundred answers, every honest table waiting behind them). It
+    is read only after a refusal: a seat whose last action was accepted never waits on it, nor pays a
+    trip to Redis for it. A phone playing honestly behind the same address as a flooder (one NAT, one
+    proxy) is held, for a second at most, only after a refusal of its own, and then answered "Too many
+    actions" or its refusal's answer late: the one that is refused is refused still, only later, and
+    every action it makes by the rules goes to the store as before. A per-address limit cannot tell
+    the two apart; the alternative, an address's flooders each getting their own refusals at once,
+    cost every table on the server. The address's bucket is one of ``addresses`` (`ClientLimits`): in
+    Redis when several processes share a queue, so a client flooding through all of them is held once."""
 
     def __init__(self, burst: float, per_second: float, addresses: ClientLimits | None = None,
                  clock: Callable[[], float] = time.monotonic):
@@ -221,25 +235,30 @@ class SeatRefusals:
             return 0.0
         return max(self._by_seat.wait_for(seat), self.addresses.wait_for(REFUSALS, address))
 
-    def answered(self, seat: tuple[str, str], address: str, status: int | None) -> None:
-        """After the store answered one of the seat's actions (``status`` None: accepted)."""
+    def answered(self, seat: tuple[str, str], address: str, status: int | None) -> float:
+        """After the store answered one of the seat's actions (``status`` None: accepted). Returns how long
+        the answer is held: 0, or the seconds until the seat's next action may reach the store, when
+        this refusal spent the last of the seat's or its address's budget (see the class)."""
         with self._lock:
             refused_before = seat in self._refused
             if status is None:
                 self._refused.discard(seat)
             else:
                 self._refused.add(seat)
-        if status is None or not refused_before:
-            return
-        self._by_seat.allow(seat)  # spends one, down to none left
-        self.addresses.spend(REFUSALS, address)
+        if status is None or (status == ASKS_FOR_VALUE and not refused_before):
+            return 0.0
+        if refused_before:
+            self._by_seat.allow(seat)  # spends one, down to none left
+        address_wait = self.addresses.spend(REFUSALS, address)
+        return max(self._by_seat.wait_for(seat), address_wait)
 
     def acting(self, seat: tuple[str, str], address: str, act: Callable[[], dict]) -> dict:
-        """``act()`` (an action in the store), its refusal counted against the seat and its address."""
+        """``act()`` (an action in the store), its refusal counted against the seat and its address; a
+        refusal carries how long its answer is held (``held_for``, see `answered`)."""
         try:
             answer = act()
         except TableError as error:
-            self.answered(seat, address, error.status)
+            error.held_for = self.answered(seat, address, error.status)
             raise
         self.answered(seat, address, None)
         return answer

@@ -14,9 +14,11 @@ from contextlib import contextmanager
 
 import pytest
 import requests
+import socketio
 
 from companion.limits import SeatRefusals
 from tests.helpers import ENTROPY, bearer
+from tests.helpers import new_table as new_table_in_process
 from tests.phones import ChainPhone, answer_rounds
 from tests.screen import Screen
 from tests.server import ServerProcess, server_fixture
@@ -24,6 +26,10 @@ from tests.server import ServerProcess, server_fixture
 TIMEOUT = 20
 DRAW_WAITS = "Your draw waits for the phones' random numbers: you can act again once it is drawn."
 TOO_MANY = "Too many actions: wait a moment and try again."
+DRAW_WAITS_FR = ("Votre tirage attend les nombres aléatoires des téléphones\u00a0: vous pourrez agir à nouveau "
+                 "une fois qu’il sera tiré.")
+TOO_MANY_FR = "Trop d’actions\u00a0: attendez un instant et réessayez."
+SPECTATOR_REFUSED_FR = "Il faut le jeton d’une place ou de l’hôte pour agir."
 
 
 server = server_fixture("flood-seats", {"COMPANION_RATE_BURST": "10", "COMPANION_RATE_PER_SECOND": "0.5"})
@@ -39,6 +45,15 @@ def connected(url: str, code: str, token: str) -> Screen:
     screen = Screen(url, code, token)
     screen.wait_for(lambda view: True)  # its first view came: the server counts it as here
     return screen
+
+
+def phone_speaking(language: str, url: str, code: str, token: str) -> socketio.Client:
+    """A phone's connection whose browser asks for ``language`` (its Accept-Language), connected: the
+    server has run its connect handler once this returns."""
+    client = socketio.Client(reconnection=False)
+    client.connect(url, auth={"table": code, "token": token}, headers={"Accept-Language": language},
+                   transports=["websocket"], wait_timeout=TIMEOUT)
+    return client
 
 
 def store_rows(server) -> dict[str, int]:
@@ -129,6 +144,26 @@ def test_a_copy_another_process_made_old_refuses_nothing(server):
         twin.stop()
 
 
+@pytest.mark.parametrize("language, draw_waits, too_many", [("fr", DRAW_WAITS_FR, TOO_MANY_FR),
+                                                           ("en", DRAW_WAITS, TOO_MANY)])
+def test_a_flooding_phone_is_refused_in_its_own_language(server, language, draw_waits, too_many):
+    """Its refusals are answered outside its connection's request, in the language it connected with:
+    the store's (409), then those held before the store (429), each as it was within the request."""
+    code = new_table(server)
+    ana, mallory = ChainPhone(server.url, code, "Ana"), ChainPhone(server.url, code, "Mallory")
+    anas = connected(server.url, code, ana.token)
+    mallorys = phone_speaking(language, server.url, code, mallory.token)
+    answer_rounds(ana, mallory)
+    assert mallorys.call("act", {"type": "roll"}, timeout=TIMEOUT)["ok"] is True  # its draw now waits
+    refused = [mallorys.call("act", {"type": "roll"}, timeout=TIMEOUT) for _ in range(6)]
+    assert refused == [{"ok": False, "error": draw_waits, "status": 409}] * 6
+    held = mallorys.call("act", {"type": "roll"}, timeout=TIMEOUT)
+    assert held["retry_after"] >= 1 and held == {"ok": False, "error": too_many, "status": 429,
+                                                 "retry_after": held["retry_after"]}
+    mallorys.disconnect()
+    anas.close()
+
+
 NOT_IN_POOL = "Your phone's random numbers are not in the pool yet: wait for the other phones' contributions."
 
 
@@ -185,7 +220,7 @@ def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats(
     assert refusals.wait_for(deaf, "10.0.0.2") == pytest.approx(1.0)
     clock.now += 1.0
     assert refusals.wait_for(deaf, "10.0.0.2") == 0
-    for seat in range(10):  # ten seats of one address, five refusals each: the address's fifty are spent
+    for seat in range(10):  # ten seats of one address, six refusals each: the address's fifty are spent
         for _ in range(6):
             refusals.answered((f"F{seat}", "1"), "10.0.0.3", 409)
     # A seat of that address is held from its first refusal on (the first is free, but its address is spent);
@@ -196,3 +231,72 @@ def test_a_refusal_counts_after_another_and_an_address_is_held_across_its_seats(
     refusals.answered(fresh, "10.0.0.3", 409)
     refusals.answered(fine, "10.0.0.3", None)
     assert refusals.wait_for(fresh, "10.0.0.3") > 0 and refusals.wait_for(fine, "10.0.0.3") == 0
+
+
+def test_refusals_from_the_store_spend_their_address_from_the_first_and_hold_the_one_that_spent_it():
+    """Fifty seats of one address spend its fifty refusals with their first ones (before, each first one
+    was free, and the fifty came after): the refusal that spent the last is held at once (`answered`
+    says how long). The 428 that asks a phone for its value spends nothing and is never held."""
+    clock = Clock()
+    refusals = SeatRefusals(burst=10, per_second=5, clock=clock)  # an address's budget: 50 at once, 10 a second
+    holds = [refusals.answered((f"F{seat}", "1"), "10.0.0.5", 409) for seat in range(50)]
+    assert holds[:49] == [0.0] * 49 and holds[49] > 0
+    late = ("F50", "1")
+    assert refusals.wait_for(late, "10.0.0.5") == 0  # its last action was accepted: it reaches the store
+    assert refusals.answered(late, "10.0.0.5", 409) > 0  # refused there: held, its address being spent
+    asked = ("A1", "1")
+    assert refusals.answered(asked, "10.0.0.5", 428) == 0  # the protocol's ask: answered at once
+    assert refusals.answered(asked, "10.0.0.5", None) == 0
+    assert refusals.wait_for(asked, "10.0.0.5") == 0
+    clock.now += 0.5  # five of the address's refusals back: four seats' next ones answered at once, the fifth
+    # spends the last and is held, and so is the sixth
+    assert [refusals.answered((f"F{seat}", "1"), "10.0.0.5", 409) > 0 for seat in range(6)] == [False] * 4 + [True] * 2
+
+
+# In this process: the connections' own bookkeeping --------------------------------------------
+
+@pytest.fixture
+def app_config():
+    """As the server above: a seat's refusals come back at 0.1 a second, so none does during a test."""
+    return {"RATE_BURST": 10, "RATE_PER_SECOND": 0.5}
+
+
+def test_a_known_screens_refusals_open_no_request(app, socket_client, monkeypatch):
+    """A French phone's refusals, from the store and held before it, and a spectator's, are answered in
+    French without the connection's Flask request (each request context opened is counted)."""
+    client = app.test_client()
+    table = new_table_in_process(client)
+    code = table["code"]
+    mallory = socket_client(code, table["seats"]["Ana"]["token"], **{"Accept-Language": "fr"})
+    spectator = socket_client(code, **{"Accept-Language": "fr"})
+    closed = client.post(f"/api/tables/{code}/close", headers=bearer(table["host_token"]))
+    assert closed.status_code == 200, closed.json
+    opened = []
+    for name in ("request_context", "test_request_context"):
+        real = getattr(app, name)
+        monkeypatch.setattr(app, name, lambda *args, real=real, **kwargs: opened.append(args) or real(*args, **kwargs))
+    refused = [mallory.emit("act", {"type": "roll"}, callback=True) for _ in range(6)]
+    assert refused == [{"ok": False, "error": "Cette table est fermée.", "status": 410}] * 6
+    held = mallory.emit("act", {"type": "roll"}, callback=True)
+    assert held["status"] == 429 and held["error"] == TOO_MANY_FR
+    watching = spectator.emit("act", {"type": "roll"}, callback=True)
+    assert watching == {"ok": False, "error": SPECTATOR_REFUSED_FR, "status": 401}
+    assert opened == []
+
+
+def test_a_screen_is_forgotten_when_it_disconnects(app, socket_client):
+    """What each connection keeps for its answers (its address, its language) goes with it: many
+    connections opened and closed, or replaced by a newer one with the same token, leave nothing."""
+    hub = app.extensions["companion.hub"]
+    table = new_table_in_process(app.test_client())
+    token = table["seats"]["Bo"]["token"]
+    before = len(hub.screens)
+    for _ in range(40):
+        connection = socket_client(table["code"], token, **{"Accept-Language": "fr"})
+        assert len(hub.screens) == before + 1
+        connection.disconnect()
+    older = socket_client(table["code"], token)
+    newer = socket_client(table["code"], token)  # takes the seat over: the older is disconnected
+    assert not older.is_connected() and len(hub.screens) == before + 1
+    newer.disconnect()
+    assert len(hub.screens) == before

@@ -12,15 +12,15 @@ from __future__ import annotations
 import json
 import math
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from flask import Flask, g, has_app_context, has_request_context, request
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
 from flask_socketio import ConnectionRefusedError, SocketIO, disconnect, emit, join_room
 
 from companion import clock as steady
 from companion.errors import SERVER_FAILED, fault_answer, log_unspent_value
-from companion.games.base import N_
+from companion.games.base import N_, Plural
 from companion.limits import WATCH, TooManyAttempts
 from companion.store import StorageError
 from companion.tables import SPECTATOR_REFUSED, TOO_MANY_ACTIONS, Principal, TableError, normalize_code
@@ -28,18 +28,11 @@ from companion.web import tables, wire
 from companion.web.i18n import translate
 from companion.web.reader_bridge import HOSTS_ROOM, PHONES_ROOM, phone_status, reader_room
 from companion.web.links import seat_cookie_name
-from companion.web.security import act_in_the_store, client_address, limits, refusals, wait_before_the_store
+from companion.web.security import act_in_the_store, client_address, limits, refusals
 
 # The longest a refusal over a limit is held (see `SocketHub._refused_before_the_store`): under the ping timeout.
 HOLD_AT_MOST = 1.0
-
-
-def refusal(error: TableError | StorageError) -> dict:
-    """The acknowledgement of a refused action, in the screen's language."""
-    answer = {"ok": False, "error": translate(error), "status": error.status}
-    if getattr(error, "retry_after", None):
-        answer["retry_after"] = error.retry_after
-    return answer
+MAX_TEXTS = 4096  # refusals kept translated (`SocketHub._text`): far more than there are messages and languages
 
 
 def acting_sid() -> str | None:
@@ -47,6 +40,31 @@ def acting_sid() -> str | None:
     if has_request_context():
         return getattr(request, "sid", None)
     return g.get("acting_sid") if has_app_context() else None
+
+
+class Screen(NamedTuple):
+    """A connection as it connected: what its events are answered with, outside its request."""
+    address: str
+    language: str | None  # the screen's (`companion.web.i18n.select_locale`); None: the request's, within it
+
+
+class Screens:
+    """Each connection's `Screen`, from its connect to its disconnect."""
+
+    def __init__(self):
+        self._by_sid: dict[str, Screen] = {}
+
+    def keep(self, sid: str, screen: Screen) -> None:
+        self._by_sid[sid] = screen
+
+    def forget(self, sid: str) -> None:
+        self._by_sid.pop(sid, None)
+
+    def get(self, sid: str) -> Screen | None:
+        return self._by_sid.get(sid)
+
+    def __len__(self) -> int:
+        return len(self._by_sid)
 
 
 def seat_room(code: str, seat: int) -> str:
@@ -154,7 +172,8 @@ class SocketHub:
         self.reader_status: Callable[[], dict] = lambda: {"state": "off", "model": None, "text": None}
         self._host_screens: dict[str, tuple[str, str]] = {}  # sid -> (table code, language), oldest first
         self._known_seats: dict[str, list[int]] = {}  # table code -> its seats, as last published
-        self._addresses: dict[str, str] = {}  # sid -> the screen's address, read when it connected
+        self.screens = Screens()  # each connection's address and language, read when it connected
+        self._texts: dict[tuple[str, str], str] = {}  # (language, msgid) -> a refusal's text
 
     def active_host(self) -> tuple[str, str] | None:
         """The table and language of the host screen opened last: the reader's taps go there."""
@@ -245,6 +264,7 @@ class SocketHub:
 
     # Incoming ------------------------------------------------------------
     def register(self) -> None:
+        self.app.extensions["companion.hub"] = self
         self.socketio.on_event("connect", self.on_connect)
         self.socketio.on_event("disconnect", self.on_disconnect)
         self.socketio.server.on("act", self.on_act_event)
@@ -260,7 +280,7 @@ class SocketHub:
         except (TableError, StorageError) as error:
             raise ConnectionRefusedError(translate(error))
         sid = request.sid
-        self._addresses[sid] = client_address()
+        self.screens.keep(sid, Screen(client_address(), str(get_locale())))
         displaced = self.presence.attach(sid, principal, token)
         if displaced:
             self.socketio.emit("replaced", {"code": principal.code}, to=displaced)
@@ -286,49 +306,71 @@ class SocketHub:
 
     def on_disconnect(self, *args: Any) -> None:
         self._host_screens.pop(request.sid, None)
-        self._addresses.pop(request.sid, None)
+        self.screens.forget(request.sid)
         principal = self.presence.detach(request.sid)
         if principal is not None and principal.role == "seat":
             self._announce_presence(principal.code)
 
-    def _refused_before_the_store(self, sid: str, principal: Principal) -> dict | None:
+    def _refused_before_the_store(self, principal: Principal, screen: Screen) -> dict | None:
         """What never reaches the store: a spectator's action (a spectator may not act; each one counts
         against its address, `companion.limits.WATCH`) and a seat's or the host's action over its rate
-        or past its refusals (`companion.web.security.wait_before_the_store`). Past a limit the answer is
-        held for as long as the screen must wait: the events of a connection are read one after another,
-        so its next ones are read only then, and a flooding screen slows itself, not the other tables."""
+        or past its refusals (`companion.limits.SeatRefusals`). Past a limit the answer is held for as
+        long as the screen must wait: the events of a connection are read one after another, so its next
+        ones are read only then, and a flooding screen slows itself, not the other tables."""
         if principal.role == "spectator":
             try:
-                limits().charge(WATCH, client_address())
+                limits().charge(WATCH, screen.address)
             except TooManyAttempts as error:
-                return self._held(error, error.retry_after)
-            return refusal(TableError(401, SPECTATOR_REFUSED))
+                return self._held(error, screen, error.retry_after)
+            return self._refusal(TableError(401, SPECTATOR_REFUSED), screen)
         seat = (principal.code, principal.actor)
         rate_wait = tables().limiter.wait_for(seat)
-        refusals_wait = refusals().wait_for(seat, self._address(sid))
+        refusals_wait = refusals().wait_for(seat, screen.address)
         if refusals_wait > 0:
             # Held the longest: an address's refusals are shared by its seats, so with fifty of them
             # flooding a seat's own turn is further off than the bucket's wait says (held that long,
             # fifty seats came back ten times a second each and cost the server more than the store did).
-            return self._held(TableError(429, TOO_MANY_ACTIONS), max(rate_wait, refusals_wait), hold=HOLD_AT_MOST)
+            return self._held(TableError(429, TOO_MANY_ACTIONS), screen, max(rate_wait, refusals_wait),
+                              hold=HOLD_AT_MOST)
         if rate_wait > 0:
-            return self._held(TableError(429, TOO_MANY_ACTIONS), rate_wait)
+            return self._held(TableError(429, TOO_MANY_ACTIONS), screen, rate_wait)
         return None
 
-    def _address(self, sid: str) -> str:
-        """The screen's address, as it connected (an event handled without a request has none of its own)."""
-        return self._addresses.get(sid, "unknown")
-
-    def _held(self, error: TableError, wait: float, hold: float | None = None) -> dict:
+    def _held(self, error: TableError, screen: Screen, wait: float, hold: float | None = None) -> dict:
         self.socketio.sleep(min(wait if hold is None else hold, HOLD_AT_MOST))
-        return {**refusal(error), "retry_after": max(1, math.ceil(wait))}
+        return {**self._refusal(error, screen), "retry_after": max(1, math.ceil(wait))}
+
+    def _refusal(self, error: TableError | StorageError, screen: Screen) -> dict:
+        """The acknowledgement of a refused action, in the screen's language."""
+        answer = {"ok": False, "error": self._text(error, screen.language), "status": error.status}
+        if getattr(error, "retry_after", None):
+            answer["retry_after"] = error.retry_after
+        return answer
+
+    def _text(self, error: TableError | StorageError, language: str | None) -> str:
+        """`translate` in ``language`` (None: the request's). A message without parameters (most refusals:
+        "Your draw waits", "Too many actions") is translated once per language: Flask-Babel's lookups were
+        a tenth of a refusal's CPU once the request was gone."""
+        if language is None:
+            return translate(error)
+        if error.params or isinstance(error.message, Plural):
+            with force_locale(language):
+                return translate(error)
+        key = (language, error.message)
+        text = self._texts.get(key)
+        if text is None:
+            with force_locale(language):
+                text = translate(error)
+            if len(self._texts) < MAX_TEXTS:
+                self._texts[key] = text
+        return text
 
     def on_act_event(self, sid: str, action: Any = None) -> dict:
-        """The "act" event, registered on the Socket.IO server itself: a seat's or the host's action
-        within its rate runs in an application context only. Flask's request context per event (a
-        URL adapter, a session, the request's parsing) was 4-8 % of a roll's CPU (issue 29), and
-        nothing of the request is needed until an answer must be put in the screen's language or a
-        spectator charged by its address: those go through the request (`on_act`).
+        """The "act" event, registered on the Socket.IO server itself: a screen's action runs in an
+        application context only, its answer in the language the screen connected with. Flask's request
+        context per event (a URL adapter, a session, the request's parsing) was 4-8 % of a roll's CPU
+        (issue 29), and half of what a flooder's refusal cost: only a connection this process no longer
+        knows goes through it (`on_act`).
 
         A refused action gives the loop back before its connection's next event is read: a flooding
         screen's events wait in a row, and a burst of refusals one after another (each a transaction
@@ -340,16 +382,12 @@ class SocketHub:
 
     def _answer_act(self, sid: str, action: Any) -> dict:
         principal, token = self.presence.of(sid)
-        if principal is None or principal.role == "spectator" or action is wire.TOO_DEEP:
+        screen = self.screens.get(sid)
+        if principal is None or screen is None:  # replaced, revoked, or closed meanwhile
             return self._in_request(sid, self.on_act, action)
         with self.app.app_context():
             g.acting_sid = sid
-            if wait_before_the_store(principal, self._address(sid)) > 0:
-                return self._in_request(sid, self.on_act, action)
-            try:
-                return act_in_the_store(principal, token, action, self._address(sid))
-            except Exception as error:  # answered in the screen's language
-                return self._in_request(sid, self._failed_act, error, principal, action)
+            return self._act(principal, token, action, screen)
 
     def _in_request(self, sid: str, handler: Callable[..., dict], *args: Any) -> dict:
         """``handler`` within the request that opened the connection, as Flask-SocketIO runs an event
@@ -360,28 +398,39 @@ class SocketHub:
             return handler(*args)
 
     def on_act(self, action: Any = None) -> dict:
+        """An action of a connection this process no longer knows, within its request: a screen replaced
+        or revoked is disconnected; one that closed meanwhile is answered as it was."""
         principal, token = self.presence.of(request.sid)
         if principal is None:
             disconnect()
             return {"ok": False, "error": translate(TableError(401, N_("This token is not valid.")))}
+        return self._act(principal, token, action, Screen(client_address(), None))
+
+    def _act(self, principal: Principal, token: str | None, action: Any, screen: Screen) -> dict:
+        """A screen's action, and the answer in its language."""
         if action is wire.TOO_DEEP:
-            return refusal(TableError(400, N_("The action is nested too deeply.")))
-        refused = self._refused_before_the_store(request.sid, principal)
+            return self._refusal(TableError(400, N_("The action is nested too deeply.")), screen)
+        refused = self._refused_before_the_store(principal, screen)
         if refused is not None:
             return refused
         try:
-            return act_in_the_store(principal, token, action, self._address(request.sid))
+            return act_in_the_store(principal, token, action, screen.address)
+        except TableError as error:
+            if getattr(error, "held_for", 0) > 0:
+                # The refusal that spent the last of its seat's or its address's budget is held as those
+                # after it are: fifty seats of one flooding address are held from their first refusal on
+                # once the address's are spent, not answered one more time each first.
+                self.socketio.sleep(HOLD_AT_MOST)
+            return self._refusal(error, screen)
         except Exception as error:
-            return self._failed_act(error, principal, action)
+            return self._failed_act(error, principal, action, screen)
 
-    def _failed_act(self, error: Exception, principal: Principal, action: Any) -> dict:
-        """The answer to an action that raised."""
+    def _failed_act(self, error: Exception, principal: Principal, action: Any, screen: Screen) -> dict:
+        """The answer to an action that raised, not refused: the store failed, or a bug."""
         if isinstance(error, StorageError):  # a full disk answers at once too, as the server's fault
             log_unspent_value(self.app.logger, principal.code, principal.seat, action)
-            return fault_answer(translate(error), error.status)
-        if isinstance(error, TableError):  # a refusal
-            return refusal(error)
+            return fault_answer(self._text(error, screen.language), error.status)
         # A bug: the phone hears of it, and its connection (which reads its events) stays up.
         self.app.logger.error("the action %r at table %s failed", action, principal.code, exc_info=error)
         log_unspent_value(self.app.logger, principal.code, principal.seat, action)
-        return fault_answer(translate(TableError(500, SERVER_FAILED)), 500)
+        return fault_answer(self._text(TableError(500, SERVER_FAILED), screen.language), 500)
